@@ -1,0 +1,118 @@
+// Streaming reader of Standard Workload Format logs: plain text, gzip (detected by content, not by
+// name), or standard input ("-").
+//
+// Contract:
+// - Header lines (starting with ';') before and between records go to Header; blank lines are skipped.
+// - Fields may be separated by any run of spaces and tabs; CRLF line ends are accepted. A numeric field
+//   with a decimal part is rounded to the nearest integer and counted in ReadReport::decimals_rounded.
+// - A record with the wrong number of fields, a non-numeric field or a value outside the 32-bit range is
+//   a ReadError "file:line: field N (name): what is wrong" - unless ReadOptions::skip_invalid, in which
+//   case the line is skipped and counted by reason in ReadReport::skipped.
+// - A missing file, a directory, an empty file, a truncated gzip stream and binary (non-text) content
+//   each raise a ReadError with its own message. The reader never crashes or hangs on any input.
+// - Semantic oddities are not errors: they are counted in ReadReport::warnings (with the first line).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "schedlab/swf/header.h"
+#include "schedlab/swf/record.h"
+
+namespace schedlab::swf {
+
+class ReadError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct ReadOptions {
+  bool skip_invalid = false;  // skip malformed records (counted by reason) instead of failing
+};
+
+enum class Warning {
+  kNegativeWait,              // field 3 < -1
+  kNegativeRuntimeCompleted,  // field 4 < 0 on a completed job (status 1)
+  kSizeAboveMaxProcs,         // job size (field 8, else 5) > header MaxProcs
+  kSubmitOutOfOrder,          // field 2 smaller than the previous record's
+  kDuplicateJobNumber,        // field 1 seen before
+  kEstimateBelowRuntime,      // 0 < field 9 < field 4
+};
+inline constexpr int kWarningKinds = 6;
+std::string_view warning_name(Warning w);  // "negative_wait", ...
+
+struct WarningCount {
+  int64_t count = 0;
+  int64_t first_line = 0;  // line number of the first occurrence (0 if none)
+};
+
+struct ReadReport {
+  int64_t lines = 0;             // physical lines read
+  int64_t header_lines = 0;
+  int64_t blank_lines = 0;
+  int64_t records = 0;           // records accepted
+  int64_t decimals_rounded = 0;  // fields written with a decimal part and rounded
+  std::map<std::string, int64_t> skipped;  // reason -> count (only with skip_invalid)
+  std::array<WarningCount, kWarningKinds> warnings{};
+
+  int64_t skipped_total() const;
+  const WarningCount& warning(Warning w) const { return warnings[static_cast<int>(w)]; }
+};
+
+// Pull-style reader: construct, then call next() until it returns false.
+class Reader {
+ public:
+  // Opens `path` ("-" = standard input). Throws ReadError if it cannot be opened or is not text.
+  // The header lines at the top of the log are read by the constructor.
+  explicit Reader(const std::string& path, ReadOptions options = {});
+  ~Reader();
+  Reader(const Reader&) = delete;
+  Reader& operator=(const Reader&) = delete;
+
+  // Reads the next record; false at the end of the log. Throws ReadError on bad input.
+  bool next(Record& record);
+
+  const Header& header() const { return header_; }  // complete once next() has returned false
+  const ReadReport& report() const { return report_; }
+  const std::string& path() const { return path_; }
+
+ private:
+  class Source;
+  bool next_line(std::string_view& line);
+  bool parse_record(std::string_view line, Record& record);
+  void check_record(const Record& record);
+  [[noreturn]] void fail(const std::string& what) const;
+
+  std::string path_;
+  ReadOptions options_;
+  std::unique_ptr<Source> source_;
+  Header header_;
+  ReadReport report_;
+  int64_t line_number_ = 0;
+  int32_t last_submit_ = INT32_MIN;
+  std::vector<uint64_t> seen_job_numbers_;  // bitset over job numbers, for duplicate detection
+  bool pending_ = false;                    // a record line already read by the constructor
+  std::string_view pending_line_;
+};
+
+// A whole log in memory.
+struct Log {
+  std::string path;
+  Header header;
+  std::vector<Record> records;
+  ReadReport report;
+};
+
+// Reads a whole log. Throws ReadError on bad input (see Reader).
+Log read_log(const std::string& path, ReadOptions options = {});
+
+// Parses a whole log held in memory (tests, fuzzing). `name` stands for the file name in messages.
+Log parse_log(std::string_view text, const std::string& name = "<memory>", ReadOptions options = {});
+
+}  // namespace schedlab::swf

@@ -1,0 +1,14 @@
+// Each subcommand lives in its own file (cmd_<name>.cc) and registers itself on the app here.
+// A command's callback throws on error; main() prints the message and exits with status 1.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace schedlab::cli {
+
+void add_stats_command(CLI::App& app);     // cmd_stats.cc
+void add_filter_command(CLI::App& app);    // cmd_filter.cc
+void add_convert_command(CLI::App& app);   // cmd_convert.cc
+void add_simulate_command(CLI::App& app);  // cmd_simulate.cc
+
+}  // namespace schedlab::cli
