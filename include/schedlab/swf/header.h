@@ -4,6 +4,20 @@
 // header exactly); the standard keys are also parsed into typed fields. Unknown keys and free
 // comments stay in `lines` only. Lines of the form "; Key: value" whose key is standard but whose value
 // does not parse as the key's type are kept in `lines` and reported in `problems`.
+//
+// Parsing rules (implemented in src/swf/header.cc):
+// - A header line is optional blanks, ';', then "Key: value" or free text. Keys are matched
+//   case-insensitively and may be preceded by any blanks (";MaxProcs: 1", ";   Note: x"); values are trimmed.
+// - Integer keys take the leading integer and ignore free text after a blank
+//   ("MaxNodes: 338 (batch partition; 512 total)" -> 338). "-1", "N/A", "NA", "unknown", "none", "-" and an
+//   empty value mean "not given": the field stays absent and no problem is reported. Other negative values
+//   are problems (UnixStartTime alone may be negative). AllowOveruse takes Yes/No/True/False/Y/N/1/0.
+// - A key given twice: the last value wins (list keys - Acknowledge, Information, Conversion, Queue,
+//   Partition, Note - collect every value).
+// - Multi-line values: a line that is not a "Key:" line and is indented after ';' by a tab or at least
+//   two spaces, directly after a text key's line (or another such continuation), is appended to that
+//   key's last value with '\n' (e.g. the filter lines under "Note: THIS IS A CLEANED VERSION").
+//   It is, like every line, also kept verbatim in `lines`.
 #pragma once
 
 #include <cstdint>
@@ -45,6 +59,10 @@ struct Header {
 
   // Header lines that named a standard key with a value of the wrong type ("line N: MaxProcs: ...").
   std::vector<std::string> problems;
+
+  // Internal state of add_line (which text key a continuation line would extend; -1 none). Public only
+  // so that Header stays a plain aggregate-like struct; copying a Header copies it consistently.
+  int continuation_key = -1;
 
   // Parses one verbatim header line (starting with ';') into the typed fields and appends it to `lines`.
   // `line_number` is used in `problems` messages only.

@@ -11,6 +11,37 @@
 // - A missing file, a directory, an empty file, a truncated gzip stream and binary (non-text) content
 //   each raise a ReadError with its own message. The reader never crashes or hangs on any input.
 // - Semantic oddities are not errors: they are counted in ReadReport::warnings (with the first line).
+//
+// Details (implemented in src/swf/reader.cc):
+// - A header line is a line whose first non-blank character is ';'. It is kept verbatim without its line
+//   terminator (a '\r' of CRLF is removed, other trailing blanks are kept). Header lines found between
+//   records are added to the same Header (a writer puts them back at the top).
+// - Decimals are rounded half away from zero ("3.5" -> 4, "-2.5" -> -3); a leading '+' is accepted;
+//   exponents ("1e3") are accepted as decimals. "inf", "nan", hex and anything else is non_numeric.
+// - When a line has a wrong field count and a bad field, the field count is reported.
+// - Error messages, with FILE the path ("<stdin>" for "-", the name given to parse_log):
+//     FILE:LINE: expected 18 fields, found K                         (skip reason "wrong_field_count")
+//     FILE:LINE: field N (name): not a number: "tok"                 (skip reason "non_numeric")
+//     FILE:LINE: field N (name): value "tok" is outside the 32-bit integer range   ("out_of_range")
+//     FILE: cannot open: <strerror>          FILE: is a directory, not a log file
+//     FILE: empty file, no records or header (0 bytes, or only blank lines)
+//     FILE: truncated gzip stream (unexpected end of file)     FILE: corrupt gzip stream: <zlib message>
+//     FILE: trailing garbage after the end of the gzip stream  (concatenated gzip members are accepted)
+//     FILE:LINE: binary data, not an SWF text log   (a NUL byte, or more than 5% control characters other
+//                than tab/CR/LF/FF/VT, in the first 64 KiB of (decompressed) content; LINE is where the
+//                first such byte is)
+//     FILE:LINE: line too long (more than 1048576 bytes without a line break), not an SWF text log
+//   Input faults are always errors, also with skip_invalid.
+// - Warnings, counted on accepted records only:
+//     kNegativeWait              wait_time < -1
+//     kNegativeRuntimeCompleted  status == 1 and run_time < 0 (so a completed job with unknown runtime -1
+//                                counts too)
+//     kSizeAboveMaxProcs         size (requested_procs if > 0, else allocated_procs) > header MaxProcs, when
+//                                the header read so far gives MaxProcs
+//     kSubmitOutOfOrder          submit_time < submit_time of the previous record with a known (>= 0) submit
+//                                time; records with submit_time < 0 are not compared
+//     kDuplicateJobNumber        job_number >= 0 seen before (bitset below 2^24, hash set above)
+//     kEstimateBelowRuntime      0 < requested_time < run_time
 #pragma once
 
 #include <array>
@@ -20,6 +51,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <vector>
 
 #include "schedlab/swf/header.h"
@@ -71,6 +103,9 @@ class Reader {
   // Opens `path` ("-" = standard input). Throws ReadError if it cannot be opened or is not text.
   // The header lines at the top of the log are read by the constructor.
   explicit Reader(const std::string& path, ReadOptions options = {});
+  // Reads a log held in memory (plain or gzip); `text` must outlive the Reader. `name` is used in messages.
+  struct FromMemory {};
+  Reader(FromMemory, std::string_view text, const std::string& name, ReadOptions options = {});
   ~Reader();
   Reader(const Reader&) = delete;
   Reader& operator=(const Reader&) = delete;
@@ -81,9 +116,13 @@ class Reader {
   const Header& header() const { return header_; }  // complete once next() has returned false
   const ReadReport& report() const { return report_; }
   const std::string& path() const { return path_; }
+  // Size in bytes of the input when known (plain regular file or memory), -1 otherwise (gzip, pipe).
+  int64_t size_hint() const;
 
  private:
   class Source;
+  void read_header();
+  bool classify(std::string_view line);
   bool next_line(std::string_view& line);
   bool parse_record(std::string_view line, Record& record);
   void check_record(const Record& record);
@@ -96,7 +135,9 @@ class Reader {
   ReadReport report_;
   int64_t line_number_ = 0;
   int32_t last_submit_ = INT32_MIN;
-  std::vector<uint64_t> seen_job_numbers_;  // bitset over job numbers, for duplicate detection
+  std::string name_;                         // path_ as shown in messages
+  std::vector<uint64_t> seen_job_numbers_;  // bitset over job numbers < 2^24, for duplicate detection
+  std::unordered_set<int32_t> big_job_numbers_;  // job numbers >= 2^24 seen
   bool pending_ = false;                    // a record line already read by the constructor
   std::string_view pending_line_;
 };

@@ -1,0 +1,595 @@
+// Streaming SWF reader. See reader.h for the contract.
+//
+// Input: Reader::Source delivers physical lines out of a buffer refilled with large read() calls (plain
+// files, stdin) or with zlib's inflate (gzip, detected by the magic bytes 1f 8b, several members allowed).
+// Lines are string_views into that buffer: no per-line allocation. Records are parsed with
+// std::from_chars; only a field that is not a plain integer takes the slow path (decimal rounding and
+// the error messages).
+#include "schedlab/swf/reader.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <string>
+
+namespace schedlab::swf {
+
+namespace {
+
+constexpr size_t kMaxLine = size_t{1} << 20;   // a longer line is an error (binary or broken input)
+constexpr size_t kChunk = size_t{1} << 20;     // bytes asked for per read() / inflate() call
+constexpr size_t kBufferSize = kMaxLine + kChunk + 1;
+constexpr size_t kInputChunk = size_t{256} << 10;  // compressed bytes per read()
+constexpr size_t kFirstBlock = size_t{64} << 10;   // bytes examined for the binary-content check
+constexpr int32_t kBitsetJobLimit = 1 << 24;       // job numbers below this use the bitset (max 2 MB)
+
+std::string errno_text(int err) { return std::strerror(err); }
+
+// Printable excerpt of a bad token for an error message.
+std::string quote_token(std::string_view token) {
+  std::string out = "\"";
+  const size_t limit = 40;
+  for (size_t i = 0; i < token.size() && i < limit; ++i) {
+    const auto c = static_cast<unsigned char>(token[i]);
+    if (c < 0x20 || c == 0x7f || c == '"' || c == '\\') {
+      static const char* hex = "0123456789abcdef";
+      out += "\\x";
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  if (token.size() > limit) out += "...";
+  out += '"';
+  return out;
+}
+
+bool is_bad_control(unsigned char c) {
+  if (c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') return false;
+  return c < 0x20 || c == 0x7f;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------------
+// Reader::Source: bytes -> lines.
+
+class Reader::Source {
+ public:
+  // Reads from a file descriptor (owned unless it is stdin).
+  Source(std::string name, int fd, bool owns_fd, int64_t size_hint)
+      : name_(std::move(name)), fd_(fd), owns_fd_(owns_fd), size_hint_(size_hint) {
+    start_or_clean_up();
+  }
+  // Reads from memory (parse_log). Plain text is used in place, without a copy.
+  Source(std::string name, std::string_view text)
+      : name_(std::move(name)), memory_(text), from_memory_(true), size_hint_(static_cast<int64_t>(text.size())) {
+    start_or_clean_up();
+  }
+  ~Source() {
+    if (gzip_) inflateEnd(&zs_);
+    if (owns_fd_ && fd_ >= 0) ::close(fd_);
+  }
+  Source(const Source&) = delete;
+  Source& operator=(const Source&) = delete;
+
+  bool gzip() const { return gzip_; }
+  int64_t size_hint() const { return gzip_ ? -1 : size_hint_; }
+
+  // Next physical line without its '\n' ('\r' is left for the caller). `line_number` is the number the
+  // line will get, for messages. False at the end of the input.
+  bool next_line(std::string_view& line, int64_t line_number) {
+    for (;;) {
+      const char* begin = data_ + pos_;
+      const size_t avail = end_ - pos_;
+      const void* nl = avail ? std::memchr(begin, '\n', avail) : nullptr;
+      if (nl != nullptr) {
+        const size_t len = static_cast<size_t>(static_cast<const char*>(nl) - begin);
+        if (len > kMaxLine) too_long(line_number);
+        line = std::string_view(begin, len);
+        pos_ += len + 1;
+        return true;
+      }
+      if (eof_) {
+        if (avail == 0) return false;
+        if (avail > kMaxLine) too_long(line_number);
+        line = std::string_view(begin, avail);
+        pos_ = end_;
+        return true;
+      }
+      if (avail > kMaxLine) too_long(line_number);
+      compact();
+      fill();
+    }
+  }
+
+ private:
+  [[noreturn]] void too_long(int64_t line_number) const {
+    throw ReadError(name_ + ":" + std::to_string(line_number) + ": line too long (more than " +
+                    std::to_string(kMaxLine) + " bytes without a line break), not an SWF text log");
+  }
+
+  // Raw (possibly compressed) bytes; 0 at the end of the input.
+  size_t read_raw(char* dst, size_t cap) {
+    if (from_memory_) {
+      const size_t n = std::min(cap, memory_.size() - memory_pos_);
+      std::memcpy(dst, memory_.data() + memory_pos_, n);
+      memory_pos_ += n;
+      return n;
+    }
+    for (;;) {
+      const ssize_t n = ::read(fd_, dst, cap);
+      if (n >= 0) return static_cast<size_t>(n);
+      if (errno == EINTR) continue;
+      const int err = errno;
+      if (err == EISDIR) throw ReadError(name_ + ": is a directory, not a log file");
+      throw ReadError(name_ + ": read error: " + errno_text(err));
+    }
+  }
+
+  // A throwing constructor runs no destructor: free the zlib state here. The descriptor is closed by the
+  // caller (Reader), which still owns it when the Source was not constructed.
+  void start_or_clean_up() {
+    try {
+      start();
+    } catch (...) {
+      if (gzip_) inflateEnd(&zs_);
+      gzip_ = false;
+      throw;
+    }
+  }
+
+  void start() {
+    // Detect gzip on the first bytes.
+    if (from_memory_ && !(memory_.size() >= 2 && static_cast<unsigned char>(memory_[0]) == 0x1f &&
+                          static_cast<unsigned char>(memory_[1]) == 0x8b)) {
+      data_ = memory_.data();
+      end_ = memory_.size();
+      eof_ = true;
+      check_first_block();
+      return;
+    }
+    in_.reset(new char[kInputChunk]);
+    while (in_len_ < 2) {
+      const size_t n = read_raw(in_.get() + in_len_, kInputChunk - in_len_);
+      if (n == 0) {
+        raw_eof_ = true;
+        break;
+      }
+      in_len_ += n;
+    }
+    buffer_.reset(new char[kBufferSize]);
+    data_ = buffer_.get();
+    if (in_len_ >= 2 && static_cast<unsigned char>(in_[0]) == 0x1f && static_cast<unsigned char>(in_[1]) == 0x8b) {
+      gzip_ = true;
+      std::memset(&zs_, 0, sizeof zs_);
+      if (inflateInit2(&zs_, 15 + 16) != Z_OK) throw ReadError(name_ + ": cannot initialise zlib");
+      zs_.next_in = reinterpret_cast<Bytef*>(in_.get());
+      zs_.avail_in = static_cast<uInt>(in_len_);
+    } else {
+      std::memcpy(buffer_.get(), in_.get(), in_len_);
+      end_ = in_len_;
+      in_.reset();
+      if (raw_eof_) eof_ = true;
+    }
+    // Fill the first block and check it is text.
+    while (!eof_ && end_ < kFirstBlock) fill();
+    check_first_block();
+  }
+
+  // NUL bytes or more than 5% control characters in the first block: binary content.
+  void check_first_block() const {
+    const size_t n = std::min(end_, kFirstBlock);
+    const auto* p = reinterpret_cast<const unsigned char*>(data_);
+    size_t bad = 0, first_bad = n;
+    bool nul = false;
+    for (size_t i = 0; i < n; ++i) {
+      if (is_bad_control(p[i])) {
+        if (first_bad == n) first_bad = i;
+        ++bad;
+        if (p[i] == 0) {
+          nul = true;
+          first_bad = std::min(first_bad, i);
+          break;
+        }
+      }
+    }
+    if (!nul && bad * 20 <= n) return;
+    const int64_t line = 1 + std::count(data_, data_ + first_bad, '\n');
+    throw ReadError(name_ + ":" + std::to_string(line) + ": binary data, not an SWF text log");
+  }
+
+  void compact() {
+    if (pos_ == 0) return;
+    std::memmove(buffer_.get(), buffer_.get() + pos_, end_ - pos_);
+    end_ -= pos_;
+    pos_ = 0;
+  }
+
+  // Adds bytes at end_ (at least one unless the input ends, which sets eof_).
+  void fill() {
+    if (!gzip_) {
+      const size_t n = read_raw(buffer_.get() + end_, std::min(kChunk, kBufferSize - end_));
+      if (n == 0) eof_ = true;
+      end_ += n;
+      return;
+    }
+    zs_.next_out = reinterpret_cast<Bytef*>(buffer_.get() + end_);
+    const size_t space = std::min(kChunk, kBufferSize - end_);
+    zs_.avail_out = static_cast<uInt>(space);
+    while (zs_.avail_out == space) {
+      if (zs_.avail_in == 0 && !raw_eof_) refill_input();
+      if (member_ended_) {
+        if (zs_.avail_in == 0 && raw_eof_) {
+          eof_ = true;
+          break;
+        }
+        // Another gzip member must follow (concatenated gzip files are valid gzip).
+        if (zs_.avail_in < 2 && !raw_eof_) refill_input();
+        if (zs_.avail_in < 2 || zs_.next_in[0] != 0x1f || zs_.next_in[1] != 0x8b)
+          throw ReadError(name_ + ": trailing garbage after the end of the gzip stream");
+        if (inflateReset(&zs_) != Z_OK) throw ReadError(name_ + ": corrupt gzip stream");
+        member_ended_ = false;
+      }
+      if (zs_.avail_in == 0 && raw_eof_) throw ReadError(name_ + ": truncated gzip stream (unexpected end of file)");
+      const int ret = inflate(&zs_, Z_NO_FLUSH);
+      if (ret == Z_STREAM_END) {
+        member_ended_ = true;
+      } else if (ret == Z_OK || ret == Z_BUF_ERROR) {
+        // Z_BUF_ERROR: no progress possible without more input; the loop reads more or reports truncation.
+      } else {
+        const char* msg = zs_.msg != nullptr ? zs_.msg : "error";
+        throw ReadError(name_ + ": corrupt gzip stream: " + msg);
+      }
+    }
+    end_ += space - zs_.avail_out;
+  }
+
+  // Moves unread compressed bytes to the front of in_ and reads more.
+  void refill_input() {
+    const size_t keep = zs_.avail_in;
+    if (keep > 0 && reinterpret_cast<char*>(zs_.next_in) != in_.get()) std::memmove(in_.get(), zs_.next_in, keep);
+    const size_t n = read_raw(in_.get() + keep, kInputChunk - keep);
+    if (n == 0) raw_eof_ = true;
+    zs_.next_in = reinterpret_cast<Bytef*>(in_.get());
+    zs_.avail_in = static_cast<uInt>(keep + n);
+  }
+
+  std::string name_;
+  int fd_ = -1;
+  bool owns_fd_ = false;
+  std::string_view memory_;
+  size_t memory_pos_ = 0;
+  bool from_memory_ = false;
+  int64_t size_hint_ = -1;
+
+  std::unique_ptr<char[]> buffer_;  // decompressed / plain bytes
+  const char* data_ = nullptr;      // buffer_ or the memory text
+  size_t pos_ = 0, end_ = 0;
+  bool eof_ = false;
+
+  bool gzip_ = false;
+  z_stream zs_{};
+  std::unique_ptr<char[]> in_;  // compressed bytes
+  size_t in_len_ = 0;
+  bool raw_eof_ = false;
+  bool member_ended_ = false;
+};
+
+// ---------------------------------------------------------------------------------------------------
+
+std::string_view warning_name(Warning w) {
+  switch (w) {
+    case Warning::kNegativeWait: return "negative_wait";
+    case Warning::kNegativeRuntimeCompleted: return "negative_runtime_completed";
+    case Warning::kSizeAboveMaxProcs: return "size_above_max_procs";
+    case Warning::kSubmitOutOfOrder: return "submit_out_of_order";
+    case Warning::kDuplicateJobNumber: return "duplicate_job_number";
+    case Warning::kEstimateBelowRuntime: return "estimate_below_runtime";
+  }
+  return "unknown";
+}
+
+int64_t ReadReport::skipped_total() const {
+  int64_t total = 0;
+  for (const auto& [reason, count] : skipped) total += count;
+  return total;
+}
+
+Reader::Reader(const std::string& path, ReadOptions options) : path_(path), options_(options) {
+  name_ = path == "-" ? "<stdin>" : path;
+  if (path.empty()) throw ReadError("<empty path>: no file name given");
+  int fd = 0;
+  bool owns = false;
+  if (path != "-") {
+    do {
+      fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    } while (fd < 0 && errno == EINTR);
+    if (fd < 0) throw ReadError(name_ + ": cannot open: " + errno_text(errno));
+    owns = true;
+  }
+  struct stat st {};
+  int64_t size_hint = -1;
+  if (::fstat(fd, &st) == 0) {
+    if (S_ISDIR(st.st_mode)) {
+      if (owns) ::close(fd);
+      throw ReadError(name_ + ": is a directory, not a log file");
+    }
+    if (S_ISREG(st.st_mode)) size_hint = static_cast<int64_t>(st.st_size);
+  }
+  try {
+    source_ = std::make_unique<Source>(name_, fd, owns, size_hint);
+  } catch (...) {
+    // The Source did not get constructed: its destructor will not close the descriptor.
+    if (owns) ::close(fd);
+    throw;
+  }
+  read_header();
+}
+
+Reader::Reader(FromMemory, std::string_view text, const std::string& name, ReadOptions options)
+    : path_(name), options_(options), name_(name) {
+  source_ = std::make_unique<Source>(name_, text);
+  read_header();
+}
+
+Reader::~Reader() = default;
+
+void Reader::read_header() {
+  std::string_view line;
+  while (!pending_ && next_line(line)) {
+    if (!classify(line)) {  // a record line: kept for the first next()
+      pending_ = true;
+      pending_line_ = line;
+    }
+  }
+  if (!pending_ && report_.header_lines == 0)
+    throw ReadError(name_ + ": empty file, no records or header");
+}
+
+bool Reader::next_line(std::string_view& line) {
+  if (!source_->next_line(line, line_number_ + 1)) return false;
+  ++line_number_;
+  ++report_.lines;
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  return true;
+}
+
+// Handles blank and header lines (true); false for a record line.
+bool Reader::classify(std::string_view line) {
+  size_t i = 0;
+  while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+  if (i == line.size()) {
+    ++report_.blank_lines;
+    return true;
+  }
+  if (line[i] == ';') {
+    ++report_.header_lines;
+    header_.add_line(std::string(line), line_number_);
+    return true;
+  }
+  return false;
+}
+
+bool Reader::next(Record& record) {
+  std::string_view line;
+  for (;;) {
+    if (pending_) {
+      pending_ = false;
+      line = pending_line_;
+    } else {
+      if (!next_line(line)) return false;
+      if (classify(line)) continue;
+    }
+    if (parse_record(line, record)) {
+      check_record(record);
+      ++report_.records;
+      return true;
+    }
+  }
+}
+
+void Reader::fail(const std::string& what) const {
+  throw ReadError(name_ + ":" + std::to_string(line_number_) + ": " + what);
+}
+
+namespace {
+
+enum class FieldError { kNone, kNonNumeric, kOutOfRange };
+
+// Slow path for a token that is not a plain int32: decimals (rounded half away from zero), a leading '+',
+// and the error cases.
+FieldError parse_slow(std::string_view token, int32_t& out, bool& rounded) {
+  const char* first = token.data();
+  const char* last = token.data() + token.size();
+  if (first != last && *first == '+') ++first;
+  if (first == last || *first == '+') return FieldError::kNonNumeric;
+  // Plain integer (perhaps too large, or with a '+')?
+  {
+    int64_t v = 0;
+    auto [ptr, ec] = std::from_chars(first, last, v);
+    if (ptr == last && ec == std::errc()) {
+      if (v < std::numeric_limits<int32_t>::min() || v > std::numeric_limits<int32_t>::max())
+        return FieldError::kOutOfRange;
+      out = static_cast<int32_t>(v);
+      rounded = false;
+      return FieldError::kNone;
+    }
+    if (ptr == last && ec == std::errc::result_out_of_range) return FieldError::kOutOfRange;
+  }
+  // Decimal number: digits with a '.' and/or an exponent. No inf/nan, no hex.
+  for (const char* p = first; p != last; ++p) {
+    const char c = *p;
+    if (!((c >= '0' && c <= '9') || c == '.' || c == '-' || c == '+' || c == 'e' || c == 'E'))
+      return FieldError::kNonNumeric;
+  }
+  double d = 0;
+  auto [ptr, ec] = std::from_chars(first, last, d);
+  if (ptr != last) return FieldError::kNonNumeric;
+  if (ec == std::errc::result_out_of_range) {
+    // Overflow is out of range; underflow (1e-999) is a tiny number that rounds to 0.
+    bool big = false;
+    for (const char* p = first; p != last && *p != 'e' && *p != 'E'; ++p)
+      if (*p >= '1' && *p <= '9') big = true;
+    const char* e = std::find_if(first, last, [](char c) { return c == 'e' || c == 'E'; });
+    if (big && (e == last || e + 1 == last || e[1] != '-')) return FieldError::kOutOfRange;
+    d = 0;
+  } else if (ec != std::errc() || !std::isfinite(d)) {
+    return FieldError::kNonNumeric;
+  }
+  const double r = std::round(d);
+  if (r < static_cast<double>(std::numeric_limits<int32_t>::min()) ||
+      r > static_cast<double>(std::numeric_limits<int32_t>::max()))
+    return FieldError::kOutOfRange;
+  out = static_cast<int32_t>(r);
+  rounded = true;
+  return FieldError::kNone;
+}
+
+}  // namespace
+
+bool Reader::parse_record(std::string_view line, Record& record) {
+  const char* p = line.data();
+  const char* const end = p + line.size();
+  int fields = 0;
+  int64_t rounded_here = 0;
+  FieldError error = FieldError::kNone;
+  int error_field = 0;
+  std::string_view error_token;
+  for (;;) {
+    while (p != end && (*p == ' ' || *p == '\t')) ++p;
+    if (p == end) break;
+    // Fast path in the same pass as the token scan: optional '-', then at most 10 decimal digits.
+    const char* token = p;
+    const bool negative = *p == '-';
+    if (negative) ++p;
+    const char* digits = p;
+    uint64_t v = 0;
+    while (p != end && static_cast<unsigned char>(*p - '0') < 10) {
+      v = v * 10 + static_cast<uint64_t>(*p - '0');  // may wrap past 20 digits: then not "clean" anyway
+      ++p;
+    }
+    const bool clean = (p == end || *p == ' ' || *p == '\t') && p != digits && p - digits <= 10;
+    if (!clean)
+      while (p != end && *p != ' ' && *p != '\t') ++p;
+    ++fields;
+    if (fields > kFieldCount || error != FieldError::kNone) continue;
+    int32_t value = 0;
+    if (clean && v <= (negative ? uint64_t{2147483648} : uint64_t{2147483647})) {
+      value = static_cast<int32_t>(negative ? -static_cast<int64_t>(v) : static_cast<int64_t>(v));
+    } else {
+      bool rounded = false;
+      const std::string_view tok(token, static_cast<size_t>(p - token));
+      const FieldError e = parse_slow(tok, value, rounded);
+      if (e != FieldError::kNone) {
+        error = e;
+        error_field = fields;
+        error_token = tok;
+        continue;
+      }
+      if (rounded) ++rounded_here;
+    }
+    record.field(fields) = value;
+  }
+
+  if (fields == kFieldCount && error == FieldError::kNone) {
+    report_.decimals_rounded += rounded_here;
+    return true;
+  }
+  std::string reason, what;
+  if (fields != kFieldCount) {
+    reason = "wrong_field_count";
+    what = "expected " + std::to_string(kFieldCount) + " fields, found " + std::to_string(fields);
+  } else {
+    const std::string prefix = "field " + std::to_string(error_field) + " (" +
+                               std::string(kFieldNames[static_cast<size_t>(error_field - 1)]) + "): ";
+    if (error == FieldError::kNonNumeric) {
+      reason = "non_numeric";
+      what = prefix + "not a number: " + quote_token(error_token);
+    } else {
+      reason = "out_of_range";
+      what = prefix + "value " + quote_token(error_token) + " is outside the 32-bit integer range";
+    }
+  }
+  if (!options_.skip_invalid) fail(what);
+  ++report_.skipped[reason];
+  return false;
+}
+
+void Reader::check_record(const Record& r) {
+  auto warn = [this](Warning w) {
+    WarningCount& c = report_.warnings[static_cast<size_t>(w)];
+    if (c.count++ == 0) c.first_line = line_number_;
+  };
+  if (r.wait_time < -1) warn(Warning::kNegativeWait);
+  if (r.status == 1 && r.run_time < 0) warn(Warning::kNegativeRuntimeCompleted);
+  if (header_.max_procs) {
+    const int32_t size = r.requested_procs > 0 ? r.requested_procs : r.allocated_procs;
+    if (size > *header_.max_procs) warn(Warning::kSizeAboveMaxProcs);
+  }
+  if (r.submit_time >= 0) {
+    if (r.submit_time < last_submit_) warn(Warning::kSubmitOutOfOrder);
+    last_submit_ = r.submit_time;
+  }
+  if (r.job_number >= 0) {
+    bool seen = false;
+    if (r.job_number < kBitsetJobLimit) {
+      const auto word = static_cast<size_t>(r.job_number) >> 6;
+      const uint64_t bit = uint64_t{1} << (r.job_number & 63);
+      if (word >= seen_job_numbers_.size())
+        seen_job_numbers_.resize(std::min<size_t>(std::max(word + 1, seen_job_numbers_.size() * 2),
+                                                  static_cast<size_t>(kBitsetJobLimit) / 64));
+      seen = (seen_job_numbers_[word] & bit) != 0;
+      seen_job_numbers_[word] |= bit;
+    } else {
+      seen = !big_job_numbers_.insert(r.job_number).second;
+    }
+    if (seen) warn(Warning::kDuplicateJobNumber);
+  }
+  if (r.requested_time > 0 && r.requested_time < r.run_time) warn(Warning::kEstimateBelowRuntime);
+}
+
+int64_t Reader::size_hint() const { return source_->size_hint(); }
+
+namespace {
+
+Log read_all(Reader& reader) {
+  Log log;
+  log.path = reader.path();
+  // Reserve from MaxRecords when given, capped by what the input size allows (a record line is at
+  // least 36 bytes) or, for gzip/stdin, by a million records, so a lying header cannot exhaust memory.
+  const int64_t size = reader.size_hint();
+  int64_t guess = reader.header().max_records.value_or(size > 0 ? size / 80 : 0);
+  const int64_t cap = size >= 0 ? size / 36 + 1 : int64_t{1} << 20;
+  guess = std::min(guess, cap);
+  if (guess > 0) log.records.reserve(static_cast<size_t>(guess));
+  Record record;
+  while (reader.next(record)) log.records.push_back(record);
+  if (log.records.capacity() > log.records.size() + log.records.size() / 4 + 1024) log.records.shrink_to_fit();
+  log.header = reader.header();
+  log.report = reader.report();
+  return log;
+}
+
+}  // namespace
+
+Log read_log(const std::string& path, ReadOptions options) {
+  Reader reader(path, options);
+  return read_all(reader);
+}
+
+Log parse_log(std::string_view text, const std::string& name, ReadOptions options) {
+  Reader reader(Reader::FromMemory{}, text, name, options);
+  return read_all(reader);
+}
+
+}  // namespace schedlab::swf
