@@ -1,9 +1,261 @@
+// schedlab stats TRACE [--json] [--procs N] [--skip-invalid]: a summary of a log (analysis::summarize).
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include <fmt/core.h>
+#include <nlohmann/json.hpp>
+
 #include "cli/commands.h"
+#include "cli/text_util.h"
+#include "schedlab/analysis/summary.h"
+#include "schedlab/swf/reader.h"
+#include "schedlab/trace/log_time.h"
 
 namespace schedlab::cli {
+namespace {
+
+using analysis::Distribution;
+using analysis::Summary;
+
+struct StatsOptions {
+  std::string path;
+  bool json = false;
+  bool skip_invalid = false;
+  std::string procs;
+};
+
+// ---- JSON ----
+
+nlohmann::ordered_json distribution_json(const Distribution& d) {
+  return {{"count", d.count}, {"min", d.min},   {"p10", d.p10}, {"p25", d.p25},   {"median", d.median},
+          {"p75", d.p75},     {"p90", d.p90},   {"p99", d.p99}, {"max", d.max},   {"mean", d.mean},
+          {"cv", d.cv}};
+}
+
+std::optional<std::string> date_or_none(int64_t seconds, const swf::Header& header) {
+  try {
+    return trace::format_log_time(seconds, header);
+  } catch (const trace::TimeError&) {
+    return std::nullopt;  // zone not in the database: the report still shows seconds
+  }
+}
+
+nlohmann::ordered_json stats_json(const std::string& path, const swf::Header& header, const Summary& s) {
+  nlohmann::ordered_json j;
+  j["path"] = path;
+  j["records"] = s.records;
+  j["valid_jobs"] = s.valid_jobs;
+  nlohmann::ordered_json excluded = nlohmann::ordered_json::object();
+  for (int i = 1; i < trace::kExclusionKinds; ++i)
+    excluded[std::string(trace::exclusion_name(static_cast<trace::Exclusion>(i)))] = s.excluded[i];
+  j["excluded"] = excluded;
+  j["without_estimate"] = s.without_estimate;
+  j["machine"] = {{"procs", s.machine.procs}, {"source", trace::machine_size_source_name(s.machine.source)}};
+  j["distinct"] = {{"users", s.users},
+                   {"groups", s.groups},
+                   {"executables", s.executables},
+                   {"queues", s.queues},
+                   {"partitions", s.partitions}};
+  nlohmann::ordered_json submit = {{"known", s.submit_known},
+                           {"first", s.first_submit},
+                           {"last", s.last_submit},
+                           {"span_days", s.span_days},
+                           {"jobs_per_day", s.jobs_per_day}};
+  if (s.submit_known > 0) {
+    if (auto d = date_or_none(s.first_submit, header)) submit["first_date"] = *d;
+    if (auto d = date_or_none(s.last_submit, header)) submit["last_date"] = *d;
+    submit["time_zone"] = trace::log_time_zone(header);
+  }
+  j["submit"] = submit;
+  j["offered_load"] = s.offered_load;
+  j["distributions"] = {{"runtime", distribution_json(s.runtime)},
+                        {"size", distribution_json(s.size)},
+                        {"estimate", distribution_json(s.estimate)},
+                        {"interarrival", distribution_json(s.interarrival)},
+                        {"wait", distribution_json(s.wait)},
+                        {"accuracy", distribution_json(s.accuracy)}};
+  j["estimates"] = {{"runtime_over_estimate_share", s.runtime_over_estimate_share},
+                    {"distinct", s.distinct_estimates},
+                    {"popular_for_50pct", s.estimates_for_50},
+                    {"popular_for_90pct", s.estimates_for_90}};
+  j["power_of_two_share"] = s.power_of_two_share;
+  nlohmann::ordered_json warnings = nlohmann::ordered_json::object();
+  for (int i = 0; i < swf::kWarningKinds; ++i) {
+    const auto& w = s.read.warnings[static_cast<size_t>(i)];
+    warnings[std::string(swf::warning_name(static_cast<swf::Warning>(i)))] = {{"count", w.count},
+                                                                               {"first_line", w.first_line}};
+  }
+  nlohmann::ordered_json skipped = nlohmann::ordered_json::object();
+  for (const auto& [reason, count] : s.read.skipped) skipped[reason] = count;
+  j["read"] = {{"lines", s.read.lines},
+               {"header_lines", s.read.header_lines},
+               {"blank_lines", s.read.blank_lines},
+               {"decimals_rounded", s.read.decimals_rounded},
+               {"skipped", skipped},
+               {"warnings", warnings}};
+  return j;
+}
+
+// ---- text ----
+
+// A number for the report: "-" for NaN, integers grouped by thousands, else `decimals` places.
+std::string num(double v, int decimals) {
+  if (std::isnan(v)) return "-";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  if (v == std::floor(v) && std::fabs(v) < 1e15) return group_thousands(static_cast<int64_t>(v));
+  const std::string fixed = fmt::format("{:.{}f}", std::fabs(v), decimals);
+  const size_t dot = fixed.find('.');
+  const std::string grouped = group_thousands(std::stoll(fixed.substr(0, dot)));
+  return (v < 0 ? "-" : "") + grouped + (dot == std::string::npos ? "" : fixed.substr(dot));
+}
+
+std::string count(int64_t n) { return group_thousands(n); }
+
+// A share as a percentage; a share that is not 0 (or 1) never shows as 0.0% (or 100.0%).
+std::string percent(double share) {
+  if (std::isnan(share)) return "-";
+  if (share > 0 && share < 0.0005) return "<0.1%";
+  if (share < 1 && share > 0.9995) return ">99.9%";
+  return fmt::format("{:.1f}%", 100.0 * share);
+}
+
+std::string count_of(int64_t n, int64_t total) {
+  return total > 0 ? fmt::format("{} ({})", count(n), percent(static_cast<double>(n) / static_cast<double>(total)))
+                   : count(n);
+}
+
+void line(std::string& out, std::string_view label, const std::string& value) {
+  out += fmt::format("  {:<36}{}\n", label, value);
+}
+
+void distribution_table(std::string& out, const Summary& s) {
+  struct Column {
+    std::string title;
+    const Distribution* d;
+    int decimals;
+  };
+  const std::vector<Column> columns = {{"runtime [s]", &s.runtime, 1},          {"size [procs]", &s.size, 1},
+                                       {"estimate [s]", &s.estimate, 1},        {"interarrival [s]", &s.interarrival, 1},
+                                       {"wait [s]", &s.wait, 1},                {"runtime/estimate", &s.accuracy, 3}};
+  struct Row {
+    std::string name;
+    double Distribution::*field;
+  };
+  const std::vector<Row> rows = {{"min", &Distribution::min},       {"p10", &Distribution::p10},
+                                 {"p25", &Distribution::p25},       {"median", &Distribution::median},
+                                 {"p75", &Distribution::p75},       {"p90", &Distribution::p90},
+                                 {"p99", &Distribution::p99},       {"max", &Distribution::max},
+                                 {"mean", &Distribution::mean},     {"cv", &Distribution::cv}};
+  std::vector<std::vector<std::string>> cells(rows.size() + 1);
+  for (const auto& c : columns) {
+    cells[0].push_back(count(c.d->count));
+    for (size_t r = 0; r < rows.size(); ++r)
+      cells[r + 1].push_back(num(c.d->*rows[r].field, rows[r].name == "cv" ? 2 : c.decimals));
+  }
+  std::vector<size_t> width(columns.size());
+  for (size_t c = 0; c < columns.size(); ++c) {
+    width[c] = columns[c].title.size();
+    for (const auto& row : cells) width[c] = std::max(width[c], row[c].size());
+  }
+  out += fmt::format("  {:<8}", "");
+  for (size_t c = 0; c < columns.size(); ++c) out += fmt::format("  {:>{}}", columns[c].title, width[c]);
+  out += '\n';
+  for (size_t r = 0; r < cells.size(); ++r) {
+    out += fmt::format("  {:<8}", r == 0 ? std::string("jobs") : rows[r - 1].name);
+    for (size_t c = 0; c < columns.size(); ++c) out += fmt::format("  {:>{}}", cells[r][c], width[c]);
+    out += '\n';
+  }
+}
+
+std::string stats_text(const std::string& path, const swf::Header& header, const Summary& s) {
+  std::string out;
+  out += fmt::format("{}\n\n", path);
+
+  out += "Jobs\n";
+  line(out, "records", count(s.records));
+  line(out, "machine size", fmt::format("{} processors (from {})", count(s.machine.procs),
+                                        trace::machine_size_source_name(s.machine.source)));
+  line(out, "valid jobs", count_of(s.valid_jobs, s.records));
+  for (int i = 1; i < trace::kExclusionKinds; ++i)
+    line(out, fmt::format("excluded: {}", trace::exclusion_name(static_cast<trace::Exclusion>(i))),
+         count_of(s.excluded[static_cast<size_t>(i)], s.records));
+  line(out, "without estimate", count_of(s.without_estimate, s.records));
+
+  out += "\nRead\n";
+  line(out, "lines", count(s.read.lines));
+  line(out, "header lines", count(s.read.header_lines));
+  line(out, "decimals rounded", count(s.read.decimals_rounded));
+  line(out, "skipped lines", count(s.read.skipped_total()));
+  for (const auto& [reason, n] : s.read.skipped) line(out, fmt::format("  skipped: {}", reason), count(n));
+  for (int i = 0; i < swf::kWarningKinds; ++i) {
+    const auto& w = s.read.warnings[static_cast<size_t>(i)];
+    line(out, fmt::format("warning: {}", swf::warning_name(static_cast<swf::Warning>(i))),
+         w.count > 0 ? fmt::format("{} (first at line {})", count(w.count), w.first_line) : "0");
+  }
+
+  out += "\nPopulation (distinct values, -1 ignored)\n";
+  line(out, "users", count(s.users));
+  line(out, "groups", count(s.groups));
+  line(out, "executables", count(s.executables));
+  line(out, "queues", count(s.queues));
+  line(out, "partitions", count(s.partitions));
+
+  out += "\nTime (seconds from the log start)\n";
+  const auto stamp = [&](int64_t t) {
+    if (s.submit_known == 0) return std::string("-");
+    const auto date = date_or_none(t, header);
+    return date ? fmt::format("{}  ({})", count(t), *date) : count(t);
+  };
+  line(out, "first submit", stamp(s.first_submit));
+  line(out, "last submit", stamp(s.last_submit));
+  line(out, "span", fmt::format("{:.2f} days (last - first submit)", s.span_days));
+  line(out, "jobs per day", num(s.jobs_per_day, 1));
+  line(out, "offered load", std::isnan(s.offered_load)
+                                ? std::string("-")
+                                : fmt::format("{:.3f} (valid jobs' size x runtime / (procs x span))", s.offered_load));
+
+  out += "\nDistributions (each over the jobs where the value is known; type-7 quantiles; cv = sd/mean)\n";
+  distribution_table(out, s);
+
+  out += "\nEstimates and sizes\n";
+  line(out, "runtime > estimate", fmt::format("{} of {} jobs with runtime and estimate",
+                                              percent(s.runtime_over_estimate_share), count(s.accuracy.count)));
+  line(out, "distinct estimates", count(s.distinct_estimates));
+  line(out, "popular estimates for 50%", fmt::format("{} values cover 50% of jobs with an estimate",
+                                                     count(s.estimates_for_50)));
+  line(out, "popular estimates for 90%", fmt::format("{} values cover 90% of jobs with an estimate",
+                                                     count(s.estimates_for_90)));
+  line(out, "power-of-two sizes", fmt::format("{} of {} jobs with a size", percent(s.power_of_two_share),
+                                              count(s.size.count)));
+  return out;
+}
+
+void run_stats(const StatsOptions& opt) {
+  std::optional<int64_t> procs;
+  if (!opt.procs.empty()) procs = parse_int_option("--procs", opt.procs, 1, INT32_MAX);
+  swf::ReadOptions read_options;
+  read_options.skip_invalid = opt.skip_invalid;
+  const swf::Log log = swf::read_log(opt.path, read_options);
+  const Summary s = analysis::summarize(log, procs);
+  if (opt.json) fmt::print("{}\n", stats_json(opt.path, log.header, s).dump(2));
+  else fmt::print("{}", stats_text(opt.path, log.header, s));
+}
+
+}  // namespace
 
 void add_stats_command(CLI::App& app) {
-  app.add_subcommand("stats", "(not yet implemented)");
+  auto opt = std::make_shared<StatsOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "stats",
+      "Summarize a log: jobs, exclusions, users, time span, offered load, distributions of runtime, size, "
+      "estimate, inter-arrival and wait, estimate accuracy, and the reader's counts");
+  cmd->add_option("TRACE", opt->path, "SWF log (plain or gzip; - for standard input)")->required();
+  cmd->add_flag("--json", opt->json, "print one JSON document instead of the text report");
+  cmd->add_option("--procs", opt->procs, "machine size (default: MaxProcs, else MaxNodes, else the largest job)")
+      ->type_name("N");
+  cmd->add_flag("--skip-invalid", opt->skip_invalid, "skip malformed records (counted by reason) instead of failing");
+  cmd->callback([opt] { run_stats(*opt); });
 }
 
 }  // namespace schedlab::cli

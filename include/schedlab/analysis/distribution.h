@@ -1,0 +1,33 @@
+// Summary statistics of a sample of numbers: quantiles, mean and coefficient of variation.
+//
+// Definitions (binding for every figure schedlab prints from this header):
+// - Quantile: linear interpolation between order statistics, Hyndman & Fan type 7 (the default of R,
+//   NumPy and Excel's PERCENTILE): for the sorted sample x[0..n-1] and probability p in [0, 1],
+//   h = (n - 1) p, Q(p) = x[floor(h)] + (h - floor(h)) (x[floor(h) + 1] - x[floor(h)]).
+//   So Q(0) = min, Q(1) = max, and the median of an even-sized sample is the mean of the two middle values.
+// - Mean: arithmetic mean.
+// - Coefficient of variation: population standard deviation (divide by n) over the mean; NaN when the
+//   mean is 0.
+// - An empty sample has count 0 and every other figure NaN.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace schedlab::analysis {
+
+struct Distribution {
+  int64_t count = 0;  // number of values described
+  double min = 0, p10 = 0, p25 = 0, median = 0, p75 = 0, p90 = 0, p99 = 0, max = 0;
+  double mean = 0;
+  double cv = 0;  // coefficient of variation: population standard deviation / mean
+};
+
+// Type-7 quantile of an ascending-sorted, non-empty sample; p is clamped to [0, 1].
+double quantile_sorted(std::span<const double> sorted, double p);
+
+// Describes `values` (in any order; the vector is sorted in place).
+Distribution describe(std::vector<double> values);
+
+}  // namespace schedlab::analysis

@@ -1,0 +1,44 @@
+// SWF logs as CSV, for spreadsheets and data-frame libraries.
+//
+// Format written (and expected back):
+// - First, every SWF header line, verbatim and in order, each prefixed with '#': the SWF line
+//   "; MaxProcs: 100" becomes "#; MaxProcs: 100". (pandas: read_csv(path, comment='#'); R: comment.char='#'.)
+// - Then one column-name row: the 18 names of kFieldNames in order, comma-separated.
+// - Then one row per record: the 18 integer fields, comma-separated, no quoting, '\n' line ends.
+// - The output is gzip-compressed when the path ends in ".gz"; "-" writes to standard output.
+// So SWF -> CSV -> SWF gives back exactly the same records and the same header lines.
+//
+// Reading accepts what it writes, plus: '#' lines anywhere (taken as header lines; the text after the
+// '#' is kept verbatim when it starts with ';', otherwise the '#' is replaced by ';': "# text" -> "; text"), blank lines,
+// CRLF line ends, spaces and tabs around fields, and numbers with a decimal part (rounded to the nearest
+// integer and counted in ReadReport::decimals_rounded, as the SWF reader does). The column-name row must
+// match kFieldNames exactly. Gzip input is detected by content. Errors are swf::ReadError with
+// "file:line:column: what is wrong" (column = 1-based character position). The reader's semantic warnings
+// (ReadReport::warnings) are not computed for CSV input; ReadReport counts lines, header lines, blank
+// lines, records and decimals rounded.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "schedlab/swf/header.h"
+#include "schedlab/swf/reader.h"
+#include "schedlab/swf/record.h"
+
+namespace schedlab::swf {
+
+// Writes header and records as CSV to `path` (".gz" -> gzip, "-" -> stdout). Throws WriteError.
+void write_csv(const std::string& path, const Header& header, const std::vector<Record>& records);
+
+// Writes header and records as plain CSV text to a stream.
+void write_csv(std::ostream& out, const Header& header, const std::vector<Record>& records);
+
+// Reads a CSV log (plain or gzip). Throws ReadError on bad input, with file:line:column.
+Log read_csv(const std::string& path);
+
+// Parses CSV text held in memory; `name` stands for the file name in messages.
+Log parse_csv(std::string_view text, const std::string& name = "<memory>");
+
+}  // namespace schedlab::swf

@@ -1,0 +1,70 @@
+// Selecting records of a log by submit time, user, size, status, queue and partition.
+//
+// Every record that is not kept is counted under exactly one reason: the first criterion it fails, in
+// the order of FilterReason below. Nothing is dropped silently. The criteria:
+// - time: keep submit time (field 2) in [from, to) - `from` inclusive, `to` exclusive, both in seconds
+//   from the log's start (see trace/log_time.h to turn dates into seconds). A record with an unknown
+//   submit time (< 0) is excluded as kUnknownSubmit when either bound is given.
+// - users: keep only user ids (field 12) in `users` (when set), and drop those in `exclude_users`.
+// - size (trace::job_size): keep min_procs <= size <= max_procs. A record with no size (<= 0) is excluded
+//   as kUnknownSize when either bound is given.
+// - status (field 11), queue (field 15), partition (field 16): keep only the listed values (when set).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "schedlab/swf/record.h"
+
+namespace schedlab::trace {
+
+struct FilterSpec {
+  std::optional<int64_t> from;  // seconds from the log's start, inclusive
+  std::optional<int64_t> to;    // seconds from the log's start, exclusive
+  // How the user wrote the bounds (e.g. "1996-10-01 (Europe/Stockholm)"); used in the note lines only.
+  std::string from_text, to_text;
+
+  std::optional<std::set<int32_t>> users;  // keep only these user ids
+  std::set<int32_t> exclude_users;         // drop these user ids
+  std::optional<int64_t> min_procs, max_procs;
+  std::optional<std::set<int32_t>> statuses, queues, partitions;
+
+  bool empty() const;  // true when no criterion is set
+};
+
+enum class FilterReason {
+  kUnknownSubmit,  // a time bound is given and the submit time is < 0
+  kBeforeFrom,     // submit < from
+  kNotBeforeTo,    // submit >= to
+  kUser,           // user not in `users`, or in `exclude_users`
+  kUnknownSize,    // a size bound is given and the job has no size (<= 0)
+  kBelowMinProcs,  // size < min_procs
+  kAboveMaxProcs,  // size > max_procs
+  kStatus,         // status not listed
+  kQueue,          // queue not listed
+  kPartition,      // partition not listed
+};
+inline constexpr int kFilterReasons = 10;
+std::string_view filter_reason_name(FilterReason r);  // "unknown_submit", "before_from", ...
+
+struct FilterResult {
+  std::vector<swf::Record> kept;  // in the input's order
+  std::array<int64_t, kFilterReasons> excluded{};  // index = static_cast<int>(FilterReason)
+  int64_t excluded_total() const;
+};
+
+// The reason `r` is excluded, or nullopt when it is kept.
+std::optional<FilterReason> filter_check(const swf::Record& r, const FilterSpec& spec);
+
+FilterResult apply_filter(const std::vector<swf::Record>& records, const FilterSpec& spec);
+
+// The text of the "; Note:" lines (without the "; Note: " prefix) that record the filter in the output's
+// header: the criteria, the number of records kept out of the input, and the exclusions by reason.
+std::vector<std::string> filter_notes(const FilterSpec& spec, const FilterResult& result);
+
+}  // namespace schedlab::trace

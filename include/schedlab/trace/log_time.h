@@ -1,0 +1,40 @@
+// Times in a log: converting user-given dates to seconds from the log's start and back.
+//
+// SWF submit times are seconds from the log's start, which the header gives as UnixStartTime (epoch
+// seconds). Calendar dates are interpreted in the log's time zone: the header's TimeZoneString (an IANA
+// name such as "Europe/Stockholm", looked up in the C library's time zone database through the TZ
+// environment variable), or UTC when the header has UnixStartTime but no TimeZoneString. The deprecated
+// numeric TimeZone key is not used. These functions set TZ temporarily (and restore it), so they are
+// not thread-safe with respect to other users of TZ / localtime.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include "schedlab/swf/header.h"
+
+namespace schedlab::trace {
+
+class TimeError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+// Parses a point in time into seconds from the log's start. Accepted forms:
+// - relative to the log's start: "+N" (seconds), "+Ns", "+Nm" (minutes), "+Nh", "+Nd", "+Nw" (weeks);
+// - absolute, in the log's time zone: "YYYY-MM-DD" (midnight), "YYYY-MM-DDTHH:MM" or "YYYY-MM-DDTHH:MM:SS"
+//   (a space may replace the 'T'). Absolute forms need UnixStartTime in the header.
+// Throws TimeError with a message naming the text on anything else.
+int64_t parse_log_time(std::string_view text, const swf::Header& header);
+
+// The time zone absolute dates are interpreted in: TimeZoneString, or "UTC" when absent.
+std::string log_time_zone(const swf::Header& header);
+
+// "YYYY-MM-DD HH:MM:SS ZZZ" in the log's time zone for `seconds` from the log's start, or nullopt when
+// the header has no UnixStartTime.
+std::optional<std::string> format_log_time(int64_t seconds, const swf::Header& header);
+
+}  // namespace schedlab::trace

@@ -1,0 +1,86 @@
+#include "schedlab/analysis/distribution.h"
+
+#include <cmath>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+namespace schedlab::analysis {
+namespace {
+
+TEST(Distribution, Type7QuantilesOfFourValues) {
+  // R: quantile(c(1, 2, 3, 4), c(.1, .25, .5, .75, .9, .99)) = 1.3 1.75 2.5 3.25 3.7 3.97
+  const Distribution d = describe({4, 1, 3, 2});
+  EXPECT_EQ(d.count, 4);
+  EXPECT_DOUBLE_EQ(d.min, 1);
+  EXPECT_DOUBLE_EQ(d.p10, 1.3);
+  EXPECT_DOUBLE_EQ(d.p25, 1.75);
+  EXPECT_DOUBLE_EQ(d.median, 2.5);
+  EXPECT_DOUBLE_EQ(d.p75, 3.25);
+  EXPECT_DOUBLE_EQ(d.p90, 3.7);
+  EXPECT_NEAR(d.p99, 3.97, 1e-12);
+  EXPECT_DOUBLE_EQ(d.max, 4);
+  EXPECT_DOUBLE_EQ(d.mean, 2.5);
+  // population sd = sqrt(((1.5^2 + 0.5^2) * 2) / 4) = sqrt(1.25)
+  EXPECT_NEAR(d.cv, std::sqrt(1.25) / 2.5, 1e-12);
+}
+
+TEST(Distribution, QuantilesOfZeroToHundredAreThePercentages) {
+  std::vector<double> v;
+  for (int i = 100; i >= 0; --i) v.push_back(i);
+  const Distribution d = describe(v);
+  EXPECT_DOUBLE_EQ(d.p10, 10);
+  EXPECT_DOUBLE_EQ(d.p25, 25);
+  EXPECT_DOUBLE_EQ(d.median, 50);
+  EXPECT_DOUBLE_EQ(d.p75, 75);
+  EXPECT_DOUBLE_EQ(d.p90, 90);
+  EXPECT_DOUBLE_EQ(d.p99, 99);
+  EXPECT_DOUBLE_EQ(d.max, 100);
+}
+
+TEST(Distribution, OddSampleMedianIsTheMiddleValue) {
+  const Distribution d = describe({50, 10, 40, 20, 30});
+  EXPECT_DOUBLE_EQ(d.median, 30);
+  EXPECT_DOUBLE_EQ(d.p25, 20);
+  EXPECT_DOUBLE_EQ(d.p10, 14);  // h = 0.4: 10 + 0.4 * 10
+  EXPECT_DOUBLE_EQ(d.mean, 30);
+}
+
+TEST(Distribution, SingleValue) {
+  const Distribution d = describe({7});
+  EXPECT_EQ(d.count, 1);
+  EXPECT_DOUBLE_EQ(d.min, 7);
+  EXPECT_DOUBLE_EQ(d.p99, 7);
+  EXPECT_DOUBLE_EQ(d.max, 7);
+  EXPECT_DOUBLE_EQ(d.cv, 0);
+}
+
+TEST(Distribution, EmptyIsNaN) {
+  const Distribution d = describe({});
+  EXPECT_EQ(d.count, 0);
+  EXPECT_TRUE(std::isnan(d.median));
+  EXPECT_TRUE(std::isnan(d.mean));
+  EXPECT_TRUE(std::isnan(d.cv));
+}
+
+TEST(Distribution, CvUndefinedForZeroMean) {
+  EXPECT_TRUE(std::isnan(describe({0, 0, 0}).cv));
+  EXPECT_DOUBLE_EQ(describe({0, 0, 0}).mean, 0);
+}
+
+TEST(Distribution, QuantileClampsProbability) {
+  const std::vector<double> v = {1, 2, 3};
+  EXPECT_DOUBLE_EQ(quantile_sorted(v, -1), 1);
+  EXPECT_DOUBLE_EQ(quantile_sorted(v, 2), 3);
+  EXPECT_DOUBLE_EQ(quantile_sorted(v, 0.75), 2.5);
+}
+
+TEST(Distribution, LargeValuesKeepPrecision) {
+  // Seconds near the 32-bit limit: the mean and cv must not lose the small spread.
+  const Distribution d = describe({2e9, 2e9 + 2, 2e9 + 4});
+  EXPECT_DOUBLE_EQ(d.mean, 2e9 + 2);
+  EXPECT_NEAR(d.cv, std::sqrt(8.0 / 3.0) / (2e9 + 2), 1e-15);
+}
+
+}  // namespace
+}  // namespace schedlab::analysis

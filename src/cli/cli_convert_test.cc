@@ -1,0 +1,76 @@
+// `schedlab convert` through the built binary.
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "schedlab/swf/reader.h"
+#include "test_util.h"
+
+namespace schedlab::testing {
+namespace {
+
+const char* kLog =
+    "; Version: 2.2\n"
+    "; MaxProcs: 8\n"
+    ";\n"
+    "1 0 10 100 4 -1 -1 4 200 -1 1 1 1 -1 -1 -1 -1 -1\n"
+    "2 50 0 300 2 -1 -1 2 100 -1 1 2 1 -1 -1 -1 -1 -1\n";
+
+TEST(CliConvert, SmallLogRoundTrip) {
+  TempDir dir;
+  write_file(dir.file("in.swf"), kLog);
+  CliResult r = run_cli({"convert", dir.file("in.swf"), dir.file("log.csv")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string csv = read_file(dir.file("log.csv"));
+  EXPECT_EQ(csv.rfind("#; Version: 2.2\n#; MaxProcs: 8\n#;\njob_number,submit_time,", 0), 0u) << csv;
+  EXPECT_NE(csv.find("\n1,0,10,100,4,-1,-1,4,200,-1,1,1,1,-1,-1,-1,-1,-1\n"), std::string::npos) << csv;
+  r = run_cli({"convert", dir.file("log.csv"), dir.file("out.swf")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const swf::Log a = swf::read_log(dir.file("in.swf")), b = swf::read_log(dir.file("out.swf"));
+  EXPECT_EQ(a.records, b.records);
+  EXPECT_EQ(a.header.lines, b.header.lines);
+}
+
+TEST(CliConvert, RealLogRoundTripThroughGzipCsv) {
+  if (!trace_exists("KTH-SP2-1996-2.swf.gz")) GTEST_SKIP() << "no shared traces";
+  TempDir dir;
+  CliResult r = run_cli({"convert", trace_path("KTH-SP2-1996-2.swf.gz"), dir.file("kth.csv.gz")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = run_cli({"convert", dir.file("kth.csv.gz"), dir.file("kth.swf.gz")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const swf::Log a = swf::read_log(trace_path("KTH-SP2-1996-2.swf.gz"));
+  const swf::Log b = swf::read_log(dir.file("kth.swf.gz"));
+  EXPECT_EQ(b.records.size(), 28489u);
+  EXPECT_TRUE(a.records == b.records);
+  EXPECT_EQ(a.header.lines, b.header.lines);
+}
+
+TEST(CliConvert, UnknownExtensionIsAnError) {
+  TempDir dir;
+  write_file(dir.file("in.swf"), kLog);
+  CliResult r = run_cli({"convert", dir.file("in.swf"), dir.file("out.txt")});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("schedlab: error: cannot tell the format of the output file"), std::string::npos) << r.err;
+  write_file(dir.file("in.dat"), kLog);
+  r = run_cli({"convert", dir.file("in.dat"), dir.file("out.csv")});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("input file"), std::string::npos) << r.err;
+}
+
+TEST(CliConvert, BadCsvGivesFileLineColumn) {
+  TempDir dir;
+  write_file(dir.file("bad.csv"), "job_number,submit,wait_time\n");
+  const CliResult r = run_cli({"convert", dir.file("bad.csv"), dir.file("out.swf")});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find(dir.file("bad.csv") + ":1:12: column 2 is named 'submit'"), std::string::npos) << r.err;
+}
+
+TEST(CliConvert, MissingInput) {
+  TempDir dir;
+  const CliResult r = run_cli({"convert", dir.file("nope.swf.gz"), dir.file("out.csv")});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("nope.swf.gz"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace schedlab::testing

@@ -1,0 +1,121 @@
+// `schedlab stats` through the built binary.
+#include <algorithm>
+#include <set>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "schedlab/swf/reader.h"
+#include "test_util.h"
+
+namespace schedlab::testing {
+namespace {
+
+const char* kSmallLog =
+    "; MaxProcs: 8\n"
+    "1 0 10 100 4 -1 -1 4 200 -1 1 1 1 -1 -1 -1 -1 -1\n"
+    "2 50 0 300 2 -1 -1 2 100 -1 1 2 1 -1 -1 -1 -1 -1\n"
+    "3 80 -1 20 16 -1 -1 16 100 -1 1 2 1 -1 -1 -1 -1 -1\n"
+    "4 200 5 -1 1 -1 -1 1 -1 -1 0 3 1 -1 -1 -1 -1 -1\n";
+
+TEST(CliStats, JsonOnKthMatchesIndependentFigures) {
+  if (!trace_exists("KTH-SP2-1996-2.swf.gz")) GTEST_SKIP() << "no shared traces";
+  const CliResult r = run_cli({"stats", trace_path("KTH-SP2-1996-2.swf.gz"), "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["records"], 28489);
+  EXPECT_EQ(j["machine"]["procs"], 100);
+  EXPECT_EQ(j["machine"]["source"], "MaxProcs");
+
+  const swf::Log log = swf::read_log(trace_path("KTH-SP2-1996-2.swf.gz"));
+  std::vector<int32_t> runtimes, sizes;
+  std::set<int32_t> users;
+  for (const auto& rec : log.records) {
+    runtimes.push_back(rec.run_time);
+    sizes.push_back(rec.requested_procs > 0 ? rec.requested_procs : rec.allocated_procs);
+    if (rec.user_id != -1) users.insert(rec.user_id);
+  }
+  std::sort(runtimes.begin(), runtimes.end());
+  std::sort(sizes.begin(), sizes.end());
+  EXPECT_EQ(j["distributions"]["runtime"]["median"].get<double>(), runtimes[runtimes.size() / 2]);
+  EXPECT_EQ(j["distributions"]["size"]["median"].get<double>(), sizes[sizes.size() / 2]);
+  EXPECT_EQ(j["distributions"]["size"]["max"].get<double>(), sizes.back());
+  EXPECT_EQ(j["distinct"]["users"], users.size());
+  EXPECT_EQ(j["valid_jobs"], 28489);
+  EXPECT_EQ(j["read"]["warnings"]["estimate_below_runtime"]["count"],
+            log.report.warning(swf::Warning::kEstimateBelowRuntime).count);
+}
+
+TEST(CliStats, TextReportOnKth) {
+  if (!trace_exists("KTH-SP2-1996-2.swf.gz")) GTEST_SKIP() << "no shared traces";
+  const CliResult r = run_cli({"stats", trace_path("KTH-SP2-1996-2.swf.gz")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("records                             28,489\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("100 processors (from MaxProcs)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("(1996-09-23 14:00:31 CEST)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("  median"), std::string::npos) << r.out;
+}
+
+TEST(CliStats, SmallLogExclusionsAndProcsOption) {
+  TempDir dir;
+  write_file(dir.file("small.swf"), kSmallLog);
+  CliResult r = run_cli({"stats", dir.file("small.swf"), "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["records"], 4);
+  EXPECT_EQ(j["machine"]["procs"], 8);
+  EXPECT_EQ(j["valid_jobs"], 2);
+  EXPECT_EQ(j["excluded"]["larger_than_machine"], 1);
+  EXPECT_EQ(j["excluded"]["negative_runtime"], 1);
+  EXPECT_EQ(j["without_estimate"], 1);
+  EXPECT_EQ(j["distinct"]["users"], 3);
+  EXPECT_EQ(j["distributions"]["wait"]["count"], 3);
+  EXPECT_EQ(j["distributions"]["wait"]["median"], 5);
+  // offered load over the submit span 0..200: (4*100 + 2*300) / (8 * 200)
+  EXPECT_DOUBLE_EQ(j["offered_load"].get<double>(), 1000.0 / 1600.0);
+
+  r = run_cli({"stats", dir.file("small.swf"), "--json", "--procs", "32"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["machine"]["procs"], 32);
+  EXPECT_EQ(j["machine"]["source"], "option");
+  EXPECT_EQ(j["valid_jobs"], 3);
+}
+
+TEST(CliStats, SkipInvalidPassesThroughToTheReader) {
+  TempDir dir;
+  write_file(dir.file("bad.swf"), std::string(kSmallLog) + "5 1 2 3\n");
+  CliResult r = run_cli({"stats", dir.file("bad.swf"), "--json"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("schedlab: error: "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("bad.swf:6"), std::string::npos) << r.err;
+  r = run_cli({"stats", dir.file("bad.swf"), "--json", "--skip-invalid"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["records"], 4);
+  int64_t skipped = 0;
+  for (const auto& [reason, n] : j["read"]["skipped"].items()) skipped += n.get<int64_t>();
+  EXPECT_EQ(skipped, 1);
+}
+
+TEST(CliStats, MissingFileIsAnError) {
+  const CliResult r = run_cli({"stats", "/nonexistent/log.swf"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err.rfind("schedlab: error: ", 0), 0u) << r.err;
+  EXPECT_NE(r.err.find("/nonexistent/log.swf"), std::string::npos) << r.err;
+  EXPECT_TRUE(r.out.empty());
+}
+
+TEST(CliStats, BadProcsValueIsAnError) {
+  TempDir dir;
+  write_file(dir.file("small.swf"), kSmallLog);
+  for (const char* bad : {"abc", "0", "-4", "12x"}) {
+    const CliResult r = run_cli({"stats", dir.file("small.swf"), "--procs", bad});
+    EXPECT_EQ(r.exit_code, 1) << bad;
+    EXPECT_NE(r.err.find("--procs"), std::string::npos) << r.err;
+  }
+}
+
+}  // namespace
+}  // namespace schedlab::testing

@@ -1,0 +1,21 @@
+// Small helpers shared by the CLI commands for text output and option values.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+
+namespace schedlab::cli {
+
+// 28489 -> "28,489" (negative numbers keep their sign).
+std::string group_thousands(int64_t n);
+
+// Parses a whole decimal integer option value; throws std::invalid_argument naming `option` otherwise.
+int64_t parse_int_option(std::string_view option, std::string_view text, int64_t min_value, int64_t max_value);
+
+// Parses a comma-separated list of integers ("3,17,42"); throws std::invalid_argument naming `option`.
+std::set<int32_t> parse_int_list(std::string_view option, std::string_view text);
+
+}  // namespace schedlab::cli

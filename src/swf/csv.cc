@@ -1,0 +1,312 @@
+#include "schedlab/swf/csv.h"
+
+#include <zlib.h>
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <limits>
+
+#include <fmt/core.h>
+#include <fmt/format.h>
+
+#include "schedlab/swf/writer.h"
+
+namespace schedlab::swf {
+namespace {
+
+// ---- writing ----
+
+// Appends the CSV text for the header lines and the column-name row.
+void append_preamble(std::string& buf, const Header& header) {
+  for (const auto& line : header.lines) {
+    buf += '#';
+    buf += line;
+    buf += '\n';
+  }
+  for (int i = 0; i < kFieldCount; ++i) {
+    if (i > 0) buf += ',';
+    buf += kFieldNames[i];
+  }
+  buf += '\n';
+}
+
+void append_record(std::string& buf, const Record& r) {
+  auto out = std::back_inserter(buf);
+  for (int f = 1; f <= kFieldCount; ++f) {
+    if (f > 1) buf += ',';
+    fmt::format_to(out, "{}", r.field(f));
+  }
+  buf += '\n';
+}
+
+// A sink for the output file: gzip, plain file, or stdout.
+class Sink {
+ public:
+  explicit Sink(const std::string& path) : path_(path) {
+    if (path == "-") {
+      file_ = stdout;
+    } else if (path.ends_with(".gz")) {
+      gz_ = gzopen(path.c_str(), "wb6");
+      if (gz_ == nullptr) fail(std::strerror(errno));
+    } else {
+      file_ = std::fopen(path.c_str(), "wb");
+      if (file_ == nullptr) fail(std::strerror(errno));
+    }
+  }
+  ~Sink() {
+    if (gz_ != nullptr) gzclose(gz_);
+    if (file_ != nullptr && file_ != stdout) std::fclose(file_);
+  }
+  Sink(const Sink&) = delete;
+  Sink& operator=(const Sink&) = delete;
+
+  void write(std::string_view data) {
+    if (data.empty()) return;
+    if (gz_ != nullptr) {
+      if (gzwrite(gz_, data.data(), static_cast<unsigned>(data.size())) != static_cast<int>(data.size()))
+        fail("gzip write failed");
+    } else if (std::fwrite(data.data(), 1, data.size(), file_) != data.size()) {
+      fail(std::strerror(errno));
+    }
+  }
+
+  void close() {
+    if (gz_ != nullptr) {
+      const int rc = gzclose(gz_);
+      gz_ = nullptr;
+      if (rc != Z_OK) fail("gzip close failed");
+    } else if (file_ == stdout) {
+      if (std::fflush(stdout) != 0) fail(std::strerror(errno));
+    } else if (file_ != nullptr) {
+      const int rc = std::fclose(file_);
+      file_ = nullptr;
+      if (rc != 0) fail(std::strerror(errno));
+    }
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string& what) const {
+    throw WriteError(fmt::format("{}: cannot write: {}", path_, what));
+  }
+  std::string path_;
+  gzFile gz_ = nullptr;
+  std::FILE* file_ = nullptr;
+};
+
+// ---- reading ----
+
+std::string slurp(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) throw ReadError(fmt::format("{}: no such file", path));
+  if (std::filesystem::is_directory(path, ec)) throw ReadError(fmt::format("{}: is a directory", path));
+  gzFile gz = gzopen(path.c_str(), "rb");
+  if (gz == nullptr) throw ReadError(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
+  std::string text;
+  char chunk[1 << 16];
+  for (;;) {
+    const int n = gzread(gz, chunk, sizeof chunk);
+    if (n < 0) {
+      int errnum = 0;
+      const std::string msg = gzerror(gz, &errnum);
+      gzclose(gz);
+      throw ReadError(fmt::format("{}: corrupt or truncated gzip data ({})", path, msg));
+    }
+    if (n == 0) break;
+    text.append(chunk, static_cast<size_t>(n));
+  }
+  int errnum = 0;
+  const std::string msg = gzerror(gz, &errnum);
+  gzclose(gz);
+  if (errnum != Z_OK && errnum != Z_STREAM_END)
+    throw ReadError(fmt::format("{}: corrupt or truncated gzip data ({})", path, msg));
+  return text;
+}
+
+std::string_view trim(std::string_view s, size_t& offset) {
+  size_t b = 0;
+  while (b < s.size() && (s[b] == ' ' || s[b] == '\t')) ++b;
+  size_t e = s.size();
+  while (e > b && (s[e - 1] == ' ' || s[e - 1] == '\t')) --e;
+  offset = b;
+  return s.substr(b, e - b);
+}
+
+struct Cell {
+  std::string_view text;  // trimmed
+  size_t column = 0;      // 1-based character position of the trimmed text in the line
+};
+
+std::vector<Cell> split_cells(std::string_view line) {
+  std::vector<Cell> cells;
+  size_t start = 0;
+  for (;;) {
+    const size_t comma = line.find(',', start);
+    const std::string_view raw = line.substr(start, comma == std::string_view::npos ? line.npos : comma - start);
+    size_t offset = 0;
+    const std::string_view t = trim(raw, offset);
+    cells.push_back({t, start + offset + 1});
+    if (comma == std::string_view::npos) break;
+    start = comma + 1;
+  }
+  return cells;
+}
+
+class CsvParser {
+ public:
+  CsvParser(std::string_view text, const std::string& name) : text_(text), name_(name) {}
+
+  Log parse() {
+    Log log;
+    log.path = name_;
+    if (text_.empty()) throw ReadError(fmt::format("{}: empty file", name_));
+    if (text_.find('\0') != std::string_view::npos)
+      throw ReadError(fmt::format("{}: binary content (NUL byte), not a CSV text file", name_));
+    bool columns_seen = false;
+    size_t pos = 0;
+    while (pos < text_.size()) {
+      size_t end = text_.find('\n', pos);
+      if (end == std::string_view::npos) end = text_.size();
+      std::string_view line = text_.substr(pos, end - pos);
+      pos = end + 1;
+      ++line_;
+      ++log.report.lines;
+      if (line.ends_with('\r')) line.remove_suffix(1);
+      if (line.starts_with('#')) {
+        std::string_view body = line.substr(1);
+        std::string header_line;
+        if (!body.starts_with(';')) header_line += ';';
+        header_line.append(body);
+        log.header.add_line(std::move(header_line), line_);
+        ++log.report.header_lines;
+        continue;
+      }
+      if (line.find_first_not_of(" \t") == std::string_view::npos) {
+        ++log.report.blank_lines;
+        continue;
+      }
+      if (!columns_seen) {
+        check_columns(line);
+        columns_seen = true;
+        continue;
+      }
+      log.records.push_back(parse_record(line, log.report));
+      ++log.report.records;
+    }
+    if (!columns_seen)
+      throw ReadError(fmt::format("{}: no column-name row (expected {})", name_, column_row()));
+    return log;
+  }
+
+ private:
+  static std::string column_row() {
+    std::string row;
+    for (int i = 0; i < kFieldCount; ++i) {
+      if (i > 0) row += ',';
+      row += kFieldNames[i];
+    }
+    return row;
+  }
+
+  void check_columns(std::string_view line) const {
+    const auto cells = split_cells(line);
+    for (size_t i = 0; i < cells.size() && i < kFieldNames.size(); ++i) {
+      if (cells[i].text != kFieldNames[i])
+        fail(cells[i].column, fmt::format("column {} is named '{}', expected '{}' (the columns must be {})",
+                                          i + 1, cells[i].text, kFieldNames[i], column_row()));
+    }
+    if (cells.size() != kFieldNames.size())
+      fail(cells.size() > kFieldNames.size() ? cells[kFieldNames.size()].column : line.size() + 1,
+           fmt::format("{} columns in the column-name row, expected {} ({})", cells.size(), kFieldCount,
+                       column_row()));
+  }
+
+  Record parse_record(std::string_view line, ReadReport& report) const {
+    const auto cells = split_cells(line);
+    if (cells.size() != static_cast<size_t>(kFieldCount))
+      fail(cells.size() > kFieldNames.size() ? cells[kFieldNames.size()].column : line.size() + 1,
+           fmt::format("{} fields, expected {}", cells.size(), kFieldCount));
+    Record r;
+    for (int f = 1; f <= kFieldCount; ++f) {
+      const Cell& c = cells[static_cast<size_t>(f - 1)];
+      r.field(f) = parse_value(c, f, report);
+    }
+    return r;
+  }
+
+  int32_t parse_value(const Cell& c, int field, ReadReport& report) const {
+    const auto field_fail = [&](const std::string& what) {
+      fail(c.column, fmt::format("field {} ({}): {}", field, kFieldNames[static_cast<size_t>(field - 1)], what));
+    };
+    if (c.text.empty()) field_fail("empty (use -1 for unknown)");
+    const char* first = c.text.data();
+    const char* last = first + c.text.size();
+    if (*first == '+') ++first;
+    int64_t value = 0;
+    if (c.text.find_first_of(".eE") == std::string_view::npos) {
+      const auto [ptr, ec] = std::from_chars(first, last, value);
+      if (ec == std::errc::result_out_of_range) field_fail(fmt::format("'{}' is outside the 32-bit range", c.text));
+      if (ec != std::errc() || ptr != last) field_fail(fmt::format("'{}' is not a number", c.text));
+    } else {
+      double d = 0;
+      const auto [ptr, ec] = std::from_chars(first, last, d);
+      if (ec != std::errc() || ptr != last || !std::isfinite(d))
+        field_fail(fmt::format("'{}' is not a number", c.text));
+      if (std::fabs(d) > 4e9) field_fail(fmt::format("'{}' is outside the 32-bit range", c.text));
+      value = std::llround(d);
+      ++report.decimals_rounded;
+    }
+    if (value < std::numeric_limits<int32_t>::min() || value > std::numeric_limits<int32_t>::max())
+      field_fail(fmt::format("'{}' is outside the 32-bit range", c.text));
+    return static_cast<int32_t>(value);
+  }
+
+  [[noreturn]] void fail(size_t column, const std::string& what) const {
+    throw ReadError(fmt::format("{}:{}:{}: {}", name_, line_, column, what));
+  }
+
+  std::string_view text_;
+  std::string name_;
+  int64_t line_ = 0;
+};
+
+}  // namespace
+
+void write_csv(std::ostream& out, const Header& header, const std::vector<Record>& records) {
+  std::string buf;
+  append_preamble(buf, header);
+  for (const auto& r : records) {
+    append_record(buf, r);
+    if (buf.size() > (1u << 20)) {
+      out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
+      buf.clear();
+    }
+  }
+  out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
+}
+
+void write_csv(const std::string& path, const Header& header, const std::vector<Record>& records) {
+  Sink sink(path);
+  std::string buf;
+  append_preamble(buf, header);
+  for (const auto& r : records) {
+    append_record(buf, r);
+    if (buf.size() > (1u << 20)) {
+      sink.write(buf);
+      buf.clear();
+    }
+  }
+  sink.write(buf);
+  sink.close();
+}
+
+Log read_csv(const std::string& path) {
+  const std::string text = slurp(path);
+  return CsvParser(text, path).parse();
+}
+
+Log parse_csv(std::string_view text, const std::string& name) { return CsvParser(text, name).parse(); }
+
+}  // namespace schedlab::swf

@@ -1,0 +1,178 @@
+#include "schedlab/swf/csv.h"
+
+#include <sstream>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "schedlab/swf/reader.h"
+#include "schedlab/swf/writer.h"
+#include "test_util.h"
+
+namespace schedlab::swf {
+namespace {
+
+const char* kColumns =
+    "job_number,submit_time,wait_time,run_time,allocated_procs,avg_cpu_time,used_memory,requested_procs,"
+    "requested_time,requested_memory,status,user_id,group_id,executable,queue,partition,preceding_job,think_time";
+
+Header small_header() {
+  Header h;
+  h.lines = {"; Version: 2.2", "; MaxProcs: 100", ";", ";\tindented comment with trailing blanks  "};
+  h.max_procs = 100;
+  return h;
+}
+
+std::vector<Record> small_records() {
+  std::vector<Record> records(3);
+  for (int i = 0; i < 3; ++i)
+    for (int f = 1; f <= kFieldCount; ++f) records[i].field(f) = (i + 1) * 100 + f;
+  records[1].wait_time = -1;
+  records[2].run_time = 2147483647;
+  records[2].user_id = -2147483647 - 1;
+  return records;
+}
+
+std::string expect_error(const std::string& text) {
+  try {
+    parse_csv(text, "t.csv");
+  } catch (const ReadError& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "no ReadError for:\n" << text;
+  return "";
+}
+
+TEST(Csv, WritesHeaderLinesColumnRowAndRecords) {
+  std::ostringstream out;
+  Header h;
+  h.lines = {"; MaxProcs: 8"};
+  Record r;
+  r.job_number = 1;
+  r.submit_time = 0;
+  write_csv(out, h, {r});
+  EXPECT_EQ(out.str(), std::string("#; MaxProcs: 8\n") + kColumns + "\n1,0,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1\n");
+}
+
+TEST(Csv, RoundTripInMemory) {
+  std::ostringstream out;
+  write_csv(out, small_header(), small_records());
+  const Log log = parse_csv(out.str());
+  EXPECT_EQ(log.records, small_records());
+  EXPECT_EQ(log.header.lines, small_header().lines);
+  EXPECT_EQ(log.header.max_procs, 100);  // header keys are parsed again
+  EXPECT_EQ(log.report.records, 3);
+  EXPECT_EQ(log.report.header_lines, 4);
+}
+
+TEST(Csv, RoundTripThroughGzipFile) {
+  testing::TempDir dir;
+  const std::string path = dir.file("log.csv.gz");
+  write_csv(path, small_header(), small_records());
+  const std::string bytes = testing::read_file(path);
+  ASSERT_GE(bytes.size(), 2u);
+  EXPECT_EQ(static_cast<unsigned char>(bytes[0]), 0x1f);  // gzip magic
+  EXPECT_EQ(static_cast<unsigned char>(bytes[1]), 0x8b);
+  const Log log = read_csv(path);
+  EXPECT_EQ(log.records, small_records());
+  EXPECT_EQ(log.header.lines, small_header().lines);
+}
+
+TEST(Csv, PlainFileIsText) {
+  testing::TempDir dir;
+  const std::string path = dir.file("log.csv");
+  write_csv(path, small_header(), small_records());
+  const std::string text = testing::read_file(path);
+  EXPECT_EQ(text.rfind("#; Version: 2.2\n", 0), 0u);
+  EXPECT_NE(text.find(std::string("\n") + kColumns + "\n"), std::string::npos);
+}
+
+TEST(Csv, AcceptsBlanksCrlfDecimalsAndForeignComments) {
+  const std::string row = "1, 0 ,\t5,10.6,1,-1,-1,1,20,-1,1,1,1,-1,-1,-1,-1,-1";
+  const Log log = parse_csv(std::string("# made by hand\r\n") + kColumns + "\r\n\r\n" + row + "\r\n#; Note: late\n");
+  ASSERT_EQ(log.records.size(), 1u);
+  EXPECT_EQ(log.records[0].wait_time, 5);
+  EXPECT_EQ(log.records[0].run_time, 11);
+  EXPECT_EQ(log.report.decimals_rounded, 1);
+  EXPECT_EQ(log.report.blank_lines, 1);
+  EXPECT_EQ(log.header.lines, (std::vector<std::string>{"; made by hand", "; Note: late"}));
+}
+
+TEST(Csv, WrongColumnNameGivesLineAndColumn) {
+  std::string columns = kColumns;
+  columns.replace(columns.find("wait_time"), 9, "wait");
+  const std::string msg = expect_error("#; x\n" + columns + "\n");
+  EXPECT_NE(msg.find("t.csv:2:24:"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("'wait'"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("'wait_time'"), std::string::npos) << msg;
+}
+
+TEST(Csv, WrongColumnCount) {
+  const std::string msg = expect_error("job_number,submit_time\n");
+  EXPECT_NE(msg.find("t.csv:1:"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("expected 18"), std::string::npos) << msg;
+}
+
+TEST(Csv, BadFieldGivesLineColumnAndName) {
+  const std::string msg = expect_error(std::string(kColumns) + "\n1,2,3,x4,1,1,1,1,1,1,1,1,1,1,1,1,1,1\n");
+  EXPECT_NE(msg.find("t.csv:2:7: field 4 (run_time): 'x4' is not a number"), std::string::npos) << msg;
+}
+
+TEST(Csv, WrongFieldCount) {
+  const std::string msg = expect_error(std::string(kColumns) + "\n1,2,3\n");
+  EXPECT_NE(msg.find("t.csv:2:6: 3 fields, expected 18"), std::string::npos) << msg;
+  const std::string more = expect_error(std::string(kColumns) + "\n1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,9\n");
+  EXPECT_NE(more.find("t.csv:2:37: 19 fields"), std::string::npos) << more;
+}
+
+TEST(Csv, OutOfRangeAndEmptyFields) {
+  EXPECT_NE(expect_error(std::string(kColumns) + "\n1,2147483648,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1\n")
+                .find("field 2 (submit_time): '2147483648' is outside the 32-bit range"),
+            std::string::npos);
+  EXPECT_NE(expect_error(std::string(kColumns) + "\n1,,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1\n").find("t.csv:2:3: field 2"),
+            std::string::npos);
+}
+
+TEST(Csv, EmptyMissingAndNoColumns) {
+  EXPECT_NE(expect_error("").find("empty"), std::string::npos);
+  EXPECT_NE(expect_error("#; only a header\n").find("no column-name row"), std::string::npos);
+  EXPECT_NE(expect_error(std::string("a\0b", 3)).find("binary"), std::string::npos);
+  try {
+    read_csv("/nonexistent/x.csv");
+    FAIL();
+  } catch (const ReadError& e) {
+    EXPECT_NE(std::string(e.what()).find("/nonexistent/x.csv"), std::string::npos);
+  }
+}
+
+TEST(Csv, TruncatedGzipIsAnError) {
+  testing::TempDir dir;
+  std::vector<Record> many(5000, small_records()[0]);
+  write_csv(dir.file("a.csv.gz"), small_header(), many);
+  const std::string bytes = testing::read_file(dir.file("a.csv.gz"));
+  testing::write_file(dir.file("b.csv.gz"), bytes.substr(0, bytes.size() / 2));
+  EXPECT_THROW(read_csv(dir.file("b.csv.gz")), ReadError);
+}
+
+// SWF -> CSV -> SWF on a real log: same records and header lines, and the same SWF text.
+TEST(Csv, RoundTripRealLog) {
+  if (!testing::trace_exists("KTH-SP2-1996-2.swf.gz")) GTEST_SKIP() << "no shared traces";
+  testing::TempDir dir;
+  const Log original = read_log(testing::trace_path("KTH-SP2-1996-2.swf.gz"));
+  write_csv(dir.file("kth.csv.gz"), original.header, original.records);
+  const Log from_csv = read_csv(dir.file("kth.csv.gz"));
+  EXPECT_EQ(from_csv.records.size(), 28489u);
+  EXPECT_TRUE(from_csv.records == original.records);
+  EXPECT_EQ(from_csv.header.lines, original.header.lines);
+  write_log(dir.file("kth.swf"), from_csv.header, from_csv.records);
+  const Log back = read_log(dir.file("kth.swf"));
+  EXPECT_TRUE(back.records == original.records);
+  EXPECT_EQ(back.header.lines, original.header.lines);
+  std::ostringstream a, b;
+  write_log(a, original.header, original.records);
+  write_log(b, back.header, back.records);
+  EXPECT_TRUE(a.str() == b.str());
+}
+
+}  // namespace
+}  // namespace schedlab::swf

@@ -1,0 +1,98 @@
+#include "schedlab/trace/filter.h"
+
+#include <fmt/core.h>
+#include <fmt/ranges.h>
+
+#include "schedlab/trace/conventions.h"
+
+namespace schedlab::trace {
+
+bool FilterSpec::empty() const {
+  return !from && !to && !users && exclude_users.empty() && !min_procs && !max_procs && !statuses &&
+         !queues && !partitions;
+}
+
+std::string_view filter_reason_name(FilterReason r) {
+  switch (r) {
+    case FilterReason::kUnknownSubmit: return "unknown_submit";
+    case FilterReason::kBeforeFrom: return "before_from";
+    case FilterReason::kNotBeforeTo: return "not_before_to";
+    case FilterReason::kUser: return "user";
+    case FilterReason::kUnknownSize: return "unknown_size";
+    case FilterReason::kBelowMinProcs: return "below_min_procs";
+    case FilterReason::kAboveMaxProcs: return "above_max_procs";
+    case FilterReason::kStatus: return "status";
+    case FilterReason::kQueue: return "queue";
+    case FilterReason::kPartition: return "partition";
+  }
+  return "?";
+}
+
+int64_t FilterResult::excluded_total() const {
+  int64_t total = 0;
+  for (const int64_t n : excluded) total += n;
+  return total;
+}
+
+std::optional<FilterReason> filter_check(const swf::Record& r, const FilterSpec& spec) {
+  if (spec.from || spec.to) {
+    if (r.submit_time < 0) return FilterReason::kUnknownSubmit;
+    if (spec.from && r.submit_time < *spec.from) return FilterReason::kBeforeFrom;
+    if (spec.to && r.submit_time >= *spec.to) return FilterReason::kNotBeforeTo;
+  }
+  if (spec.users && !spec.users->contains(r.user_id)) return FilterReason::kUser;
+  if (spec.exclude_users.contains(r.user_id)) return FilterReason::kUser;
+  if (spec.min_procs || spec.max_procs) {
+    const int32_t size = job_size(r);
+    if (size <= 0) return FilterReason::kUnknownSize;
+    if (spec.min_procs && size < *spec.min_procs) return FilterReason::kBelowMinProcs;
+    if (spec.max_procs && size > *spec.max_procs) return FilterReason::kAboveMaxProcs;
+  }
+  if (spec.statuses && !spec.statuses->contains(r.status)) return FilterReason::kStatus;
+  if (spec.queues && !spec.queues->contains(r.queue)) return FilterReason::kQueue;
+  if (spec.partitions && !spec.partitions->contains(r.partition)) return FilterReason::kPartition;
+  return std::nullopt;
+}
+
+FilterResult apply_filter(const std::vector<swf::Record>& records, const FilterSpec& spec) {
+  FilterResult result;
+  result.kept.reserve(records.size());
+  for (const auto& r : records) {
+    if (const auto reason = filter_check(r, spec)) ++result.excluded[static_cast<int>(*reason)];
+    else result.kept.push_back(r);
+  }
+  return result;
+}
+
+std::vector<std::string> filter_notes(const FilterSpec& spec, const FilterResult& result) {
+  std::vector<std::string> notes;
+  const int64_t total = static_cast<int64_t>(result.kept.size()) + result.excluded_total();
+  notes.push_back(fmt::format("FILTERED by schedlab filter: {} of {} records kept, {} excluded",
+                              result.kept.size(), total, result.excluded_total()));
+  const auto bound_text = [](const std::string& text, int64_t seconds) {
+    return text.empty() ? fmt::format("{} s", seconds) : fmt::format("{} = {} s", text, seconds);
+  };
+  if (spec.from) notes.push_back(fmt::format("filter: submit time >= {} from the log start (inclusive)",
+                                             bound_text(spec.from_text, *spec.from)));
+  if (spec.to) notes.push_back(fmt::format("filter: submit time < {} from the log start (exclusive)",
+                                           bound_text(spec.to_text, *spec.to)));
+  if (spec.users) notes.push_back(fmt::format("filter: user in {}", fmt::join(*spec.users, ",")));
+  if (!spec.exclude_users.empty())
+    notes.push_back(fmt::format("filter: user not in {}", fmt::join(spec.exclude_users, ",")));
+  if (spec.min_procs) notes.push_back(fmt::format("filter: job size >= {} processors", *spec.min_procs));
+  if (spec.max_procs) notes.push_back(fmt::format("filter: job size <= {} processors", *spec.max_procs));
+  if (spec.statuses) notes.push_back(fmt::format("filter: status in {}", fmt::join(*spec.statuses, ",")));
+  if (spec.queues) notes.push_back(fmt::format("filter: queue in {}", fmt::join(*spec.queues, ",")));
+  if (spec.partitions)
+    notes.push_back(fmt::format("filter: partition in {}", fmt::join(*spec.partitions, ",")));
+  if (spec.empty()) notes.push_back("filter: no criteria (all records kept)");
+  notes.push_back("filter: header keys above (MaxJobs, MaxRecords, EndTime, ...) describe the unfiltered log");
+  for (int i = 0; i < kFilterReasons; ++i) {
+    if (result.excluded[i] == 0) continue;
+    notes.push_back(fmt::format("filter: excluded {} records: {}", result.excluded[i],
+                                filter_reason_name(static_cast<FilterReason>(i))));
+  }
+  return notes;
+}
+
+}  // namespace schedlab::trace

@@ -1,0 +1,159 @@
+#include "schedlab/trace/filter.h"
+
+#include <algorithm>
+#include <string>
+
+#include <gtest/gtest.h>
+
+namespace schedlab::trace {
+namespace {
+
+swf::Record job(int32_t number, int32_t submit, int32_t procs, int32_t user, int32_t status = 1,
+                int32_t queue = 1, int32_t partition = 1) {
+  swf::Record r;
+  r.job_number = number;
+  r.submit_time = submit;
+  r.run_time = 10;
+  r.requested_procs = procs;
+  r.user_id = user;
+  r.status = status;
+  r.queue = queue;
+  r.partition = partition;
+  return r;
+}
+
+std::vector<swf::Record> small_log() {
+  return {
+      job(1, 0, 1, 1, 1, 1, 1),     job(2, 100, 2, 2, 0, 2, 1),  job(3, 200, 4, 3, 5, 1, 2),
+      job(4, 300, 8, 1, 1, 3, 2),   job(5, 400, 16, 2, 1, 1, 3), job(6, -1, 4, 4, 1, 1, 1),
+      job(7, 500, -1, 4, 1, 1, 1),
+  };
+}
+
+std::vector<int32_t> numbers(const FilterResult& r) {
+  std::vector<int32_t> out;
+  for (const auto& rec : r.kept) out.push_back(rec.job_number);
+  return out;
+}
+
+int64_t excluded(const FilterResult& r, FilterReason reason) { return r.excluded[static_cast<int>(reason)]; }
+
+TEST(Filter, EmptySpecKeepsEverything) {
+  const FilterSpec spec;
+  EXPECT_TRUE(spec.empty());
+  const FilterResult r = apply_filter(small_log(), spec);
+  EXPECT_EQ(r.kept, small_log());
+  EXPECT_EQ(r.excluded_total(), 0);
+}
+
+TEST(Filter, TimeWindowIsHalfOpen) {
+  FilterSpec spec;
+  spec.from = 100;
+  spec.to = 400;
+  const FilterResult r = apply_filter(small_log(), spec);
+  EXPECT_EQ(numbers(r), (std::vector<int32_t>{2, 3, 4}));
+  EXPECT_EQ(excluded(r, FilterReason::kBeforeFrom), 1);
+  EXPECT_EQ(excluded(r, FilterReason::kNotBeforeTo), 2);  // 400 and 500
+  EXPECT_EQ(excluded(r, FilterReason::kUnknownSubmit), 1);
+  EXPECT_EQ(r.excluded_total(), 4);
+}
+
+TEST(Filter, OnlyFromBound) {
+  FilterSpec spec;
+  spec.from = 300;
+  EXPECT_EQ(numbers(apply_filter(small_log(), spec)), (std::vector<int32_t>{4, 5, 7}));
+}
+
+TEST(Filter, Users) {
+  FilterSpec spec;
+  spec.users = std::set<int32_t>{1, 3};
+  FilterResult r = apply_filter(small_log(), spec);
+  EXPECT_EQ(numbers(r), (std::vector<int32_t>{1, 3, 4}));
+  EXPECT_EQ(excluded(r, FilterReason::kUser), 4);
+
+  FilterSpec ex;
+  ex.exclude_users = {2, 4};
+  r = apply_filter(small_log(), ex);
+  EXPECT_EQ(numbers(r), (std::vector<int32_t>{1, 3, 4}));
+  EXPECT_EQ(excluded(r, FilterReason::kUser), 4);
+}
+
+TEST(Filter, ProcessorBoundsUseJobSize) {
+  FilterSpec spec;
+  spec.min_procs = 2;
+  spec.max_procs = 8;
+  std::vector<swf::Record> log = small_log();
+  log[0].requested_procs = -1;  // job 1: size from allocated processors
+  log[0].allocated_procs = 4;
+  const FilterResult r = apply_filter(log, spec);
+  EXPECT_EQ(numbers(r), (std::vector<int32_t>{1, 2, 3, 4, 6}));
+  EXPECT_EQ(excluded(r, FilterReason::kAboveMaxProcs), 1);
+  EXPECT_EQ(excluded(r, FilterReason::kUnknownSize), 1);
+  EXPECT_EQ(excluded(r, FilterReason::kBelowMinProcs), 0);
+
+  FilterSpec min_only;
+  min_only.min_procs = 4;
+  const FilterResult r2 = apply_filter(small_log(), min_only);
+  EXPECT_EQ(numbers(r2), (std::vector<int32_t>{3, 4, 5, 6}));
+  EXPECT_EQ(excluded(r2, FilterReason::kBelowMinProcs), 2);
+}
+
+TEST(Filter, StatusQueuePartition) {
+  FilterSpec status;
+  status.statuses = std::set<int32_t>{0, 5};
+  EXPECT_EQ(numbers(apply_filter(small_log(), status)), (std::vector<int32_t>{2, 3}));
+  FilterSpec queue;
+  queue.queues = std::set<int32_t>{2, 3};
+  EXPECT_EQ(numbers(apply_filter(small_log(), queue)), (std::vector<int32_t>{2, 4}));
+  FilterSpec partition;
+  partition.partitions = std::set<int32_t>{2};
+  const FilterResult r = apply_filter(small_log(), partition);
+  EXPECT_EQ(numbers(r), (std::vector<int32_t>{3, 4}));
+  EXPECT_EQ(excluded(r, FilterReason::kPartition), 5);
+}
+
+TEST(Filter, FirstFailingCriterionIsTheReason) {
+  FilterSpec spec;
+  spec.from = 250;
+  spec.users = std::set<int32_t>{2};
+  spec.statuses = std::set<int32_t>{0};
+  const FilterResult r = apply_filter(small_log(), spec);
+  EXPECT_TRUE(r.kept.empty());
+  EXPECT_EQ(excluded(r, FilterReason::kUnknownSubmit), 1);  // job 6
+  EXPECT_EQ(excluded(r, FilterReason::kBeforeFrom), 3);     // jobs 1-3
+  EXPECT_EQ(excluded(r, FilterReason::kUser), 2);           // jobs 4, 7
+  EXPECT_EQ(excluded(r, FilterReason::kStatus), 1);         // job 5
+  EXPECT_EQ(r.excluded_total(), 7);
+}
+
+TEST(Filter, NotesDescribeTheFilter) {
+  FilterSpec spec;
+  spec.from = 100;
+  spec.from_text = "+100";
+  spec.users = std::set<int32_t>{2, 1};
+  spec.max_procs = 8;
+  const FilterResult r = apply_filter(small_log(), spec);
+  const auto notes = filter_notes(spec, r);
+  const auto has = [&](const std::string& text) {
+    return std::any_of(notes.begin(), notes.end(), [&](const std::string& n) { return n == text; });
+  };
+  EXPECT_TRUE(has("FILTERED by schedlab filter: 2 of 7 records kept, 5 excluded")) << notes[0];
+  EXPECT_TRUE(has("filter: submit time >= +100 = 100 s from the log start (inclusive)"));
+  EXPECT_TRUE(has("filter: user in 1,2"));
+  EXPECT_TRUE(has("filter: job size <= 8 processors"));
+  EXPECT_TRUE(has("filter: excluded 1 records: unknown_submit"));
+  EXPECT_TRUE(has("filter: excluded 1 records: before_from"));
+  EXPECT_TRUE(has("filter: excluded 2 records: user"));
+  EXPECT_TRUE(has("filter: excluded 1 records: above_max_procs"));
+  for (const auto& n : notes) EXPECT_EQ(n.find("status"), std::string::npos) << n;
+}
+
+TEST(Filter, ReasonNamesAreDistinct) {
+  std::set<std::string_view> names;
+  for (int i = 0; i < kFilterReasons; ++i) names.insert(filter_reason_name(static_cast<FilterReason>(i)));
+  EXPECT_EQ(names.size(), static_cast<size_t>(kFilterReasons));
+  EXPECT_EQ(names.count("?"), 0u);
+}
+
+}  // namespace
+}  // namespace schedlab::trace

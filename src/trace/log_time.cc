@@ -1,0 +1,154 @@
+#include "schedlab/trace/log_time.h"
+
+#include <charconv>
+#include <cstdlib>
+#include <ctime>
+#include <filesystem>
+
+#include <fmt/core.h>
+
+namespace schedlab::trace {
+namespace {
+
+// Sets TZ for its lifetime and restores the previous value.
+class ScopedTimeZone {
+ public:
+  explicit ScopedTimeZone(const std::string& zone) {
+    if (const char* old = std::getenv("TZ")) old_ = old;
+    setenv("TZ", zone.c_str(), 1);
+    tzset();
+  }
+  ~ScopedTimeZone() {
+    if (old_) setenv("TZ", old_->c_str(), 1);
+    else unsetenv("TZ");
+    tzset();
+  }
+  ScopedTimeZone(const ScopedTimeZone&) = delete;
+  ScopedTimeZone& operator=(const ScopedTimeZone&) = delete;
+
+ private:
+  std::optional<std::string> old_;
+};
+
+// The TZ value for the log's zone; checks that the zone exists, since the C library silently falls
+// back to UTC for unknown names.
+std::string tz_value(const swf::Header& header) {
+  if (!header.time_zone_string || header.time_zone_string->empty()) return "UTC0";
+  const std::string& zone = *header.time_zone_string;
+  const char* dir = std::getenv("TZDIR");
+  const std::filesystem::path file = std::filesystem::path(dir ? dir : "/usr/share/zoneinfo") / zone;
+  std::error_code ec;
+  if (zone.find("..") != std::string::npos || !std::filesystem::is_regular_file(file, ec))
+    throw TimeError(fmt::format("the log's TimeZoneString '{}' is not in the time zone database ({}); "
+                                "use a relative time such as +3d instead",
+                                zone, file.parent_path().string()));
+  return zone;
+}
+
+bool parse_int(std::string_view s, int64_t& out) {
+  if (s.empty() || s.size() > 12) return false;
+  const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+  return ec == std::errc() && ptr == s.data() + s.size();
+}
+
+bool all_digits(std::string_view s) {
+  if (s.empty()) return false;
+  for (const char c : s)
+    if (c < '0' || c > '9') return false;
+  return true;
+}
+
+int64_t parse_relative(std::string_view text) {
+  std::string_view body = text.substr(1);
+  int64_t unit = 1;
+  if (!body.empty()) {
+    switch (body.back()) {
+      case 's': unit = 1; break;
+      case 'm': unit = 60; break;
+      case 'h': unit = 3600; break;
+      case 'd': unit = 86400; break;
+      case 'w': unit = 7 * 86400; break;
+      default: unit = 0; break;
+    }
+    if (unit != 0) body.remove_suffix(1);
+    else unit = 1;
+  }
+  int64_t n = 0;
+  if (!all_digits(body) || !parse_int(body, n))
+    throw TimeError(fmt::format("bad time '{}': a relative time is + then a whole number with an optional "
+                                "unit s, m, h, d or w (e.g. +3600, +12h, +3d)", text));
+  return n * unit;
+}
+
+}  // namespace
+
+std::string log_time_zone(const swf::Header& header) {
+  return header.time_zone_string && !header.time_zone_string->empty() ? *header.time_zone_string : "UTC";
+}
+
+int64_t parse_log_time(std::string_view text, const swf::Header& header) {
+  if (text.starts_with('+')) return parse_relative(text);
+
+  // YYYY-MM-DD[(T| )HH:MM[:SS]]
+  const auto bad = [&] {
+    return TimeError(fmt::format("bad time '{}': expected YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS], or a time "
+                                 "relative to the log's start such as +3d, +12h, +3600",
+                                 text));
+  };
+  if (text.size() < 10 || text[4] != '-' || text[7] != '-') throw bad();
+  int64_t year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0;
+  const auto num = [&](size_t pos, size_t len, int64_t& out) {
+    const std::string_view part = text.substr(pos, len);
+    if (part.size() != len || !all_digits(part) || !parse_int(part, out)) throw bad();
+  };
+  num(0, 4, year);
+  num(5, 2, month);
+  num(8, 2, day);
+  if (text.size() > 10) {
+    if ((text[10] != 'T' && text[10] != ' ') || (text.size() != 16 && text.size() != 19) || text[13] != ':')
+      throw bad();
+    num(11, 2, hour);
+    num(14, 2, minute);
+    if (text.size() == 19) {
+      if (text[16] != ':') throw bad();
+      num(17, 2, second);
+    }
+  }
+  if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 59)
+    throw TimeError(fmt::format("bad time '{}': no such date or time of day", text));
+  if (!header.unix_start_time)
+    throw TimeError(fmt::format("cannot use the date '{}': the log's header has no UnixStartTime, so dates "
+                                "cannot be related to submit times; use a time relative to the log's start "
+                                "such as +3d, +12h, +3600",
+                                text));
+
+  const ScopedTimeZone tz(tz_value(header));
+  std::tm tm{};
+  tm.tm_year = static_cast<int>(year - 1900);
+  tm.tm_mon = static_cast<int>(month - 1);
+  tm.tm_mday = static_cast<int>(day);
+  tm.tm_hour = static_cast<int>(hour);
+  tm.tm_min = static_cast<int>(minute);
+  tm.tm_sec = static_cast<int>(second);
+  tm.tm_isdst = -1;  // let the zone's rules decide whether daylight saving time applies
+  const std::time_t t = std::mktime(&tm);
+  if (t == static_cast<std::time_t>(-1) && !(tm.tm_year == 69 && tm.tm_mon == 11 && tm.tm_mday == 31))
+    throw TimeError(fmt::format("bad time '{}': cannot be represented", text));
+  // mktime normalizes impossible dates (Feb 30 -> Mar 2): reject them.
+  if (tm.tm_mday != day || tm.tm_mon != month - 1)
+    throw TimeError(fmt::format("bad time '{}': no such date", text));
+  return static_cast<int64_t>(t) - *header.unix_start_time;
+}
+
+std::optional<std::string> format_log_time(int64_t seconds, const swf::Header& header) {
+  if (!header.unix_start_time) return std::nullopt;
+  const ScopedTimeZone tz(tz_value(header));
+  const auto t = static_cast<std::time_t>(*header.unix_start_time + seconds);
+  std::tm tm{};
+  if (localtime_r(&t, &tm) == nullptr) return std::nullopt;
+  char buf[64];
+  const size_t n = std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S %Z", &tm);
+  return std::string(buf, n);
+}
+
+}  // namespace schedlab::trace
