@@ -1,9 +1,152 @@
+// schedlab filter TRACE -o OUT [criteria]: writes the records that pass every criterion as SWF, with the
+// filter recorded as "; Note:" lines in the header. The counts of kept and excluded records (by reason)
+// go to standard error, so that "-o -" can write the log to standard output.
+#include <memory>
+#include <string>
+
+#include <fmt/core.h>
+
 #include "cli/commands.h"
+#include "cli/text_util.h"
+#include "schedlab/swf/reader.h"
+#include "schedlab/swf/writer.h"
+#include "schedlab/trace/filter.h"
+#include "schedlab/trace/flurries.h"
+#include "schedlab/trace/log_time.h"
 
 namespace schedlab::cli {
+namespace {
+
+struct FilterOptions {
+  std::string path, out;
+  std::string from, to, users, exclude_users, min_procs, max_procs, status, queue, partition;
+  bool skip_invalid = false;
+  bool drop_flurries = false;
+  double flurry_factor = 3.0;
+  int64_t flurry_min_jobs = 500;
+};
+
+// "+3d" stays as given; a date is followed by the zone it was read in.
+std::string bound_text(const std::string& text, const swf::Header& header) {
+  return text.starts_with('+') ? text : fmt::format("{} ({})", text, trace::log_time_zone(header));
+}
+
+trace::FilterSpec make_spec(const FilterOptions& opt, const swf::Header& header) {
+  trace::FilterSpec spec;
+  if (!opt.from.empty()) {
+    try {
+      spec.from = trace::parse_log_time(opt.from, header);
+    } catch (const trace::TimeError& e) {
+      throw std::invalid_argument(fmt::format("--from: {}", e.what()));
+    }
+    spec.from_text = bound_text(opt.from, header);
+  }
+  if (!opt.to.empty()) {
+    try {
+      spec.to = trace::parse_log_time(opt.to, header);
+    } catch (const trace::TimeError& e) {
+      throw std::invalid_argument(fmt::format("--to: {}", e.what()));
+    }
+    spec.to_text = bound_text(opt.to, header);
+  }
+  if (spec.from && spec.to && *spec.from >= *spec.to)
+    throw std::invalid_argument(fmt::format("--from ({} s from the log start) must be before --to ({} s)",
+                                            *spec.from, *spec.to));
+  if (!opt.users.empty()) spec.users = parse_int_list("--users", opt.users);
+  if (!opt.exclude_users.empty()) spec.exclude_users = parse_int_list("--exclude-users", opt.exclude_users);
+  if (!opt.min_procs.empty()) spec.min_procs = parse_int_option("--min-procs", opt.min_procs, 1, INT32_MAX);
+  if (!opt.max_procs.empty()) spec.max_procs = parse_int_option("--max-procs", opt.max_procs, 1, INT32_MAX);
+  if (spec.min_procs && spec.max_procs && *spec.min_procs > *spec.max_procs)
+    throw std::invalid_argument(
+        fmt::format("--min-procs ({}) is larger than --max-procs ({})", *spec.min_procs, *spec.max_procs));
+  if (!opt.status.empty()) spec.statuses = parse_int_list("--status", opt.status);
+  if (!opt.queue.empty()) spec.queues = parse_int_list("--queue", opt.queue);
+  if (!opt.partition.empty()) spec.partitions = parse_int_list("--partition", opt.partition);
+  return spec;
+}
+
+void run_filter(const FilterOptions& opt) {
+  swf::ReadOptions read_options;
+  read_options.skip_invalid = opt.skip_invalid;
+  // Check the option values that do not need the log before reading it.
+  FilterOptions no_times = opt;
+  no_times.from.clear();
+  no_times.to.clear();
+  make_spec(no_times, swf::Header{});
+  swf::Log log = swf::read_log(opt.path, read_options);
+  const trace::FilterSpec spec = make_spec(opt, log.header);
+  trace::FilterResult result = trace::apply_filter(log.records, spec);
+
+  swf::Header header = log.header;
+  for (const auto& note : trace::filter_notes(spec, result)) header.add_note(note);
+  int64_t flurry_dropped = 0;
+  if (opt.drop_flurries) {
+    // Flurries are found in the whole input log (weeks from its first submit), then removed from the kept jobs.
+    trace::FlurryOptions fo;
+    fo.factor = opt.flurry_factor;
+    fo.min_jobs = opt.flurry_min_jobs;
+    const auto flurries = trace::find_flurries(log.records, fo);
+    auto kept = trace::drop_flurries(result.kept, flurries, trace::first_submit_time(log.records), fo.week_seconds);
+    flurry_dropped = static_cast<int64_t>(result.kept.size() - kept.size());
+    result.kept = std::move(kept);
+    for (const auto& note : trace::flurry_notes(flurries, fo, flurry_dropped)) header.add_note(note);
+  }
+  if (log.report.skipped_total() > 0)
+    header.add_note(fmt::format("filter: the input had {} invalid lines, skipped (--skip-invalid)",
+                                log.report.skipped_total()));
+  swf::write_log(opt.out, header, result.kept);
+
+  std::string msg = fmt::format("schedlab filter: kept {} of {} records, excluded {}\n",
+                                group_thousands(static_cast<int64_t>(result.kept.size())),
+                                group_thousands(static_cast<int64_t>(log.records.size())),
+                                group_thousands(result.excluded_total()));
+  for (int i = 0; i < trace::kFilterReasons; ++i)
+    if (result.excluded[static_cast<size_t>(i)] > 0)
+      msg += fmt::format("  excluded {:<16} {:>12}\n", trace::filter_reason_name(static_cast<trace::FilterReason>(i)),
+                         group_thousands(result.excluded[static_cast<size_t>(i)]));
+  if (opt.drop_flurries) msg += fmt::format("  dropped {:<17} {:>12}\n", "flurries", group_thousands(flurry_dropped));
+  for (const auto& [reason, n] : log.report.skipped)
+    msg += fmt::format("  skipped input line: {:<16} {:>12}\n", reason, group_thousands(n));
+  fmt::print(stderr, "{}", msg);
+}
+
+}  // namespace
 
 void add_filter_command(CLI::App& app) {
-  app.add_subcommand("filter", "(not yet implemented)");
+  auto opt = std::make_shared<FilterOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "filter",
+      "Keep the records that pass every criterion and write them as SWF; the header records the filter as "
+      "'; Note:' lines. Kept and excluded counts (by reason) are printed on standard error.");
+  cmd->add_option("TRACE", opt->path, "SWF log (plain or gzip; - for standard input)")->required();
+  cmd->add_option("-o,--output", opt->out, "output SWF file (.gz -> gzip; - for standard output)")->required();
+  cmd->add_option("--from", opt->from, "keep jobs submitted at or after DATE")->type_name("DATE");
+  cmd->add_option("--to", opt->to, "keep jobs submitted before DATE (exclusive)")->type_name("DATE");
+  auto* users = cmd->add_option("--users", opt->users, "keep only these user ids (comma-separated)")->type_name("LIST");
+  auto* exclude = cmd->add_option("--exclude-users", opt->exclude_users, "drop these user ids (comma-separated)")
+                      ->type_name("LIST");
+  users->excludes(exclude);
+  cmd->add_option("--min-procs", opt->min_procs, "keep jobs of at least N processors (job size)")->type_name("N");
+  cmd->add_option("--max-procs", opt->max_procs, "keep jobs of at most N processors (job size)")->type_name("N");
+  cmd->add_option("--status", opt->status, "keep only these status codes (field 11, comma-separated)")
+      ->type_name("LIST");
+  cmd->add_option("--queue", opt->queue, "keep only these queue numbers (comma-separated)")->type_name("LIST");
+  cmd->add_option("--partition", opt->partition, "keep only these partition numbers (comma-separated)")
+      ->type_name("LIST");
+  cmd->add_flag("--skip-invalid", opt->skip_invalid, "skip malformed records (counted by reason) instead of failing");
+  cmd->add_flag("--drop-flurries", opt->drop_flurries,
+                "also drop flurries (see 'schedlab flurries'), recorded in the header's notes");
+  cmd->add_option("--flurry-factor", opt->flurry_factor, "flurry rule: times the next user's weekly count")
+      ->capture_default_str();
+  cmd->add_option("--flurry-min-jobs", opt->flurry_min_jobs, "flurry rule: minimum jobs in the week")
+      ->capture_default_str();
+  cmd->footer(
+      "DATE is YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS] in the log's time zone (header TimeZoneString, else UTC; "
+      "needs UnixStartTime in the header), or a time relative to the log start: +N (seconds), +Nm, +Nh, +Nd, "
+      "+Nw. A record excluded by several criteria is counted under the first, in the order: unknown submit "
+      "time, before --from, not before --to, user, unknown size, --min-procs, --max-procs, status, queue, "
+      "partition.");
+  cmd->callback([opt] { run_filter(*opt); });
 }
 
 }  // namespace schedlab::cli

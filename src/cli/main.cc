@@ -1,5 +1,6 @@
 // schedlab: the command-line tool. A thin layer over the library: each subcommand parses its options,
 // calls library functions, and prints text or JSON.
+// Exit status: 0 success, 1 bad input or failure (message on stderr), 2 usage error.
 #include <cstdio>
 #include <exception>
 
@@ -15,10 +16,22 @@ int main(int argc, char** argv) {
   schedlab::cli::add_filter_command(app);
   schedlab::cli::add_convert_command(app);
   schedlab::cli::add_simulate_command(app);
+  schedlab::cli::add_analyze_command(app);
+  schedlab::cli::add_sessions_command(app);
+  schedlab::cli::add_flurries_command(app);
   try {
     app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
+  } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    // Usage errors (unknown option, missing or malformed argument) exit 2, like most Unix tools;
+    // errors in the input itself exit 1.
+    app.exit(e);
+    return 2;
   } catch (const std::exception& e) {
     std::fflush(stdout);
     fmt::print(stderr, "schedlab: error: {}\n", e.what());

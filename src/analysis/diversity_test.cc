@@ -1,0 +1,57 @@
+#include "schedlab/analysis/diversity.h"
+
+#include <stdexcept>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "schedlab/analysis/random.h"
+
+namespace schedlab::analysis {
+namespace {
+
+std::vector<double> uniform_sample(size_t n, double lo, double hi, uint64_t seed) {
+  Rng rng(seed);
+  std::vector<double> v(n);
+  for (double& x : v) x = lo + (hi - lo) * rng.uniform();
+  return v;
+}
+
+TEST(Diversity, SameDistributionIsAtTheBaselineAndADifferentOneIsFar) {
+  DiversityOptions opt;
+  opt.rounds = 50;
+  const auto a = uniform_sample(20000, 0, 1, 1);
+  const auto b = uniform_sample(20000, 0, 1, 2);
+  const auto c = uniform_sample(20000, 0, 0.3, 3);  // concentrated in the lower part
+  const DiversityResult same = diversity({a, b}, opt);
+  for (const auto& row : same.rows) {
+    EXPECT_LT(row.job_weighted, 3 * row.baseline_job_weighted + 0.005);
+    EXPECT_LT(row.job_weighted, 0.02);
+  }
+  const DiversityResult diff = diversity({a, b, c}, opt);
+  // c holds a third of the pool; [0, 0.3] covers ~12.8 of the 24 pooled bins, where c has ~1560 jobs
+  // a bin against 833 expected: m ~ 0.038 (a and b: ~0.02).
+  EXPECT_GT(diff.rows[2].job_weighted, 0.02);
+  EXPECT_GT(diff.rows[2].job_weighted, 5 * diff.rows[2].baseline_job_weighted);
+  EXPECT_LT(diff.rows[0].job_weighted, diff.rows[2].job_weighted);
+}
+
+TEST(Diversity, SameWeightPoolRemovesTheDominanceOfABigLog) {
+  DiversityOptions opt;
+  opt.rounds = 0;
+  const auto big = uniform_sample(90000, 0, 1, 4);     // 90% of the jobs
+  const auto small = uniform_sample(10000, 1, 2, 5);   // a disjoint range
+  const DiversityResult r = diversity({big, small}, opt);
+  // Job-weighted, the pool is nearly `big`: big looks close, small far. Same-weight, both are equally far.
+  EXPECT_LT(r.rows[0].job_weighted, r.rows[1].job_weighted);
+  EXPECT_NEAR(r.rows[0].same_weight, r.rows[1].same_weight, 0.01);
+  EXPECT_NEAR(r.same_weight_bins.shares[0], 1.0 / 24, 1e-3);
+}
+
+TEST(Diversity, NeedsTwoNonEmptyLogs) {
+  EXPECT_THROW(diversity({{1.0, 2.0}}, {}), std::invalid_argument);
+  EXPECT_THROW(diversity({{1.0, 2.0}, {}}, {}), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace schedlab::analysis

@@ -1,0 +1,147 @@
+#include "schedlab/analysis/temporal.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include "schedlab/analysis/attribute.h"
+#include "schedlab/analysis/hurst.h"
+
+namespace schedlab::analysis {
+
+std::string_view temporal_series_name(TemporalSeries s) {
+  switch (s) {
+    case TemporalSeries::kRuntime: return "runtime";
+    case TemporalSeries::kProcs: return "procs";
+    case TemporalSeries::kCpu: return "cpu";
+    case TemporalSeries::kInterarrival: return "interarrival";
+    case TemporalSeries::kJobs: return "jobs";
+  }
+  return "?";
+}
+
+Binned bin_series(std::span<const int64_t> times, std::span<const double> values, int64_t origin, int64_t width,
+                  bool count) {
+  Binned b;
+  if (times.empty()) return b;
+  const auto bins = static_cast<size_t>((times.back() - origin) / width + 1);
+  b.value.assign(bins, 0.0);
+  std::vector<int64_t> n(bins, 0);
+  for (size_t i = 0; i < times.size(); ++i) {
+    const auto k = static_cast<size_t>((times[i] - origin) / width);
+    b.value[k] += count ? 1.0 : values[i];
+    ++n[k];
+  }
+  b.present.assign(bins, 1);
+  if (!count)
+    for (size_t k = 0; k < bins; ++k) {
+      if (n[k] == 0) b.present[k] = 0;
+      else b.value[k] /= static_cast<double>(n[k]);
+    }
+  return b;
+}
+
+double binned_autocorrelation(const Binned& s, int64_t lag) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  double sum = 0;
+  int64_t present = 0;
+  for (size_t i = 0; i < s.value.size(); ++i)
+    if (s.present[i]) {
+      sum += s.value[i];
+      ++present;
+    }
+  if (present == 0 || lag < 0) return nan;
+  const double mean = sum / static_cast<double>(present);
+  double var = 0;
+  for (size_t i = 0; i < s.value.size(); ++i)
+    if (s.present[i]) var += (s.value[i] - mean) * (s.value[i] - mean);
+  var /= static_cast<double>(present);
+  double cov = 0;
+  int64_t pairs = 0;
+  const auto l = static_cast<size_t>(lag);
+  for (size_t i = 0; i + l < s.value.size(); ++i)
+    if (s.present[i] && s.present[i + l]) {
+      cov += (s.value[i] - mean) * (s.value[i + l] - mean);
+      ++pairs;
+    }
+  if (pairs == 0 || var <= 0) return nan;
+  return cov / static_cast<double>(pairs) / var;
+}
+
+namespace {
+
+Hurst estimate(std::span<const double> x) {
+  Hurst h;
+  h.variance_time = hurst_variance_time(x, 100, 50000);
+  h.rs = hurst_rs(x, 100, 50000);
+  h.periodogram = hurst_periodogram(x, 0.1);
+  double sum = 0;
+  int n = 0;
+  for (const double v : {h.variance_time, h.rs, h.periodogram})
+    if (!std::isnan(v)) {
+      sum += v;
+      ++n;
+    }
+  h.average = n > 0 ? sum / n : std::numeric_limits<double>::quiet_NaN();
+  return h;
+}
+
+}  // namespace
+
+TemporalResult temporal(const std::vector<swf::Record>& records, bool with_hurst) {
+  TemporalResult res;
+  // Every job with a known submit time defines the origin and the "jobs" series.
+  std::vector<int64_t> submit_times;
+  for (const auto& r : records)
+    if (r.submit_time >= 0) submit_times.push_back(r.submit_time);
+  std::sort(submit_times.begin(), submit_times.end());
+  if (submit_times.empty()) throw std::invalid_argument("no job has a known submit time");
+  const int64_t origin = submit_times.front();
+  res.jobs = static_cast<int64_t>(submit_times.size());
+  res.span_seconds = submit_times.back() - origin;
+
+  for (int k = 0; k < kTemporalSeries; ++k) {
+    const auto which = static_cast<TemporalSeries>(k);
+    const bool is_count = which == TemporalSeries::kJobs;
+    std::vector<int64_t> times;
+    std::vector<double> values;
+    if (is_count) {
+      times = submit_times;
+      values.assign(times.size(), 1.0);
+    } else {
+      static constexpr Attribute kAttr[] = {Attribute::kRuntime, Attribute::kProcs, Attribute::kCpu,
+                                            Attribute::kInterarrival};
+      AttributeSeries s = attribute_series(records, kAttr[k]);
+      times = std::move(s.times);
+      values = std::move(s.values);
+    }
+    TemporalRow& row = res.rows[static_cast<size_t>(k)];
+    if (times.empty()) {
+      const double nan = std::numeric_limits<double>::quiet_NaN();
+      row = TemporalRow{nan, nan, nan, nan, nan, Hurst{nan, nan, nan, nan}};
+      continue;
+    }
+    const auto acf = [&](int64_t width, int64_t lag) {
+      return binned_autocorrelation(bin_series(times, values, origin, width, is_count), lag);
+    };
+    row.lag1_15m = acf(15 * 60, 1);
+    row.lag1_150m = acf(150 * 60, 1);
+    row.daily_12h = acf(6 * 3600, 2);
+    row.daily_24h = acf(6 * 3600, 4);
+    row.weekly_7d = acf(86400, 7);
+    if (with_hurst) {
+      if (which == TemporalSeries::kInterarrival) {
+        row.hurst = estimate(values);
+      } else {
+        // 1-minute sums (counts for jobs), empty minutes 0.
+        std::vector<double> sums(static_cast<size_t>((times.back() - origin) / 60 + 1), 0.0);
+        for (size_t i = 0; i < times.size(); ++i) sums[static_cast<size_t>((times[i] - origin) / 60)] += values[i];
+        row.hurst = estimate(sums);
+      }
+    }
+  }
+  return res;
+}
+
+}  // namespace schedlab::analysis

@@ -1,0 +1,77 @@
+#include "schedlab/analysis/temporal.h"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "schedlab/analysis/random.h"
+
+namespace schedlab::analysis {
+namespace {
+
+TEST(TemporalBins, CountsAndMeansWithAbsentBins) {
+  const std::vector<int64_t> t{0, 5, 25, 26, 27};
+  const std::vector<double> v{2, 4, 1, 2, 3};
+  const Binned c = bin_series(t, v, 0, 10, true);
+  EXPECT_EQ(c.value, (std::vector<double>{2, 0, 3}));
+  EXPECT_EQ(c.present, (std::vector<uint8_t>{1, 1, 1}));
+  const Binned m = bin_series(t, v, 0, 10, false);
+  EXPECT_DOUBLE_EQ(m.value[0], 3);
+  EXPECT_EQ(m.present[1], 0);
+  EXPECT_DOUBLE_EQ(m.value[2], 2);
+}
+
+TEST(TemporalAcf, KnownAnswers) {
+  Binned alt;
+  for (int i = 0; i < 100; ++i) {
+    alt.value.push_back(i % 2 ? 1.0 : -1.0);
+    alt.present.push_back(1);
+  }
+  EXPECT_NEAR(binned_autocorrelation(alt, 1), -1.0, 1e-12);
+  EXPECT_NEAR(binned_autocorrelation(alt, 2), 1.0, 1e-12);
+  // Absent bins are skipped, not treated as zeros: the pairs (t, t+2) that exist are all equal.
+  // (the mean moves a little: 0.9998).
+  alt.present[3] = 0;
+  EXPECT_NEAR(binned_autocorrelation(alt, 2), 1.0, 1e-3);
+  Binned flat{{1, 1, 1}, {1, 1, 1}};
+  EXPECT_TRUE(std::isnan(binned_autocorrelation(flat, 1)));
+}
+
+swf::Record job(int32_t submit, int32_t runtime, int32_t procs) {
+  swf::Record r;
+  r.submit_time = submit;
+  r.run_time = runtime;
+  r.requested_procs = procs;
+  return r;
+}
+
+TEST(Temporal, DailyAndWeeklyCyclesAreFound) {
+  // 20 weeks; jobs only in daytime hours (8-16 h) on workdays; runtimes long by day, i.i.d. otherwise.
+  Rng rng(9);
+  std::vector<swf::Record> log;
+  for (int day = 0; day < 140; ++day) {
+    const bool workday = day % 7 < 5;
+    for (int hour = 0; hour < 24; ++hour) {
+      const int jobs = (workday && hour >= 8 && hour < 16) ? 20 : 1;
+      for (int k = 0; k < jobs; ++k) {
+        const auto t = static_cast<int32_t>(day * 86400 + hour * 3600 + static_cast<int>(rng.below(3600)));
+        log.push_back(job(t, static_cast<int32_t>(100 + rng.below(100)), 1 + static_cast<int32_t>(rng.below(8))));
+      }
+    }
+  }
+  std::sort(log.begin(), log.end(), [](const auto& a, const auto& b) { return a.submit_time < b.submit_time; });
+  const TemporalResult r = temporal(log, false);
+  const TemporalRow& jobs = r.rows[static_cast<size_t>(TemporalSeries::kJobs)];
+  EXPECT_GT(jobs.daily_24h, 0.5);  // weekends (flat) weaken the daily correlation
+  EXPECT_LT(jobs.daily_12h, 0.0);  // day vs night
+  EXPECT_GT(jobs.weekly_7d, 0.7);
+  EXPECT_GT(jobs.lag1_15m, 0.5);
+  const TemporalRow& procs = r.rows[static_cast<size_t>(TemporalSeries::kProcs)];
+  EXPECT_LT(std::abs(procs.weekly_7d), 0.3);  // sizes are i.i.d.
+  EXPECT_LT(std::abs(procs.lag1_15m), 0.1);
+}
+
+}  // namespace
+}  // namespace schedlab::analysis

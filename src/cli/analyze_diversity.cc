@@ -1,0 +1,134 @@
+// schedlab analyze diversity TRACE...: each log against the pooled distribution of all the logs given
+// (analysis/diversity.h), job-weighted and same-weight.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <fmt/core.h>
+#include <nlohmann/json.hpp>
+
+#include "cli/analyze_commands.h"
+#include "cli/analyze_util.h"
+#include "cli/text_util.h"
+#include "schedlab/analysis/attribute.h"
+#include "schedlab/analysis/diversity.h"
+
+namespace schedlab::cli {
+namespace {
+
+struct DiversityCliOptions {
+  std::vector<std::string> paths;
+  std::string attr = "runtime", csv, expected = "share";
+  int bins = 24, bootstrap = 100;
+  uint64_t seed = 1;
+  bool json = false, skip_invalid = false;
+};
+
+std::string base_name(const std::string& path) {
+  const auto slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+void run_diversity(const DiversityCliOptions& opt) {
+  check_one_stdout_document(opt.json, opt.csv);
+  const auto attribute = analysis::parse_attribute(opt.attr);
+  if (!attribute)
+    throw std::invalid_argument(
+        fmt::format("--attr: '{}' is not one of runtime, procs, cpu, estimate, interarrival", opt.attr));
+  analysis::DiversityOptions d;
+  d.bins = opt.bins;
+  d.rounds = opt.bootstrap;
+  d.seed = opt.seed;
+  if (opt.expected == "uniform") d.expected = analysis::ExpectedCounts::kUniform;
+  else if (opt.expected != "share")
+    throw std::invalid_argument(fmt::format("--expected: '{}' is not share or uniform", opt.expected));
+  if (d.bins < 2 || d.bins > 65535) throw std::invalid_argument(fmt::format("--bins: {} is not 2 to 65535", d.bins));
+  if (d.rounds < 0) throw std::invalid_argument("--bootstrap must be >= 0");
+  if (opt.paths.size() < 2) throw std::invalid_argument("diversity needs at least two logs");
+
+  std::vector<std::vector<double>> values;
+  std::vector<int64_t> unknown;
+  for (const auto& path : opt.paths) {
+    const swf::Log log = read_log_for_analysis(path, opt.skip_invalid);
+    analysis::AttributeSeries s = analysis::attribute_series(log.records, *attribute);
+    if (s.values.empty()) throw std::invalid_argument(fmt::format("{}: no job has a known {}", path, opt.attr));
+    unknown.push_back(s.unknown_value + s.unknown_submit);
+    values.push_back(std::move(s.values));
+  }
+  const analysis::DiversityResult r = analysis::diversity(values, d);
+
+  if (!opt.csv.empty()) {
+    std::vector<std::string> rows{
+        "log,jobs,job_weighted,same_weight,baseline_job_weighted,baseline_same_weight,top_bin_job_weighted,"
+        "top_bin_same_weight"};
+    for (size_t i = 0; i < r.rows.size(); ++i) {
+      const auto& row = r.rows[i];
+      rows.push_back(fmt::format("{},{},{},{},{},{},{},{}", base_name(opt.paths[i]), row.jobs,
+                                 csv_number(row.job_weighted), csv_number(row.same_weight),
+                                 csv_number(row.baseline_job_weighted), csv_number(row.baseline_same_weight),
+                                 row.top_bin_job_weighted, row.top_bin_same_weight));
+    }
+    write_csv_lines(opt.csv, rows);
+  }
+  if (opt.json) {
+    nlohmann::ordered_json j;
+    j["command"] = "analyze diversity";
+    j["attribute"] = opt.attr;
+    j["options"] = {{"bins", d.bins},
+                    {"bootstrap", d.rounds},
+                    {"seed", d.seed},
+                    {"expected_counts", analysis::expected_counts_name(d.expected)}};
+    j["logs"] = nlohmann::ordered_json::array();
+    for (size_t i = 0; i < r.rows.size(); ++i) {
+      const auto& row = r.rows[i];
+      j["logs"].push_back({{"path", opt.paths[i]},
+                           {"jobs", row.jobs},
+                           {"jobs_without_value", unknown[i]},
+                           {"job_weighted", row.job_weighted},
+                           {"same_weight", row.same_weight},
+                           {"baseline_job_weighted", row.baseline_job_weighted},
+                           {"baseline_same_weight", row.baseline_same_weight},
+                           {"top_bin_job_weighted", row.top_bin_job_weighted},
+                           {"top_bin_same_weight", row.top_bin_same_weight}});
+    }
+    j["bins"] = {{"job_weighted", {{"bounds", r.job_weighted_bins.bounds}, {"shares", r.job_weighted_bins.shares}}},
+                 {"same_weight", {{"bounds", r.same_weight_bins.bounds}, {"shares", r.same_weight_bins.shares}}}};
+    fmt::print("{}\n", j.dump(2));
+    return;
+  }
+  if (opt.csv == "-") return;
+  std::string out = fmt::format("diversity of {} ({} bins, expected counts {}; baseline: median of {} random "
+                                "samples of the log's size from the pool, seed {})\n\n",
+                                opt.attr, d.bins, analysis::expected_counts_name(d.expected), d.rounds, d.seed);
+  out += fmt::format("{:<36} {:>10} {:>9} {:>9} {:>9} {:>9}\n", "log", "jobs", "job-wgt", "baseline", "same-wgt",
+                     "baseline");
+  for (size_t i = 0; i < r.rows.size(); ++i) {
+    const auto& row = r.rows[i];
+    out += fmt::format("{:<36} {:>10} {:>9.3f} {:>9.3f} {:>9.3f} {:>9.3f}\n", base_name(opt.paths[i]),
+                       group_thousands(row.jobs), row.job_weighted, row.baseline_job_weighted, row.same_weight,
+                       row.baseline_same_weight);
+  }
+  fmt::print("{}", out);
+}
+
+}  // namespace
+
+void add_analyze_diversity(CLI::App& analyze) {
+  auto opt = std::make_shared<DiversityCliOptions>();
+  CLI::App* cmd = analyze.add_subcommand(
+      "diversity", "Diversity between logs (Feitelson Sec. 5): each log as one slice against the pooled "
+                   "distribution of all the logs, job-weighted and same-weight");
+  cmd->add_option("TRACE", opt->paths, "two or more SWF logs")->required();
+  cmd->add_option("--attr", opt->attr, "runtime|procs|cpu|estimate|interarrival")->capture_default_str();
+  cmd->add_option("--bins", opt->bins, "number of equally likely pooled ranges")->capture_default_str();
+  cmd->add_option("--bootstrap", opt->bootstrap, "rounds of the random-sampling baseline (0 = none)")
+      ->capture_default_str();
+  cmd->add_option("--seed", opt->seed, "seed of the baseline")->capture_default_str();
+  cmd->add_option("--expected", opt->expected, "expected counts: share or uniform")->capture_default_str();
+  cmd->add_option("--csv", opt->csv, "write the per-log table as CSV (- = standard output)");
+  cmd->add_flag("--json", opt->json, "print one JSON document");
+  cmd->add_flag("--skip-invalid", opt->skip_invalid, "skip malformed records (counted) instead of failing");
+  cmd->callback([opt] { run_diversity(*opt); });
+}
+
+}  // namespace schedlab::cli

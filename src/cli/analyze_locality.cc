@@ -1,0 +1,155 @@
+// schedlab analyze locality TRACE: locality of sampling (analysis/locality.h) with its bootstrap baseline.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <fmt/core.h>
+#include <nlohmann/json.hpp>
+
+#include "cli/analyze_commands.h"
+#include "cli/analyze_util.h"
+#include "cli/text_util.h"
+#include "schedlab/analysis/attribute.h"
+#include "schedlab/analysis/locality.h"
+
+namespace schedlab::cli {
+namespace {
+
+struct LocalityCliOptions {
+  std::string path, attr = "runtime", slice = "3d", shift = "0", csv, expected = "share";
+  int bins = 24, bootstrap = 1000, threads = 0;
+  uint64_t seed = 1;
+  bool json = false, skip_invalid = false;
+};
+
+nlohmann::ordered_json result_json(const LocalityCliOptions& opt, const analysis::AttributeSeries& series,
+                                   const analysis::LocalityOptions& lo, const analysis::LocalityResult& r) {
+  nlohmann::ordered_json j;
+  j["command"] = "analyze locality";
+  j["path"] = opt.path;
+  j["attribute"] = opt.attr;
+  j["options"] = {{"slice_seconds", lo.slice_seconds}, {"bins", lo.bins},         {"bootstrap", lo.rounds},
+                  {"seed", lo.seed},                   {"shift_seconds", lo.shift}, {"min_expected", lo.min_expected},
+                  {"expected_counts", analysis::expected_counts_name(lo.expected)}};
+  j["jobs"] = r.jobs;
+  j["unknown_submit"] = series.unknown_submit;
+  j["unknown_value"] = series.unknown_value;
+  if (opt.attr == "estimate") j["estimate_from_runtime"] = series.estimate_from_runtime;
+  j["slices"] = static_cast<int64_t>(r.slices.size());
+  j["usable_slices"] = r.usable_slices;
+  j["jobs_in_usable_slices"] = r.jobs_in_usable;
+  j["m_prime"] = {{"max", r.m_max_prime}, {"median", r.m_med_prime}};
+  if (lo.rounds > 0) {
+    j["baseline"] = {{"rounds", lo.rounds},
+                     {"max", {{"median", r.g_max}, {"p05", r.boot_max_p05}, {"p95", r.boot_max_p95}}},
+                     {"median", {{"median", r.g_med}, {"p05", r.boot_med_p05}, {"p95", r.boot_med_p95}}}};
+    j["m"] = {{"max", r.m_max}, {"median", r.m_med}};
+    j["p_value"] = {{"max", r.p_max}, {"median", r.p_med}};
+  }
+  j["bins"] = {{"bounds", r.bins.bounds}, {"shares", r.bins.shares}};
+  nlohmann::ordered_json slices = nlohmann::ordered_json::array();
+  for (const auto& s : r.slices) {
+    nlohmann::ordered_json e = {{"index", s.index}, {"start", s.start}, {"jobs", s.jobs}, {"usable", s.usable}};
+    if (s.usable) {
+      e["m"] = s.m;
+      e["top_bin"] = s.top_bin;
+    }
+    slices.push_back(e);
+  }
+  j["series"] = slices;
+  return j;
+}
+
+void print_text(const LocalityCliOptions& opt, const analysis::AttributeSeries& series,
+                const analysis::LocalityOptions& lo, const analysis::LocalityResult& r) {
+  std::string out = fmt::format("locality of sampling: {}\n", opt.path);
+  out += fmt::format("attribute {}: {} jobs ({} without a known value, {} without a submit time)\n", opt.attr,
+                     group_thousands(r.jobs), group_thousands(series.unknown_value),
+                     group_thousands(series.unknown_submit));
+  if (opt.attr == "estimate" && series.estimate_from_runtime > 0)
+    out += fmt::format("  {} jobs have no estimate: their runtime stands in\n",
+                       group_thousands(series.estimate_from_runtime));
+  out += fmt::format("slices of {} s (shift {} s): {}, usable (>= {} jobs) {} holding {} jobs; {} bins, "
+                     "expected counts: {}\n",
+                     lo.slice_seconds, lo.shift, r.slices.size(), static_cast<int64_t>(lo.min_expected * lo.bins),
+                     r.usable_slices, group_thousands(r.jobs_in_usable), lo.bins,
+                     analysis::expected_counts_name(lo.expected));
+  if (lo.rounds > 0) {
+    out += fmt::format("bootstrap: {} rounds, seed {}\n\n", lo.rounds, lo.seed);
+    out += fmt::format("{:<8} {:>8} {:>10} {:>18} {:>10} {:>8}\n", "metric", "M'", "M'_g", "baseline 5%-95%",
+                       "M=M'-M'_g", "p");
+    out += fmt::format("{:<8} {:>8.4f} {:>10.4f} {:>8.4f}-{:<9.4f} {:>10.4f} {:>8.3f}\n", "max", r.m_max_prime,
+                       r.g_max, r.boot_max_p05, r.boot_max_p95, r.m_max, r.p_max);
+    out += fmt::format("{:<8} {:>8.4f} {:>10.4f} {:>8.4f}-{:<9.4f} {:>10.4f} {:>8.3f}\n", "median", r.m_med_prime,
+                       r.g_med, r.boot_med_p05, r.boot_med_p95, r.m_med, r.p_med);
+  } else {
+    out += fmt::format("\nM'_max {:.4f}   M'_med {:.4f}   (no bootstrap baseline)\n", r.m_max_prime, r.m_med_prime);
+  }
+  out += "(per-slice m_i series: --csv FILE or --json)\n";
+  fmt::print("{}", out);
+}
+
+void run_locality(const LocalityCliOptions& opt) {
+  check_one_stdout_document(opt.json, opt.csv);
+  const auto attribute = analysis::parse_attribute(opt.attr);
+  if (!attribute)
+    throw std::invalid_argument(
+        fmt::format("--attr: '{}' is not one of runtime, procs, cpu, estimate, interarrival", opt.attr));
+  analysis::LocalityOptions lo;
+  lo.slice_seconds = parse_duration("--slice", opt.slice);
+  lo.shift = parse_duration("--shift", opt.shift, true);
+  lo.bins = opt.bins;
+  lo.rounds = opt.bootstrap;
+  lo.seed = opt.seed;
+  lo.threads = opt.threads;
+  if (opt.expected == "share") lo.expected = analysis::ExpectedCounts::kShare;
+  else if (opt.expected == "uniform") lo.expected = analysis::ExpectedCounts::kUniform;
+  else throw std::invalid_argument(fmt::format("--expected: '{}' is not share or uniform", opt.expected));
+  if (lo.bins < 2 || lo.bins > 65535) throw std::invalid_argument(fmt::format("--bins: {} is not 2 to 65535", lo.bins));
+  if (lo.rounds < 0) throw std::invalid_argument("--bootstrap must be >= 0");
+
+  const swf::Log log = read_log_for_analysis(opt.path, opt.skip_invalid);
+  const analysis::AttributeSeries series = analysis::attribute_series(log.records, *attribute);
+  if (series.values.empty())
+    throw std::invalid_argument(fmt::format("{}: no job has a known {}", opt.path, opt.attr));
+  const analysis::LocalityResult r = analysis::locality(series.times, series.values, lo);
+
+  if (!opt.csv.empty()) {
+    std::vector<std::string> rows{"slice,start,jobs,usable,m,top_bin"};
+    for (const auto& s : r.slices)
+      rows.push_back(fmt::format("{},{},{},{},{},{}", s.index, s.start, s.jobs, s.usable ? 1 : 0,
+                                 s.usable ? csv_number(s.m) : "", s.usable ? std::to_string(s.top_bin) : ""));
+    write_csv_lines(opt.csv, rows);
+  }
+  if (opt.json) fmt::print("{}\n", result_json(opt, series, lo, r).dump(2));
+  else if (opt.csv != "-") print_text(opt, series, lo, r);
+}
+
+}  // namespace
+
+void add_analyze_locality(CLI::App& analyze) {
+  auto opt = std::make_shared<LocalityCliOptions>();
+  CLI::App* cmd = analyze.add_subcommand(
+      "locality", "Locality of sampling (Feitelson): per-slice deviation m_i of the slice distribution from the "
+                  "global one, M'_max, M'_med, their bootstrap baseline M'_g and M = M' - M'_g");
+  cmd->add_option("TRACE", opt->path, "SWF log (plain or gzip; - for standard input)")->required();
+  cmd->add_option("--attr", opt->attr, "runtime|procs|cpu|estimate|interarrival")->capture_default_str();
+  cmd->add_option("--slice", opt->slice, "slice length (N[s|m|h|d|w])")->capture_default_str();
+  cmd->add_option("--bins", opt->bins, "number of equally likely global ranges r")->capture_default_str();
+  cmd->add_option("--bootstrap", opt->bootstrap, "bootstrap rounds for the baseline (0 = none)")
+      ->capture_default_str();
+  cmd->add_option("--seed", opt->seed, "seed of the bootstrap")->capture_default_str();
+  cmd->add_option("--shift", opt->shift, "shift of the slice boundaries from the first submit")
+      ->capture_default_str();
+  cmd->add_option("--threads", opt->threads, "bootstrap threads (0 = all cores; the result does not depend on it)")
+      ->capture_default_str();
+  cmd->add_option("--expected", opt->expected,
+                  "expected counts: share (N x global share of each bin) or uniform (N / r)")
+      ->capture_default_str();
+  cmd->add_option("--csv", opt->csv, "write the per-slice series as CSV (- = standard output)");
+  cmd->add_flag("--json", opt->json, "print one JSON document");
+  cmd->add_flag("--skip-invalid", opt->skip_invalid, "skip malformed records (counted) instead of failing");
+  cmd->callback([opt] { run_locality(*opt); });
+}
+
+}  // namespace schedlab::cli

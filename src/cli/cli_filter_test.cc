@@ -1,0 +1,153 @@
+// `schedlab filter` through the built binary.
+#include <algorithm>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "schedlab/swf/reader.h"
+#include "test_util.h"
+
+namespace schedlab::testing {
+namespace {
+
+// UnixStartTime 0 with no TimeZoneString: dates are UTC, 1970-01-01 = second 0.
+const char* kLog =
+    "; UnixStartTime: 0\n"
+    "; MaxProcs: 64\n"
+    "1 0      0 10 1  -1 -1 1  60 -1 1 1 1 -1 1 1 -1 -1\n"
+    "2 3600   0 10 2  -1 -1 2  60 -1 0 2 1 -1 2 1 -1 -1\n"
+    "3 86400  0 10 4  -1 -1 4  60 -1 5 3 1 -1 1 2 -1 -1\n"
+    "4 172800 0 10 8  -1 -1 8  60 -1 1 1 1 -1 1 2 -1 -1\n"
+    "5 259200 0 10 32 -1 -1 32 60 -1 1 2 1 -1 3 3 -1 -1\n";
+
+std::vector<int32_t> kept_jobs(const std::string& path) {
+  std::vector<int32_t> out;
+  for (const auto& r : swf::read_log(path).records) out.push_back(r.job_number);
+  return out;
+}
+
+struct Filtered {
+  CliResult result;
+  std::vector<int32_t> jobs;
+  std::vector<std::string> header;
+};
+
+Filtered filter(const TempDir& dir, std::vector<std::string> options, const char* log = kLog) {
+  write_file(dir.file("in.swf"), log);
+  std::vector<std::string> args = {"filter", dir.file("in.swf"), "-o", dir.file("out.swf")};
+  args.insert(args.end(), options.begin(), options.end());
+  Filtered f;
+  f.result = run_cli(args);
+  if (f.result.exit_code == 0) {
+    const swf::Log out = swf::read_log(dir.file("out.swf"));
+    for (const auto& r : out.records) f.jobs.push_back(r.job_number);
+    f.header = out.header.lines;
+  }
+  return f;
+}
+
+bool has_line(const std::vector<std::string>& lines, const std::string& line) {
+  return std::find(lines.begin(), lines.end(), line) != lines.end();
+}
+
+TEST(CliFilter, RelativeTimeWindow) {
+  TempDir dir;
+  const Filtered f = filter(dir, {"--from", "+1h", "--to", "+2d"});
+  ASSERT_EQ(f.result.exit_code, 0) << f.result.err;
+  EXPECT_EQ(f.jobs, (std::vector<int32_t>{2, 3}));
+  EXPECT_TRUE(has_line(f.header, "; Note: FILTERED by schedlab filter: 2 of 5 records kept, 3 excluded"));
+  EXPECT_TRUE(has_line(f.header, "; Note: filter: submit time >= +1h = 3600 s from the log start (inclusive)"));
+  EXPECT_TRUE(has_line(f.header, "; Note: filter: submit time < +2d = 172800 s from the log start (exclusive)"));
+  EXPECT_TRUE(has_line(f.header, "; Note: filter: excluded 1 records: before_from"));
+  EXPECT_TRUE(has_line(f.header, "; Note: filter: excluded 2 records: not_before_to"));
+  EXPECT_TRUE(has_line(f.header, "; MaxProcs: 64"));  // the original header is kept
+  EXPECT_NE(f.result.err.find("kept 2 of 5 records, excluded 3"), std::string::npos) << f.result.err;
+  EXPECT_NE(f.result.err.find("not_before_to"), std::string::npos) << f.result.err;
+}
+
+TEST(CliFilter, AbsoluteDates) {
+  TempDir dir;
+  const Filtered f = filter(dir, {"--from", "1970-01-02", "--to", "1970-01-03T00:00:01"});
+  ASSERT_EQ(f.result.exit_code, 0) << f.result.err;
+  EXPECT_EQ(f.jobs, (std::vector<int32_t>{3, 4}));
+  EXPECT_TRUE(has_line(f.header, "; Note: filter: submit time >= 1970-01-02 (UTC) = 86400 s from the log start (inclusive)"));
+}
+
+TEST(CliFilter, AbsoluteDateNeedsUnixStartTime) {
+  TempDir dir;
+  const std::string log = std::string(kLog).substr(std::string(kLog).find('\n') + 1);
+  const Filtered f = filter(dir, {"--from", "1970-01-02"}, log.c_str());
+  EXPECT_EQ(f.result.exit_code, 1);
+  EXPECT_NE(f.result.err.find("schedlab: error: --from: "), std::string::npos) << f.result.err;
+  EXPECT_NE(f.result.err.find("UnixStartTime"), std::string::npos) << f.result.err;
+  EXPECT_FALSE(std::ifstream(dir.file("out.swf")).good());
+  // relative forms still work
+  EXPECT_EQ(filter(dir, {"--from", "+86400"}, log.c_str()).jobs, (std::vector<int32_t>{3, 4, 5}));
+}
+
+TEST(CliFilter, EachCriterion) {
+  TempDir dir;
+  EXPECT_EQ(filter(dir, {"--users", "1,3"}).jobs, (std::vector<int32_t>{1, 3, 4}));
+  EXPECT_EQ(filter(dir, {"--exclude-users", "1"}).jobs, (std::vector<int32_t>{2, 3, 5}));
+  EXPECT_EQ(filter(dir, {"--min-procs", "4"}).jobs, (std::vector<int32_t>{3, 4, 5}));
+  EXPECT_EQ(filter(dir, {"--max-procs", "4"}).jobs, (std::vector<int32_t>{1, 2, 3}));
+  EXPECT_EQ(filter(dir, {"--min-procs", "2", "--max-procs", "8"}).jobs, (std::vector<int32_t>{2, 3, 4}));
+  EXPECT_EQ(filter(dir, {"--status", "0,5"}).jobs, (std::vector<int32_t>{2, 3}));
+  EXPECT_EQ(filter(dir, {"--queue", "2,3"}).jobs, (std::vector<int32_t>{2, 5}));
+  EXPECT_EQ(filter(dir, {"--partition", "2"}).jobs, (std::vector<int32_t>{3, 4}));
+  const Filtered f = filter(dir, {"--partition", "2"});
+  EXPECT_TRUE(has_line(f.header, "; Note: filter: partition in 2"));
+  EXPECT_TRUE(has_line(f.header, "; Note: filter: excluded 3 records: partition"));
+}
+
+TEST(CliFilter, GzipOutputIsReadable) {
+  TempDir dir;
+  write_file(dir.file("in.swf"), kLog);
+  const CliResult r = run_cli({"filter", dir.file("in.swf"), "-o", dir.file("out.swf.gz"), "--users", "2"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(static_cast<unsigned char>(read_file(dir.file("out.swf.gz"))[0]), 0x1f);
+  EXPECT_EQ(kept_jobs(dir.file("out.swf.gz")), (std::vector<int32_t>{2, 5}));
+}
+
+TEST(CliFilter, RealLogByDateInItsTimeZone) {
+  if (!trace_exists("KTH-SP2-1996-2.swf.gz")) GTEST_SKIP() << "no shared traces";
+  TempDir dir;
+  const CliResult r = run_cli({"filter", trace_path("KTH-SP2-1996-2.swf.gz"), "-o", dir.file("oct.swf"), "--from",
+                               "1996-10-01", "--to", "1996-11-01"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  // Oct 1 00:00 CEST = 1996-09-30 22:00 UTC = epoch 844120800; Nov 1 00:00 CET = 1996-10-31 23:00 UTC = 846802800
+  const int64_t from = 844120800 - 843480031, to = 846802800 - 843480031;
+  const swf::Log all = swf::read_log(trace_path("KTH-SP2-1996-2.swf.gz"));
+  std::vector<int32_t> expected;
+  for (const auto& rec : all.records)
+    if (rec.submit_time >= from && rec.submit_time < to) expected.push_back(rec.job_number);
+  ASSERT_FALSE(expected.empty());
+  EXPECT_EQ(kept_jobs(dir.file("oct.swf")), expected);
+}
+
+TEST(CliFilter, BadOptionValues) {
+  TempDir dir;
+  const std::vector<std::vector<std::string>> bad = {
+      {"--from", "yesterday"}, {"--to", "+3x"},        {"--users", "1,a"},       {"--status", "1,,2"},
+      {"--min-procs", "0"},    {"--max-procs", "x"},   {"--min-procs", "8", "--max-procs", "4"},
+      {"--from", "+2d", "--to", "+1d"},
+  };
+  for (const auto& options : bad) {
+    const Filtered f = filter(dir, options);
+    EXPECT_EQ(f.result.exit_code, 1) << options[0] << " " << options[1];
+    EXPECT_NE(f.result.err.find("schedlab: error: "), std::string::npos) << f.result.err;
+    EXPECT_NE(f.result.err.find(options[0]), std::string::npos) << f.result.err;
+  }
+}
+
+TEST(CliFilter, MissingInput) {
+  TempDir dir;
+  const CliResult r = run_cli({"filter", dir.file("nope.swf"), "-o", dir.file("out.swf")});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("nope.swf"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace schedlab::testing

@@ -1,0 +1,56 @@
+// `schedlab flurries` and `schedlab filter --drop-flurries` through the built binary.
+#include <string>
+
+#include <fmt/core.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "schedlab/swf/reader.h"
+#include "test_util.h"
+
+namespace schedlab::testing {
+namespace {
+
+TEST(CliFlurries, KthUncleanedAndCleanedFollowTheRule) {
+  if (!trace_exists("KTH-SP2-1996-2.swf.gz")) GTEST_SKIP() << "no shared traces";
+  // The archive's cleaning of KTH removed only its first 14 jobs, no flurry: with the default rule
+  // (F = 3, more than 500 jobs) neither version has one.
+  for (const char* log : {"KTH-SP2-1996-2.swf.gz", "KTH-SP2-1996-2.1-cln.swf.gz"}) {
+    const CliResult r = run_cli({"flurries", trace_path(log), "--json"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(nlohmann::json::parse(r.out)["flurries"].size(), 0u) << log;
+  }
+  // A lower minimum lists smaller bursts; each satisfies the rule.
+  const CliResult raw = run_cli({"flurries", trace_path("KTH-SP2-1996-2.swf.gz"), "--json", "--min-jobs", "100"});
+  ASSERT_EQ(raw.exit_code, 0) << raw.err;
+  const auto j = nlohmann::json::parse(raw.out);
+  EXPECT_GE(j["flurries"].size(), 1u);
+  for (const auto& f : j["flurries"]) {
+    EXPECT_GT(f["jobs"].get<int64_t>(), 3 * f["runner_up_jobs"].get<int64_t>());
+    EXPECT_GT(f["jobs"].get<int64_t>(), 100);
+  }
+}
+
+TEST(CliFlurries, FilterDropsThemAndNotesIt) {
+  TempDir dir;
+  std::string log = "; MaxProcs: 4\n";
+  int id = 1;
+  for (int i = 0; i < 40; ++i)  // user 7: 40 jobs in week 0, user 8: 5
+    log += fmt::format("{} {} 0 10 1 -1 -1 1 10 -1 1 {} 1 -1 -1 -1 -1 -1\n", id++, i * 60, i < 35 ? 7 : 8);
+  write_file(dir.file("in.swf"), log);
+  const CliResult list = run_cli({"flurries", dir.file("in.swf"), "--min-jobs", "20"});
+  ASSERT_EQ(list.exit_code, 0) << list.err;
+  EXPECT_NE(list.out.find("1 flurries"), std::string::npos) << list.out;
+  const CliResult f = run_cli({"filter", dir.file("in.swf"), "-o", dir.file("out.swf"), "--drop-flurries",
+                               "--flurry-min-jobs", "20"});
+  ASSERT_EQ(f.exit_code, 0) << f.err;
+  const swf::Log out = swf::read_log(dir.file("out.swf"));
+  EXPECT_EQ(out.records.size(), 5u);
+  bool noted = false;
+  for (const auto& n : out.header.notes) noted = noted || n.find("flurries") != std::string::npos;
+  EXPECT_TRUE(noted);
+  EXPECT_EQ(run_cli({"flurries", dir.file("in.swf"), "--factor", "0.5"}).exit_code, 1);
+}
+
+}  // namespace
+}  // namespace schedlab::testing

@@ -1,0 +1,17 @@
+// schedlab analyze {locality,diversity,runs,temporal}: workload-structure measurements.
+#include "cli/analyze_commands.h"
+#include "cli/commands.h"
+
+namespace schedlab::cli {
+
+void add_analyze_command(CLI::App& app) {
+  CLI::App* cmd = app.add_subcommand("analyze", "Workload structure: locality of sampling, diversity between "
+                                                "logs, runs of repeated jobs, temporal structure");
+  cmd->require_subcommand(1);
+  add_analyze_locality(*cmd);
+  add_analyze_diversity(*cmd);
+  add_analyze_runs(*cmd);
+  add_analyze_temporal(*cmd);
+}
+
+}  // namespace schedlab::cli

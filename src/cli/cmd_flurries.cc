@@ -1,0 +1,105 @@
+// schedlab flurries TRACE: (user, week) bursts of very high activity by one user (trace/flurries.h).
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <fmt/core.h>
+#include <nlohmann/json.hpp>
+
+#include "cli/analyze_util.h"
+#include "cli/commands.h"
+#include "cli/text_util.h"
+#include "schedlab/trace/flurries.h"
+#include "schedlab/trace/log_time.h"
+
+namespace schedlab::cli {
+namespace {
+
+struct FlurriesCliOptions {
+  std::string path, csv;
+  double factor = 3.0;
+  int64_t min_jobs = 500;
+  bool json = false, skip_invalid = false;
+};
+
+void run_flurries(const FlurriesCliOptions& opt) {
+  check_one_stdout_document(opt.json, opt.csv);
+  trace::FlurryOptions fo;
+  fo.factor = opt.factor;
+  fo.min_jobs = opt.min_jobs;
+  if (!(fo.factor >= 1)) throw std::invalid_argument(fmt::format("--factor must be >= 1 (got {})", opt.factor));
+  if (fo.min_jobs < 0) throw std::invalid_argument("--min-jobs must be >= 0");
+  const swf::Log log = read_log_for_analysis(opt.path, opt.skip_invalid);
+  const auto flurries = trace::find_flurries(log.records, fo);
+  int64_t jobs = 0;
+  for (const auto& f : flurries) jobs += f.jobs;
+  const auto date = [&](int64_t t) -> std::string {
+    try {
+      return trace::format_log_time(t, log.header).value_or("");
+    } catch (const trace::TimeError&) {
+      return "";
+    }
+  };
+  if (!opt.csv.empty()) {
+    std::vector<std::string> rows{"user,week,week_start,jobs,runner_up,runner_up_jobs,ratio"};
+    for (const auto& f : flurries)
+      rows.push_back(fmt::format("{},{},{},{},{},{},{}", f.user, f.week, f.week_start, f.jobs, f.runner_up,
+                                 f.runner_up_jobs, csv_number(f.ratio)));
+    write_csv_lines(opt.csv, rows);
+  }
+  if (opt.json) {
+    nlohmann::ordered_json j;
+    j["command"] = "flurries";
+    j["path"] = opt.path;
+    j["rule"] = {{"factor", fo.factor}, {"min_jobs", fo.min_jobs}, {"week_seconds", fo.week_seconds}};
+    j["records"] = static_cast<int64_t>(log.records.size());
+    j["flurry_jobs"] = jobs;
+    j["flurries"] = nlohmann::ordered_json::array();
+    for (const auto& f : flurries)
+      j["flurries"].push_back({{"user", f.user},
+                               {"week", f.week},
+                               {"week_start", f.week_start},
+                               {"week_start_date", date(f.week_start)},
+                               {"jobs", f.jobs},
+                               {"runner_up", f.runner_up},
+                               {"runner_up_jobs", f.runner_up_jobs},
+                               {"ratio", f.ratio}});
+    fmt::print("{}\n", j.dump(2));
+    return;
+  }
+  if (opt.csv == "-") return;
+  std::string out = fmt::format(
+      "flurries in {}: a user's jobs in a week (from the first submit) > {} x any other user's that week and > {}\n",
+      opt.path, fo.factor, fo.min_jobs);
+  out += fmt::format("{} flurries, {} of {} records\n", flurries.size(), group_thousands(jobs),
+                     group_thousands(static_cast<int64_t>(log.records.size())));
+  if (!flurries.empty()) {
+    out += fmt::format("\n{:>8} {:>6} {:<24} {:>8} {:>10} {:>10} {:>8}\n", "user", "week", "week start", "jobs",
+                       "next user", "its jobs", "ratio");
+    for (const auto& f : flurries) {
+      const std::string d = date(f.week_start);
+      out += fmt::format("{:>8} {:>6} {:<24} {:>8} {:>10} {:>10} {:>8.1f}\n", f.user, f.week,
+                         d.empty() ? fmt::format("+{} s", f.week_start) : d.substr(0, 10), f.jobs, f.runner_up,
+                         f.runner_up_jobs, f.ratio);
+    }
+  }
+  fmt::print("{}", out);
+}
+
+}  // namespace
+
+void add_flurries_command(CLI::App& app) {
+  auto opt = std::make_shared<FlurriesCliOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "flurries", "List flurries: (user, week) pairs whose job count is > FACTOR x the largest weekly count of any "
+                  "other user that week and > MIN-JOBS (remove them with 'schedlab filter --drop-flurries')");
+  cmd->add_option("TRACE", opt->path, "SWF log (plain or gzip; - for standard input)")->required();
+  cmd->add_option("--factor", opt->factor, "F: times the next user's weekly count")->capture_default_str();
+  cmd->add_option("--min-jobs", opt->min_jobs, "minimum jobs in the week")->capture_default_str();
+  cmd->add_option("--csv", opt->csv, "write the list as CSV (- = standard output)");
+  cmd->add_flag("--json", opt->json, "print one JSON document");
+  cmd->add_flag("--skip-invalid", opt->skip_invalid, "skip malformed records (counted) instead of failing");
+  cmd->callback([opt] { run_flurries(*opt); });
+}
+
+}  // namespace schedlab::cli
