@@ -1,9 +1,172 @@
+// schedlab simulate: replay a log under a scheduling policy and report wait/slowdown/utilization.
+#include <chrono>
+#include <cstdio>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+#include <fmt/core.h>
+#include <nlohmann/json.hpp>
+
 #include "cli/commands.h"
+#include "schedlab/predict/registry.h"
+#include "schedlab/sim/job_output.h"
+#include "schedlab/sim/scheduler_registry.h"
+#include "schedlab/sim/simulate.h"
+#include "schedlab/sim/workload.h"
+#include "schedlab/swf/reader.h"
 
 namespace schedlab::cli {
 
+namespace {
+
+struct SimulateArgs {
+  std::string trace;
+  std::string scheduler;
+  std::string predictor{predict::kDefaultPredictor};
+  std::optional<int64_t> procs;
+  bool kill_at_estimate = false;
+  std::optional<double> load;
+  double arrival_scale = 1.0;
+  int64_t bsld_tau = 10;
+  double warmup_fraction = 0.0;
+  uint64_t seed = 0;
+  bool json = false;
+  std::string jobs_out;
+  bool check = false;
+  bool list = false;
+};
+
+void print_list() {
+  fmt::print("schedulers:\n");
+  for (const auto& e : sim::schedulers()) fmt::print("  {:<14} {}\n", e.name, e.description);
+  fmt::print("predictors:\n");
+  for (const auto& e : predict::predictors()) fmt::print("  {:<14} {}\n", e.name, e.description);
+}
+
+nlohmann::json summary_json(const sim::Summary& s) {
+  return {{"mean", s.mean}, {"median", s.median}, {"p90", s.p90}, {"max", s.max}};
+}
+
+void print_json(const SimulateArgs& a, const sim::Workload& w, const sim::SimResult& r) {
+  const auto& m = r.metrics;
+  nlohmann::json excluded = nlohmann::json::object();
+  for (const auto& [reason, count] : w.excluded) excluded[reason] = count;
+  nlohmann::json doc = {
+      {"trace", a.trace},
+      {"scheduler", r.scheduler},
+      {"predictor", r.predictor},
+      {"procs", r.procs},
+      {"procs_source", std::string(trace::machine_size_source_name(w.procs_source))},
+      {"kill_at_estimate", w.kill_at_estimate},
+      {"arrival_scale", w.arrival_scale},
+      {"offered_load", w.offered_load},
+      {"bsld_tau", a.bsld_tau},
+      {"warmup_fraction", a.warmup_fraction},
+      {"jobs",
+       {{"records", w.records},
+        {"simulated", w.jobs.size()},
+        {"killed", w.killed},
+        {"excluded", excluded},
+        {"without_estimate", w.without_estimate},
+        {"warmup_excluded", m.warmup_excluded}}},
+      {"metrics",
+       {{"wait", summary_json(m.wait)},
+        {"response", summary_json(m.response)},
+        {"slowdown", summary_json(m.slowdown)},
+        {"bounded_slowdown", summary_json(m.bounded_slowdown)},
+        {"utilization", m.utilization},
+        {"makespan", m.makespan}}},
+      {"notes", w.notes},
+      {"checked", a.check},
+      {"wall_time_s", r.wall_time_s},
+  };
+  fmt::print("{}\n", doc.dump(2));
+}
+
+void print_text(const SimulateArgs& a, const sim::Workload& w, const sim::SimResult& r) {
+  const auto& m = r.metrics;
+  fmt::print("trace        {}\n", a.trace);
+  fmt::print("scheduler    {} (predictor {}{})\n", r.scheduler, r.predictor,
+             w.kill_at_estimate ? ", jobs killed at their estimate" : "");
+  fmt::print("machine      {} processors ({})\n", r.procs, trace::machine_size_source_name(w.procs_source));
+  fmt::print("jobs         {} simulated of {} records, {} excluded, {} without estimate, {} killed\n", w.jobs.size(),
+             w.records, w.excluded_total, w.without_estimate, w.killed);
+  fmt::print("averages     over {} jobs ({} warm-up jobs excluded)\n", m.jobs, m.warmup_excluded);
+  fmt::print("offered load {:.4f}{}\n", w.offered_load,
+             w.arrival_scale != 1.0 ? fmt::format(" (inter-arrival times x {:.6g})", w.arrival_scale) : "");
+  for (const auto& note : w.notes) fmt::print("note         {}\n", note);
+  fmt::print("\n{:<26} {:>14} {:>14} {:>14} {:>14}\n", "metric", "mean", "median", "p90", "max");
+  auto row = [](const char* name, const sim::Summary& s, double scale, int digits) {
+    fmt::print("{:<26} {:>14.{}f} {:>14.{}f} {:>14.{}f} {:>14.{}f}\n", name, s.mean / scale, digits,
+               s.median / scale, digits, s.p90 / scale, digits, s.max / scale, digits);
+  };
+  row("wait (s)", m.wait, 1, 1);
+  row("wait (min)", m.wait, 60, 2);
+  row("response (s)", m.response, 1, 1);
+  row("slowdown", m.slowdown, 1, 2);
+  row(fmt::format("bounded slowdown (tau={})", a.bsld_tau).c_str(), m.bounded_slowdown, 1, 2);
+  fmt::print("\n{:<26} {:>14.4f}\n", "utilization", m.utilization);
+  fmt::print("{:<26} {:>14} s ({:.2f} days)\n", "makespan", m.makespan, static_cast<double>(m.makespan) / 86400.0);
+  fmt::print("{:<26} {:>14.3f} s{}\n", "simulation wall time", r.wall_time_s, a.check ? " (invariants checked)" : "");
+}
+
+void run(const SimulateArgs& a) {
+  if (a.list) {
+    print_list();
+    return;
+  }
+  if (a.trace.empty()) throw std::invalid_argument("simulate: a TRACE file is required (or --list)");
+  if (a.scheduler.empty()) throw std::invalid_argument("simulate: --scheduler is required (see --list)");
+  // Fail on unknown names before reading the log.
+  const auto scheduler = sim::make_scheduler(a.scheduler, sim::SchedulerConfig{a.seed, {}});
+  const auto predictor = predict::make_predictor(a.predictor, predict::PredictorConfig{a.seed, {}});
+
+  const swf::Log log = swf::read_log(a.trace);
+  sim::WorkloadOptions wo;
+  wo.procs = a.procs;
+  wo.kill_at_estimate = a.kill_at_estimate;
+  wo.load = a.load;
+  wo.arrival_scale = a.arrival_scale;
+  const sim::Workload workload = sim::build_workload(log.header, log.records, wo);
+
+  sim::SimOptions so;
+  so.check = a.check;
+  so.bsld_tau = a.bsld_tau;
+  so.warmup_fraction = a.warmup_fraction;
+  so.seed = a.seed;
+  const sim::SimResult result = sim::simulate(workload, *scheduler, *predictor, so);
+
+  if (!a.jobs_out.empty()) sim::write_jobs(a.jobs_out, log.header, log.records, workload, result);
+  if (a.json) {
+    print_json(a, workload, result);
+  } else {
+    print_text(a, workload, result);
+  }
+}
+
+}  // namespace
+
 void add_simulate_command(CLI::App& app) {
-  app.add_subcommand("simulate", "(not yet implemented)");
+  auto args = std::make_shared<SimulateArgs>();
+  CLI::App* cmd = app.add_subcommand("simulate", "simulate a scheduling policy on a log (SWF, plain or gzip)");
+  cmd->add_option("TRACE", args->trace, "the log to replay (\"-\" = standard input)");
+  cmd->add_option("--scheduler,-s", args->scheduler, "scheduling policy (see --list)");
+  cmd->add_option("--predictor,-p", args->predictor, "runtime predictor (default: estimate)");
+  cmd->add_option("--procs", args->procs, "machine size (default: MaxProcs, MaxNodes, largest job)");
+  cmd->add_flag("--kill-at-estimate", args->kill_at_estimate, "cut jobs at their user estimate");
+  auto* load = cmd->add_option("--load", args->load, "scale inter-arrival times to this offered load");
+  auto* scale = cmd->add_option("--arrival-scale", args->arrival_scale, "multiply inter-arrival times by F");
+  load->excludes(scale);
+  cmd->add_option("--bsld-tau", args->bsld_tau, "bounded-slowdown threshold in seconds (default 10)");
+  cmd->add_option("--warmup-fraction", args->warmup_fraction,
+                  "leave the first fraction of terminated jobs out of the averages (default 0)");
+  cmd->add_option("--seed", args->seed, "random seed (default 0)");
+  cmd->add_flag("--json", args->json, "print one JSON document");
+  cmd->add_option("--jobs-out", args->jobs_out, "write per-job results (.csv or .swf, optionally .gz)");
+  cmd->add_flag("--check", args->check, "verify the simulator's invariants while simulating");
+  cmd->add_flag("--list,--list-schedulers", args->list, "list schedulers and predictors");
+  cmd->callback([args]() { run(*args); });
 }
 
 }  // namespace schedlab::cli

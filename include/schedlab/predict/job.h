@@ -1,0 +1,32 @@
+// A job as the simulator and the predictors see it: the fields of one SWF record that scheduling and
+// prediction need, with the project's conventions (trace/conventions.h) already applied.
+//
+// A simulation's workload is a vector of these, ordered by (submit, SWF job number, record position);
+// `id` is the index in that vector and is what every simulator and predictor API calls a job.
+#pragma once
+
+#include <cstdint>
+
+namespace schedlab::predict {
+
+using JobId = int32_t;  // index of the job in its workload
+
+struct Job {
+  JobId id = -1;
+  int32_t job_number = -1;  // SWF field 1
+  int64_t submit = 0;       // seconds (after --load / --arrival-scale scaling)
+  int32_t procs = 0;        // job size (trace::job_size), > 0
+  int64_t estimate = 0;     // user estimate (field 9), or the runtime when the log gives none
+  bool has_estimate = false;
+  // The runtime the simulation gives the job: the logged runtime, or min(runtime, estimate) with
+  // --kill-at-estimate. Only the `perfect` predictor (and the engine) may look at it.
+  int64_t runtime = 0;
+  bool killed = false;  // the runtime was cut at the estimate (--kill-at-estimate)
+  int32_t user = -1;        // SWF field 12
+  int32_t group = -1;       // field 13
+  int32_t executable = -1;  // field 14
+  int32_t queue = -1;       // field 15
+  int32_t partition = -1;   // field 16
+};
+
+}  // namespace schedlab::predict

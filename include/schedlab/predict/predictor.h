@@ -1,0 +1,71 @@
+// Runtime predictors: plug-ins that tell the scheduler how long each job is expected to run.
+//
+// Contract:
+// - The engine calls on_arrival for every job when it enters the wait queue; the returned value is the
+//   job's initial prediction. It then calls on_start, on_termination, and on_deadline_miss (the job is
+//   still running at start + prediction) as they happen. Within one instant the engine reports all
+//   terminations, then all arrivals, then all starts; deadline misses come after the arrivals.
+// - Every callback may append updated predictions for ANY waiting or running job to `updates`
+//   ({job, prediction}); the engine applies them in order, tells the scheduler, and calls the scheduler
+//   again at that instant. Updates for jobs that are neither waiting nor running are ignored.
+// - A prediction is never below the elapsed runtime: the engine raises a running job's prediction to
+//   (now - start) when a predictor returns less, and a prediction is always >= 0.
+// - A predictor that leaves an overdue job's prediction alone (e.g. `estimate`) makes the job count as
+//   "ending now" for the scheduler: expected end = max(start + prediction, now) (sim/state.h).
+// - Predictors may only use the job's public fields; Job::runtime is reserved for `perfect`.
+// - Predictors are copyable values via clone() (adaptive schedulers run several side by side); all
+//   randomness comes from PredictorConfig::seed.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "schedlab/predict/job.h"
+
+namespace schedlab::predict {
+
+struct PredictionUpdate {
+  JobId job = -1;
+  int64_t prediction = 0;  // seconds of runtime (from the job's start)
+};
+using Updates = std::vector<PredictionUpdate>;
+
+// Parameters a predictor factory receives (extensible: named string parameters for later predictors).
+struct PredictorConfig {
+  uint64_t seed = 0;
+  std::map<std::string, std::string> params;
+};
+
+class Predictor {
+ public:
+  virtual ~Predictor() = default;
+  virtual std::unique_ptr<Predictor> clone() const = 0;
+  virtual std::string_view name() const = 0;
+
+  // A job arrives at `now`; returns its initial prediction (>= 0).
+  virtual int64_t on_arrival(int64_t now, const Job& job, Updates& updates) = 0;
+  // The job starts at `now` with its current prediction `prediction`.
+  virtual void on_start(int64_t now, const Job& job, int64_t prediction, Updates& updates) {
+    (void)now, (void)job, (void)prediction, (void)updates;
+  }
+  // The job terminates at `now` (it ran now - start seconds).
+  virtual void on_termination(int64_t now, const Job& job, int64_t start, Updates& updates) {
+    (void)now, (void)job, (void)start, (void)updates;
+  }
+  // The job is still running at now = start + prediction.
+  virtual void on_deadline_miss(int64_t now, const Job& job, int64_t start, int64_t prediction,
+                                Updates& updates) {
+    (void)now, (void)job, (void)start, (void)prediction, (void)updates;
+  }
+
+ protected:
+  Predictor() = default;
+  Predictor(const Predictor&) = default;
+  Predictor& operator=(const Predictor&) = default;
+};
+
+}  // namespace schedlab::predict

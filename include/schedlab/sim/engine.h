@@ -1,0 +1,75 @@
+// The event engine behind simulate() (sim/simulate.h states the event order and the checks).
+//
+// An Engine is copyable: copying it clones the scheduler and predictor and copies the state and pending
+// events, so an adaptive policy can fork the real simulation and run candidates side by side.
+// Cost per instant: O(log n) per event for the event heaps, O(queue) to remove started jobs from the
+// queue, O(running) to insert a started job in the running list, plus the scheduler's own cost.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <queue>
+#include <utility>
+#include <vector>
+
+#include "schedlab/predict/predictor.h"
+#include "schedlab/sim/scheduler.h"
+#include "schedlab/sim/simulate.h"
+#include "schedlab/sim/state.h"
+#include "schedlab/sim/workload.h"
+
+namespace schedlab::sim {
+
+class Engine {
+ public:
+  // The workload must outlive the engine (and its copies).
+  Engine(const Workload& workload, std::unique_ptr<Scheduler> scheduler,
+         std::unique_ptr<predict::Predictor> predictor, const SimOptions& options);
+  Engine(const Engine& other);
+  Engine& operator=(const Engine& other);
+  Engine(Engine&&) noexcept = default;
+  Engine& operator=(Engine&&) noexcept = default;
+  ~Engine() = default;
+
+  // Processes the next instant (all its events and the scheduler call). False when nothing is left.
+  bool step();
+  // Runs to the end and checks that every job ran (throws std::logic_error otherwise).
+  void run();
+
+  const SimState& state() const { return state_; }
+  // The results so far (metrics are filled in by run()).
+  const SimResult& result() const { return result_; }
+  SimResult take_result() { return std::move(result_); }
+
+ private:
+  using TimedJob = std::pair<int64_t, JobId>;  // (time, job), min-heap
+  using MinHeap = std::priority_queue<TimedJob, std::vector<TimedJob>, std::greater<>>;
+
+  void apply_updates();
+  void set_prediction(JobId id, int64_t prediction);
+  void start_jobs();
+  void start_job(JobId id);
+  void terminate(JobId id);
+  void finish();
+  int64_t next_time() const;
+
+  const Workload* workload_ = nullptr;
+  std::unique_ptr<Scheduler> scheduler_;
+  std::unique_ptr<predict::Predictor> predictor_;
+  SimOptions options_;
+  SimState state_;
+  SimResult result_;
+  size_t next_arrival_ = 0;
+  MinHeap terminations_;
+  MinHeap deadlines_;
+  std::vector<int64_t> prediction_;  // current prediction per job (waiting or running)
+  predict::Updates updates_;
+  Decision decision_;
+  bool predictions_changed_ = false;
+  // --check: reservation promises (time, epoch) per job; the epoch changes whenever a running job outlives
+  // its prediction or a running job's prediction changes, which voids earlier promises.
+  int64_t epoch_ = 0;
+  std::vector<std::pair<int64_t, int64_t>> promise_;
+};
+
+}  // namespace schedlab::sim

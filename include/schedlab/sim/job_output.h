@@ -1,0 +1,33 @@
+// Per-job results of a simulation, as CSV or SWF.
+//
+// CSV columns (one row per simulated job, in workload order = (submit, job number)):
+//   job_id (SWF job number), submit, start, end, procs, runtime (simulated: end - start), estimate,
+//   killed (0/1), wait (start - submit), prediction (the prediction the job started with).
+// SWF: the input records of the simulated jobs with field 2 = submit (after arrival scaling),
+//   field 3 = simulated wait and field 4 = simulated runtime; the input header plus a Note line saying how
+//   it was simulated. Excluded records are not written.
+// Both: ".gz" at the end of the path compresses with gzip; "-" writes to standard output. The format is
+// chosen by extension (".csv[.gz]" or ".swf[.gz]"; anything else is an error) by write_jobs().
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "schedlab/sim/simulate.h"
+#include "schedlab/sim/workload.h"
+#include "schedlab/swf/header.h"
+#include "schedlab/swf/record.h"
+
+namespace schedlab::sim {
+
+std::string jobs_csv(const Workload& workload, const SimResult& result);
+
+std::vector<swf::Record> simulated_records(const std::vector<swf::Record>& records, const Workload& workload,
+                                           const SimResult& result);
+
+// Writes per-job results to `path`, CSV or SWF by extension. Throws std::runtime_error on failure or an
+// unknown extension.
+void write_jobs(const std::string& path, const swf::Header& header, const std::vector<swf::Record>& records,
+                const Workload& workload, const SimResult& result);
+
+}  // namespace schedlab::sim

@@ -1,0 +1,45 @@
+// Simulation metrics (shared/spec/README.md), all times in seconds.
+//
+// Per job: wait = start - submit; response = end - submit;
+//   slowdown = response / max(runtime, 1)   (runtime 0 counts as 1 s, so the slowdown stays finite);
+//   bounded slowdown = max(1, response / max(runtime, tau)), tau = --bsld-tau (default 10 s).
+//   runtime is the time the job actually ran in the simulation (end - start).
+// Averages (wait, response, slowdown, bounded_slowdown) exclude the warm-up: the first
+//   floor(warmup_fraction * n) jobs in termination order (the order the engine processed terminations:
+//   by end time, ties by job id).
+// Each is summarised by mean, median and p90 (linear interpolation between order statistics,
+//   i.e. quantile q = x[floor(h)] + (h - floor(h)) * (x[floor(h)+1] - x[floor(h)]), h = q * (n - 1)) and max.
+// Over all simulated jobs (warm-up included):
+//   utilization = sum(procs * runtime) / (machine procs * (last end - first submit));
+//   makespan = last end - first submit. Both 0 for an empty workload or a zero-length span.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace schedlab::sim {
+
+struct Summary {
+  double mean = 0, median = 0, p90 = 0, max = 0;
+};
+
+// Summary of `values` (reordered in place; O(n)). All zero when empty.
+Summary summarize(std::vector<double>& values);
+
+struct Metrics {
+  int64_t jobs = 0;             // jobs in the averages
+  int64_t warmup_excluded = 0;  // jobs left out of the averages as warm-up
+  Summary wait, response, slowdown, bounded_slowdown;
+  double utilization = 0;
+  int64_t makespan = 0;
+};
+
+struct JobTimes {
+  int64_t submit = 0, start = 0, end = 0, procs = 0;
+};
+
+// Computes the metrics of jobs listed in termination order.
+Metrics compute_metrics(const std::vector<JobTimes>& in_termination_order, int64_t machine_procs,
+                        int64_t bsld_tau = 10, double warmup_fraction = 0.0);
+
+}  // namespace schedlab::sim

@@ -1,0 +1,84 @@
+// Scheduling policies: plug-ins behind this small interface, registered by name in
+// src/sim/scheduler_registry.cc (sim/scheduler_registry.h).
+//
+// Contract:
+// - At every instant where something happened (terminations, arrivals, prediction changes) the engine
+//   first updates the state and calls the notification hooks (on_termination for each finished job in
+//   job-id order, then on_arrival for each arriving job in queue order, then on_prediction_change), then
+//   calls schedule() ONCE. schedule() appends to `decision.start` the waiting jobs to start now, in
+//   order; the engine starts them in that order (each must be waiting and fit in the processors left
+//   free by the previous ones; otherwise the engine throws std::logic_error). Starting a job does not
+//   call schedule() again at the same instant.
+// - A scheduler may append the reservations it holds ({job, time}: "this job will start no later than
+//   time") to `decision.reservations`; with --check the engine verifies that no job starts later than a
+//   reservation it was given. A reservation counts as a promise only if no running job was overdue when
+//   it was made, and only until a running job outlives its prediction or a running job's prediction
+//   changes (after that no policy could keep it).
+// - Schedulers see predictions only (WaitingJob/RunningJob::prediction, SimState::expected_end); they
+//   must not read Job::runtime.
+// - Schedulers are copyable values via clone(): internal state (e.g. an availability profile) is copied.
+//   Deterministic; randomness only from SchedulerConfig::seed.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "schedlab/sim/state.h"
+
+namespace schedlab::sim {
+
+struct Reservation {
+  JobId job = -1;
+  int64_t time = 0;  // the job will start no later than this
+};
+
+struct Decision {
+  std::vector<JobId> start;                // jobs to start now, in order
+  std::vector<Reservation> reservations;   // optional promises, checked with --check
+  // Set by the engine under --check: schedulers for which reporting reservations costs extra work may
+  // skip it when false. (Input; clear() leaves it alone.)
+  bool wants_reservations = false;
+  void clear() {
+    start.clear();
+    reservations.clear();
+  }
+};
+
+// Parameters a scheduler factory receives (extensible: named string parameters for later policies).
+struct SchedulerConfig {
+  uint64_t seed = 0;
+  std::map<std::string, std::string> params;
+};
+
+class Scheduler {
+ public:
+  virtual ~Scheduler() = default;
+  virtual std::unique_ptr<Scheduler> clone() const = 0;
+  virtual std::string_view name() const = 0;
+
+  // Notifications (default: ignored). Each is called after the state reflects the event.
+  // The job has joined state.queue.
+  virtual void on_arrival(const SimState& state, const WaitingJob& job) { (void)state, (void)job; }
+  // The job started (it is in state.running); called for every job of a decision, in order.
+  virtual void on_start(const SimState& state, const RunningJob& job) { (void)state, (void)job; }
+  // The job has left state.running and its processors are free again.
+  virtual void on_termination(const SimState& state, const RunningJob& job) { (void)state, (void)job; }
+  // A waiting or running job's prediction changed from `old_prediction` to the value now in the state.
+  virtual void on_prediction_change(const SimState& state, JobId job, int64_t old_prediction) {
+    (void)state, (void)job, (void)old_prediction;
+  }
+
+  // Decides which waiting jobs start now (see the contract above). `decision` arrives empty.
+  virtual void schedule(const SimState& state, Decision& decision) = 0;
+
+ protected:
+  Scheduler() = default;
+  Scheduler(const Scheduler&) = default;
+  Scheduler& operator=(const Scheduler&) = default;
+};
+
+}  // namespace schedlab::sim

@@ -1,0 +1,70 @@
+// Building a simulation workload from an SWF log, following the project's conventions
+// (shared/spec/README.md, trace/conventions.h).
+//
+// - Machine size: WorkloadOptions::procs, else header MaxProcs, else MaxNodes, else the largest job.
+//   A machine of size <= 0 is an error (std::invalid_argument).
+// - Jobs that cannot be simulated are left out and counted by reason (trace::exclusion_name):
+//   runtime < 0, size <= 0, size > machine. Never silently: see Workload::excluded and notes.
+// - A job without an estimate (field 9 <= 0) uses its runtime as the estimate (counted).
+// - With kill_at_estimate a job runs min(runtime, estimate) and counts as killed when that cuts it;
+//   it is an error (std::invalid_argument) if no simulated job of the log has an estimate.
+// - Job order and ids: by (submit, SWF job number, position in the log); Job::id = index.
+//
+// Arrival scaling (inter-arrival times multiplied by a factor F > 0):
+//   submit'_i = first + llround((submit_i - first) * F), first = the earliest submit among the jobs kept.
+//   Scaling offsets from the first submit (not each gap separately) keeps rounding errors from
+//   accumulating; each scaled inter-arrival time is within 1 s of the exact product. Order is preserved.
+// - arrival_scale: F given directly.
+// - load: F chosen so that the offered load becomes the target:
+//     offered_load = sum(procs * runtime) / (machine procs * (last submit - first submit))
+//   over the jobs kept (runtime as simulated, i.e. cut at the estimate with kill_at_estimate), so
+//   F = offered_load / target. Rounding makes the achieved load differ slightly (reported).
+//   Both load and an arrival_scale != 1 at once is an error.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "schedlab/predict/job.h"
+#include "schedlab/swf/header.h"
+#include "schedlab/swf/record.h"
+#include "schedlab/trace/conventions.h"
+
+namespace schedlab::sim {
+
+using predict::Job;
+
+struct WorkloadOptions {
+  std::optional<int64_t> procs;  // machine size (--procs)
+  bool kill_at_estimate = false;
+  std::optional<double> load;    // target offered load (--load), > 0
+  double arrival_scale = 1.0;    // inter-arrival factor (--arrival-scale), > 0
+};
+
+struct Workload {
+  std::vector<Job> jobs;                 // ordered, ids = index
+  std::vector<size_t> record_index;      // jobs[i] came from records[record_index[i]]
+  int64_t procs = 0;
+  trace::MachineSizeSource procs_source = trace::MachineSizeSource::kOption;
+  int64_t records = 0;                   // records in the log
+  std::map<std::string, int64_t> excluded;  // reason (trace::exclusion_name) -> count; only reasons seen
+  int64_t excluded_total = 0;
+  int64_t without_estimate = 0;          // kept jobs that use their runtime as the estimate
+  int64_t killed = 0;                    // kept jobs cut at their estimate (kill_at_estimate)
+  bool kill_at_estimate = false;
+  double arrival_scale = 1.0;            // the factor applied to inter-arrival times
+  double offered_load_before = 0.0;      // offered load before scaling
+  double offered_load = 0.0;             // after scaling
+  std::vector<std::string> notes;        // human-readable remarks on what was excluded or changed
+};
+
+// Offered load of jobs on `procs` processors (see above); 0 when all jobs are submitted at one instant.
+double offered_load(const std::vector<Job>& jobs, int64_t procs);
+
+Workload build_workload(const swf::Header& header, const std::vector<swf::Record>& records,
+                        const WorkloadOptions& options = {});
+
+}  // namespace schedlab::sim

@@ -1,0 +1,116 @@
+// The `schedlab simulate` command.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "test_util.h"
+
+namespace schedlab {
+namespace {
+using schedlab::testing::run_cli;
+
+const char* kSmallLog =
+    "; MaxProcs: 10\n"
+    "1 0 -1 100 6 -1 -1 6 100 -1 1 1 1 -1 -1 -1 -1 -1\n"
+    "2 1 -1 50 8 -1 -1 8 50 -1 1 1 1 -1 -1 -1 -1 -1\n"
+    "3 2 -1 200 4 -1 -1 4 200 -1 1 1 1 -1 -1 -1 -1 -1\n"
+    "4 3 -1 500 2 -1 -1 2 -1 -1 1 1 1 -1 -1 -1 -1 -1\n"
+    "5 4 -1 90 2 -1 -1 2 90 -1 1 1 1 -1 -1 -1 -1 -1\n"
+    "6 5 -1 90 20 -1 -1 20 90 -1 1 1 1 -1 -1 -1 -1 -1\n";
+
+TEST(SimCliTest, ListsSchedulersAndPredictors) {
+  const auto r = run_cli({"simulate", "--list"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* name : {"fcfs", "fcfs-fill", "easy", "easy-sjbf", "lewf", "lewf-fill", "estimate", "perfect"}) {
+    EXPECT_NE(r.out.find(name), std::string::npos) << name;
+  }
+  EXPECT_EQ(run_cli({"simulate", "--list-schedulers"}).out, r.out);
+}
+
+TEST(SimCliTest, JsonReportAndExclusions) {
+  schedlab::testing::TempDir dir;
+  const std::string log = dir.file("small.swf");
+  schedlab::testing::write_file(log, kSmallLog);
+  const auto r = run_cli({"simulate", log, "--scheduler", "easy", "--json", "--check"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto doc = nlohmann::json::parse(r.out);
+  EXPECT_EQ(doc["scheduler"], "easy");
+  EXPECT_EQ(doc["predictor"], "estimate");
+  EXPECT_EQ(doc["procs"], 10);
+  EXPECT_EQ(doc["jobs"]["simulated"], 5);
+  EXPECT_EQ(doc["jobs"]["excluded"]["larger_than_machine"], 1);
+  EXPECT_EQ(doc["jobs"]["without_estimate"], 1);
+  EXPECT_EQ(doc["jobs"]["killed"], 0);
+  EXPECT_EQ(doc["jobs"]["warmup_excluded"], 0);
+  for (const char* m : {"wait", "response", "slowdown", "bounded_slowdown"}) {
+    for (const char* s : {"mean", "median", "p90", "max"}) EXPECT_TRUE(doc["metrics"][m].contains(s)) << m << s;
+  }
+  // starts 0, 100, 150, 3, 4 (see EasyTest.RefusesABackfillThatWouldDelayTheHead)
+  EXPECT_DOUBLE_EQ(doc["metrics"]["wait"]["mean"].get<double>(), (0 + 99 + 148 + 0 + 0) / 5.0);
+  EXPECT_EQ(doc["metrics"]["makespan"], 503);
+  EXPECT_TRUE(doc.contains("wall_time_s"));
+  EXPECT_NE(doc["notes"].dump().find("larger than the machine"), std::string::npos);
+}
+
+TEST(SimCliTest, TextReport) {
+  schedlab::testing::TempDir dir;
+  const std::string log = dir.file("small.swf");
+  schedlab::testing::write_file(log, kSmallLog);
+  const auto r = run_cli({"simulate", log, "--scheduler", "fcfs"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("wait (min)"), std::string::npos);
+  EXPECT_NE(r.out.find("bounded slowdown"), std::string::npos);
+  EXPECT_NE(r.out.find("1 jobs excluded: larger than the machine"), std::string::npos);
+}
+
+TEST(SimCliTest, PerJobCsvAndSwf) {
+  schedlab::testing::TempDir dir;
+  const std::string log = dir.file("small.swf");
+  schedlab::testing::write_file(log, kSmallLog);
+  ASSERT_EQ(run_cli({"simulate", log, "--scheduler", "easy", "--jobs-out", dir.file("jobs.csv")}).exit_code, 0);
+  const std::string csv = schedlab::testing::read_file(dir.file("jobs.csv"));
+  EXPECT_EQ(csv.substr(0, csv.find('\n')), "job_id,submit,start,end,procs,runtime,estimate,killed,wait,prediction");
+  EXPECT_NE(csv.find("\n3,2,150,350,4,200,200,0,148,200\n"), std::string::npos) << csv;
+
+  const auto r = run_cli({"simulate", log, "--scheduler", "easy", "--jobs-out", dir.file("jobs.swf.gz")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto conv = run_cli({"simulate", dir.file("jobs.swf.gz"), "--scheduler", "fcfs", "--json"});
+  ASSERT_EQ(conv.exit_code, 0) << conv.err;  // readable back as a log
+  EXPECT_EQ(nlohmann::json::parse(conv.out)["jobs"]["simulated"], 5);
+  EXPECT_NE(run_cli({"simulate", log, "--scheduler", "easy", "--jobs-out", dir.file("jobs.txt")}).exit_code, 0);
+}
+
+TEST(SimCliTest, ClearErrors) {
+  schedlab::testing::TempDir dir;
+  const std::string log = dir.file("small.swf");
+  schedlab::testing::write_file(log, kSmallLog);
+  auto r = run_cli({"simulate", log, "--scheduler", "nope"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("schedlab: error: unknown scheduler 'nope' (known: fcfs, fcfs-fill, easy"), std::string::npos)
+      << r.err;
+  r = run_cli({"simulate", log, "--scheduler", "easy", "--procs", "0"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("machine size must be positive"), std::string::npos) << r.err;
+  r = run_cli({"simulate", log});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("--scheduler is required"), std::string::npos) << r.err;
+
+  const std::string no_estimates = dir.file("none.swf");
+  schedlab::testing::write_file(no_estimates, "1 0 -1 10 1 -1 -1 1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n");
+  r = run_cli({"simulate", no_estimates, "--scheduler", "easy", "--kill-at-estimate"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("--kill-at-estimate needs user estimates"), std::string::npos) << r.err;
+}
+
+TEST(SimCliTest, LoadScalingAndWarmup) {
+  if (!schedlab::testing::trace_exists("KTH-SP2-1996-2.swf.gz")) GTEST_SKIP();
+  const auto r = run_cli({"simulate", schedlab::testing::trace_path("KTH-SP2-1996-2.swf.gz"), "--scheduler", "easy",
+                          "--load", "0.8", "--warmup-fraction", "0.01", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto doc = nlohmann::json::parse(r.out);
+  EXPECT_NEAR(doc["offered_load"].get<double>(), 0.8, 0.001);
+  EXPECT_EQ(doc["jobs"]["warmup_excluded"], 284);
+}
+
+}  // namespace
+}  // namespace schedlab

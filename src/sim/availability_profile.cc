@@ -1,0 +1,285 @@
+#include "schedlab/sim/availability_profile.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace schedlab::sim {
+
+AvailabilityProfile::AvailabilityProfile(int64_t capacity, Time origin) : capacity_(capacity) {
+  if (capacity <= 0) throw std::invalid_argument("AvailabilityProfile: capacity must be > 0");
+  steps_.push_back(Step{origin, capacity});
+}
+
+void AvailabilityProfile::assign(Time origin, std::vector<std::pair<Time, int64_t>> busy_until) {
+  std::sort(busy_until.begin(), busy_until.end());
+  int64_t busy = 0;
+  for (const auto& [until, procs] : busy_until) {
+    if (procs < 0) throw std::invalid_argument("AvailabilityProfile::assign: negative processors");
+    if (until > origin) busy += procs;
+  }
+  if (busy > capacity_) {
+    throw std::logic_error("AvailabilityProfile::assign: " + std::to_string(busy) + " processors busy on a machine of " +
+                           std::to_string(capacity_));
+  }
+  std::vector<Step> steps;
+  steps.push_back(Step{origin, capacity_ - busy});
+  for (const auto& [until, procs] : busy_until) {
+    if (until <= origin || procs == 0) continue;
+    if (steps.back().time == until) {
+      steps.back().free += procs;
+    } else {
+      steps.push_back(Step{until, steps.back().free + procs});
+    }
+  }
+  steps_ = std::move(steps);
+  touched(0);
+}
+
+size_t AvailabilityProfile::index_of(Time t) const {
+  if (t < steps_.front().time) {
+    throw std::out_of_range("AvailabilityProfile: time " + std::to_string(t) + " before origin " +
+                            std::to_string(steps_.front().time));
+  }
+  // First step with time > t, minus one.
+  auto it = std::upper_bound(steps_.begin(), steps_.end(), t,
+                             [](Time value, const Step& s) { return value < s.time; });
+  return static_cast<size_t>(it - steps_.begin()) - 1;
+}
+
+int64_t AvailabilityProfile::free_at(Time t) const { return steps_[index_of(t)].free; }
+
+int64_t AvailabilityProfile::min_free(Time start, Time end) const {
+  if (end <= start) return capacity_;
+  int64_t lowest = capacity_;
+  for (size_t i = index_of(start); i < steps_.size() && steps_[i].time < end; ++i) {
+    lowest = std::min(lowest, steps_[i].free);
+  }
+  return lowest;
+}
+
+int64_t AvailabilityProfile::max_free(Time start, Time end, size_t* hint) const {
+  int64_t highest = 0;
+  if (end <= start) return highest;
+  size_t i = 0;
+  if (hint && *hint < steps_.size() && steps_[*hint].time <= start) {
+    i = *hint;  // walk a few steps, then search
+    for (int walk = 0; walk < 8 && i + 1 < steps_.size() && steps_[i + 1].time <= start; ++walk) ++i;
+    if (i + 1 < steps_.size() && steps_[i + 1].time <= start) {
+      auto it = std::upper_bound(steps_.begin() + static_cast<std::ptrdiff_t>(i), steps_.end(), start,
+                                 [](Time value, const Step& st) { return value < st.time; });
+      i = static_cast<size_t>(it - steps_.begin()) - 1;
+    }
+  } else {
+    i = index_of(start);
+  }
+  for (; i < steps_.size() && steps_[i].time < end; ++i) highest = std::max(highest, steps_[i].free);
+  if (hint) *hint = i > 0 ? i - 1 : 0;
+  return highest;
+}
+
+bool AvailabilityProfile::fits(Time start, int64_t procs, Time duration) const {
+  if (duration <= 0) return true;
+  return min_free(start, start + duration) >= procs;
+}
+
+AvailabilityProfile::Time AvailabilityProfile::earliest_fit(Time from, int64_t procs, Time duration,
+                                                            Blocking* blocking) const {
+  if (procs < 0 || procs > capacity_) {
+    throw std::invalid_argument("AvailabilityProfile::earliest_fit: " + std::to_string(procs) +
+                                " processors on a machine of " + std::to_string(capacity_));
+  }
+  if (duration < 0) throw std::invalid_argument("AvailabilityProfile::earliest_fit: negative duration");
+  if (duration == 0) return from;
+  const size_t n = steps_.size();
+  size_t k = index_of(from);
+  Time candidate = from;
+  while (true) {
+    if (steps_[k].free < procs) {
+      const Time blocked = std::max(steps_[k].time, from);
+      int64_t most = steps_[k].free;
+      k = next_at_least(k + 1, procs, &most);
+      // Every reservation is finite, so the last step is fully free; n means a corrupted profile.
+      if (k >= n) throw std::logic_error("AvailabilityProfile: last step is not free enough");
+      candidate = steps_[k].time;
+      if (blocking) blocking->push_back({blocked, candidate, most});
+    }
+    // steps_[k] has enough: the window lasts until the next step that has not.
+    k = next_below(k + 1, procs);
+    if (k >= n || steps_[k].time - candidate >= duration) return candidate;
+  }
+}
+
+AvailabilityProfile::Time AvailabilityProfile::earliest_fit_before(Time from, int64_t procs, Time duration,
+                                                                   Time limit, Blocking* blocking) const {
+  if (from >= limit) return limit;
+  if (duration <= 0) return from;
+  const size_t n = steps_.size();
+  size_t k = index_of(from);
+  Time candidate = from;
+  while (true) {
+    if (steps_[k].free < procs) {
+      const Time blocked = std::max(steps_[k].time, from);
+      int64_t most = steps_[k].free;
+      k = next_at_least(k + 1, procs, &most);  // (may pass the limit: `most` then over-estimates, safely)
+      if (k >= n || steps_[k].time >= limit) {
+        if (blocking) blocking->push_back({blocked, limit, most});
+        return limit;
+      }
+      candidate = steps_[k].time;
+      if (blocking) blocking->push_back({blocked, candidate, most});
+    }
+    // Fits for the whole window, or up to the limit where the job's own hold takes over.
+    k = next_below(k + 1, procs);
+    if (k >= n || steps_[k].time >= limit || steps_[k].time - candidate >= duration) return candidate;
+  }
+}
+
+void AvailabilityProfile::touched(size_t index) { dirty_from_ = std::min(dirty_from_, index); }
+
+void AvailabilityProfile::refresh_blocks() const {
+  const size_t n = steps_.size();
+  const size_t blocks = (n + kBlock - 1) / kBlock;
+  if (dirty_from_ == kClean && block_max_.size() == blocks) return;
+  // Blocks before the first changed step are intact (a shorter vector was touched where it shrank).
+  const size_t first = std::min(dirty_from_, block_max_.size() * kBlock) / kBlock;
+  block_max_.resize(blocks);
+  block_min_.resize(blocks);
+  for (size_t b = first; b < blocks; ++b) {
+    int64_t hi = 0;
+    int64_t lo = capacity_;
+    for (size_t i = b * kBlock, end = std::min(n, i + kBlock); i < end; ++i) {
+      hi = std::max(hi, steps_[i].free);
+      lo = std::min(lo, steps_[i].free);
+    }
+    block_max_[b] = hi;
+    block_min_[b] = lo;
+  }
+  dirty_from_ = kClean;
+}
+
+size_t AvailabilityProfile::next_at_least(size_t k, int64_t procs, int64_t* max_skipped) const {
+  const size_t n = steps_.size();
+  int64_t most = max_skipped ? *max_skipped : 0;
+  auto done = [&](size_t index) {
+    if (max_skipped) *max_skipped = most;
+    return index;
+  };
+  if (n < kLinearBelow) {
+    for (; k < n && steps_[k].free < procs; ++k) most = std::max(most, steps_[k].free);
+    return done(k);
+  }
+  refresh_blocks();
+  // The rest of k's block, then whole blocks, then inside the block found.
+  for (; k < n && k % kBlock != 0; ++k) {
+    if (steps_[k].free >= procs) return done(k);
+    most = std::max(most, steps_[k].free);
+  }
+  if (k >= n) return done(n);
+  size_t b = k / kBlock;  // k is the first step of block b
+  for (; b < block_max_.size() && block_max_[b] < procs; ++b) most = std::max(most, block_max_[b]);
+  for (k = b * kBlock; k < n; ++k) {
+    if (steps_[k].free >= procs) return done(k);
+    most = std::max(most, steps_[k].free);
+  }
+  return done(n);
+}
+
+size_t AvailabilityProfile::next_below(size_t k, int64_t procs) const {
+  const size_t n = steps_.size();
+  if (n < kLinearBelow) {
+    while (k < n && steps_[k].free >= procs) ++k;
+    return k;
+  }
+  refresh_blocks();
+  for (; k < n && k % kBlock != 0; ++k) {
+    if (steps_[k].free < procs) return k;
+  }
+  if (k >= n) return n;
+  size_t b = k / kBlock;  // k is the first step of block b
+  while (b < block_min_.size() && block_min_[b] >= procs) ++b;
+  for (k = b * kBlock; k < n; ++k) {
+    if (steps_[k].free < procs) return k;
+  }
+  return n;
+}
+
+size_t AvailabilityProfile::split_at(Time t) {
+  size_t i = index_of(t);
+  if (steps_[i].time == t) return i;
+  steps_.insert(steps_.begin() + static_cast<std::ptrdiff_t>(i + 1), Step{t, steps_[i].free});
+  touched(i + 1);
+  return i + 1;
+}
+
+void AvailabilityProfile::merge_with_previous(size_t i) {
+  if (i == 0 || i >= steps_.size()) return;
+  if (steps_[i].free == steps_[i - 1].free) {
+    steps_.erase(steps_.begin() + static_cast<std::ptrdiff_t>(i));
+    touched(i);
+  }
+}
+
+void AvailabilityProfile::add(Time start, Time end, int64_t delta) {
+  size_t a = split_at(start);
+  size_t b = end == kInfinity ? steps_.size() : split_at(end);
+  for (size_t i = a; i < b; ++i) steps_[i].free += delta;
+  touched(a);
+  // Only the two boundaries can have created equal neighbours: values inside [a, b) all moved by delta.
+  merge_with_previous(b);  // first, so that index a stays valid
+  merge_with_previous(a);
+}
+
+void AvailabilityProfile::reserve(Time start, Time end, int64_t procs) {
+  if (end <= start || procs == 0) return;
+  if (procs < 0) throw std::invalid_argument("AvailabilityProfile::reserve: negative processors");
+  if (min_free(start, end) < procs) {
+    throw std::logic_error("AvailabilityProfile::reserve: " + std::to_string(procs) + " processors not free on [" +
+                           std::to_string(start) + "," + std::to_string(end) + ")");
+  }
+  add(start, end, -procs);
+}
+
+void AvailabilityProfile::release(Time start, Time end, int64_t procs) {
+  if (end <= start || procs == 0) return;
+  if (procs < 0) throw std::invalid_argument("AvailabilityProfile::release: negative processors");
+  if (max_free(start, end) + procs > capacity_) {
+    throw std::logic_error("AvailabilityProfile::release: " + std::to_string(procs) + " processors on [" +
+                           std::to_string(start) + "," + std::to_string(end) + ") exceed the capacity");
+  }
+  add(start, end, procs);
+}
+
+void AvailabilityProfile::advance(Time now) {
+  size_t i = index_of(now);
+  if (i > 0) {
+    steps_.erase(steps_.begin(), steps_.begin() + static_cast<std::ptrdiff_t>(i));
+    touched(0);
+  }
+  steps_.front().time = now;
+}
+
+std::string AvailabilityProfile::check() const {
+  if (steps_.empty()) return "no steps";
+  for (size_t i = 0; i < steps_.size(); ++i) {
+    const Step& s = steps_[i];
+    if (s.free < 0 || s.free > capacity_) {
+      return "step " + std::to_string(i) + " at " + std::to_string(s.time) + " has " + std::to_string(s.free) +
+             " free of " + std::to_string(capacity_);
+    }
+    if (i > 0 && s.time <= steps_[i - 1].time) return "step times not increasing at index " + std::to_string(i);
+    if (i > 0 && s.free == steps_[i - 1].free) return "unmerged equal steps at index " + std::to_string(i);
+  }
+  return {};
+}
+
+std::string AvailabilityProfile::to_string() const {
+  std::string out;
+  for (const Step& s : steps_) {
+    if (!out.empty()) out += ' ';
+    out += '[' + std::to_string(s.time) + ',' + std::to_string(s.free) + ')';
+  }
+  return out;
+}
+
+}  // namespace schedlab::sim

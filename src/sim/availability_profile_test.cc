@@ -1,0 +1,228 @@
+#include "schedlab/sim/availability_profile.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <stdexcept>
+#include <vector>
+
+namespace schedlab::sim {
+namespace {
+
+using Step = AvailabilityProfile::Step;
+using Steps = std::vector<Step>;
+
+TEST(AvailabilityProfile, StartsFullyFree) {
+  AvailabilityProfile p(10, 5);
+  EXPECT_EQ(p.steps(), (Steps{{5, 10}}));
+  EXPECT_EQ(p.free_at(5), 10);
+  EXPECT_EQ(p.free_at(1'000'000), 10);
+  EXPECT_THROW(p.free_at(4), std::out_of_range);
+  EXPECT_THROW(AvailabilityProfile(0), std::invalid_argument);
+}
+
+TEST(AvailabilityProfile, ReserveSplitsAndReleaseMerges) {
+  AvailabilityProfile p(10);
+  p.reserve(10, 20, 4);
+  EXPECT_EQ(p.steps(), (Steps{{0, 10}, {10, 6}, {20, 10}}));
+  p.reserve(15, 30, 6);  // overlaps the first: 0 free on [15,20)
+  EXPECT_EQ(p.steps(), (Steps{{0, 10}, {10, 6}, {15, 0}, {20, 4}, {30, 10}}));
+  p.release(10, 20, 4);
+  EXPECT_EQ(p.steps(), (Steps{{0, 10}, {15, 4}, {30, 10}}));
+  p.release(15, 30, 6);
+  EXPECT_EQ(p.steps(), (Steps{{0, 10}}));
+  EXPECT_EQ(p.check(), "");
+}
+
+TEST(AvailabilityProfile, AdjacentReservationsWithSameValueMerge) {
+  AvailabilityProfile p(8);
+  p.reserve(0, 10, 3);
+  p.reserve(10, 20, 3);  // [0,20) at 5: one step, not two
+  EXPECT_EQ(p.steps(), (Steps{{0, 5}, {20, 8}}));
+  p.release(0, 10, 3);
+  EXPECT_EQ(p.steps(), (Steps{{0, 8}, {10, 5}, {20, 8}}));
+  EXPECT_EQ(p.check(), "");
+}
+
+TEST(AvailabilityProfile, ReserveRefusesOvercommitAndLeavesProfileUnchanged) {
+  AvailabilityProfile p(10);
+  p.reserve(0, 100, 7);
+  const Steps before = p.steps();
+  EXPECT_THROW(p.reserve(50, 150, 4), std::logic_error);  // only 3 free on [50,100)
+  EXPECT_EQ(p.steps(), before);
+  EXPECT_THROW(p.release(90, 110, 4), std::logic_error);  // 10 free on [100,110): 14 > capacity
+  EXPECT_EQ(p.steps(), before);
+  p.reserve(100, 150, 10);  // half-open: [0,100) and [100,150) do not overlap
+  EXPECT_EQ(p.steps(), (Steps{{0, 3}, {100, 0}, {150, 10}}));
+}
+
+TEST(AvailabilityProfile, EarliestFitHandComputed) {
+  // free: [0,10) 2, [10,20) 6, [20,25) 1, [25,40) 5, [40,inf) 10
+  AvailabilityProfile p(10);
+  p.reserve(0, 10, 8);
+  p.reserve(10, 20, 4);
+  p.reserve(20, 25, 9);
+  p.reserve(25, 40, 5);
+  ASSERT_EQ(p.steps(), (Steps{{0, 2}, {10, 6}, {20, 1}, {25, 5}, {40, 10}}));
+  EXPECT_EQ(p.earliest_fit(0, 2, 1000), 25);  // [20,25) has only 1 free
+  EXPECT_EQ(p.earliest_fit(0, 2, 20), 0);     // [0,20) has >= 2
+  EXPECT_EQ(p.earliest_fit(0, 2, 21), 25);    // [0,21) hits the 1-wide hole at 20
+  EXPECT_EQ(p.earliest_fit(0, 6, 10), 10);    // [10,20) exactly
+  EXPECT_EQ(p.earliest_fit(0, 6, 11), 40);    // nothing before 40 holds 6 for 11 s
+  EXPECT_EQ(p.earliest_fit(0, 5, 10), 10);    // [10,20) has 6
+  EXPECT_EQ(p.earliest_fit(0, 5, 15), 25);    // [25,40) has 5 for 15 s
+  EXPECT_EQ(p.earliest_fit(0, 5, 16), 25);    // [25,inf) has >= 5
+  EXPECT_EQ(p.earliest_fit(0, 1, 1'000'000), 0);
+  EXPECT_EQ(p.earliest_fit(12, 6, 8), 12);    // from inside a step
+  EXPECT_EQ(p.earliest_fit(12, 6, 9), 40);
+  EXPECT_EQ(p.earliest_fit(0, 10, 1), 40);
+  EXPECT_EQ(p.earliest_fit(0, 0, 5), 0);
+  EXPECT_EQ(p.earliest_fit(3, 10, 0), 3);     // zero duration fits at once
+  EXPECT_THROW(p.earliest_fit(0, 11, 1), std::invalid_argument);
+  EXPECT_TRUE(p.fits(10, 6, 10));
+  EXPECT_FALSE(p.fits(10, 6, 11));
+  EXPECT_EQ(p.min_free(5, 30), 1);
+}
+
+TEST(AvailabilityProfile, EarliestFitBeforeOwnHold) {
+  // free: [0,10) 2, [10,20) 6, [20,25) 1, [25,40) 5 (a job of 5 holds [25,40)), [40,inf) 10
+  AvailabilityProfile p(10);
+  p.reserve(0, 10, 8);
+  p.reserve(10, 20, 4);
+  p.reserve(20, 25, 9);
+  p.reserve(25, 40, 5);
+  // The job holding 5 on [25,40) (duration 15): [10,20) has 6 but the window [10,25) hits the 1 at 20.
+  EXPECT_EQ(p.earliest_fit_before(0, 5, 15, 25), 25);
+  // A 5-wide job of duration 10 holding [25,35)... as if: [10,20) fits entirely.
+  EXPECT_EQ(p.earliest_fit_before(0, 5, 10, 25), 10);
+  // Up to the limit its own hold takes over: 1 processor, 30 s, holding [20,50): [0,20) suffices.
+  EXPECT_EQ(p.earliest_fit_before(0, 1, 30, 20), 0);
+  EXPECT_EQ(p.earliest_fit_before(30, 1, 30, 20), 20);  // from past the limit
+}
+
+TEST(AvailabilityProfile, ReservationAtEarliestFitAlwaysSucceeds) {
+  AvailabilityProfile p(10);
+  p.reserve(0, 10, 8);
+  p.reserve(10, 20, 4);
+  auto t = p.earliest_fit(0, 6, 10);
+  EXPECT_EQ(t, 10);
+  p.reserve(t, t + 10, 6);
+  EXPECT_EQ(p.steps(), (Steps{{0, 2}, {10, 0}, {20, 10}}));
+}
+
+TEST(AvailabilityProfile, AdvanceForgetsThePast) {
+  AvailabilityProfile p(10);
+  p.reserve(0, 10, 8);
+  p.reserve(10, 20, 4);
+  p.advance(5);
+  EXPECT_EQ(p.steps(), (Steps{{5, 2}, {10, 6}, {20, 10}}));
+  p.advance(10);
+  EXPECT_EQ(p.steps(), (Steps{{10, 6}, {20, 10}}));
+  p.advance(30);
+  EXPECT_EQ(p.steps(), (Steps{{30, 10}}));
+  EXPECT_THROW(p.free_at(29), std::out_of_range);
+  EXPECT_EQ(p.check(), "");
+}
+
+TEST(AvailabilityProfile, AssignBuildsFromBusyIntervals) {
+  AvailabilityProfile p(10);
+  p.reserve(0, 5, 1);
+  p.assign(100, {{150, 3}, {120, 2}, {150, 1}, {90, 4}, {200, 0}});  // (90,4) ended before the origin
+  EXPECT_EQ(p.steps(), (Steps{{100, 4}, {120, 6}, {150, 10}}));
+  EXPECT_EQ(p.check(), "");
+  const Steps before = p.steps();
+  EXPECT_THROW(p.assign(0, {{10, 6}, {20, 5}}), std::logic_error);
+  EXPECT_EQ(p.steps(), before);
+  p.assign(7, {});
+  EXPECT_EQ(p.steps(), (Steps{{7, 10}}));
+}
+
+// Long profiles (hundreds of steps) go through the block-skipping scans: compare with a linear search.
+TEST(AvailabilityProfile, LongProfilesMatchLinearSearch) {
+  constexpr int64_t kCap = 64;
+  constexpr int64_t kHorizon = 3000;
+  std::mt19937 rng(777);
+  AvailabilityProfile p(kCap);
+  std::vector<int64_t> brute(kHorizon + 200, kCap);
+  auto linear_fit = [&](int64_t from, int64_t procs, int64_t dur) {
+    for (int64_t t = from;; ++t) {
+      bool ok = true;
+      for (int64_t u = t; u < t + dur && ok; ++u) {
+        if (u < static_cast<int64_t>(brute.size()) && brute[static_cast<size_t>(u)] < procs) ok = false;
+      }
+      if (ok) return t;
+    }
+  };
+  for (int op = 0; op < 3000; ++op) {
+    const int64_t procs = 1 + static_cast<int64_t>(rng() % kCap);
+    const int64_t dur = 1 + static_cast<int64_t>(rng() % 40);
+    const int64_t from = static_cast<int64_t>(rng() % kHorizon);
+    const int64_t t = p.earliest_fit(from, procs, dur);
+    ASSERT_EQ(t, linear_fit(from, procs, dur)) << "op " << op << " steps " << p.steps().size();
+    if (t + dur <= kHorizon) {
+      p.reserve(t, t + dur, procs);
+      for (int64_t u = t; u < t + dur; ++u) brute[static_cast<size_t>(u)] -= procs;
+    }
+  }
+  EXPECT_GT(p.steps().size(), 200u);
+  EXPECT_EQ(p.check(), "");
+}
+
+// Random reserve/release sequences compared with a brute-force per-second array.
+TEST(AvailabilityProfile, MatchesBruteForceOnRandomOperations) {
+  constexpr int kHorizon = 200;
+  constexpr int64_t kCap = 16;
+  std::mt19937 rng(12345);
+  for (int round = 0; round < 50; ++round) {
+    AvailabilityProfile p(kCap);
+    std::vector<int64_t> brute(kHorizon + 60, kCap);
+    struct Held { int64_t s, e, procs; };
+    std::vector<Held> held;
+    for (int op = 0; op < 80; ++op) {
+      if (!held.empty() && rng() % 3 == 0) {
+        size_t i = rng() % held.size();
+        Held h = held[i];
+        held.erase(held.begin() + static_cast<std::ptrdiff_t>(i));
+        p.release(h.s, h.e, h.procs);
+        for (int64_t t = h.s; t < h.e; ++t) brute[static_cast<size_t>(t)] += h.procs;
+      } else {
+        int64_t procs = 1 + static_cast<int64_t>(rng() % kCap);
+        int64_t dur = 1 + static_cast<int64_t>(rng() % 30);
+        int64_t from = static_cast<int64_t>(rng() % 100);
+        int64_t t = p.earliest_fit(from, procs, dur);
+        // brute force earliest fit
+        int64_t expect = from;
+        while (true) {
+          bool ok = true;
+          for (int64_t u = expect; u < expect + dur; ++u) {
+            if (u < static_cast<int64_t>(brute.size()) && brute[static_cast<size_t>(u)] < procs) ok = false;
+          }
+          if (ok) break;
+          ++expect;
+        }
+        ASSERT_EQ(t, expect) << p.to_string() << " procs=" << procs << " dur=" << dur << " from=" << from;
+        if (t + dur > kHorizon) continue;
+        p.reserve(t, t + dur, procs);
+        for (int64_t u = t; u < t + dur; ++u) brute[static_cast<size_t>(u)] -= procs;
+        held.push_back({t, t + dur, procs});
+      }
+      ASSERT_EQ(p.check(), "") << p.to_string();
+      // earliest_fit_before for a held interval == earliest fit once that interval is released.
+      if (!held.empty()) {
+        const Held h = held[rng() % held.size()];
+        const int64_t from = static_cast<int64_t>(rng() % 60);
+        const int64_t before = p.earliest_fit_before(from, h.procs, h.e - h.s, h.s);
+        AvailabilityProfile q = p;
+        q.release(h.s, h.e, h.procs);
+        const int64_t expect = from >= h.s ? h.s : std::min(h.s, q.earliest_fit(from, h.procs, h.e - h.s));
+        ASSERT_EQ(before, expect) << p.to_string() << " hold [" << h.s << "," << h.e << ") x" << h.procs
+                                  << " from " << from;
+      }
+      for (int64_t u = 0; u < kHorizon; ++u) ASSERT_EQ(p.free_at(u), brute[static_cast<size_t>(u)]);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace schedlab::sim

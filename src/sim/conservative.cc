@@ -1,0 +1,395 @@
+#include "schedlab/sim/conservative.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include <fmt/core.h>
+
+namespace schedlab::sim {
+
+namespace {
+
+// A job is placed for max(prediction, 1) seconds (see the header).
+int64_t held(int64_t prediction) { return std::max<int64_t>(prediction, 1); }
+
+}  // namespace
+
+ConservativeScheduler::Slot& ConservativeScheduler::slot(JobId id) {
+  if (id < 0) throw std::logic_error(fmt::format("conservative: negative job id {}", id));
+  const auto i = static_cast<size_t>(id);
+  if (i >= slots_.size()) slots_.resize(std::max(i + 1, slots_.size() * 2));
+  return slots_[i];
+}
+
+std::optional<int64_t> ConservativeScheduler::reservation(JobId job) const {
+  if (job < 0 || static_cast<size_t>(job) >= slots_.size()) return std::nullopt;
+  const Slot& s = slots_[static_cast<size_t>(job)];
+  if (s.status != Status::kPlaced) return std::nullopt;
+  return s.start;
+}
+
+void ConservativeScheduler::on_arrival(const SimState& /*state*/, const WaitingJob& job) {
+  Slot& s = slot(job.id);
+  if (s.status != Status::kNone) {
+    desync_ = true;
+    return;
+  }
+  s = Slot{};
+  s.procs = job.procs;
+  s.status = Status::kWaiting;
+  ++waiting_;
+}
+
+void ConservativeScheduler::on_start(const SimState& state, const RunningJob& job) {
+  Slot& s = slot(job.id);
+  if (s.status != Status::kPlaced || s.start != state.now || s.procs != job.procs) {
+    desync_ = true;
+    return;
+  }
+  // The hold [now, now + held(prediction)) stays: it is exactly the running job's expected occupation.
+  s.status = Status::kRunning;
+  --waiting_;
+  ++running_;
+}
+
+void ConservativeScheduler::on_termination(const SimState& state, const RunningJob& job) {
+  Slot& s = slot(job.id);
+  if (s.status != Status::kRunning) {
+    desync_ = true;
+    return;
+  }
+  if (initialized_ && !desync_ && s.end > state.now) {
+    profile_.release(state.now, s.end, s.procs);  // ended early: give the rest back
+    gained(state.now, s.end, s.procs);
+  }
+  s.status = Status::kNone;
+  --running_;
+}
+
+void ConservativeScheduler::on_prediction_change(const SimState& /*state*/, JobId /*job*/,
+                                                 int64_t /*old_prediction*/) {
+  predictions_changed_ = true;
+}
+
+void ConservativeScheduler::unplace(JobId id, int64_t now) {
+  Slot& s = slots_[static_cast<size_t>(id)];
+  const int64_t from = std::max(s.start, now);
+  if (s.end > from) {
+    profile_.release(from, s.end, s.procs);
+    gained(from, s.end, s.procs);
+  }
+  s.status = Status::kWaiting;
+  if (!s.forced) forced_ids_.push_back(id);
+  s.forced = true;
+  s.previous = s.start;
+  ++stats_.released;
+}
+
+void ConservativeScheduler::add_gain(int64_t start, int64_t end, int64_t procs, int pass, size_t position) {
+  gains_.push_back(Gain{start, end, procs, pass, position});
+}
+
+std::pair<size_t, size_t> ConservativeScheduler::gains_since_last_look(int pass, size_t position) const {
+  // The job at `position` in pass `pass` last looked at the profile in the previous pass (or the
+  // previous call): what counts is the gains of pass - 1 after its position and those of this pass so
+  // far (pass 1: those of pass 0 and of pass 1 so far, i.e. all so far). Gains are recorded in
+  // (pass, position) order, so that is one range of gains_.
+  if (pass == 1) return {0, gains_.size()};
+  const auto begin_this = static_cast<size_t>(
+      std::lower_bound(gains_.begin(), gains_.end(), pass, [](const Gain& g, int p) { return g.pass < p; }) -
+      gains_.begin());
+  const auto begin_prev = static_cast<size_t>(
+      std::lower_bound(gains_.begin(), gains_.begin() + static_cast<std::ptrdiff_t>(begin_this), pass - 1,
+                       [](const Gain& g, int p) { return g.pass < p; }) -
+      gains_.begin());
+  const auto after = static_cast<size_t>(
+      std::upper_bound(gains_.begin() + static_cast<std::ptrdiff_t>(begin_prev),
+                       gains_.begin() + static_cast<std::ptrdiff_t>(begin_this), position,
+                       [](size_t q, const Gain& g) { return q < g.position; }) -
+      gains_.begin());
+  return {after, gains_.size()};
+}
+
+void ConservativeScheduler::clear_gains() { gains_.clear(); }
+
+void ConservativeScheduler::gained(int64_t start, int64_t end, int64_t procs) {
+  add_gain(start, end, procs, 0, 0);
+}
+
+bool ConservativeScheduler::may_move(Slot& s, int pass, size_t position, int64_t now) {
+  if (!s.certified || s.blocking.empty()) return true;
+  // The job can move only if a gain raised a point of its blocking intervals to its size. Their free
+  // counts are bounded by cert_max (exact at the last look) + cert_extra (processors given back since
+  // over the intervals' span). Only when that bound reaches the job's size are the intervals looked up
+  // in the profile, and the bound made exact.
+  const int64_t lo = s.blocking.front().start;
+  const int64_t hi = s.blocking.back().end;
+  const auto [first, last] = gains_since_last_look(pass, position);
+  for (size_t k = first; k < last; ++k) {
+    const Gain& g = gains_[k];
+    if (g.start < hi && g.end > lo) s.cert_extra += g.procs;
+  }
+  if (s.cert_max + s.cert_extra < s.procs) return false;
+  size_t cursor = AvailabilityProfile::kNoHint;
+  int64_t most = 0;
+  for (const AvailabilityProfile::Blocked& b : s.blocking) {
+    if (b.end <= now) continue;  // in the past: blocks no window that could still start
+    most = std::max(most, profile_.max_free(std::max(b.start, now), b.end, &cursor));
+    if (most >= s.procs) return true;  // the job is scanned again (new certificate)
+  }
+  s.cert_max = most;
+  s.cert_extra = 0;
+  return false;
+}
+
+void ConservativeScheduler::certify(Slot& s) {
+  s.certified = true;
+  s.cert_extra = 0;
+  s.cert_max = 0;
+  for (const AvailabilityProfile::Blocked& b : s.blocking) s.cert_max = std::max(s.cert_max, b.max_free);
+}
+
+bool ConservativeScheduler::try_earlier(size_t position, JobId id, int64_t now, int pass) {
+  Slot& s = slots_[static_cast<size_t>(id)];
+  const int64_t d = s.end - s.start;
+  scan_.clear();
+  const int64_t t = profile_.earliest_fit_before(now, s.procs, d, s.start, &scan_);
+  s.blocking.swap(scan_);
+  certify(s);
+  if (t >= s.start) return false;
+  profile_.release(s.start, s.end, s.procs);
+  profile_.reserve(t, t + d, s.procs);
+  add_gain(s.start, s.end, s.procs, pass, position);
+  s.start = t;
+  s.end = t + d;
+  ++stats_.moved_earlier;
+  return true;
+}
+
+void ConservativeScheduler::make_room(const SimState& state, int64_t from, int64_t to, int64_t procs) {
+  if (profile_.min_free(from, to) >= procs) return;
+  const auto& queue = state.queue;
+  for (size_t k = queue.size(); k-- > 0;) {
+    const Slot& s = slots_[static_cast<size_t>(queue[k].id)];
+    if (s.status != Status::kPlaced || s.start >= to || s.end <= from) continue;
+    unplace(queue[k].id, state.now);
+    if (profile_.min_free(from, to) >= procs) return;
+  }
+  throw std::logic_error(fmt::format("conservative: cannot hold {} processors on [{},{}) at t={} even without "
+                                     "reservations (running jobs over-commit the profile)",
+                                     procs, from, to, state.now));
+}
+
+void ConservativeScheduler::rebuild(const SimState& state) {
+  ++stats_.rebuilds;
+  const int64_t now = state.now;
+  for (Slot& s : slots_) s = Slot{};
+  forced_ids_.clear();
+  profile_ = AvailabilityProfile(state.machine.total(), now);
+  std::vector<std::pair<int64_t, int64_t>> busy;
+  busy.reserve(state.running.size());
+  for (const RunningJob& r : state.running) {
+    Slot& s = slot(r.id);
+    s.start = r.start;
+    s.end = std::max(r.predicted_end(), now + 1);
+    s.procs = r.procs;
+    s.status = Status::kRunning;
+    busy.emplace_back(s.end, r.procs);
+  }
+  profile_.assign(now, std::move(busy));
+  for (const WaitingJob& w : state.queue) {
+    Slot& s = slot(w.id);
+    s.procs = w.procs;
+    s.status = Status::kWaiting;
+    s.forced = true;  // a rebuild may move anything
+    forced_ids_.push_back(w.id);
+  }
+  waiting_ = state.queue.size();
+  running_ = state.running.size();
+  initialized_ = true;
+  desync_ = false;
+  clear_gains();
+  predictions_changed_ = false;
+}
+
+void ConservativeScheduler::schedule(const SimState& state, Decision& decision) {
+  ++stats_.calls;
+  const int64_t now = state.now;
+  for (JobId id : forced_ids_) slots_[static_cast<size_t>(id)].forced = false;
+  forced_ids_.clear();
+
+  if (!initialized_ || desync_ || waiting_ != state.queue.size() || running_ != state.running.size() ||
+      profile_.capacity() != state.machine.total() || profile_.origin() > now) {
+    rebuild(state);
+  } else {
+    profile_.advance(now);
+    // Reservations whose time passed without the job starting (only after an overrun): release them.
+    for (const WaitingJob& w : state.queue) {
+      const Slot& s = slots_[static_cast<size_t>(w.id)];
+      if (s.status == Status::kPlaced && s.start < now) unplace(w.id, now);
+    }
+    // Overdue running jobs hold their processors until now + 1 (they are busy now).
+    for (const RunningJob& r : state.running) {
+      if (r.predicted_end() > now) break;  // running is ordered by predicted end: the rest is not overdue
+      Slot& s = slots_[static_cast<size_t>(r.id)];
+      if (s.end > now) continue;
+      make_room(state, now, now + 1, r.procs);
+      profile_.reserve(now, now + 1, r.procs);
+      s.end = now + 1;
+    }
+    if (predictions_changed_) {
+      predictions_changed_ = false;
+      for (const RunningJob& r : state.running) {
+        Slot& s = slots_[static_cast<size_t>(r.id)];
+        const int64_t want = std::max(r.predicted_end(), now + 1);
+        if (want < s.end) {
+          profile_.release(want, s.end, s.procs);
+          gained(want, s.end, s.procs);
+        } else if (want > s.end) {
+          make_room(state, s.end, want, s.procs);
+          profile_.reserve(s.end, want, s.procs);
+        }
+        s.end = want;
+      }
+      for (const WaitingJob& w : state.queue) {
+        Slot& s = slots_[static_cast<size_t>(w.id)];
+        if (s.status != Status::kPlaced) continue;
+        const int64_t want = s.start + held(w.prediction);
+        if (want != s.end) s.certified = false;  // its windows changed length
+        if (want < s.end) {
+          profile_.release(want, s.end, s.procs);
+          gained(want, s.end, s.procs);
+          s.end = want;
+        } else if (want > s.end) {
+          if (profile_.min_free(s.end, want) >= s.procs) {
+            profile_.reserve(s.end, want, s.procs);
+            s.end = want;
+          } else {
+            unplace(w.id, now);  // its own need grew: it alone moves
+          }
+        }
+      }
+    }
+  }
+
+  // Compression. Before this call's gains every placed job sat at its earliest fit (the previous call
+  // ended at a fixpoint, and losses cannot open room), and its last scan left a certificate: the
+  // intervals, before its reservation, with too few processors free that every earlier window meets.
+  // So a job can move only if a gain raised one of those intervals to its size; may_move() checks that
+  // (cheaply, through upper bounds), and only then earliest_fit_before() scans the profile.
+  // First pass in queue order: place the jobs without a reservation, compress the others.
+  const auto& queue = state.queue;
+  bool moved = false;
+  for (size_t i = 0; i < queue.size(); ++i) {
+    const WaitingJob& w = queue[i];
+    Slot& s = slots_[static_cast<size_t>(w.id)];
+    if (s.status == Status::kWaiting) {
+      const int64_t d = held(w.prediction);
+      s.blocking.clear();
+      const int64_t t = profile_.earliest_fit(now, w.procs, d, &s.blocking);
+      certify(s);
+      profile_.reserve(t, t + d, w.procs);
+      if (s.forced && t > s.previous) ++stats_.forced_later;
+      s.start = t;
+      s.end = t + d;
+      s.status = Status::kPlaced;
+      ++stats_.placed;
+    } else if (!gains_.empty() && s.start > now && may_move(s, 1, i, now)) {
+      moved |= try_earlier(i, w.id, now, 1);
+    }
+  }
+  // Further passes until no job can move: a job that moved vacated room that a job EARLIER in the queue
+  // (already passed) might use. Each pass moves jobs strictly earlier, so this ends; without it a
+  // reservation could sit after a hole, with no event to start it at its time.
+  for (int pass = 2; moved; ++pass) {
+    moved = false;
+    ++stats_.extra_passes;
+    for (size_t i = 0; i < queue.size(); ++i) {
+      Slot& s = slots_[static_cast<size_t>(queue[i].id)];
+      if (s.start > now && may_move(s, pass, i, now)) moved |= try_earlier(i, queue[i].id, now, pass);
+    }
+  }
+  clear_gains();
+
+  // Start the jobs whose reservation is now; report the others when asked.
+  const bool report =
+      decision.wants_reservations && (state.running.empty() || state.running.front().predicted_end() > now);
+  int64_t starting = 0;
+  for (const WaitingJob& w : queue) {
+    const Slot& s = slots_[static_cast<size_t>(w.id)];
+    if (s.start == now) {
+      decision.start.push_back(w.id);
+      starting += w.procs;
+    } else if (report) {
+      decision.reservations.push_back({w.id, s.start});
+    }
+  }
+
+  // Never over-commit: what the profile leaves free now plus what starts now is what the machine has free.
+  if (profile_.free_at(now) + starting != state.machine.free()) {
+    throw std::logic_error(fmt::format("conservative: profile out of step with the machine at t={}: {} free in the "
+                                       "profile + {} starting != {} free on the machine",
+                                       now, profile_.free_at(now), starting, state.machine.free()));
+  }
+  if (options_.self_check || decision.wants_reservations) self_check(state, decision);
+}
+
+void ConservativeScheduler::self_check(const SimState& state, const Decision& /*decision*/) {
+  const int64_t now = state.now;
+  auto fail = [&](const std::string& what) {
+    throw std::logic_error(fmt::format("conservative self-check failed at t={}: {}", now, what));
+  };
+  if (std::string err = profile_.check(); !err.empty()) fail("profile: " + err);
+
+  // The profile must be exactly the sum of the holds.
+  std::vector<std::pair<int64_t, int64_t>> deltas;
+  deltas.reserve(2 * (state.queue.size() + state.running.size()));
+  for (const RunningJob& r : state.running) {
+    const Slot& s = slots_[static_cast<size_t>(r.id)];
+    if (s.status != Status::kRunning || s.end <= now) fail(fmt::format("running job {} has no hold after now", r.id));
+    deltas.emplace_back(now, -s.procs);
+    deltas.emplace_back(s.end, s.procs);
+  }
+  if (last_start_.size() < slots_.size()) last_start_.resize(slots_.size(), -1);
+  for (const WaitingJob& w : state.queue) {
+    const Slot& s = slots_[static_cast<size_t>(w.id)];
+    if (s.status != Status::kPlaced || s.start < now || s.end <= s.start) {
+      fail(fmt::format("waiting job {} has no valid reservation", w.id));
+    }
+    deltas.emplace_back(s.start, -s.procs);
+    deltas.emplace_back(s.end, s.procs);
+    // Never later, unless forced by lost capacity during this call.
+    int64_t& last = last_start_[static_cast<size_t>(w.id)];
+    if (last >= 0 && s.start > last && !s.forced) {
+      fail(fmt::format("reservation of job {} moved later, from {} to {}", w.id, last, s.start));
+    }
+    last = s.start;
+  }
+  std::sort(deltas.begin(), deltas.end());
+  std::vector<AvailabilityProfile::Step> expect{{now, profile_.capacity()}};
+  for (const auto& [t, d] : deltas) {
+    if (t == expect.back().time) {
+      expect.back().free += d;
+    } else {
+      expect.push_back({t, expect.back().free + d});
+    }
+  }
+  std::vector<AvailabilityProfile::Step> merged;
+  for (const auto& step : expect) {
+    if (step.free < 0) fail(fmt::format("over-committed at {}: {} free", step.time, step.free));
+    if (merged.empty() || merged.back().free != step.free) merged.push_back(step);
+  }
+  if (merged != profile_.steps()) fail("profile differs from the holds: " + profile_.to_string());
+}
+
+std::unique_ptr<Scheduler> make_conservative_scheduler(const SchedulerConfig& config) {
+  ConservativeScheduler::Options options;
+  if (auto it = config.params.find("check"); it != config.params.end()) {
+    options.self_check = it->second == "1" || it->second == "true" || it->second == "yes";
+  }
+  return std::make_unique<ConservativeScheduler>(options);
+}
+
+}  // namespace schedlab::sim

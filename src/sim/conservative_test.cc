@@ -1,0 +1,340 @@
+#include "schedlab/sim/conservative.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "schedlab/predict/basic_predictors.h"
+#include "schedlab/sim/scheduler_registry.h"
+#include "schedlab/sim/simulate.h"
+#include "schedlab/sim/workload.h"
+#include "schedlab/swf/reader.h"
+#include "test_util.h"
+
+namespace schedlab::sim {
+namespace {
+
+struct Spec {
+  int64_t submit;
+  int32_t procs;
+  int64_t estimate;
+  int64_t runtime;
+};
+
+Workload make_workload(int64_t procs, const std::vector<Spec>& specs) {
+  Workload w;
+  w.procs = procs;
+  for (size_t i = 0; i < specs.size(); ++i) {
+    Job j;
+    j.id = static_cast<JobId>(i);
+    j.job_number = static_cast<int32_t>(i + 1);
+    j.submit = specs[i].submit;
+    j.procs = specs[i].procs;
+    j.estimate = specs[i].estimate;
+    j.has_estimate = true;
+    j.runtime = specs[i].runtime;
+    w.jobs.push_back(j);
+  }
+  return w;
+}
+
+SimOptions checked() {
+  SimOptions o;
+  o.check = true;  // engine checks + the scheduler's self-check (wants_reservations)
+  return o;
+}
+
+std::vector<int64_t> starts(const SimResult& r) {
+  std::vector<int64_t> out;
+  for (const auto& j : r.jobs) out.push_back(j.start);
+  return out;
+}
+
+using Starts = std::vector<int64_t>;
+
+// A predictor for hand-made scenarios: the estimate, plus scripted updates issued when a given job
+// arrives or terminates, and an optional fixed extension on every deadline miss.
+class ScriptedPredictor final : public predict::Predictor {
+ public:
+  std::map<JobId, predict::Updates> on_arrival_of, on_termination_of;
+  int64_t deadline_extension = 0;
+
+  std::unique_ptr<predict::Predictor> clone() const override { return std::make_unique<ScriptedPredictor>(*this); }
+  std::string_view name() const override { return "scripted"; }
+  int64_t on_arrival(int64_t, const Job& job, predict::Updates& updates) override {
+    if (auto it = on_arrival_of.find(job.id); it != on_arrival_of.end()) {
+      updates.insert(updates.end(), it->second.begin(), it->second.end());
+    }
+    return job.estimate;
+  }
+  void on_termination(int64_t, const Job& job, int64_t, predict::Updates& updates) override {
+    if (auto it = on_termination_of.find(job.id); it != on_termination_of.end()) {
+      updates.insert(updates.end(), it->second.begin(), it->second.end());
+    }
+  }
+  void on_deadline_miss(int64_t, const Job& job, int64_t, int64_t prediction, predict::Updates& updates) override {
+    if (deadline_extension > 0) updates.push_back({job.id, prediction + deadline_extension});
+  }
+};
+
+SimResult run(const Workload& w, const predict::Predictor& p) {
+  ConservativeScheduler s(ConservativeScheduler::Options{true});
+  return simulate(w, s, p, checked());
+}
+
+SimResult run(const Workload& w) { return run(w, predict::EstimatePredictor()); }
+
+// ---------------------------------------------------------------------------------------------------
+// Hand-computed scenarios. Machine of 10 processors unless said otherwise; (submit, procs, est, run).
+
+// EASY protects only the head: J3 may use the head's "extra" processors and run past the shadow time,
+// delaying the SECOND waiting job J2. Conservative must not; the short J4 still backfills.
+TEST(Conservative, NoBackfillThatDelaysTheSecondWaitingJob) {
+  const Workload w = make_workload(10, {
+                                           {0, 6, 100, 100},  // J0 runs [0,100), 4 free
+                                           {1, 8, 100, 100},  // J1 head: reserved [100,200), 2 free then
+                                           {2, 10, 100, 100}, // J2: reserved [200,300)
+                                           {3, 2, 500, 500},  // J3: [3,503) would hit J2 -> [300,800)
+                                           {4, 2, 90, 90},    // J4: [4,94) in the hole: starts now
+                                       });
+  EXPECT_EQ(starts(run(w)), (Starts{0, 100, 200, 300, 4}));
+  // EASY (for contrast) starts J3 at once and delays J2 to 503.
+  const SimResult easy = simulate(w, "easy", "estimate", checked());
+  EXPECT_EQ(easy.jobs[3].start, 3);
+  EXPECT_EQ(easy.jobs[2].start, 503);
+}
+
+// A job must not jump a reservation: J2 fits now but would overlap J1's reservation; J3, which ends
+// exactly at the reservation (half-open intervals), may go; J4, one second longer, may not.
+TEST(Conservative, JobMustNotJumpAReservation) {
+  const Workload w = make_workload(10, {
+                                           {0, 5, 100, 100},  // J0 [0,100)
+                                           {1, 10, 50, 50},   // J1 reserved [100,150)
+                                           {2, 5, 150, 150},  // J2 overlaps [100,150) -> 150
+                                           {3, 3, 97, 97},    // J3 [3,100): ends at 100, starts now
+                                           {4, 2, 97, 97},    // J4 [4,101): overlaps 100 -> after J2?
+                                       });
+  // J4: 2 procs 97 s. Free: [4,100) 2, [100,150) 0, [150,300) 5 (J2 holds 5) -> J4 at 150.
+  EXPECT_EQ(starts(run(w)), (Starts{0, 100, 150, 3, 150}));
+}
+
+// Compression: J0 ends at 40 instead of 100; the waiting jobs are re-placed in queue order.
+TEST(Conservative, CompressionAfterEarlyTermination) {
+  const Workload w = make_workload(10, {
+                                           {0, 10, 100, 40},  // J0 predicted [0,100), ends at 40
+                                           {1, 5, 50, 50},    // J1 reserved [100,150) -> 40
+                                           {2, 5, 50, 50},    // J2 reserved [100,150) -> 40
+                                           {3, 10, 10, 10},   // J3 reserved [150,160) -> 90
+                                           {4, 6, 30, 30},    // J4 reserved [160,190) -> 100
+                                       });
+  const SimResult r = run(w);
+  EXPECT_EQ(starts(r), (Starts{0, 40, 40, 90, 100}));
+}
+
+// Compression never lets a later job overtake: after J0 ends early, the big J1 gets the hole first
+// and the small J2 (which would fit earlier in a greedy re-plan of J2 alone) is placed behind it only
+// where it does not delay J1.
+TEST(Conservative, CompressionKeepsQueueOrderPriority) {
+  const Workload w = make_workload(10, {
+                                           {0, 10, 100, 20},  // J0 ends at 20 instead of 100
+                                           {1, 8, 100, 100},  // J1 reserved [100,200) -> [20,120)
+                                           {2, 4, 50, 50},    // J2 reserved [200,250) -> [120,170)
+                                           {3, 2, 200, 200},  // J3 reserved [100,300) -> [20,220)
+                                       });
+  // At 20, in queue order: J1 -> 20 (8 of 10). J2 needs 4: only 2 left until 120 -> 120.
+  // J3 needs 2 for 200 s: [20,220) has 2 free until 120, then 10-4=6 until 170 -> 20.
+  EXPECT_EQ(starts(run(w)), (Starts{0, 20, 120, 20}));
+}
+
+// Simultaneous events: at t=50 J0 terminates (early) and J2 arrives. Terminations are handled first, so
+// the waiting J1 is compressed to 50 BEFORE the new J2 is placed; J2 must not take J1's processors.
+TEST(Conservative, SimultaneousTerminationAndArrival) {
+  const Workload w = make_workload(10, {
+                                           {0, 10, 100, 50},  // J0 ends at 50
+                                           {10, 6, 100, 100}, // J1 reserved [100,200) -> 50
+                                           {50, 6, 10, 10},   // J2 arrives at 50: 4 free -> 150
+                                           {50, 4, 10, 10},   // J3 arrives at 50 too: fits now
+                                       });
+  EXPECT_EQ(starts(run(w)), (Starts{0, 50, 150, 50}));
+}
+
+// Two arrivals at the same instant get reservations in id order, the first one first.
+TEST(Conservative, SimultaneousArrivalsInQueueOrder) {
+  const Workload w = make_workload(10, {
+                                           {0, 10, 100, 100},
+                                           {5, 7, 100, 100},  // arrives with J2: placed first, [100,200)
+                                           {5, 7, 10, 10},    // [100,200) has 3 left -> [200,210)
+                                           {5, 3, 100, 100},  // fits beside J1: [100,200)
+                                       });
+  EXPECT_EQ(starts(run(w)), (Starts{0, 100, 200, 100}));
+}
+
+// An overdue job (still running past its prediction, estimate predictor, no update) must never let a
+// job start on its processors: J1's reservation at 50 is void while J0 still runs; everything waits
+// for J0's real end at 80.
+TEST(Conservative, OverdueRunningJobKeepsItsProcessors) {
+  const Workload w = make_workload(10, {
+                                           {0, 10, 50, 80},  // J0 predicted to end at 50, ends at 80
+                                           {10, 10, 10, 10}, // J1 reserved [50,60)
+                                           {50, 1, 5, 5},    // J2 arrives at 50 (a scheduler call at 50)
+                                           {60, 1, 5, 5},    // J3 arrives at 60 (another call)
+                                       });
+  const SimResult r = run(w);
+  EXPECT_EQ(starts(r), (Starts{0, 80, 90, 90}));
+  EXPECT_EQ(r.deadline_misses, 1);
+}
+
+// An overdue job with free processors beside it: work that fits beside it still starts.
+TEST(Conservative, OverdueJobLeavesOthersRunning) {
+  const Workload w = make_workload(10, {
+                                           {0, 6, 50, 80},   // J0 overdue from 50 to 80
+                                           {10, 8, 10, 10},  // J1 reserved [50,60): void; starts at 80
+                                           {55, 4, 5, 5},    // J2 at 55: 4 free now, fits [55,60)
+                                       });
+  // At 55 (J2's arrival): J1's reservation at 50 has passed: released. J0, overdue, is held until 56.
+  // J1 re-placed at 56 (10 free from 56); J2 (4 procs, 5 s): [55,60) meets J1's 8 at 56 -> 66.
+  // J2 must not start at 55 on the 4 free processors: it would delay J1 if J0 ended at 56.
+  // At 80 J0 ends: both reservations have passed: J1 -> 80, J2 -> 90 (only 2 free beside J1).
+  EXPECT_EQ(starts(run(w)), (Starts{0, 80, 90}));
+}
+
+// A deadline miss that raises a running job's prediction pushes the reservations that no longer fit.
+TEST(Conservative, RunningPredictionIncreasePushesReservations) {
+  const Workload w = make_workload(10, {
+                                           {0, 10, 50, 120},  // predicted 50, raised to 150 at t=50
+                                           {10, 10, 10, 10},  // J1 reserved [50,60) -> [150,160) -> 120
+                                           {20, 3, 10, 10},   // J2 reserved [60,70) -> [160,170) -> 130
+                                       });
+  ScriptedPredictor p;
+  p.deadline_extension = 100;
+  ConservativeScheduler s(ConservativeScheduler::Options{true});
+  const SimResult r = simulate(w, s, p, checked());
+  EXPECT_EQ(starts(r), (Starts{0, 120, 130}));
+}
+
+// A waiting job's prediction shrinks: its tail is released and the jobs behind it compress at once.
+TEST(Conservative, WaitingPredictionDecreaseCompresses) {
+  const Workload w = make_workload(10, {
+                                           {0, 5, 100, 100},   // J0 [0,100)
+                                           {1, 10, 1000, 50},  // J1 reserved [100,1100); at t=10 -> 50
+                                           {2, 5, 100, 100},   // J2 reserved [1100,1200) -> [150,250)
+                                           {10, 5, 120, 120},  // J3 arrives at 10 (and triggers the shrink)
+                                       });
+  ScriptedPredictor p;
+  p.on_arrival_of[3] = {{1, 50}};
+  ConservativeScheduler s(ConservativeScheduler::Options{true});
+  const SimResult r = simulate(w, s, p, checked());
+  // At 10: J1 -> [100,150), releasing [150,1100). J2 compresses from 1100 to 150 ([10,110) would meet J1
+  // at 100). J3, placed after: [10,130) meets J1 -> 150, beside J2 (5 + 5). Without handling the
+  // change J2 and J3 would hold 1100 and 1200 until J1's termination at 150.
+  EXPECT_EQ(starts(r), (Starts{0, 100, 150, 150}));
+}
+
+// A waiting job's prediction grows so that it no longer fits at its reservation: it alone moves.
+TEST(Conservative, WaitingPredictionIncreaseMovesOnlyThatJob) {
+  const Workload w = make_workload(10, {
+                                           {0, 10, 100, 100},  // J0 [0,100)
+                                           {1, 10, 50, 200},   // J1 [100,150); at t=5 its prediction -> 200
+                                           {2, 10, 50, 50},    // J2 [150,200): keeps its place
+                                           {5, 1, 1, 1},       // J3 arrives at 5 (triggers the change)
+                                       });
+  ScriptedPredictor p;
+  p.on_arrival_of[3] = {{1, 200}};
+  ConservativeScheduler s(ConservativeScheduler::Options{true});
+  SimOptions o = checked();
+  o.check = false;  // the engine does not void a promise when a WAITING job's prediction changes
+  const SimResult r = simulate(w, s, p, o);
+  // At 5: J1 [100,300) no longer fits before J2's [150,200): J1 alone is released, re-placed at its
+  // earliest fit [200,400). That lets J2 compress to [100,150) (J1's old place). J3 (1 proc, 1 s) is
+  // placed at [150,151). J2's move vacated [150,200), so a second pass moves J1 to [151,351).
+  // Runs: J0 ends 100, J2 [100,150), J3 [150,151), J1 from 151.
+  EXPECT_EQ(starts(r), (Starts{0, 151, 100, 150}));
+}
+
+// Zero runtimes and zero predictions: held for 1 s, never over-committing.
+TEST(Conservative, ZeroLengthJobs) {
+  const Workload w = make_workload(4, {
+                                          {0, 4, 0, 0},
+                                          {0, 4, 0, 0},
+                                          {0, 2, 10, 0},
+                                          {1, 4, 5, 5},
+                                      });
+  // At 0: J0 is held [0,1) and starts; J1 placed [1,2), J2 [2,12). J0 ends at 0 at once: a new round at
+  // 0 compresses J1 to 0 (J2 to 1); J1 ends at 0: J2 to 0; J3 arrives at 1 to an idle machine.
+  EXPECT_EQ(starts(run(w)), (Starts{0, 0, 0, 1}));
+}
+
+TEST(Conservative, FactoryAndName) {
+  SchedulerConfig config;
+  config.params["check"] = "1";
+  auto s = make_conservative_scheduler(config);
+  EXPECT_EQ(s->name(), "conservative");
+  auto copy = s->clone();
+  EXPECT_EQ(copy->name(), "conservative");
+  EXPECT_EQ(make_scheduler("conservative")->name(), "conservative");  // registered by name
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Real logs.
+
+Workload load(const std::string& file, std::optional<int64_t> procs = std::nullopt) {
+  const swf::Log log = swf::read_log(testing::trace_path(file));
+  WorkloadOptions o;
+  o.procs = procs;
+  return build_workload(log.header, log.records, o);
+}
+
+TEST(ConservativeRealLogs, KthOn100ProcessorsWithChecks) {
+  if (!testing::trace_exists("KTH-SP2-1996-2.swf.gz")) GTEST_SKIP() << "KTH log absent";
+  const Workload w = load("KTH-SP2-1996-2.swf.gz", 100);
+  const SimResult r = simulate(w, ConservativeScheduler(), predict::EstimatePredictor(), checked());
+  std::printf("conservative KTH-SP2-1996-2 on 100 procs: %zu jobs, mean wait %.0f s, mean bsld %.1f (thesis: 7302 s, "
+              "89.2), reservations checked %lld\n",
+              w.jobs.size(), r.metrics.wait.mean, r.metrics.bounded_slowdown.mean,
+              static_cast<long long>(r.reservations_checked));
+  EXPECT_GT(r.reservations_checked, 0);
+  EXPECT_GT(r.metrics.wait.mean, 0);
+}
+
+// Every log of the shared directory, first 4000 jobs, with the engine's checks (over-commitment, exact
+// runtimes, reservations kept while they can be) and the scheduler's self-check (profile == holds, no
+// reservation moved later unless forced).
+TEST(ConservativeRealLogs, InvariantsOnEveryLog) {
+  const auto logs = testing::all_traces();
+  if (logs.empty()) GTEST_SKIP() << "no logs";
+  for (const std::string& file : logs) {
+    Workload w = load(file);
+    if (w.jobs.size() > 4000) w.jobs.resize(4000);
+    SimResult r;
+    ASSERT_NO_THROW(r = simulate(w, ConservativeScheduler(ConservativeScheduler::Options{true}),
+                                 predict::EstimatePredictor(), checked()))
+        << file;
+    std::printf("  %-36s %5zu jobs: wait %8.0f s, bsld %7.1f, %lld reservations checked\n", file.c_str(),
+                w.jobs.size(), r.metrics.wait.mean, r.metrics.bounded_slowdown.mean,
+                static_cast<long long>(r.reservations_checked));
+  }
+}
+
+TEST(ConservativeRealLogs, CeaCurieSpeed) {
+  const std::string file = "CEA-Curie-2011-2.1-cln.swf.gz";
+  if (!testing::trace_exists(file)) GTEST_SKIP() << "Curie log absent";
+  const auto begin = std::chrono::steady_clock::now();
+  const Workload w = load(file);
+  const SimResult r = simulate(w, ConservativeScheduler(), predict::EstimatePredictor());
+  const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+  std::printf("conservative CEA-Curie: %zu jobs on %lld procs: read+simulate %.2f s (simulate %.2f s), mean wait %.0f "
+              "s, bsld %.1f\n",
+              w.jobs.size(), static_cast<long long>(w.procs), total, r.wall_time_s, r.metrics.wait.mean,
+              r.metrics.bounded_slowdown.mean);
+  EXPECT_EQ(r.jobs.size(), w.jobs.size());
+  EXPECT_LT(total, 60.0);  // goal: 2 s on an idle machine; this only catches a pathological slowdown
+}
+
+}  // namespace
+}  // namespace schedlab::sim

@@ -1,0 +1,134 @@
+// Hand-computed EASY and EASY-SJBF schedules (shared/spec/README.md, the exact EASY rule).
+#include "schedlab/sim/easy.h"
+
+#include <gtest/gtest.h>
+
+#include "sim/sim_test_helpers.h"
+
+namespace schedlab::sim {
+namespace {
+using testing::J;
+using V = std::vector<int64_t>;
+
+TEST(EasyTest, RefusesABackfillThatWouldDelayTheHead) {
+  // 10 processors. J2 (8) waits for J1: shadow 100, extra 2. J3 (4 procs, ends 202) would delay J2: refused.
+  // J4 (2 procs = extra) backfills although it runs long; J5 ends by the shadow time and backfills.
+  const auto w = testing::workload(10, {J{1, 0, 100, 6, 100}, J{2, 1, 50, 8, 50}, J{3, 2, 200, 4, 200},
+                                        J{4, 3, 500, 2, 500}, J{5, 4, 90, 2, 90}});
+  const auto r = testing::run(w, "easy");
+  EXPECT_EQ(testing::starts(w, r), (V{0, 100, 150, 3, 4}));
+  // first-fit without a reservation starts J3 at once and delays J2
+  const auto f = testing::run(w, "fcfs-fill");
+  EXPECT_EQ(testing::start_of(w, f, 3), 2);
+  EXPECT_GT(testing::start_of(w, f, 2), 100);
+}
+
+TEST(EasyTest, OverdueJobCountsAsEndingNow) {
+  // 12 processors. J1 (4) estimated 10 s, runs 100 s: overdue from t=10. At t=50 head J3 (6) would fit
+  // "now" once J1 ends, so shadow = 50 and extra = 0: J4 (2 procs, ends 70) may not backfill.
+  const auto w = testing::workload(12, {J{1, 0, 100, 4, 10}, J{2, 0, 1000, 6, 1000}, J{3, 50, 100, 6, 100},
+                                        J{4, 50, 20, 2, 20}});
+  const auto r = testing::run(w, "easy");
+  EXPECT_EQ(testing::starts(w, r), (V{0, 0, 100, 200}));
+  // Knowing J1 really ends at 100, J4 (ends 70) backfills.
+  const auto p = testing::run(w, "easy", "perfect");
+  EXPECT_EQ(testing::starts(w, p), (V{0, 0, 100, 50}));
+}
+
+TEST(EasyTest, ExtraProcessorsAreConsumed) {
+  // 12 processors. J2 (10) waits for J1 (8): shadow 100, extra = 12 - 10 = 2. In one scheduler call J3
+  // (2, long) takes the extra processors; J4 (2, long) then has free processors but no extra: it waits.
+  const auto w = testing::workload(12, {J{1, 0, 100, 8, 100}, J{2, 1, 100, 10, 100}, J{3, 2, 1000, 2, 1000},
+                                        J{4, 2, 1000, 2, 1000}});
+  const auto r = testing::run(w, "easy");
+  EXPECT_EQ(testing::starts(w, r), (V{0, 100, 2, 200}));
+}
+
+TEST(EasyTest, JobEndingExactlyAtShadowBackfillsWithoutUsingExtra) {
+  // 10 processors, all at t=0. Head J2 (8): shadow 100 (J1 ends), extra 2. J3 (4 procs) ends exactly at
+  // 100 -> starts now; then no processor is free for J4.
+  const auto w = testing::workload(10, {J{1, 0, 100, 6, 100}, J{2, 0, 50, 8, 50}, J{3, 0, 100, 4, 100},
+                                        J{4, 0, 300, 2, 300}, J{5, 0, 101, 4, 101}});
+  const auto r = testing::run(w, "easy");
+  // t=100: J1, J3 end, J2 starts (8), J4 (2) fits too. J5 (4) after J2 at 150.
+  EXPECT_EQ(testing::starts(w, r), (V{0, 100, 0, 100, 150}));
+}
+
+TEST(EasyTest, TerminationsBeforeArrivalsAndTiesByJobId) {
+  // At t=100 J1 ends and two 10-processor jobs arrive; the log lists job 3 before job 2: job 2 goes first.
+  const auto w = testing::workload(10, {J{1, 0, 100, 10, 100}, J{3, 100, 10, 10, 10}, J{2, 100, 10, 10, 10}});
+  const auto r = testing::run(w, "easy");
+  EXPECT_EQ(testing::starts(w, r), (V{0, 100, 110}));
+  EXPECT_EQ(r.jobs[1].end, 110);
+}
+
+TEST(EasyTest, ZeroRuntimeJobsEndAtTheirStartInstant) {
+  // J1 (runtime 0, estimate 10) starts and ends at 0, so J2 starts at 0 too (second round at t=0).
+  const auto w = testing::workload(10, {J{1, 0, 0, 10, 10}, J{2, 0, 5, 10, 10}, J{3, 0, 0, 10, 10}});
+  const auto r = testing::run(w, "easy");
+  EXPECT_EQ(testing::starts(w, r), (V{0, 0, 5}));
+  EXPECT_EQ(r.jobs[2].end, 5);
+}
+
+TEST(EasyTest, KillAtEstimate) {
+  // J1 runs 100 s but estimated 50: killed at 50 and J2 starts then; without killing it waits to 100.
+  const auto killed = testing::workload(10, {J{1, 0, 100, 10, 50}, J{2, 1, 10, 10, 10}}, true);
+  const auto r = testing::run(killed, "easy");
+  EXPECT_EQ(testing::starts(killed, r), (V{0, 50}));
+  EXPECT_TRUE(killed.jobs[0].killed);
+  EXPECT_EQ(killed.killed, 1);
+  const auto kept = testing::workload(10, {J{1, 0, 100, 10, 50}, J{2, 1, 10, 10, 10}});
+  EXPECT_EQ(testing::starts(kept, testing::run(kept, "easy")), (V{0, 100}));
+}
+
+TEST(EasyTest, ShadowCountsJobsStartedAtTheSameInstant) {
+  // 10 processors, all at t=0. J1 (6, 100 s) starts in the same call, so the head J2 (8) waits for it:
+  // shadow 100, extra 2. J3 (4 procs, 150 s) ends after 100 and exceeds extra: refused. J4 (4, 100 s) ends
+  // by 100: starts.
+  const auto w = testing::workload(10, {J{1, 0, 100, 6, 100}, J{2, 0, 100, 8, 100}, J{3, 0, 150, 4, 150},
+                                        J{4, 0, 100, 4, 100}});
+  const auto r = testing::run(w, "easy");
+  EXPECT_EQ(testing::starts(w, r), (V{0, 100, 200, 0}));
+}
+
+TEST(SjbfTest, BackfillsShortestPredictionFirst) {
+  // 10 processors. Head J2 (10) waits for J1 (8, to 100): extra 0. Two 2-processor candidates: J3 (90 s)
+  // and J4 (10 s). EASY backfills J3 (queue order); SJBF backfills J4, and J3 (ends past 100) waits.
+  const auto w = testing::workload(10, {J{1, 0, 100, 8, 100}, J{2, 1, 50, 10, 50}, J{3, 2, 90, 2, 90},
+                                        J{4, 2, 10, 2, 10}});
+  EXPECT_EQ(testing::starts(w, testing::run(w, "easy")), (V{0, 100, 2, 150}));
+  EXPECT_EQ(testing::starts(w, testing::run(w, "easy-sjbf")), (V{0, 100, 150, 2}));
+}
+
+TEST(SjbfTest, TiesKeepQueueOrder) {
+  const auto w = testing::workload(10, {J{1, 0, 100, 8, 100}, J{2, 1, 50, 10, 50}, J{3, 2, 30, 2, 30},
+                                        J{4, 2, 30, 2, 30}});
+  EXPECT_EQ(testing::starts(w, testing::run(w, "easy-sjbf")), (V{0, 100, 2, 32}));
+}
+
+TEST(SjbfTest, ReservationStaysWithTheOldestJob) {
+  // J2 (8 procs, long) is the oldest waiting job; the short J3 (5) does not fit now and must not overtake
+  // it at t=100.
+  const auto w = testing::workload(10, {J{1, 0, 100, 6, 100}, J{2, 1, 1000, 8, 1000}, J{3, 2, 10, 5, 10}});
+  EXPECT_EQ(testing::starts(w, testing::run(w, "easy-sjbf")), (V{0, 100, 1100}));
+}
+
+TEST(SjbfTest, ShortestCandidateConsumesTheExtraProcessors) {
+  // 12 processors; head J2 (10): shadow 100, extra 2. J3 (1000 s) and J4 (500 s) both need 2 and end past
+  // the shadow time. SJBF gives the extra processors to J4, EASY to J3.
+  const auto w = testing::workload(12, {J{1, 0, 100, 8, 100}, J{2, 1, 100, 10, 100}, J{3, 2, 1000, 2, 1000},
+                                        J{4, 2, 500, 2, 500}});
+  EXPECT_EQ(testing::starts(w, testing::run(w, "easy")), (V{0, 100, 2, 200}));
+  EXPECT_EQ(testing::starts(w, testing::run(w, "easy-sjbf")), (V{0, 100, 200, 2}));
+}
+
+TEST(SjbfTest, UsesPredictionsNotEstimates) {
+  // With perfect predictions J3 (estimate 1000, runs 10) is the shortest and ends before the shadow time.
+  const auto w = testing::workload(10, {J{1, 0, 100, 8, 100}, J{2, 1, 50, 10, 50}, J{3, 2, 10, 2, 1000},
+                                        J{4, 2, 50, 2, 50}});
+  EXPECT_EQ(testing::starts(w, testing::run(w, "easy-sjbf", "estimate")), (V{0, 100, 150, 2}));
+  EXPECT_EQ(testing::starts(w, testing::run(w, "easy-sjbf", "perfect")), (V{0, 100, 2, 12}));
+}
+
+}  // namespace
+}  // namespace schedlab::sim

@@ -1,0 +1,214 @@
+// The engine: event order, copyable state and engine, checks that catch broken schedulers, and the
+// predictor hooks (prediction updates, deadline misses).
+#include "schedlab/sim/engine.h"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+#include "schedlab/predict/basic_predictors.h"
+#include "schedlab/sim/easy.h"
+#include "schedlab/sim/fcfs.h"
+#include "schedlab/sim/scheduler_registry.h"
+#include "sim/sim_test_helpers.h"
+
+namespace schedlab::sim {
+namespace {
+using testing::J;
+using V = std::vector<int64_t>;
+
+Workload sample() {
+  return testing::workload(10, {J{1, 0, 100, 6, 100}, J{2, 1, 50, 8, 50}, J{3, 2, 200, 4, 200},
+                                J{4, 3, 500, 2, 500}, J{5, 4, 90, 2, 90}, J{6, 4, 0, 3, 5}, J{7, 300, 30, 10, 10}});
+}
+
+SimOptions checked() {
+  SimOptions o;
+  o.check = true;
+  return o;
+}
+
+TEST(EngineTest, CopiedEngineContinuesIdentically) {
+  const Workload w = sample();
+  Engine a(w, std::make_unique<EasyScheduler>(), std::make_unique<predict::EstimatePredictor>(), checked());
+  for (int k = 0; k < 4; ++k) ASSERT_TRUE(a.step());
+  Engine b = a;  // fork mid-run
+  EXPECT_EQ(a.state(), b.state());
+  SimState copy = a.state();  // the state is a plain value
+  EXPECT_EQ(copy, a.state());
+  a.run();
+  b.run();
+  ASSERT_EQ(a.result().jobs.size(), b.result().jobs.size());
+  for (size_t i = 0; i < a.result().jobs.size(); ++i) {
+    EXPECT_EQ(a.result().jobs[i].start, b.result().jobs[i].start);
+    EXPECT_EQ(a.result().jobs[i].end, b.result().jobs[i].end);
+  }
+  const SimResult whole = testing::run(w, "easy");
+  for (size_t i = 0; i < whole.jobs.size(); ++i) EXPECT_EQ(whole.jobs[i].start, a.result().jobs[i].start);
+}
+
+TEST(EngineTest, StateInvariantsHoldAtEveryStep) {
+  const Workload w = sample();
+  Engine e(w, std::make_unique<EasyScheduler>(), std::make_unique<predict::EstimatePredictor>(), checked());
+  while (e.step()) {
+    const SimState& s = e.state();
+    int64_t used = 0;
+    for (size_t k = 0; k < s.running.size(); ++k) {
+      used += s.running[k].procs;
+      if (k > 0) {
+        EXPECT_LE(s.running[k - 1].predicted_end(), s.running[k].predicted_end());
+      }
+    }
+    EXPECT_EQ(used, s.machine.used());
+    for (size_t k = 1; k < s.queue.size(); ++k) EXPECT_LT(s.queue[k - 1].id, s.queue[k].id);
+  }
+}
+
+// A scheduler that ignores the machine size.
+class Greedy final : public Scheduler {
+ public:
+  std::unique_ptr<Scheduler> clone() const override { return std::make_unique<Greedy>(*this); }
+  std::string_view name() const override { return "greedy"; }
+  void schedule(const SimState& s, Decision& d) override {
+    for (const auto& w : s.queue) d.start.push_back(w.id);
+  }
+};
+
+// A scheduler that never starts anything.
+class Idle final : public Scheduler {
+ public:
+  std::unique_ptr<Scheduler> clone() const override { return std::make_unique<Idle>(*this); }
+  std::string_view name() const override { return "idle"; }
+  void schedule(const SimState&, Decision&) override {}
+};
+
+// fcfs-fill that claims a reservation for the head at the head's shadow time, which it does not keep.
+class LyingFill final : public Scheduler {
+ public:
+  std::unique_ptr<Scheduler> clone() const override { return std::make_unique<LyingFill>(*this); }
+  std::string_view name() const override { return "lying"; }
+  void schedule(const SimState& s, Decision& d) override {
+    int64_t free = s.machine.free();
+    for (const auto& w : s.queue) {
+      if (w.procs <= free) {
+        d.start.push_back(w.id);
+        free -= w.procs;
+      }
+    }
+    if (!s.queue.empty() && s.queue.front().procs > s.machine.free() && !s.running.empty()) {
+      d.reservations.push_back({s.queue.front().id, s.running.back().predicted_end()});
+    }
+  }
+};
+
+TEST(EngineTest, OverCommittingSchedulerIsAnError) {
+  const Workload w = sample();
+  EXPECT_THROW(simulate(w, Greedy{}, predict::EstimatePredictor{}, checked()), std::logic_error);
+}
+
+TEST(EngineTest, JobsLeftWaitingAreAnError) {
+  const Workload w = sample();
+  try {
+    simulate(w, Idle{}, predict::EstimatePredictor{}, SimOptions{});
+    FAIL() << "expected an error";
+  } catch (const std::logic_error& e) {
+    EXPECT_NE(std::string(e.what()).find("left 7 jobs waiting"), std::string::npos) << e.what();
+  }
+}
+
+TEST(EngineTest, BrokenReservationIsCaughtByCheck) {
+  // J2 (8) is promised t=100; first fit starts J3 (4 procs to 202) and J2 starts at 202.
+  const auto w = testing::workload(10, {J{1, 0, 100, 6, 100}, J{2, 1, 50, 8, 50}, J{3, 2, 200, 4, 200}});
+  EXPECT_THROW(simulate(w, LyingFill{}, predict::EstimatePredictor{}, checked()), std::logic_error);
+  EXPECT_NO_THROW(simulate(w, LyingFill{}, predict::EstimatePredictor{}, SimOptions{}));
+}
+
+TEST(EngineTest, CheckCountsKeptReservations) {
+  const auto w = testing::workload(10, {J{1, 0, 100, 6, 100}, J{2, 1, 50, 8, 50}, J{3, 2, 200, 4, 200}});
+  const SimResult r = testing::run(w, "easy");
+  EXPECT_EQ(r.reservations_checked, 2);  // J2 promised 100 (t=1), J3 promised 150 (t=100)
+}
+
+// A predictor that predicts 10 s and, at each deadline miss, doubles the prediction; it also tries to
+// lower a prediction below the elapsed time (the engine clamps).
+class Doubling final : public predict::Predictor {
+ public:
+  std::unique_ptr<Predictor> clone() const override { return std::make_unique<Doubling>(*this); }
+  std::string_view name() const override { return "doubling"; }
+  int64_t on_arrival(int64_t, const predict::Job&, predict::Updates&) override { return 10; }
+  void on_deadline_miss(int64_t, const predict::Job& job, int64_t, int64_t prediction,
+                        predict::Updates& updates) override {
+    ++misses;
+    updates.push_back({job.id, 1});  // below the elapsed time: clamped
+    updates.push_back({job.id, prediction * 2});
+  }
+  int misses = 0;
+};
+
+TEST(EngineTest, DeadlineMissesAndPredictionUpdates) {
+  // J1 runs 100 s with a 10 s prediction: misses at 10, 20, 40 and 80; the prediction 160 covers 100.
+  const auto w = testing::workload(10, {J{1, 0, 100, 10, 100}});
+  const SimResult r = simulate(w, EasyScheduler{}, Doubling{}, checked());
+  EXPECT_EQ(r.deadline_misses, 4);
+  EXPECT_EQ(r.jobs[0].end, 100);
+  EXPECT_EQ(r.jobs[0].prediction_at_start, 10);
+}
+
+TEST(EngineTest, UpdatedPredictionsReachTheScheduler) {
+  // 10 processors, every prediction 10 s at first. J1 (6) runs 100 s; J2 (8) waits: shadow 10, extra 2.
+  // J3 (2 procs) arrives at 5 and uses the extra processors. Every deadline miss doubles a prediction and
+  // calls the scheduler again (t=10, 15, 20, 25, ...).
+  const auto w = testing::workload(10, {J{1, 0, 100, 6, 100}, J{2, 1, 50, 8, 50}, J{3, 5, 45, 2, 45}});
+  const SimResult r = simulate(w, EasyScheduler{}, Doubling{}, checked());
+  EXPECT_EQ(testing::start_of(w, r, 3), 5);
+  EXPECT_EQ(testing::start_of(w, r, 2), 100);
+  // misses: J1 at 10, 20, 40, 80; J3 (from 5) at 15, 25, 45; J2 (from 100) at 110, 120, 140.
+  // calls: 0, 1, 5, those 10 misses, and the terminations at 50 and 100 (150 ends J2: queue empty, still
+  // a call) -> 0 1 5 10 15 20 25 40 45 50 80 100 110 120 140 150.
+  EXPECT_EQ(r.deadline_misses, 10);
+  EXPECT_EQ(r.scheduler_calls, 16);
+}
+
+TEST(EngineTest, SchedulerCalledOncePerInstant) {
+  // Three arrivals at t=0 and nothing else: one call; the two terminations at t=10 and an arrival: one call.
+  const auto w = testing::workload(10, {J{1, 0, 10, 2, 10}, J{2, 0, 10, 2, 10}, J{3, 0, 20, 2, 20},
+                                        J{4, 10, 5, 2, 5}});
+  const SimResult r = testing::run(w, "easy");
+  EXPECT_EQ(r.scheduler_calls, 4);  // t=0, 10, 15, 20
+}
+
+TEST(EngineTest, UnknownSchedulerListsTheKnownOnes) {
+  try {
+    make_scheduler("nope");
+    FAIL();
+  } catch (const std::invalid_argument& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("unknown scheduler 'nope'"), std::string::npos);
+    EXPECT_NE(m.find("easy-sjbf"), std::string::npos);
+    EXPECT_NE(m.find("lewf-fill"), std::string::npos);
+  }
+}
+
+TEST(EngineTest, RegistryMakesEveryScheduler) {
+  for (const auto& e : schedulers()) {
+    auto s = e.make(SchedulerConfig{});
+    ASSERT_NE(s, nullptr);
+    EXPECT_EQ(s->name(), e.name);
+    EXPECT_EQ(s->clone()->name(), e.name);
+    EXPECT_FALSE(e.description.empty());
+  }
+}
+
+TEST(EngineTest, MachineRefusesOverCommitment) {
+  Machine m(4);
+  const Allocation a = m.allocate(0, 3);
+  EXPECT_EQ(m.free(), 1);
+  EXPECT_THROW(m.allocate(1, 2), std::logic_error);
+  m.release(a);
+  EXPECT_EQ(m.free(), 4);
+  EXPECT_THROW(m.release(a), std::logic_error);
+  EXPECT_THROW(Machine(0), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace schedlab::sim

@@ -1,0 +1,91 @@
+#include "schedlab/sim/job_output.h"
+
+#include <zlib.h>
+
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <stdexcept>
+
+#include <fmt/core.h>
+
+#include "schedlab/swf/writer.h"
+
+namespace schedlab::sim {
+
+namespace {
+bool ends_with(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+void write_text(const std::string& path, const std::string& text) {
+  if (path == "-") {
+    std::cout << text;
+    return;
+  }
+  if (ends_with(path, ".gz")) {
+    gzFile gz = gzopen(path.c_str(), "wb6");
+    if (gz == nullptr) throw std::runtime_error(path + ": cannot open for writing");
+    size_t done = 0;
+    while (done < text.size()) {
+      const auto chunk = static_cast<unsigned>(std::min<size_t>(text.size() - done, 1u << 20));
+      if (gzwrite(gz, text.data() + done, chunk) != static_cast<int>(chunk)) {
+        gzclose(gz);
+        throw std::runtime_error(path + ": write error");
+      }
+      done += chunk;
+    }
+    if (gzclose(gz) != Z_OK) throw std::runtime_error(path + ": write error on close");
+    return;
+  }
+  std::ofstream out(path, std::ios::binary);
+  if (!out) throw std::runtime_error(path + ": cannot open for writing");
+  out << text;
+  if (!out.flush()) throw std::runtime_error(path + ": write error");
+}
+}  // namespace
+
+std::string jobs_csv(const Workload& workload, const SimResult& result) {
+  std::string out = "job_id,submit,start,end,procs,runtime,estimate,killed,wait,prediction\n";
+  for (size_t i = 0; i < workload.jobs.size(); ++i) {
+    const Job& j = workload.jobs[i];
+    const JobOutcome& o = result.jobs[i];
+    out += fmt::format("{},{},{},{},{},{},{},{},{},{}\n", j.job_number, j.submit, o.start, o.end, j.procs,
+                       o.end - o.start, j.estimate, j.killed ? 1 : 0, o.start - j.submit, o.prediction_at_start);
+  }
+  return out;
+}
+
+std::vector<swf::Record> simulated_records(const std::vector<swf::Record>& records, const Workload& workload,
+                                           const SimResult& result) {
+  std::vector<swf::Record> out;
+  out.reserve(workload.jobs.size());
+  for (size_t i = 0; i < workload.jobs.size(); ++i) {
+    swf::Record r = records[workload.record_index[i]];
+    const JobOutcome& o = result.jobs[i];
+    r.submit_time = static_cast<int32_t>(workload.jobs[i].submit);
+    r.wait_time = static_cast<int32_t>(o.start - workload.jobs[i].submit);
+    r.run_time = static_cast<int32_t>(o.end - o.start);
+    out.push_back(r);
+  }
+  return out;
+}
+
+void write_jobs(const std::string& path, const swf::Header& header, const std::vector<swf::Record>& records,
+                const Workload& workload, const SimResult& result) {
+  const std::string base = ends_with(path, ".gz") ? path.substr(0, path.size() - 3) : path;
+  if (ends_with(base, ".csv")) {
+    write_text(path, jobs_csv(workload, result));
+  } else if (ends_with(base, ".swf")) {
+    swf::Header h = header;
+    h.add_note(fmt::format("simulated by schedlab: scheduler {}, predictor {}, {} processors{}; fields 3 and 4 are "
+                           "the simulated wait and runtime",
+                           result.scheduler, result.predictor, result.procs,
+                           workload.kill_at_estimate ? ", jobs killed at their estimate" : ""));
+    swf::write_log(path, h, simulated_records(records, workload, result));
+  } else {
+    throw std::runtime_error(fmt::format("--jobs-out {}: the file name must end in .csv, .swf, .csv.gz or .swf.gz", path));
+  }
+}
+
+}  // namespace schedlab::sim

@@ -1,0 +1,56 @@
+// Hand-computed LEWF and LEWF-fill schedules.
+#include "schedlab/sim/lewf.h"
+
+#include <gtest/gtest.h>
+
+#include "sim/sim_test_helpers.h"
+
+namespace schedlab::sim {
+namespace {
+using testing::J;
+using V = std::vector<int64_t>;
+
+TEST(LewfTest, OrdersTheQueueByPredictedRuntime) {
+  // At t=100 the waiting jobs go shortest first: J3 (50 s) and J4 (400 s) start, J2 (500 s) when J3 ends.
+  const auto w = testing::workload(10, {J{1, 0, 100, 10, 100}, J{2, 1, 500, 5, 500}, J{3, 2, 50, 5, 50},
+                                        J{4, 3, 400, 5, 400}});
+  EXPECT_EQ(testing::starts(w, testing::run(w, "lewf")), (V{0, 150, 100, 100}));
+}
+
+TEST(LewfTest, StopsAtTheFirstMisfitUnlessFilling) {
+  // Order at t=100: J3 (50 s, 8 procs), J4 (60 s, 5), J2 (500 s, 2). lewf stops at J4; lewf-fill starts J2.
+  const auto w = testing::workload(10, {J{1, 0, 100, 10, 100}, J{2, 1, 500, 2, 500}, J{3, 2, 50, 8, 50},
+                                        J{4, 3, 60, 5, 60}});
+  EXPECT_EQ(testing::starts(w, testing::run(w, "lewf")), (V{0, 150, 100, 150}));
+  EXPECT_EQ(testing::starts(w, testing::run(w, "lewf-fill")), (V{0, 100, 100, 150}));
+}
+
+TEST(LewfTest, TiesKeepQueueOrder) {
+  const auto tie = testing::workload(10, {J{1, 0, 100, 10, 100}, J{2, 1, 50, 10, 50}, J{3, 2, 50, 10, 50}});
+  EXPECT_EQ(testing::starts(tie, testing::run(tie, "lewf")), (V{0, 100, 150}));
+  const auto shorter = testing::workload(10, {J{1, 0, 100, 10, 100}, J{2, 1, 50, 10, 50}, J{3, 2, 40, 10, 40}});
+  EXPECT_EQ(testing::starts(shorter, testing::run(shorter, "lewf")), (V{0, 140, 100}));
+}
+
+TEST(LewfTest, UsesThePredictor) {
+  // J2 estimates 500 s but runs 10 s: by estimate J3 goes first, by perfect prediction J2.
+  const auto w = testing::workload(10, {J{1, 0, 100, 10, 100}, J{2, 1, 10, 10, 500}, J{3, 2, 50, 10, 50}});
+  EXPECT_EQ(testing::starts(w, testing::run(w, "lewf", "estimate")), (V{0, 150, 100}));
+  EXPECT_EQ(testing::starts(w, testing::run(w, "lewf", "perfect")), (V{0, 100, 110}));
+}
+
+TEST(LewfTest, ZeroRuntimeJobsAndRunToCompletion) {
+  // J1 (0 s) starts and ends at t=0; J2 starts at 0 in the second round and is never preempted by the
+  // shorter J3 arriving at t=1.
+  const auto w = testing::workload(10, {J{1, 0, 0, 10, 10}, J{2, 0, 5, 10, 20}, J{3, 1, 1, 10, 1}});
+  const auto r = testing::run(w, "lewf-fill");
+  EXPECT_EQ(testing::starts(w, r), (V{0, 0, 5}));
+}
+
+TEST(LewfTest, KillAtEstimate) {
+  const auto w = testing::workload(10, {J{1, 0, 100, 10, 50}, J{2, 1, 10, 10, 10}}, true);
+  EXPECT_EQ(testing::starts(w, testing::run(w, "lewf")), (V{0, 50}));
+}
+
+}  // namespace
+}  // namespace schedlab::sim

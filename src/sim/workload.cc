@@ -1,0 +1,148 @@
+#include "schedlab/sim/workload.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <stdexcept>
+
+#include <fmt/core.h>
+
+namespace schedlab::sim {
+
+double offered_load(const std::vector<Job>& jobs, int64_t procs) {
+  if (jobs.empty() || procs <= 0) return 0.0;
+  int64_t first = jobs.front().submit, last = jobs.front().submit;
+  double work = 0;
+  for (const auto& j : jobs) {
+    first = std::min(first, j.submit);
+    last = std::max(last, j.submit);
+    work += static_cast<double>(j.procs) * static_cast<double>(j.runtime);
+  }
+  if (last == first) return 0.0;
+  return work / (static_cast<double>(procs) * static_cast<double>(last - first));
+}
+
+static void scale_arrivals(std::vector<Job>& jobs, double factor) {
+  if (jobs.empty()) return;
+  const int64_t first = jobs.front().submit;  // jobs are sorted by submit
+  for (auto& j : jobs) {
+    j.submit = first + std::llround(static_cast<double>(j.submit - first) * factor);
+  }
+}
+
+static std::string exclusion_note(trace::Exclusion e, int64_t count, int64_t procs) {
+  switch (e) {
+    case trace::Exclusion::kNegativeRuntime: return fmt::format("{} jobs excluded: negative (unknown) runtime", count);
+    case trace::Exclusion::kNonPositiveSize: return fmt::format("{} jobs excluded: no processor count", count);
+    case trace::Exclusion::kLargerThanMachine:
+      return fmt::format("{} jobs excluded: larger than the machine ({} processors)", count, procs);
+    case trace::Exclusion::kNone: break;
+  }
+  return {};
+}
+
+Workload build_workload(const swf::Header& header, const std::vector<swf::Record>& records,
+                        const WorkloadOptions& options) {
+  if (options.procs && *options.procs <= 0) {
+    throw std::invalid_argument(fmt::format("machine size must be positive, got --procs {}", *options.procs));
+  }
+  if (!(options.arrival_scale > 0) || !std::isfinite(options.arrival_scale)) {
+    throw std::invalid_argument(fmt::format("arrival scale must be a positive number, got {}", options.arrival_scale));
+  }
+  if (options.load && (!(*options.load > 0) || !std::isfinite(*options.load))) {
+    throw std::invalid_argument(fmt::format("target load must be a positive number, got {}", *options.load));
+  }
+  if (options.load && options.arrival_scale != 1.0) {
+    throw std::invalid_argument("give either a target load or an arrival scale, not both");
+  }
+
+  Workload w;
+  const trace::MachineSize machine = trace::machine_size(header, records, options.procs);
+  if (machine.procs <= 0) {
+    throw std::invalid_argument(
+        "machine size is 0: the log gives no MaxProcs or MaxNodes and no job has a size (use --procs)");
+  }
+  w.procs = machine.procs;
+  w.procs_source = machine.source;
+  w.records = static_cast<int64_t>(records.size());
+  w.kill_at_estimate = options.kill_at_estimate;
+
+  std::array<int64_t, trace::kExclusionKinds> excluded{};
+  std::vector<size_t> kept;
+  kept.reserve(records.size());
+  for (size_t i = 0; i < records.size(); ++i) {
+    const trace::Exclusion e = trace::simulation_exclusion(records[i], w.procs);
+    if (e == trace::Exclusion::kNone) {
+      kept.push_back(i);
+    } else {
+      ++excluded[static_cast<size_t>(e)];
+    }
+  }
+  for (int k = 0; k < trace::kExclusionKinds; ++k) {
+    if (excluded[static_cast<size_t>(k)] == 0) continue;
+    const auto e = static_cast<trace::Exclusion>(k);
+    w.excluded[std::string(trace::exclusion_name(e))] = excluded[static_cast<size_t>(k)];
+    w.excluded_total += excluded[static_cast<size_t>(k)];
+    w.notes.push_back(exclusion_note(e, excluded[static_cast<size_t>(k)], w.procs));
+  }
+
+  auto before = [&](size_t a, size_t b) {
+    const auto& ra = records[a];
+    const auto& rb = records[b];
+    if (ra.submit_time != rb.submit_time) return ra.submit_time < rb.submit_time;
+    return ra.job_number < rb.job_number;
+  };
+  if (!std::is_sorted(kept.begin(), kept.end(), before)) std::stable_sort(kept.begin(), kept.end(), before);
+
+  w.jobs.reserve(kept.size());
+  w.record_index = kept;
+  for (size_t i = 0; i < kept.size(); ++i) {
+    const swf::Record& r = records[kept[i]];
+    Job j;
+    j.id = static_cast<predict::JobId>(i);
+    j.job_number = r.job_number;
+    j.submit = r.submit_time;
+    j.procs = trace::job_size(r);
+    j.has_estimate = trace::has_estimate(r);
+    j.estimate = trace::job_estimate(r);
+    j.runtime = r.run_time;
+    if (!j.has_estimate) ++w.without_estimate;
+    if (options.kill_at_estimate && j.runtime > j.estimate) {
+      j.runtime = j.estimate;
+      j.killed = true;
+      ++w.killed;
+    }
+    j.user = r.user_id;
+    j.group = r.group_id;
+    j.executable = r.executable;
+    j.queue = r.queue;
+    j.partition = r.partition;
+    w.jobs.push_back(j);
+  }
+  if (options.kill_at_estimate && !w.jobs.empty() && w.without_estimate == static_cast<int64_t>(w.jobs.size())) {
+    throw std::invalid_argument(
+        "--kill-at-estimate needs user estimates, but no job of this log has one (field 9 requested time)");
+  }
+  if (w.without_estimate > 0) {
+    w.notes.push_back(fmt::format("{} jobs without an estimate use their runtime as the estimate", w.without_estimate));
+  }
+  if (w.killed > 0) w.notes.push_back(fmt::format("{} jobs cut at their estimate (--kill-at-estimate)", w.killed));
+
+  w.offered_load_before = offered_load(w.jobs, w.procs);
+  double factor = options.arrival_scale;
+  if (options.load) {
+    if (w.offered_load_before <= 0) {
+      throw std::invalid_argument("cannot scale to a target load: the jobs have no work or are all submitted at once");
+    }
+    factor = w.offered_load_before / *options.load;
+  }
+  if (factor != 1.0) {
+    scale_arrivals(w.jobs, factor);
+    w.notes.push_back(fmt::format("inter-arrival times multiplied by {:.6g}", factor));
+  }
+  w.arrival_scale = factor;
+  w.offered_load = offered_load(w.jobs, w.procs);
+  return w;
+}
+
+}  // namespace schedlab::sim

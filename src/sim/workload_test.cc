@@ -1,0 +1,100 @@
+#include "schedlab/sim/workload.h"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+#include "sim/sim_test_helpers.h"
+
+namespace schedlab::sim {
+namespace {
+using testing::J;
+
+TEST(SimWorkloadTest, ExclusionsAreCountedByReason) {
+  auto recs = testing::records({J{1, 0, 10, 4, 10}, J{2, 1, -1, 4, 10}, J{3, 2, 10, 0, 10}, J{4, 3, 10, 20, 10},
+                                J{5, 4, 10, 21, 10}, J{6, 5, 10, 2, -1}});
+  recs[2].allocated_procs = -1;
+  WorkloadOptions o;
+  o.procs = 16;
+  const Workload w = build_workload(swf::Header{}, recs, o);
+  EXPECT_EQ(w.jobs.size(), 2u);
+  EXPECT_EQ(w.excluded_total, 4);
+  EXPECT_EQ(w.excluded.at("negative_runtime"), 1);
+  EXPECT_EQ(w.excluded.at("no_size"), 1);
+  EXPECT_EQ(w.excluded.at("larger_than_machine"), 2);
+  EXPECT_EQ(w.without_estimate, 1);
+  EXPECT_EQ(w.jobs[1].estimate, 10);  // runtime stands in
+  EXPECT_FALSE(w.jobs[1].has_estimate);
+  bool noted = false;
+  for (const auto& n : w.notes) noted = noted || n.find("2 jobs excluded: larger than the machine") != std::string::npos;
+  EXPECT_TRUE(noted);
+}
+
+TEST(SimWorkloadTest, MachineSizeRules) {
+  auto recs = testing::records({J{1, 0, 10, 4, 10}, J{2, 1, 10, 6, 10}});
+  swf::Header h;
+  EXPECT_EQ(build_workload(h, recs).procs, 6);  // largest job
+  h.max_nodes = 8;
+  EXPECT_EQ(build_workload(h, recs).procs, 8);
+  h.max_procs = 12;
+  EXPECT_EQ(build_workload(h, recs).procs, 12);
+  WorkloadOptions o;
+  o.procs = 0;
+  EXPECT_THROW(build_workload(h, recs, o), std::invalid_argument);
+  EXPECT_THROW(build_workload(swf::Header{}, testing::records({J{1, 0, 10, 0, 10}})), std::invalid_argument);
+}
+
+TEST(SimWorkloadTest, KillAtEstimateNeedsEstimates) {
+  WorkloadOptions o;
+  o.kill_at_estimate = true;
+  try {
+    build_workload(swf::Header{}, testing::records({J{1, 0, 10, 4, -1}, J{2, 0, 10, 4, -1}}), o);
+    FAIL();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("no job of this log has one"), std::string::npos);
+  }
+  const Workload w = build_workload(swf::Header{}, testing::records({J{1, 0, 100, 4, 50}, J{2, 0, 10, 4, -1}}), o);
+  EXPECT_EQ(w.jobs[0].runtime, 50);
+  EXPECT_TRUE(w.jobs[0].killed);
+  EXPECT_EQ(w.jobs[1].runtime, 10);
+  EXPECT_EQ(w.killed, 1);
+}
+
+TEST(SimWorkloadTest, OrderBySubmitThenJobNumber) {
+  const Workload w = testing::workload(10, {J{5, 10, 1, 1, 1}, J{3, 10, 1, 1, 1}, J{9, 0, 1, 1, 1}});
+  ASSERT_EQ(w.jobs.size(), 3u);
+  EXPECT_EQ(w.jobs[0].job_number, 9);
+  EXPECT_EQ(w.jobs[1].job_number, 3);
+  EXPECT_EQ(w.jobs[2].job_number, 5);
+  EXPECT_EQ(w.record_index[0], 2u);
+  for (size_t i = 0; i < w.jobs.size(); ++i) EXPECT_EQ(w.jobs[i].id, static_cast<int32_t>(i));
+}
+
+TEST(SimWorkloadTest, ArrivalScaleAndLoad) {
+  // Offered load: work 4*100 + 4*100 + 2*50 = 900 over 10 procs * 100 s = 0.9.
+  const auto recs = testing::records({J{1, 100, 100, 4, 100}, J{2, 133, 100, 4, 100}, J{3, 200, 50, 2, 50}});
+  WorkloadOptions o;
+  o.procs = 10;
+  const Workload base = build_workload(swf::Header{}, recs, o);
+  EXPECT_DOUBLE_EQ(base.offered_load, 0.9);
+  o.arrival_scale = 0.5;
+  const Workload half = build_workload(swf::Header{}, recs, o);
+  EXPECT_EQ(half.jobs[0].submit, 100);
+  EXPECT_EQ(half.jobs[1].submit, 117);  // 100 + llround(16.5)
+  EXPECT_EQ(half.jobs[2].submit, 150);
+  EXPECT_DOUBLE_EQ(half.offered_load, 1.8);
+  o.arrival_scale = 1.0;
+  o.load = 0.45;
+  const Workload slow = build_workload(swf::Header{}, recs, o);
+  EXPECT_DOUBLE_EQ(slow.arrival_scale, 2.0);
+  EXPECT_EQ(slow.jobs[2].submit, 300);
+  EXPECT_DOUBLE_EQ(slow.offered_load, 0.45);
+  o.arrival_scale = 2.0;
+  EXPECT_THROW(build_workload(swf::Header{}, recs, o), std::invalid_argument);
+  o.load.reset();
+  o.arrival_scale = 0;
+  EXPECT_THROW(build_workload(swf::Header{}, recs, o), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace schedlab::sim
