@@ -14,5 +14,6 @@ void add_analyze_command(CLI::App& app);   // cmd_analyze.cc
 void add_sessions_command(CLI::App& app);  // cmd_sessions.cc
 void add_flurries_command(CLI::App& app);  // cmd_flurries.cc
 void add_estimates_command(CLI::App& app);  // cmd_estimates.cc
+void add_predict_command(CLI::App& app);   // cmd_predict.cc
 
 }  // namespace schedlab::cli

@@ -1,0 +1,72 @@
+// Modal structure of user runtime estimates (Tsafrir, Etsion, Feitelson 2005, Tables 1, 2 and 5), and the
+// comparison of two logs' estimate distributions (KS statistic, squashed-area difference; Song et al.).
+//
+// Counting rule (binding for every figure here):
+// - A job counts when it has an estimate, i.e. field 9 > 0 (trace::has_estimate). Jobs without one are only
+//   counted in `without_estimate`; the runtime stand-in of the project conventions is NOT used.
+// - A bin (mode) is one distinct field-9 value; its share is its jobs / counted jobs.
+// - Popularity rank: bins by descending job count, ties by ascending value (rank 1 = most popular).
+//   Time rank: bins by ascending value (rank K = T_max, the largest estimate).
+// - cover(x) = the smallest number of the most popular bins whose jobs together make at least x of the
+//   counted jobs (>=, exactly as analysis::Summary::estimates_for_50/90 count it).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "schedlab/swf/record.h"
+
+namespace schedlab::model {
+
+// The coverage fractions of Table 2 of the paper.
+inline const std::vector<double> kCoverFractions = {0.10, 0.50, 0.75, 0.90, 0.95, 0.98, 0.99, 1.00};
+
+struct EstimateMode {
+  int32_t value = 0;          // estimate, seconds
+  int64_t jobs = 0;
+  double share = 0;           // fraction of counted jobs, in [0, 1]
+  int64_t popularity_rank = 0;  // 1 = most popular
+  int64_t time_rank = 0;        // 1 = shortest value, K = T_max
+};
+
+struct EstimateBins {
+  int64_t records = 0;           // records examined
+  int64_t jobs = 0;              // records with an estimate (> 0): N
+  int64_t without_estimate = 0;  // records with field 9 <= 0
+  int64_t distinct = 0;          // K: number of distinct estimate values
+  std::vector<double> fractions;  // kCoverFractions
+  std::vector<int64_t> cover;     // cover[i] = bins needed to cover fractions[i] of the jobs
+  std::vector<EstimateMode> modes;  // every bin, by popularity rank
+  int32_t t_max = 0;              // largest estimate (0 when no job has one)
+  double t_max_share = 0;         // share of jobs at t_max
+  int64_t t_max_popularity_rank = 0;
+};
+
+// Smallest k such that the k largest of `counts_desc` (sorted descending) sum to >= fraction x total.
+int64_t popular_cover(const std::vector<int64_t>& counts_desc, int64_t total, double fraction);
+
+EstimateBins estimate_bins(const std::vector<swf::Record>& records,
+                           const std::vector<double>& fractions = kCoverFractions);
+
+// Comparison of a log's estimates with a model's (or another log's).
+// Pairing: when both logs have the same number of records and the same job numbers in the same order, the
+// comparison is "paired": only jobs with an estimate in both logs count (so a model that filled in missing
+// estimates is compared on the jobs whose real estimate is known). Otherwise each log counts its own jobs
+// with an estimate.
+// - ks: two-sample Kolmogorov-Smirnov statistic sup |F_real(x) - F_model(x)| of the estimate values.
+// - squashed area SA = sum of job size (trace::job_size, jobs with size <= 0 skipped) x estimate;
+//   d_sa = (SA_model - SA_real) / SA_real (Song et al.).
+struct EstimateComparison {
+  bool paired = false;
+  int64_t real_jobs = 0, model_jobs = 0;  // jobs compared on each side
+  double ks = 0;
+  double sa_real = 0, sa_model = 0, d_sa = 0;
+  EstimateBins real, model;  // modal structure of the compared jobs
+};
+
+EstimateComparison compare_estimates(const std::vector<swf::Record>& real, const std::vector<swf::Record>& model);
+
+// Two-sample KS statistic of two samples (any order; copies are sorted). 0 when either is empty.
+double ks_statistic(std::vector<double> a, std::vector<double> b);
+
+}  // namespace schedlab::model

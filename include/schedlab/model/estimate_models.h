@@ -1,0 +1,66 @@
+// Estimate models applied to a log: field 9 (requested time) of every job with a known runtime (>= 0) is
+// replaced; jobs with an unknown runtime (< 0) keep their field 9 and are counted. Every model gives an
+// estimate >= 1 s.
+//
+// Models (shared/spec/tsafrir-estimates.md "Earlier models", song-estimates.md):
+//   accurate  E = max(R, 1)
+//   f         E = R + round(u f R), u uniform in [0, 1): E ~ U[R, (f+1)R]            (parameter f >= 0)
+//   feit      E = max(R, min(round(R / u), max)), u uniform in (0, 1], max = 24 h    (parameter max)
+//   x2        E = 2 x the job's own estimate (jobs without one: 2 R), saturating at 2^31 - 1
+//   shfl      the log's own estimates randomly shuffled between its jobs with an estimate by the random-shuffle
+//             algorithm; the constraint uses min(R, own estimate) (Decision: as if each job were killed at its
+//             own estimate, which keeps the shuffle always feasible when logs have runtimes above estimates)
+//   tsafrir   the modal model's bins for N = the jobs to assign, then the random-shuffle assignment
+//   song      the runtime-conditioned model
+// Uniforms come from analysis::Rng's raw 64-bit words (top 53 bits), never from <random> distributions.
+//
+// Parameters are a JSON object (from a model file written by `schedlab estimates fit`, and/or "k=v,k=v"
+// text); unknown keys are errors.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "schedlab/analysis/random.h"
+#include "schedlab/model/estimate_bins.h"
+#include "schedlab/model/song.h"
+#include "schedlab/model/tsafrir.h"
+#include "schedlab/swf/record.h"
+
+namespace schedlab::model {
+
+struct GenerateReport {
+  std::string model;
+  int64_t assigned = 0;             // jobs given a new estimate
+  int64_t unknown_runtime = 0;      // jobs left unchanged (runtime < 0)
+  int64_t truncated_runtimes = 0;   // tsafrir: runtimes above T_max treated as T_max
+  std::string parameters;           // one-line description of the parameters used (for the header note)
+  std::vector<std::string> warnings;
+};
+
+// Parses "k=v,k=v" into a JSON object. Values: numbers stay numbers; durations with a unit suffix
+// ("18h", "5m", "30s", "1.5h") become seconds; everything else stays a string. Throws ModelError.
+nlohmann::json parse_params_text(const std::string& text);
+// A duration "3600", "60m", "18h", "1d", "90s" in seconds. Throws ModelError.
+int32_t parse_duration(const std::string& text);
+
+// The model names accepted by apply_estimate_model.
+const std::vector<std::string>& estimate_model_names();
+
+// Applies model `name` with parameters `params` (a JSON object, possibly empty) to `records` in place.
+// Models needing training (tsafrir without tmax, song without regression) train on `records` themselves.
+GenerateReport apply_estimate_model(const std::string& name, const nlohmann::json& params,
+                                    std::vector<swf::Record>& records, uint64_t seed);
+
+// The tsafrir model fitted to a log (N, T_max, T_max's share, the `top` most popular other values), as the
+// JSON parameter document that apply_estimate_model reads. Throws ModelError when the log has no estimates.
+nlohmann::ordered_json fit_tsafrir(const std::vector<swf::Record>& records, int top);
+
+// The parameters of the tsafrir model from a JSON document, for `n` jobs. `fallback_tmax` (0 = none) is used
+// when the document gives no tmax.
+TsafrirParams tsafrir_params_from_json(const nlohmann::json& params, int64_t n, int32_t fallback_tmax);
+
+}  // namespace schedlab::model

@@ -1,0 +1,108 @@
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "test_util.h"
+
+namespace schedlab::testing {
+namespace {
+
+const char* kKth = "KTH-SP2-1996-2.swf.gz";
+
+TEST(CliEstimates, BinsJsonOnKth) {
+  if (!trace_exists(kKth)) GTEST_SKIP();
+  const auto r = run_cli({"estimates", "bins", trace_path(kKth), "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["distinct"], 271);
+  std::vector<int64_t> cover;
+  for (const auto& c : j["cover"]) cover.push_back(c["bins"]);
+  EXPECT_EQ(cover, (std::vector<int64_t>{1, 8, 21, 41, 60, 89, 122, 271}));
+  EXPECT_EQ(j["modes"].size(), 20u);
+  EXPECT_EQ(j["modes"][0]["value"], 14400);
+}
+
+TEST(CliEstimates, GenerateIsByteIdenticalForASeedAndNotesTheModel) {
+  if (!trace_exists(kKth)) GTEST_SKIP();
+  TempDir dir;
+  for (const std::string model : {"song", "feit", "shfl"}) {
+    const auto a = run_cli({"estimates", "generate", trace_path(kKth), "--model", model, "--seed", "5", "-o",
+                            dir.file("a.swf")});
+    const auto b = run_cli({"estimates", "generate", trace_path(kKth), "--model", model, "--seed", "5", "-o",
+                            dir.file("b.swf")});
+    const auto c = run_cli({"estimates", "generate", trace_path(kKth), "--model", model, "--seed", "6", "-o",
+                            dir.file("c.swf")});
+    ASSERT_EQ(a.exit_code, 0) << a.err;
+    ASSERT_EQ(b.exit_code, 0) << b.err;
+    const std::string x = read_file(dir.file("a.swf"));
+    EXPECT_EQ(x, read_file(dir.file("b.swf"))) << model;
+    EXPECT_NE(x, read_file(dir.file("c.swf"))) << model;
+    EXPECT_NE(x.find("; Note: field 9 (requested time) replaced by schedlab estimates generate --model " + model),
+              std::string::npos);
+  }
+}
+
+TEST(CliEstimates, FitThenGenerateThenCompare) {
+  if (!trace_exists(kKth)) GTEST_SKIP();
+  TempDir dir;
+  auto r = run_cli({"estimates", "fit", trace_path(kKth), "--model", "song", "-o", dir.file("m.json")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = run_cli({"estimates", "generate", trace_path(kKth), "--model", "song", "--params", dir.file("m.json"),
+               "--params", "align_prob=0.5", "-o", dir.file("s.swf")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = run_cli({"estimates", "compare", trace_path(kKth), dir.file("s.swf"), "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_TRUE(j["paired"].get<bool>());
+  EXPECT_GT(j["ks"].get<double>(), 0.0);
+  EXPECT_LT(j["ks"].get<double>(), 0.2);
+}
+
+TEST(CliEstimates, TsafrirFitThenGenerateOnCtc) {
+  const char* ctc = "CTC-SP2-1996-3.1-cln.swf.gz";
+  if (!trace_exists(ctc)) GTEST_SKIP();
+  TempDir dir;
+  auto r = run_cli({"estimates", "fit", trace_path(ctc), "--top", "2", "-o", dir.file("t.json")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = run_cli({"estimates", "generate", trace_path(ctc), "--model", "tsafrir", "--params", dir.file("t.json"), "-o",
+               dir.file("t.swf")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = run_cli({"estimates", "bins", dir.file("t.swf"), "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["t_max"], 64800);
+  EXPECT_EQ(j["modes"][0]["value"], 64800);                       // T_max keeps its share, rank 1
+  EXPECT_NEAR(j["modes"][0]["share"].get<double>(), 0.238, 0.001);
+  EXPECT_EQ(j["modes"][1]["value"], 900);                         // improved: 15m 10.6% and 5m 8.8% as given
+  EXPECT_NEAR(j["modes"][1]["share"].get<double>(), 0.106, 0.001);
+  EXPECT_EQ(j["distinct"], 349);                                  // K(77,222)
+}
+
+TEST(CliEstimates, ClearErrors) {
+  TempDir dir;
+  write_file(dir.file("bad.json"), "{not json");
+  write_file(dir.file("none.swf"), "1 0 0 100 1 -1 -1 1 -1 -1 1 1 1 1 1 1 -1 -1\n");
+  auto r = run_cli({"estimates", "fit", dir.file("none.swf"), "--model", "song"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("no training job"), std::string::npos) << r.err;
+  r = run_cli({"estimates", "fit", dir.file("none.swf")});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("no estimates"), std::string::npos) << r.err;
+  r = run_cli({"estimates", "generate", dir.file("none.swf"), "--model", "song", "--params", dir.file("bad.json"),
+               "-o", dir.file("o.swf")});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("malformed parameter file"), std::string::npos) << r.err;
+  write_file(dir.file("long.swf"), "1 0 0 190 1 -1 -1 1 -1 -1 1 1 1 1 1 1 -1 -1\n"
+                                   "2 0 0 190 1 -1 -1 1 -1 -1 1 1 1 1 1 1 -1 -1\n"
+                                   "3 0 0 190 1 -1 -1 1 -1 -1 1 1 1 1 1 1 -1 -1\n");
+  r = run_cli({"estimates", "generate", dir.file("long.swf"), "--model", "tsafrir", "--params", "tmax=200",
+               "-o", dir.file("o.swf")});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("infeasible"), std::string::npos) << r.err;
+  r = run_cli({"estimates", "generate", dir.file("none.swf"), "--model", "f", "--params", "f=1,zz=3", "-o",
+               dir.file("o.swf")});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("unknown parameter"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace schedlab::testing

@@ -1,0 +1,358 @@
+// schedlab estimates bins|fit|generate|compare: user runtime-estimate models (model/estimate_*.h, tsafrir.h,
+// song.h).
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <fmt/core.h>
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.h"
+#include "cli/text_util.h"
+#include "schedlab/model/estimate_bins.h"
+#include "schedlab/model/estimate_models.h"
+#include "schedlab/model/song.h"
+#include "schedlab/model/tsafrir.h"
+#include "schedlab/swf/reader.h"
+#include "schedlab/swf/writer.h"
+
+namespace schedlab::cli {
+namespace {
+
+swf::Log read(const std::string& path, bool skip_invalid) {
+  swf::ReadOptions o;
+  o.skip_invalid = skip_invalid;
+  return swf::read_log(path, o);
+}
+
+// 14400 -> "4h", 300 -> "5m", 12000 -> "3:20", 90 -> "1m30s", 5430 -> "1:30:30".
+std::string hms(int64_t s) {
+  if (s % 3600 == 0) return fmt::format("{}h", s / 3600);
+  if (s < 3600 && s % 60 == 0) return fmt::format("{}m", s / 60);
+  if (s < 3600) return s >= 60 ? fmt::format("{}m{:02}s", s / 60, s % 60) : fmt::format("{}s", s);
+  if (s % 60 == 0) return fmt::format("{}:{:02}", s / 3600, (s % 3600) / 60);
+  return fmt::format("{}:{:02}:{:02}", s / 3600, (s % 3600) / 60, s % 60);
+}
+
+nlohmann::ordered_json bins_json(const model::EstimateBins& b, size_t top) {
+  nlohmann::ordered_json j;
+  j["counting_rule"] = "jobs with an estimate (field 9 > 0)";
+  j["records"] = b.records;
+  j["jobs"] = b.jobs;
+  j["without_estimate"] = b.without_estimate;
+  j["distinct"] = b.distinct;
+  j["t_max"] = b.t_max;
+  j["t_max_share"] = b.t_max_share;
+  j["t_max_popularity_rank"] = b.t_max_popularity_rank;
+  auto cover = nlohmann::ordered_json::array();
+  for (size_t i = 0; i < b.fractions.size(); ++i) cover.push_back({{"fraction", b.fractions[i]}, {"bins", b.cover[i]}});
+  j["cover"] = cover;
+  auto modes = nlohmann::ordered_json::array();
+  double cum = 0;
+  for (size_t i = 0; i < b.modes.size() && i < top; ++i) {
+    const auto& m = b.modes[i];
+    cum += m.share;
+    modes.push_back({{"popularity_rank", m.popularity_rank},
+                     {"value", m.value},
+                     {"jobs", m.jobs},
+                     {"share", m.share},
+                     {"cumulative_share", cum},
+                     {"time_rank", m.time_rank}});
+  }
+  j["modes"] = modes;
+  return j;
+}
+
+std::string bins_text(const model::EstimateBins& b, size_t top) {
+  std::string out = fmt::format("jobs with an estimate (field 9 > 0): {} of {} records ({} without)\n",
+                                group_thousands(b.jobs), group_thousands(b.records), group_thousands(b.without_estimate));
+  out += fmt::format("distinct estimates (bins, K): {}\n", b.distinct);
+  if (b.jobs == 0) return out;
+  out += fmt::format("T_max: {} ({} s), {:.1f}% of jobs, popularity rank {}\n", hms(b.t_max), b.t_max,
+                     100 * b.t_max_share, b.t_max_popularity_rank);
+  out += "\nmost popular bins needed to cover a share of the jobs:\n  jobs covered";
+  for (const double f : b.fractions) out += fmt::format(" {:>5}", fmt::format("{:g}%", 100 * f));
+  out += "\n  bins needed ";
+  for (const int64_t c : b.cover) out += fmt::format(" {:>5}", c);
+  out += fmt::format("\n\ntop {} modes:\n  {:>4} {:>9} {:>8} {:>8} {:>7} {:>7} {:>9}\n", std::min(top, b.modes.size()),
+                     "rank", "estimate", "seconds", "jobs", "share", "cum", "time rank");
+  double cum = 0;
+  for (size_t i = 0; i < b.modes.size() && i < top; ++i) {
+    const auto& m = b.modes[i];
+    cum += m.share;
+    out += fmt::format("  {:>4} {:>9} {:>8} {:>8} {:>6.1f}% {:>6.1f}% {:>9}\n", m.popularity_rank, hms(m.value),
+                       m.value, m.jobs, 100 * m.share, 100 * cum, m.time_rank);
+  }
+  return out;
+}
+
+struct BinsOptions {
+  std::string path, max_estimate;
+  int64_t top = 20;
+  bool json = false, skip_invalid = false;
+};
+
+void run_bins(const BinsOptions& o) {
+  if (o.top < 0) throw std::invalid_argument("--top must be >= 0");
+  swf::Log log = read(o.path, o.skip_invalid);
+  int64_t dropped = 0;
+  if (!o.max_estimate.empty()) {  // e.g. KTH4H: the KTH jobs with an estimate <= 4 h
+    const int32_t limit = model::parse_duration(o.max_estimate);
+    const auto before = log.records.size();
+    std::erase_if(log.records, [&](const swf::Record& r) { return r.requested_time > limit; });
+    dropped = static_cast<int64_t>(before - log.records.size());
+  }
+  const model::EstimateBins b = model::estimate_bins(log.records);
+  if (o.json) {
+    nlohmann::ordered_json j;
+    j["command"] = "estimates bins";
+    j["path"] = o.path;
+    if (!o.max_estimate.empty()) j["dropped_above_max_estimate"] = dropped;
+    const nlohmann::ordered_json body = bins_json(b, static_cast<size_t>(o.top));
+    for (auto it = body.begin(); it != body.end(); ++it) j[it.key()] = it.value();
+    fmt::print("{}\n", j.dump(2));
+    return;
+  }
+  fmt::print("estimate bins of {}{}\n{}", o.path,
+             o.max_estimate.empty() ? ""
+                                    : fmt::format(" (only estimates <= {}: {} jobs above left out)", o.max_estimate,
+                                                  group_thousands(dropped)),
+             bins_text(b, static_cast<size_t>(o.top)));
+}
+
+void write_text(const std::string& path, const std::string& text) {
+  if (path == "-") {
+    fmt::print("{}", text);
+    return;
+  }
+  std::ofstream f(path, std::ios::binary);
+  if (!f) throw std::runtime_error(fmt::format("{}: cannot open for writing", path));
+  f << text;
+  f.close();
+  if (!f) throw std::runtime_error(fmt::format("{}: write failed", path));
+}
+
+struct FitOptions {
+  std::vector<std::string> paths;
+  std::string model = "tsafrir", family = "beta", output = "-";
+  int64_t top = 2, min_group_jobs = 10;
+  bool skip_invalid = false;
+};
+
+void run_fit(const FitOptions& o) {
+  nlohmann::ordered_json j;
+  std::string summary;
+  if (o.model == "tsafrir") {
+    if (o.paths.size() != 1) throw std::invalid_argument("the tsafrir model is fitted to one log");
+    if (o.top < 0 || o.top >= model::kHeadSize)
+      throw std::invalid_argument(fmt::format("--top must be in 0..{}", model::kHeadSize - 1));
+    const swf::Log log = read(o.paths[0], o.skip_invalid);
+    j = model::fit_tsafrir(log.records, static_cast<int>(o.top));
+    j["info"]["source"] = o.paths[0];
+    summary = fmt::format("tsafrir model of {}: N {} jobs with an estimate, T_max {} ({:.1f}% of jobs), {} more bins",
+                          o.paths[0], j["info"]["jobs"].get<int64_t>(), hms(j["tmax"].get<int64_t>()),
+                          j["tmax_share"].get<double>(), j["bins"].size());
+    for (const auto& b : j["bins"]) summary += fmt::format(" ({}, {:.1f}%)", hms(b["time"].get<int64_t>()), b["share"].get<double>());
+    summary += "\n";
+  } else if (o.model == "song") {
+    model::SongFitOptions fo;
+    if (o.family == "beta") fo.family = model::SongFamily::kBeta;
+    else if (o.family == "gamma") fo.family = model::SongFamily::kGamma;
+    else throw std::invalid_argument("--family must be beta or gamma");
+    fo.min_group_jobs = o.min_group_jobs;
+    std::vector<swf::Log> logs;
+    for (const auto& p : o.paths) logs.push_back(read(p, o.skip_invalid));
+    std::vector<const std::vector<swf::Record>*> ptrs;
+    for (const auto& l : logs) ptrs.push_back(&l.records);
+    model::SongModel m = model::fit_song(ptrs, fo);
+    m.sources = o.paths;
+    j = model::song_to_json(m);
+    summary = fmt::format("song model ({}) of {} training jobs ({} dropped with accuracy > {}), cap {}\n"
+                          "  regression: a1 {:.4f} b1 {:.4f} a2 {:.4f} b2 {:.4f}\n  {:>5} {:>7} {:>8} {:>9} {:>9}\n",
+                          o.family, m.training_jobs, m.dropped_over, m.accuracy_max, hms(m.cap), m.a1, m.b1, m.a2,
+                          m.b2, "group", "jobs", "mean ln", o.family == "beta" ? "p" : "shape",
+                          o.family == "beta" ? "q" : "scale");
+    for (const auto& g : m.groups)
+      summary += g.fitted ? fmt::format("  {:>5} {:>7} {:>8.3f} {:>9.4f} {:>9.4f}\n", g.group, g.jobs, g.x, g.p, g.q)
+                          : fmt::format("  {:>5} {:>7} {:>8.3f} {:>9} {:>9}\n", g.group, g.jobs, g.x, "-", "-");
+  } else {
+    throw std::invalid_argument(fmt::format("--model must be tsafrir or song (got {})", o.model));
+  }
+  write_text(o.output, j.dump(2) + "\n");
+  if (o.output != "-") fmt::print("{}wrote {}\n", summary, o.output);
+}
+
+nlohmann::json load_params(const std::vector<std::string>& items) {
+  nlohmann::json params = nlohmann::json::object();
+  for (const auto& item : items) {
+    nlohmann::json part;
+    if (item.find('=') != std::string::npos) {
+      part = model::parse_params_text(item);
+    } else {
+      std::ifstream f(item, std::ios::binary);
+      if (!f) throw std::runtime_error(fmt::format("{}: cannot open the parameter file", item));
+      std::stringstream ss;
+      ss << f.rdbuf();
+      try {
+        part = nlohmann::json::parse(ss.str());
+      } catch (const nlohmann::json::exception& e) {
+        throw std::runtime_error(fmt::format("{}: malformed parameter file (not JSON): {}", item, e.what()));
+      }
+      if (!part.is_object()) throw std::runtime_error(fmt::format("{}: the parameter file must hold a JSON object", item));
+    }
+    for (auto it = part.begin(); it != part.end(); ++it) params[it.key()] = it.value();
+  }
+  return params;
+}
+
+struct GenerateOptions {
+  std::string path, model, output;
+  std::vector<std::string> params;
+  uint64_t seed = 1;
+  bool json = false, skip_invalid = false;
+};
+
+void run_generate(const GenerateOptions& o) {
+  const nlohmann::json params = load_params(o.params);
+  swf::Log log = read(o.path, o.skip_invalid);
+  const model::GenerateReport rep = model::apply_estimate_model(o.model, params, log.records, o.seed);
+  log.header.add_note(fmt::format("field 9 (requested time) replaced by schedlab estimates generate --model {} "
+                                  "--seed {}{}{}",
+                                  o.model, o.seed, rep.parameters.empty() ? "" : " (", rep.parameters.empty() ? "" : rep.parameters + ")"));
+  swf::write_log(o.output, log.header, log.records);
+  for (const auto& w : rep.warnings) fmt::print(stderr, "schedlab: warning: {}\n", w);
+  if (o.json) {
+    nlohmann::ordered_json j;
+    j["command"] = "estimates generate";
+    j["path"] = o.path;
+    j["output"] = o.output;
+    j["model"] = o.model;
+    j["seed"] = o.seed;
+    j["parameters"] = rep.parameters;
+    j["assigned"] = rep.assigned;
+    j["unchanged"] = rep.unknown_runtime;
+    j["truncated_runtimes"] = rep.truncated_runtimes;
+    j["warnings"] = rep.warnings;
+    fmt::print(o.output == "-" ? stderr : stdout, "{}\n", j.dump(2));
+  } else if (o.output != "-") {
+    fmt::print("{}: {} model, seed {}: {} estimates written, {} jobs unchanged{}\n", o.output, o.model, o.seed,
+               group_thousands(rep.assigned), group_thousands(rep.unknown_runtime),
+               rep.parameters.empty() ? "" : "; " + rep.parameters);
+  }
+}
+
+struct CompareOptions {
+  std::string real, model;
+  bool json = false, skip_invalid = false;
+};
+
+void run_compare(const CompareOptions& o) {
+  const swf::Log real = read(o.real, o.skip_invalid);
+  const swf::Log mod = read(o.model, o.skip_invalid);
+  const model::EstimateComparison c = model::compare_estimates(real.records, mod.records);
+  if (o.json) {
+    nlohmann::ordered_json j;
+    j["command"] = "estimates compare";
+    j["real"] = o.real;
+    j["model"] = o.model;
+    j["paired"] = c.paired;
+    j["real_jobs"] = c.real_jobs;
+    j["model_jobs"] = c.model_jobs;
+    j["ks"] = c.ks;
+    j["sa_real"] = c.sa_real;
+    j["sa_model"] = c.sa_model;
+    j["d_sa"] = c.d_sa;
+    j["real_bins"] = bins_json(c.real, 20);
+    j["model_bins"] = bins_json(c.model, 20);
+    fmt::print("{}\n", j.dump(2));
+    return;
+  }
+  std::string out = fmt::format("real:  {}\nmodel: {}\n", o.real, o.model);
+  out += c.paired ? fmt::format("paired by job: {} jobs with an estimate in both logs\n", group_thousands(c.real_jobs))
+                  : fmt::format("unpaired: {} real and {} model jobs with an estimate\n", group_thousands(c.real_jobs),
+                                group_thousands(c.model_jobs));
+  out += fmt::format("KS statistic of the estimates: {:.4f}\n", c.ks);
+  out += fmt::format("squashed area (size x estimate): real {:.6g}, model {:.6g}, d_SA {:+.1f}%\n", c.sa_real,
+                     c.sa_model, 100 * c.d_sa);
+  out += fmt::format("distinct estimates: real {}, model {}\nT_max: real {} ({:.1f}%), model {} ({:.1f}%)\n",
+                     c.real.distinct, c.model.distinct, hms(c.real.t_max), 100 * c.real.t_max_share,
+                     hms(c.model.t_max), 100 * c.model.t_max_share);
+  out += "\nbins needed to cover:\n  jobs covered";
+  for (const double f : c.real.fractions) out += fmt::format(" {:>5}", fmt::format("{:g}%", 100 * f));
+  out += "\n  real        ";
+  for (const int64_t v : c.real.cover) out += fmt::format(" {:>5}", v);
+  out += "\n  model       ";
+  for (const int64_t v : c.model.cover) out += fmt::format(" {:>5}", v);
+  out += fmt::format("\n\n  {:>4} {:>9} {:>7}   {:>9} {:>7}\n", "rank", "real", "share", "model", "share");
+  for (size_t i = 0; i < 20 && (i < c.real.modes.size() || i < c.model.modes.size()); ++i) {
+    const auto cell = [&](const model::EstimateBins& b) {
+      return i < b.modes.size() ? fmt::format("{:>9} {:>6.1f}%", hms(b.modes[i].value), 100 * b.modes[i].share)
+                                : fmt::format("{:>9} {:>7}", "", "");
+    };
+    out += fmt::format("  {:>4} {}   {}\n", i + 1, cell(c.real), cell(c.model));
+  }
+  fmt::print("{}", out);
+}
+
+}  // namespace
+
+void add_estimates_command(CLI::App& app) {
+  CLI::App* cmd = app.add_subcommand(
+      "estimates", "User runtime estimates: modal structure (bins), model fitting, generation and comparison");
+  cmd->require_subcommand(1);
+
+  auto bo = std::make_shared<BinsOptions>();
+  CLI::App* bins = cmd->add_subcommand(
+      "bins", "Modal structure of the estimates (jobs with field 9 > 0): distinct values, how many of the most "
+              "popular cover 10..100% of the jobs, and the top modes");
+  bins->add_option("TRACE", bo->path, "SWF log (plain or gzip; - for standard input)")->required();
+  bins->add_option("--top", bo->top, "number of modes listed")->capture_default_str();
+  bins->add_option("--max-estimate", bo->max_estimate,
+                   "leave out jobs whose estimate exceeds this duration (e.g. 4h for the paper's KTH4H)");
+  bins->add_flag("--json", bo->json, "print one JSON document");
+  bins->add_flag("--skip-invalid", bo->skip_invalid, "skip malformed records (counted) instead of failing");
+  bins->callback([bo] { run_bins(*bo); });
+
+  auto fo = std::make_shared<FitOptions>();
+  CLI::App* fit = cmd->add_subcommand(
+      "fit", "Fit an estimate model to a log: tsafrir (N, T_max, its share, the --top most popular other values) "
+             "or song (per-runtime-group Beta fits and the two regressions; several logs are pooled)");
+  fit->add_option("TRACE", fo->paths, "SWF log(s)")->required();
+  fit->add_option("--model", fo->model, "tsafrir or song")->capture_default_str();
+  fit->add_option("--top", fo->top, "tsafrir: most popular values besides T_max kept as user bins")
+      ->capture_default_str();
+  fit->add_option("--family", fo->family, "song: beta, or gamma for LANL-like logs")->capture_default_str();
+  fit->add_option("--min-group-jobs", fo->min_group_jobs, "song: smallest runtime group that is fitted")
+      ->capture_default_str();
+  fit->add_option("-o,--output", fo->output, "model file (JSON; - = standard output)")->capture_default_str();
+  fit->add_flag("--skip-invalid", fo->skip_invalid, "skip malformed records (counted) instead of failing");
+  fit->callback([fo] { run_fit(*fo); });
+
+  auto go = std::make_shared<GenerateOptions>();
+  CLI::App* gen = cmd->add_subcommand(
+      "generate", "Write the log with field 9 replaced by a model's estimates (tsafrir, song, accurate, f, feit, "
+                  "x2, shfl); jobs with an unknown runtime keep theirs");
+  gen->add_option("TRACE", go->path, "SWF log (plain or gzip; - for standard input)")->required();
+  gen->add_option("--model", go->model, "tsafrir, song, accurate, f, feit, x2 or shfl")->required();
+  gen->add_option("--params", go->params,
+                  "a model file from 'estimates fit' or k=v,k=v (e.g. tmax=18h,tmax_share=23.8,bins=5m:25/15m:10; "
+                  "f=3; max=24h); repeatable, later values win");
+  gen->add_option("--seed", go->seed, "random seed")->capture_default_str();
+  gen->add_option("-o,--output", go->output, "output SWF (.gz compresses; - = standard output)")->required();
+  gen->add_flag("--json", go->json, "print a JSON report");
+  gen->add_flag("--skip-invalid", go->skip_invalid, "skip malformed records (counted) instead of failing");
+  gen->callback([go] { run_generate(*go); });
+
+  auto co = std::make_shared<CompareOptions>();
+  CLI::App* cmp = cmd->add_subcommand(
+      "compare", "Compare two logs' estimates: KS statistic, squashed-area difference d_SA, coverage side by side");
+  cmp->add_option("REAL", co->real, "the reference log")->required();
+  cmp->add_option("MODEL", co->model, "the log with model estimates")->required();
+  cmp->add_flag("--json", co->json, "print one JSON document");
+  cmp->add_flag("--skip-invalid", co->skip_invalid, "skip malformed records (counted) instead of failing");
+  cmp->callback([co] { run_compare(*co); });
+}
+
+}  // namespace schedlab::cli

@@ -1,0 +1,114 @@
+#include "schedlab/model/estimate_bins.h"
+
+#include <algorithm>
+#include <cmath>
+#include <unordered_map>
+
+#include "schedlab/trace/conventions.h"
+
+namespace schedlab::model {
+
+int64_t popular_cover(const std::vector<int64_t>& counts_desc, int64_t total, double fraction) {
+  if (total == 0) return 0;
+  int64_t sum = 0, k = 0;
+  for (const int64_t c : counts_desc) {
+    sum += c;
+    ++k;
+    if (static_cast<double>(sum) >= fraction * static_cast<double>(total)) break;
+  }
+  return k;
+}
+
+EstimateBins estimate_bins(const std::vector<swf::Record>& records, const std::vector<double>& fractions) {
+  EstimateBins b;
+  b.records = static_cast<int64_t>(records.size());
+  std::unordered_map<int32_t, int64_t> counts;
+  for (const auto& r : records) {
+    if (!trace::has_estimate(r)) {
+      ++b.without_estimate;
+      continue;
+    }
+    ++b.jobs;
+    ++counts[r.requested_time];
+  }
+  b.distinct = static_cast<int64_t>(counts.size());
+  b.modes.reserve(counts.size());
+  for (const auto& [value, jobs] : counts) b.modes.push_back({value, jobs, 0, 0, 0});
+  // Time ranks.
+  std::sort(b.modes.begin(), b.modes.end(), [](const auto& x, const auto& y) { return x.value < y.value; });
+  for (size_t i = 0; i < b.modes.size(); ++i) b.modes[i].time_rank = static_cast<int64_t>(i) + 1;
+  // Popularity ranks.
+  std::stable_sort(b.modes.begin(), b.modes.end(), [](const auto& x, const auto& y) { return x.jobs > y.jobs; });
+  std::vector<int64_t> counts_desc;
+  counts_desc.reserve(b.modes.size());
+  for (size_t i = 0; i < b.modes.size(); ++i) {
+    auto& m = b.modes[i];
+    m.popularity_rank = static_cast<int64_t>(i) + 1;
+    m.share = static_cast<double>(m.jobs) / static_cast<double>(b.jobs);
+    counts_desc.push_back(m.jobs);
+    if (m.value > b.t_max) {
+      b.t_max = m.value;
+      b.t_max_share = m.share;
+      b.t_max_popularity_rank = m.popularity_rank;
+    }
+  }
+  b.fractions = fractions;
+  for (const double f : fractions) b.cover.push_back(popular_cover(counts_desc, b.jobs, f));
+  return b;
+}
+
+double ks_statistic(std::vector<double> a, std::vector<double> b) {
+  if (a.empty() || b.empty()) return 0;
+  std::sort(a.begin(), a.end());
+  std::sort(b.begin(), b.end());
+  const double na = static_cast<double>(a.size()), nb = static_cast<double>(b.size());
+  size_t i = 0, j = 0;
+  double d = 0;
+  while (i < a.size() && j < b.size()) {
+    const double x = std::min(a[i], b[j]);
+    while (i < a.size() && a[i] <= x) ++i;  // step over all ties at x on both sides
+    while (j < b.size() && b[j] <= x) ++j;
+    d = std::max(d, std::fabs(static_cast<double>(i) / na - static_cast<double>(j) / nb));
+  }
+  return d;
+}
+
+EstimateComparison compare_estimates(const std::vector<swf::Record>& real, const std::vector<swf::Record>& model) {
+  EstimateComparison c;
+  c.paired = real.size() == model.size() &&
+             std::equal(real.begin(), real.end(), model.begin(),
+                        [](const auto& x, const auto& y) { return x.job_number == y.job_number; });
+  std::vector<swf::Record> rs, ms;
+  if (c.paired) {
+    for (size_t i = 0; i < real.size(); ++i)
+      if (trace::has_estimate(real[i]) && trace::has_estimate(model[i])) {
+        rs.push_back(real[i]);
+        ms.push_back(model[i]);
+      }
+  } else {
+    for (const auto& r : real)
+      if (trace::has_estimate(r)) rs.push_back(r);
+    for (const auto& r : model)
+      if (trace::has_estimate(r)) ms.push_back(r);
+  }
+  c.real_jobs = static_cast<int64_t>(rs.size());
+  c.model_jobs = static_cast<int64_t>(ms.size());
+  const auto side = [](const std::vector<swf::Record>& v, double& sa) {
+    std::vector<double> e;
+    e.reserve(v.size());
+    sa = 0;
+    for (const auto& r : v) {
+      e.push_back(r.requested_time);
+      const int32_t size = trace::job_size(r);
+      if (size > 0) sa += static_cast<double>(size) * static_cast<double>(r.requested_time);
+    }
+    return e;
+  };
+  c.ks = ks_statistic(side(rs, c.sa_real), side(ms, c.sa_model));
+  c.d_sa = c.sa_real > 0 ? (c.sa_model - c.sa_real) / c.sa_real : std::nan("");
+  c.real = estimate_bins(rs);
+  c.model = estimate_bins(ms);
+  return c;
+}
+
+}  // namespace schedlab::model

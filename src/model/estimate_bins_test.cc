@@ -1,0 +1,138 @@
+#include "schedlab/model/estimate_bins.h"
+
+#include <cmath>
+
+#include <gtest/gtest.h>
+
+#include "schedlab/analysis/summary.h"
+#include "schedlab/swf/reader.h"
+#include "test_util.h"
+
+namespace schedlab::model {
+namespace {
+
+swf::Record job(int32_t id, int32_t runtime, int32_t estimate, int32_t procs = 1) {
+  swf::Record r;
+  r.job_number = id;
+  r.run_time = runtime;
+  r.requested_time = estimate;
+  r.requested_procs = procs;
+  return r;
+}
+
+TEST(EstimateBins, CountsRanksAndCoverOnASmallLog) {
+  std::vector<swf::Record> recs;
+  int32_t id = 1;
+  for (int i = 0; i < 5; ++i) recs.push_back(job(id++, 10, 600));
+  for (int i = 0; i < 3; ++i) recs.push_back(job(id++, 10, 3600));
+  recs.push_back(job(id++, 10, 60));
+  recs.push_back(job(id++, 10, 7200));
+  recs.push_back(job(id++, 10, -1));  // no estimate: not counted
+  recs.push_back(job(id++, 10, 0));   // no estimate
+  const EstimateBins b = estimate_bins(recs);
+  EXPECT_EQ(b.records, 12);
+  EXPECT_EQ(b.jobs, 10);
+  EXPECT_EQ(b.without_estimate, 2);
+  EXPECT_EQ(b.distinct, 4);
+  EXPECT_EQ(b.t_max, 7200);
+  EXPECT_DOUBLE_EQ(b.t_max_share, 0.1);
+  // Ties (60 and 7200, one job each) by ascending value: 60 is rank 3, 7200 rank 4.
+  ASSERT_EQ(b.modes.size(), 4u);
+  EXPECT_EQ(b.modes[0].value, 600);
+  EXPECT_EQ(b.modes[0].time_rank, 2);
+  EXPECT_EQ(b.modes[2].value, 60);
+  EXPECT_EQ(b.modes[3].value, 7200);
+  EXPECT_EQ(b.t_max_popularity_rank, 4);
+  EXPECT_EQ(b.modes[3].time_rank, 4);
+  // 10% -> 1 bin; 50% -> 1 (5 of 10 >= 50%); 75% -> 2; 90% -> 3 (9 >= 9); 95% and up -> 4.
+  EXPECT_EQ(b.cover, (std::vector<int64_t>{1, 1, 2, 3, 4, 4, 4, 4}));
+}
+
+TEST(EstimateBins, EmptyLog) {
+  const EstimateBins b = estimate_bins({job(1, 5, -1)});
+  EXPECT_EQ(b.jobs, 0);
+  EXPECT_EQ(b.distinct, 0);
+  EXPECT_EQ(b.cover, (std::vector<int64_t>(8, 0)));
+}
+
+TEST(EstimateBins, KthReproducesTable2AndAgreesWithStats) {
+  const std::string path = testing::trace_path("KTH-SP2-1996-2.swf.gz");
+  if (!testing::trace_exists("KTH-SP2-1996-2.swf.gz")) GTEST_SKIP() << "no " << path;
+  const swf::Log log = swf::read_log(path);
+  const EstimateBins b = estimate_bins(log.records);
+  // Paper, Table 2, KTH: 1 8 21 41 60 89 122 and 270 bins for 100% (Table 1 says K = 271).
+  EXPECT_EQ(std::vector<int64_t>(b.cover.begin(), b.cover.end() - 1),
+            (std::vector<int64_t>{1, 8, 21, 41, 60, 89, 122}));
+  EXPECT_GE(b.distinct, 270);
+  EXPECT_LE(b.distinct, 271);
+  EXPECT_EQ(b.cover.back(), b.distinct);
+  EXPECT_EQ(b.t_max, 60 * 3600);
+  const auto s = analysis::summarize(log);
+  EXPECT_EQ(s.distinct_estimates, b.distinct);
+  EXPECT_EQ(s.estimates_for_50, b.cover[1]);
+  EXPECT_EQ(s.estimates_for_90, b.cover[3]);
+}
+
+TEST(EstimateBins, KthFourHourSubsetReproducesTable5) {
+  if (!testing::trace_exists("KTH-SP2-1996-2.swf.gz")) GTEST_SKIP();
+  swf::Log log = swf::read_log(testing::trace_path("KTH-SP2-1996-2.swf.gz"));
+  std::erase_if(log.records, [](const swf::Record& r) { return r.requested_time > 4 * 3600; });
+  const EstimateBins b = estimate_bins(log.records);
+  EXPECT_NEAR(static_cast<double>(b.jobs), 23070, 5);  // Table 1: 23,070 jobs
+  EXPECT_EQ(b.distinct, 106);                           // Table 1: 106 bins
+  // Table 5, KTH4H: 4h 12.5%, 5m 11.5, 10m 9.6, 1m 6.6, 1h 5.8 (values and shares at 0.1% precision).
+  const std::vector<std::pair<int32_t, double>> top = {{14400, 12.5}, {300, 11.5}, {600, 9.6}, {60, 6.6}, {3600, 5.8}};
+  for (size_t i = 0; i < top.size(); ++i) {
+    EXPECT_EQ(b.modes[i].value, top[i].first) << i;
+    EXPECT_NEAR(100 * b.modes[i].share, top[i].second, 0.051) << i;
+  }
+  // Table 2, KTH4H: 1 6 12 21 28 36 43 106.
+  EXPECT_EQ(b.cover[0], 1);
+  EXPECT_EQ(b.cover[1], 6);
+  EXPECT_EQ(b.cover[2], 12);
+  EXPECT_EQ(b.cover[3], 21);
+  EXPECT_EQ(b.cover[4], 28);
+  EXPECT_NEAR(static_cast<double>(b.cover[5]), 36, 1);
+  EXPECT_EQ(b.cover[6], 43);
+}
+
+TEST(EstimateBins, CtcBesideTable2) {
+  if (!testing::trace_exists("CTC-SP2-1996-3.1-cln.swf.gz")) GTEST_SKIP();
+  const EstimateBins b = estimate_bins(swf::read_log(testing::trace_path("CTC-SP2-1996-3.1-cln.swf.gz")).records);
+  // Paper (older log version): 1 4 10 22 36 62 89 265. The cleaned 3.1 log differs by about one bin per column.
+  const std::vector<int64_t> paper = {1, 4, 10, 22, 36, 62, 89, 265};
+  for (size_t i = 0; i < paper.size(); ++i)
+    EXPECT_NEAR(static_cast<double>(b.cover[i]), static_cast<double>(paper[i]), 1.5) << i;
+  EXPECT_EQ(b.modes[0].value, 18 * 3600);
+  EXPECT_NEAR(100 * b.modes[0].share, 23.8, 0.05);  // Table 5: 18h 23.8%
+  EXPECT_EQ(b.modes[1].value, 900);
+  EXPECT_NEAR(100 * b.modes[1].share, 10.6, 0.05);
+}
+
+TEST(KsStatistic, SimpleCases) {
+  EXPECT_DOUBLE_EQ(ks_statistic({1, 2, 3}, {3, 2, 1}), 0.0);
+  EXPECT_DOUBLE_EQ(ks_statistic({1, 2}, {3, 4}), 1.0);
+  EXPECT_DOUBLE_EQ(ks_statistic({1, 2, 3, 4}, {1, 2}), 0.5);
+  EXPECT_DOUBLE_EQ(ks_statistic({5, 5, 5}, {5}), 0.0);  // ties are stepped over together
+  EXPECT_DOUBLE_EQ(ks_statistic({}, {1}), 0.0);
+}
+
+TEST(CompareEstimates, PairedSquashedAreaDifference) {
+  std::vector<swf::Record> real = {job(1, 10, 100, 2), job(2, 10, 200, 1), job(3, 10, -1, 4)};
+  std::vector<swf::Record> mod = {job(1, 10, 200, 2), job(2, 10, 400, 1), job(3, 10, 50, 4)};
+  const auto c = compare_estimates(real, mod);
+  EXPECT_TRUE(c.paired);
+  EXPECT_EQ(c.real_jobs, 2);  // job 3 has no real estimate
+  EXPECT_DOUBLE_EQ(c.sa_real, 400);
+  EXPECT_DOUBLE_EQ(c.sa_model, 800);
+  EXPECT_DOUBLE_EQ(c.d_sa, 1.0);
+  EXPECT_DOUBLE_EQ(c.ks, 0.5);
+  mod.pop_back();
+  const auto u = compare_estimates(real, mod);
+  EXPECT_FALSE(u.paired);
+  EXPECT_EQ(u.real_jobs, 2);
+  EXPECT_EQ(u.model_jobs, 2);
+}
+
+}  // namespace
+}  // namespace schedlab::model

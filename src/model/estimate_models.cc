@@ -1,0 +1,348 @@
+#include "schedlab/model/estimate_models.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <set>
+
+#include <fmt/core.h>
+
+#include "schedlab/trace/conventions.h"
+
+namespace schedlab::model {
+namespace {
+
+constexpr int32_t kInt32Max = std::numeric_limits<int32_t>::max();
+
+int32_t saturate(double v) {
+  if (!(v < static_cast<double>(kInt32Max))) return kInt32Max;
+  return static_cast<int32_t>(std::max(1.0, v));
+}
+
+std::string trim(const std::string& s) {
+  const auto b = s.find_first_not_of(" \t");
+  if (b == std::string::npos) return "";
+  const auto e = s.find_last_not_of(" \t");
+  return s.substr(b, e - b + 1);
+}
+
+bool parse_double(const std::string& s, double& v) {
+  if (s.empty()) return false;
+  const char* end = s.data() + s.size();
+  auto [ptr, ec] = std::from_chars(s.data(), end, v);
+  return ec == std::errc() && ptr == end && std::isfinite(v);
+}
+
+void check_keys(const nlohmann::json& params, const std::string& model, const std::set<std::string>& allowed) {
+  if (!params.is_object()) throw ModelError(fmt::format("{} model: parameters must be a JSON object", model));
+  for (const auto& [key, value] : params.items()) {
+    if (key == "model") {
+      if (!value.is_string() || value.get<std::string>() != model)
+        throw ModelError(fmt::format("parameters are for model \"{}\", not \"{}\"",
+                                     value.is_string() ? value.get<std::string>() : value.dump(), model));
+      continue;
+    }
+    if (!allowed.count(key)) {
+      std::string list;
+      for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
+      throw ModelError(fmt::format("{} model: unknown parameter \"{}\" (known: {})", model, key,
+                                   list.empty() ? "none" : list));
+    }
+  }
+}
+
+double number(const nlohmann::json& params, const std::string& key, const std::string& model) {
+  const auto& v = params.at(key);
+  if (v.is_number()) return v.get<double>();
+  if (v.is_string()) {
+    double d = 0;
+    if (parse_double(v.get<std::string>(), d)) return d;
+  }
+  throw ModelError(fmt::format("{} model: parameter {} must be a number (got {})", model, key, v.dump()));
+}
+
+int32_t duration(const nlohmann::json& params, const std::string& key, const std::string& model) {
+  const auto& v = params.at(key);
+  if (v.is_string()) return parse_duration(v.get<std::string>());
+  const double d = number(params, key, model);
+  if (!(d > 0 && d <= kInt32Max) || d != std::floor(d))
+    throw ModelError(fmt::format("{} model: {} must be a whole number of seconds > 0 (got {})", model, key, v.dump()));
+  return static_cast<int32_t>(d);
+}
+
+std::vector<int32_t> runtimes_of(const std::vector<swf::Record>& records, std::vector<size_t>& jobs,
+                                 GenerateReport& rep) {
+  std::vector<int32_t> rt;
+  for (size_t i = 0; i < records.size(); ++i) {
+    if (records[i].run_time < 0) {
+      ++rep.unknown_runtime;
+      continue;
+    }
+    jobs.push_back(i);
+    rt.push_back(records[i].run_time);
+  }
+  rep.assigned = static_cast<int64_t>(jobs.size());
+  return rt;
+}
+
+}  // namespace
+
+int32_t parse_duration(const std::string& text) {
+  const std::string t = trim(text);
+  if (t.empty()) throw ModelError("empty duration");
+  double mult = 1;
+  std::string num = t;
+  switch (t.back()) {
+    case 's': mult = 1; num.pop_back(); break;
+    case 'm': mult = 60; num.pop_back(); break;
+    case 'h': mult = 3600; num.pop_back(); break;
+    case 'd': mult = 86400; num.pop_back(); break;
+    default: break;
+  }
+  double v = 0;
+  if (!parse_double(num, v))
+    throw ModelError(fmt::format("not a duration: \"{}\" (seconds, or a number with s/m/h/d)", text));
+  const double s = std::round(v * mult);
+  if (!(s >= 1 && s <= kInt32Max)) throw ModelError(fmt::format("duration out of range: \"{}\"", text));
+  return static_cast<int32_t>(s);
+}
+
+nlohmann::json parse_params_text(const std::string& text) {
+  nlohmann::json j = nlohmann::json::object();
+  size_t start = 0;
+  while (start <= text.size()) {
+    const size_t comma = text.find(',', start);
+    const std::string item = trim(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    start = comma == std::string::npos ? text.size() + 1 : comma + 1;
+    if (item.empty()) continue;
+    const size_t eq = item.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw ModelError(fmt::format("malformed parameter \"{}\": expected key=value", item));
+    const std::string key = trim(item.substr(0, eq)), value = trim(item.substr(eq + 1));
+    if (value.empty()) throw ModelError(fmt::format("parameter \"{}\" has no value", key));
+    double d = 0;
+    if (parse_double(value, d)) j[key] = d;
+    else j[key] = value;
+  }
+  return j;
+}
+
+const std::vector<std::string>& estimate_model_names() {
+  static const std::vector<std::string> names = {"tsafrir", "song", "accurate", "f", "feit", "x2", "shfl"};
+  return names;
+}
+
+nlohmann::ordered_json fit_tsafrir(const std::vector<swf::Record>& records, int top) {
+  const EstimateBins b = estimate_bins(records);
+  if (b.jobs == 0) throw ModelError("tsafrir fit: the log has no estimates (no job has field 9 > 0)");
+  if (top < 0 || top >= kHeadSize) throw ModelError(fmt::format("--top must be in 0..{}", kHeadSize - 1));
+  nlohmann::ordered_json j;
+  j["model"] = "tsafrir";
+  j["tmax"] = b.t_max;
+  j["tmax_share"] = 100.0 * b.t_max_share;
+  auto bins = nlohmann::ordered_json::array();
+  for (const auto& m : b.modes) {
+    if (static_cast<int>(bins.size()) >= top) break;
+    if (m.value == b.t_max) continue;
+    bins.push_back({{"time", m.value}, {"share", 100.0 * m.share}});
+  }
+  j["bins"] = bins;
+  j["coefficients"] = "paper";
+  j["info"] = {{"jobs", b.jobs},
+               {"without_estimate", b.without_estimate},
+               {"distinct", b.distinct},
+               {"k_model", tsafrir_k(b.jobs)},
+               {"tmax_popularity_rank", b.t_max_popularity_rank}};
+  return j;
+}
+
+TsafrirParams tsafrir_params_from_json(const nlohmann::json& params, int64_t n, int32_t fallback_tmax) {
+  const std::string m = "tsafrir";
+  check_keys(params, m, {"tmax", "tmax_share", "bins", "top", "coefficients", "k", "info"});
+  TsafrirParams p;
+  p.n = n;
+  if (params.contains("tmax")) p.t_max = duration(params, "tmax", m);
+  else if (fallback_tmax > 0) p.t_max = fallback_tmax;
+  else throw ModelError("tsafrir model: no tmax given and the log has no estimates to take it from");
+  if (params.contains("tmax_share")) {
+    const double s = number(params, "tmax_share", m);
+    if (!(s >= 0 && s <= 100)) throw ModelError("tsafrir model: tmax_share must be a percentage in 0..100");
+    p.t_max_share = s;
+  }
+  if (params.contains("bins")) {
+    const auto& b = params.at("bins");
+    if (b.is_string()) {  // "300:25/900:16"
+      const std::string s = b.get<std::string>();
+      size_t start = 0;
+      while (start < s.size()) {
+        const size_t slash = s.find('/', start);
+        const std::string item = s.substr(start, slash == std::string::npos ? std::string::npos : slash - start);
+        start = slash == std::string::npos ? s.size() : slash + 1;
+        const size_t colon = item.find(':');
+        double share = 0;
+        if (colon == std::string::npos || !parse_double(trim(item.substr(colon + 1)), share))
+          throw ModelError(fmt::format("tsafrir model: malformed bin \"{}\" (expected TIME:PERCENT, e.g. 5m:25)", item));
+        p.user_bins.push_back({parse_duration(item.substr(0, colon)), share});
+      }
+    } else if (b.is_array()) {
+      for (const auto& e : b) {
+        if (!e.is_object() || !e.contains("time") || !e.contains("share"))
+          throw ModelError("tsafrir model: each bin must be an object with \"time\" and \"share\"");
+        p.user_bins.push_back({duration(e, "time", m), number(e, "share", m)});
+      }
+    } else {
+      throw ModelError("tsafrir model: bins must be a list of {time, share} or \"T:P/T:P\"");
+    }
+  }
+  if (params.contains("top")) {
+    const double t = number(params, "top", m);
+    if (!(t >= 0) || t != std::floor(t)) throw ModelError("tsafrir model: top must be a whole number >= 0");
+    if (static_cast<size_t>(t) < p.user_bins.size()) p.user_bins.resize(static_cast<size_t>(t));
+  }
+  if (params.contains("coefficients")) {
+    const auto& c = params.at("coefficients");
+    const std::string s = c.is_string() ? c.get<std::string>() : c.dump();
+    if (s == "paper") p.coefficients = TsafrirCoefficientSet::kPaper;
+    else if (s == "ref" || s == "reference") p.coefficients = TsafrirCoefficientSet::kReference;
+    else throw ModelError(fmt::format("tsafrir model: coefficients must be paper or ref (got {})", s));
+  }
+  if (params.contains("k")) {
+    const double k = number(params, "k", m);
+    if (!(k >= 1) || k != std::floor(k)) throw ModelError("tsafrir model: k must be a whole number >= 1");
+    p.k = static_cast<int64_t>(k);
+  }
+  return p;
+}
+
+GenerateReport apply_estimate_model(const std::string& name, const nlohmann::json& params_in,
+                                    std::vector<swf::Record>& records, uint64_t seed) {
+  const nlohmann::json params = params_in.is_null() ? nlohmann::json::object() : params_in;
+  GenerateReport rep;
+  rep.model = name;
+  analysis::Rng rng(seed);
+  std::vector<size_t> jobs;
+  if (name == "accurate") {
+    check_keys(params, name, {});
+    runtimes_of(records, jobs, rep);
+    for (const size_t i : jobs) records[i].requested_time = std::max<int32_t>(records[i].run_time, 1);
+  } else if (name == "f") {
+    check_keys(params, name, {"f"});
+    if (!params.contains("f")) throw ModelError("f model: parameter f is required (e.g. f=3)");
+    const double f = number(params, "f", name);
+    if (!(f >= 0)) throw ModelError("f model: f must be >= 0");
+    rep.parameters = fmt::format("f={}", f);
+    runtimes_of(records, jobs, rep);
+    for (const size_t i : jobs) {
+      const double r = records[i].run_time;
+      records[i].requested_time = saturate(r + std::round(rng.uniform() * f * r));
+    }
+  } else if (name == "feit") {
+    check_keys(params, name, {"max"});
+    const int32_t max = params.contains("max") ? duration(params, "max", name) : 86400;
+    rep.parameters = fmt::format("max={}", max);
+    runtimes_of(records, jobs, rep);
+    for (const size_t i : jobs) {
+      const double r = records[i].run_time;
+      const double u = 1.0 - rng.uniform();  // (0, 1]
+      records[i].requested_time = saturate(std::max(r, std::min(std::round(r / u), static_cast<double>(max))));
+    }
+  } else if (name == "x2") {
+    check_keys(params, name, {});
+    runtimes_of(records, jobs, rep);
+    for (const size_t i : jobs) {
+      const double base = trace::has_estimate(records[i]) ? records[i].requested_time : records[i].run_time;
+      records[i].requested_time = saturate(2.0 * base);
+    }
+  } else if (name == "shfl") {
+    check_keys(params, name, {});
+    std::vector<int32_t> rt, est;
+    for (size_t i = 0; i < records.size(); ++i) {
+      if (!trace::has_estimate(records[i])) {
+        ++rep.unknown_runtime;
+        continue;
+      }
+      jobs.push_back(i);
+      est.push_back(records[i].requested_time);
+      rt.push_back(std::min(std::max<int32_t>(records[i].run_time, 0), records[i].requested_time));
+    }
+    rep.assigned = static_cast<int64_t>(jobs.size());
+    if (jobs.empty()) throw ModelError("shfl model: the log has no estimates to shuffle");
+    if (rep.unknown_runtime > 0)
+      rep.warnings.push_back(fmt::format("shfl: {} jobs without an estimate kept unchanged", rep.unknown_runtime));
+    const auto out = random_shuffle_assign(rt, std::move(est), rng);
+    for (size_t k = 0; k < jobs.size(); ++k) records[jobs[k]].requested_time = out[k];
+  } else if (name == "tsafrir") {
+    const EstimateBins b = estimate_bins(records);
+    std::vector<int32_t> rt = runtimes_of(records, jobs, rep);
+    if (jobs.empty()) throw ModelError("tsafrir model: no job with a known runtime to assign estimates to");
+    nlohmann::json p = params;
+    if (!p.contains("tmax") && !p.contains("tmax_share") && b.jobs > 0)  // vanilla fit from the log itself
+      p["tmax_share"] = 100.0 * b.t_max_share;
+    const TsafrirParams tp = tsafrir_params_from_json(p, static_cast<int64_t>(jobs.size()), b.t_max);
+    const auto bins = tsafrir_bins(tp, rng);
+    std::vector<int32_t> est;
+    est.reserve(jobs.size());
+    for (const auto& bin : bins) est.insert(est.end(), static_cast<size_t>(bin.jobs), bin.time);
+    for (auto& r : rt)
+      if (r > tp.t_max) {
+        r = tp.t_max;
+        ++rep.truncated_runtimes;
+      }
+    if (rep.truncated_runtimes > 0)
+      rep.warnings.push_back(fmt::format("tsafrir: {} runtimes above T_max = {} s were treated as T_max",
+                                         rep.truncated_runtimes, tp.t_max));
+    std::string ub;
+    for (const auto& u : tp.user_bins) ub += fmt::format("{}{}:{:.4g}", ub.empty() ? "" : "/", u.time, u.share);
+    rep.parameters = fmt::format("N={} K={} tmax={}{}{}{}", tp.n, bins.size(), tp.t_max,
+                                 tp.t_max_share ? fmt::format(" tmax_share={:.4g}", *tp.t_max_share) : "",
+                                 ub.empty() ? "" : " bins=" + ub,
+                                 tp.coefficients == TsafrirCoefficientSet::kReference ? " coefficients=ref" : "");
+    const auto out = random_shuffle_assign(
+        rt, std::move(est), rng,
+        "give a larger tmax, or a larger tmax_share so that more long estimates exist");
+    for (size_t k = 0; k < jobs.size(); ++k) records[jobs[k]].requested_time = out[k];
+  } else if (name == "song") {
+    check_keys(params, name,
+               {"family", "regression", "a1", "b1", "a2", "b2", "cap", "align_prob", "accuracy_max", "sources",
+                "training_jobs", "dropped_accuracy_over_max", "without_estimate_or_runtime", "regression_form",
+                "groups", "min_group_jobs"});
+    SongModel m;
+    if (params.contains("regression")) {
+      nlohmann::json doc = params;
+      doc["model"] = "song";
+      for (const char* k : {"a1", "b1", "a2", "b2"})
+        if (params.contains(k)) doc["regression"][k] = number(params, k, name);
+      if (doc.contains("cap")) doc["cap"] = duration(doc, "cap", name);
+      if (doc.contains("align_prob")) doc["align_prob"] = number(doc, "align_prob", name);
+      m = song_from_json(doc);
+    } else {
+      SongFitOptions fo;
+      if (params.contains("family")) {
+        const std::string f = params.at("family").is_string() ? params.at("family").get<std::string>() : "";
+        if (f == "beta") fo.family = SongFamily::kBeta;
+        else if (f == "gamma") fo.family = SongFamily::kGamma;
+        else throw ModelError("song model: family must be beta or gamma");
+      }
+      if (params.contains("min_group_jobs")) fo.min_group_jobs = static_cast<int64_t>(number(params, "min_group_jobs", name));
+      m = fit_song({&records}, fo);  // self-trained
+      for (const char* k : {"a1", "b1", "a2", "b2"})
+        if (params.contains(k)) throw ModelError(fmt::format("song model: {} needs a full regression (a model file)", k));
+      if (params.contains("cap")) m.cap = duration(params, "cap", name);
+      if (params.contains("align_prob")) m.align_prob = number(params, "align_prob", name);
+      if (!(m.align_prob >= 0 && m.align_prob <= 1)) throw ModelError("song model: align_prob must be in [0, 1]");
+    }
+    rep.parameters = fmt::format("family={} a1={:.6g} b1={:.6g} a2={:.6g} b2={:.6g} cap={} align_prob={}",
+                                 m.family == SongFamily::kBeta ? "beta" : "gamma", m.a1, m.b1, m.a2, m.b2, m.cap,
+                                 m.align_prob);
+    runtimes_of(records, jobs, rep);
+    for (const size_t i : jobs) records[i].requested_time = song_estimate(m, records[i].run_time, rng);
+  } else {
+    std::string list;
+    for (const auto& n : estimate_model_names()) list += (list.empty() ? "" : ", ") + n;
+    throw ModelError(fmt::format("unknown estimate model \"{}\" (known: {})", name, list));
+  }
+  return rep;
+}
+
+}  // namespace schedlab::model

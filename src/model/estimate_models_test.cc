@@ -1,0 +1,136 @@
+#include "schedlab/model/estimate_models.h"
+
+#include <algorithm>
+#include <map>
+
+#include <gtest/gtest.h>
+
+namespace schedlab::model {
+namespace {
+
+std::vector<swf::Record> log_of(int n, uint64_t seed = 1) {
+  analysis::Rng rng(seed);
+  std::vector<swf::Record> recs;
+  for (int i = 0; i < n; ++i) {
+    swf::Record r;
+    r.job_number = i + 1;
+    r.requested_procs = 1;
+    r.run_time = static_cast<int32_t>(rng.below(4 * 3600));
+    r.requested_time = r.run_time + static_cast<int32_t>(rng.below(3600)) + 1;
+    recs.push_back(r);
+  }
+  recs[3].run_time = -1;  // unknown runtime: left alone
+  recs[3].requested_time = 77;
+  return recs;
+}
+
+TEST(EstimateModels, AccurateFFeitX2) {
+  const auto base = log_of(2000);
+  auto a = base;
+  auto rep = apply_estimate_model("accurate", nlohmann::json::object(), a, 1);
+  EXPECT_EQ(rep.assigned, 1999);
+  EXPECT_EQ(rep.unknown_runtime, 1);
+  EXPECT_EQ(a[3].requested_time, 77);
+  for (size_t i = 0; i < a.size(); ++i)
+    if (i != 3) {
+      EXPECT_EQ(a[i].requested_time, std::max(a[i].run_time, 1));
+    }
+  auto f = base;
+  apply_estimate_model("f", parse_params_text("f=3"), f, 1);
+  double mean_ratio = 0;
+  int n = 0;
+  for (size_t i = 0; i < f.size(); ++i) {
+    if (i == 3) continue;
+    EXPECT_GE(f[i].requested_time, f[i].run_time);
+    EXPECT_LE(f[i].requested_time, 4 * f[i].run_time + 1);
+    if (f[i].run_time > 100) {
+      mean_ratio += static_cast<double>(f[i].requested_time) / f[i].run_time;
+      ++n;
+    }
+  }
+  EXPECT_NEAR(mean_ratio / n, 2.5, 0.1);  // E/R ~ U[1, 4]
+  auto feit = base;
+  apply_estimate_model("feit", nlohmann::json::object(), feit, 1);
+  for (size_t i = 0; i < feit.size(); ++i) {
+    if (i == 3) continue;
+    EXPECT_GE(feit[i].requested_time, std::max(feit[i].run_time, 1));
+    EXPECT_LE(feit[i].requested_time, std::max(86400, feit[i].run_time));
+  }
+  auto x2 = base;
+  apply_estimate_model("x2", nlohmann::json::object(), x2, 1);
+  for (size_t i = 0; i < x2.size(); ++i)
+    if (i != 3) {
+      EXPECT_EQ(x2[i].requested_time, 2 * base[i].requested_time);
+    }
+  EXPECT_THROW(apply_estimate_model("f", nlohmann::json::object(), f, 1), ModelError);
+  EXPECT_THROW(apply_estimate_model("f", parse_params_text("f=-1"), f, 1), ModelError);
+  EXPECT_THROW(apply_estimate_model("f", parse_params_text("g=1"), f, 1), ModelError);
+  EXPECT_THROW(apply_estimate_model("nosuch", nlohmann::json::object(), f, 1), ModelError);
+}
+
+TEST(EstimateModels, ShflKeepsTheMultisetAndCoversTruncatedRuntimes) {
+  auto base = log_of(3000);
+  base[10].run_time = base[10].requested_time + 500;  // a job that ran past its estimate
+  auto s = base;
+  apply_estimate_model("shfl", nlohmann::json::object(), s, 2);
+  std::vector<int32_t> x, y;
+  for (size_t i = 0; i < s.size(); ++i) {
+    x.push_back(base[i].requested_time);
+    y.push_back(s[i].requested_time);
+    EXPECT_GE(s[i].requested_time, std::min(std::max(s[i].run_time, 0), base[i].requested_time));
+  }
+  std::sort(x.begin(), x.end());
+  std::sort(y.begin(), y.end());
+  EXPECT_EQ(x, y);
+}
+
+TEST(EstimateModels, TsafrirGivesExactBinCountsAndIsDeterministic) {
+  auto base = log_of(20000);
+  for (auto& r : base)
+    if (r.run_time >= 0) r.run_time %= 600;  // short jobs: the model's estimates can always cover them
+  auto a = base, b = base;
+  const auto p = parse_params_text("tmax=5h,tmax_share=20,bins=5m:15/1h:10");
+  const auto rep = apply_estimate_model("tsafrir", p, a, 7);
+  apply_estimate_model("tsafrir", p, b, 7);
+  EXPECT_EQ(rep.assigned, 19999);
+  std::map<int32_t, int64_t> counts;
+  for (size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(a[i].requested_time, b[i].requested_time);
+    if (i == 3) continue;
+    EXPECT_GE(a[i].requested_time, a[i].run_time);
+    ++counts[a[i].requested_time];
+  }
+  EXPECT_EQ(static_cast<int64_t>(counts.size()), tsafrir_k(19999));
+  EXPECT_EQ(counts[5 * 3600], 4000);  // round(20% x 19999)
+  EXPECT_EQ(counts[300], 3000);
+  EXPECT_EQ(counts[3600], 2000);
+  auto c = log_of(20000);  // runtimes up to 4 h: T_max = 1 h truncates them all to 1 h, more than its share
+  EXPECT_THROW(apply_estimate_model("tsafrir", parse_params_text("tmax=1h"), c, 7), ModelError);  // infeasible
+  EXPECT_THROW(apply_estimate_model("tsafrir", parse_params_text("tmax=5h,bins=5m"), c, 7), ModelError);
+}
+
+TEST(EstimateModels, ParamsText) {
+  const auto j = parse_params_text("tmax=18h, tmax_share=23.8,bins=5m:25/15m:10,coefficients=ref");
+  EXPECT_EQ(j["tmax"], "18h");
+  EXPECT_DOUBLE_EQ(j["tmax_share"].get<double>(), 23.8);
+  EXPECT_EQ(parse_duration("18h"), 64800);
+  EXPECT_EQ(parse_duration("1.5h"), 5400);
+  EXPECT_EQ(parse_duration("90"), 90);
+  EXPECT_THROW(parse_duration("abc"), ModelError);
+  EXPECT_THROW(parse_params_text("novalue"), ModelError);
+  EXPECT_THROW(parse_params_text("=3"), ModelError);
+}
+
+TEST(EstimateModels, FitTsafrirReadsTheLog) {
+  auto base = log_of(1000);
+  for (size_t i = 0; i < 300; ++i) base[i].requested_time = 6 * 3600;
+  const auto j = fit_tsafrir(base, 2);
+  EXPECT_EQ(j["tmax"].get<int32_t>(), 6 * 3600);
+  EXPECT_NEAR(j["tmax_share"].get<double>(), 30.0, 0.11);
+  EXPECT_EQ(j["info"]["jobs"].get<int64_t>(), 1000);
+  std::vector<swf::Record> none(5);
+  EXPECT_THROW(fit_tsafrir(none, 2), ModelError);
+}
+
+}  // namespace
+}  // namespace schedlab::model
