@@ -24,6 +24,9 @@ struct SimulateArgs {
   std::string trace;
   std::string scheduler;
   std::string predictor{predict::kDefaultPredictor};
+  bool predictor_given = false;
+  std::string correction;
+  bool extend_estimates = false;
   std::optional<int64_t> procs;
   bool kill_at_estimate = false;
   std::optional<double> load;
@@ -41,7 +44,32 @@ void print_list() {
   fmt::print("schedulers:\n");
   for (const auto& e : sim::schedulers()) fmt::print("  {:<14} {}\n", e.name, e.description);
   fmt::print("predictors:\n");
-  for (const auto& e : predict::predictors()) fmt::print("  {:<14} {}\n", e.name, e.description);
+  for (const auto& e : sim::presets()) {
+    fmt::print("  {:<14} preset: {} + predictor {} ({})\n", e.name, e.scheduler, e.predictor, e.description);
+  }
+  fmt::print("predictors (spec NAME[:KEY=VALUE;...]; every predictor also takes correction=none|tsafrir|double|times10):\n");
+  for (const auto& e : predict::predictors()) {
+    fmt::print("  {:<14} {}\n", e.name, e.description);
+    if (!e.parameters.empty()) fmt::print("  {:<14}   parameters: {}\n", "", e.parameters);
+  }
+}
+
+nlohmann::json accuracy_json(const predict::AccuracySummary& a) {
+  return {{"jobs", a.jobs},
+          {"absolute_error", {{"mean", a.mean_absolute_error}, {"median", a.median_absolute_error}}},
+          {"relative_accuracy", {{"mean", a.mean_relative_accuracy}, {"median", a.median_relative_accuracy}}},
+          {"underestimated_share", a.underestimated_share},
+          {"predictions_per_job", a.mean_predictions}};
+}
+
+void print_accuracy_text(const predict::AccuracySummary& a) {
+  fmt::print("\nprediction accuracy (time-weighted over each job's life, {} jobs)\n", a.jobs);
+  fmt::print("{:<26} {:>14.1f} {:>14.1f}   (mean, median)\n", "absolute error (s)", a.mean_absolute_error,
+             a.median_absolute_error);
+  fmt::print("{:<26} {:>14.4f} {:>14.4f}   (mean, median)\n", "relative accuracy", a.mean_relative_accuracy,
+             a.median_relative_accuracy);
+  fmt::print("{:<26} {:>14.4f}\n", "underestimated share", a.underestimated_share);
+  fmt::print("{:<26} {:>14.3f}\n", "predictions per job", a.mean_predictions);
 }
 
 nlohmann::json summary_json(const sim::Summary& s) {
@@ -59,6 +87,7 @@ void print_json(const SimulateArgs& a, const sim::Workload& w, const sim::SimRes
       {"procs", r.procs},
       {"procs_source", std::string(trace::machine_size_source_name(w.procs_source))},
       {"kill_at_estimate", w.kill_at_estimate},
+      {"extend_estimates", a.extend_estimates},
       {"arrival_scale", w.arrival_scale},
       {"offered_load", w.offered_load},
       {"bsld_tau", a.bsld_tau},
@@ -67,6 +96,7 @@ void print_json(const SimulateArgs& a, const sim::Workload& w, const sim::SimRes
        {{"records", w.records},
         {"simulated", w.jobs.size()},
         {"killed", w.killed},
+        {"extended", w.extended},
         {"excluded", excluded},
         {"without_estimate", w.without_estimate},
         {"warmup_excluded", m.warmup_excluded}}},
@@ -77,6 +107,8 @@ void print_json(const SimulateArgs& a, const sim::Workload& w, const sim::SimRes
         {"bounded_slowdown", summary_json(m.bounded_slowdown)},
         {"utilization", m.utilization},
         {"makespan", m.makespan}}},
+      {"accuracy", accuracy_json(r.accuracy)},
+      {"deadline_misses", r.deadline_misses},
       {"notes", w.notes},
       {"checked", a.check},
       {"wall_time_s", r.wall_time_s},
@@ -90,8 +122,9 @@ void print_text(const SimulateArgs& a, const sim::Workload& w, const sim::SimRes
   fmt::print("scheduler    {} (predictor {}{})\n", r.scheduler, r.predictor,
              w.kill_at_estimate ? ", jobs killed at their estimate" : "");
   fmt::print("machine      {} processors ({})\n", r.procs, trace::machine_size_source_name(w.procs_source));
-  fmt::print("jobs         {} simulated of {} records, {} excluded, {} without estimate, {} killed\n", w.jobs.size(),
-             w.records, w.excluded_total, w.without_estimate, w.killed);
+  fmt::print("jobs         {} simulated of {} records, {} excluded, {} without estimate, {} killed{}\n",
+             w.jobs.size(), w.records, w.excluded_total, w.without_estimate, w.killed,
+             a.extend_estimates ? fmt::format(", {} estimates extended", w.extended) : "");
   fmt::print("averages     over {} jobs ({} warm-up jobs excluded)\n", m.jobs, m.warmup_excluded);
   fmt::print("offered load {:.4f}{}\n", w.offered_load,
              w.arrival_scale != 1.0 ? fmt::format(" (inter-arrival times x {:.6g})", w.arrival_scale) : "");
@@ -108,6 +141,8 @@ void print_text(const SimulateArgs& a, const sim::Workload& w, const sim::SimRes
   row(fmt::format("bounded slowdown (tau={})", a.bsld_tau).c_str(), m.bounded_slowdown, 1, 2);
   fmt::print("\n{:<26} {:>14.4f}\n", "utilization", m.utilization);
   fmt::print("{:<26} {:>14} s ({:.2f} days)\n", "makespan", m.makespan, static_cast<double>(m.makespan) / 86400.0);
+  print_accuracy_text(r.accuracy);
+  fmt::print("{:<26} {:>14}\n", "deadline misses", r.deadline_misses);
   fmt::print("{:<26} {:>14.3f} s{}\n", "simulation wall time", r.wall_time_s, a.check ? " (invariants checked)" : "");
 }
 
@@ -118,14 +153,30 @@ void run(const SimulateArgs& a) {
   }
   if (a.trace.empty()) throw std::invalid_argument("simulate: a TRACE file is required (or --list)");
   if (a.scheduler.empty()) throw std::invalid_argument("simulate: --scheduler is required (see --list)");
+  // Presets fix the scheduler, predictor and correction.
+  std::string scheduler_name = a.scheduler;
+  std::string predictor_spec = a.predictor;
+  if (const sim::Preset* preset = sim::find_preset(a.scheduler)) {
+    if (a.predictor_given || !a.correction.empty()) {
+      throw std::invalid_argument(fmt::format(
+          "simulate: scheduler preset '{}' sets its own predictor ({}); drop --predictor/--correction or use "
+          "--scheduler {} with them",
+          preset->name, preset->predictor, preset->scheduler));
+    }
+    scheduler_name = std::string(preset->scheduler);
+    predictor_spec = std::string(preset->predictor);
+  } else if (!a.correction.empty()) {
+    predictor_spec += (predictor_spec.find(':') == std::string::npos ? ":" : ";") + ("correction=" + a.correction);
+  }
   // Fail on unknown names before reading the log.
-  const auto scheduler = sim::make_scheduler(a.scheduler, sim::SchedulerConfig{a.seed, {}});
-  const auto predictor = predict::make_predictor(a.predictor, predict::PredictorConfig{a.seed, {}});
+  const auto scheduler = sim::make_scheduler(scheduler_name, sim::SchedulerConfig{a.seed, {}});
+  const auto predictor = predict::make_predictor(predictor_spec, predict::PredictorConfig{a.seed, {}});
 
   const swf::Log log = swf::read_log(a.trace);
   sim::WorkloadOptions wo;
   wo.procs = a.procs;
   wo.kill_at_estimate = a.kill_at_estimate;
+  wo.extend_estimates = a.extend_estimates;
   wo.load = a.load;
   wo.arrival_scale = a.arrival_scale;
   const sim::Workload workload = sim::build_workload(log.header, log.records, wo);
@@ -135,7 +186,8 @@ void run(const SimulateArgs& a) {
   so.bsld_tau = a.bsld_tau;
   so.warmup_fraction = a.warmup_fraction;
   so.seed = a.seed;
-  const sim::SimResult result = sim::simulate(workload, *scheduler, *predictor, so);
+  sim::SimResult result = sim::simulate(workload, *scheduler, *predictor, so);
+  result.scheduler = a.scheduler;
 
   if (!a.jobs_out.empty()) sim::write_jobs(a.jobs_out, log.header, log.records, workload, result);
   if (a.json) {
@@ -152,7 +204,13 @@ void add_simulate_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("simulate", "simulate a scheduling policy on a log (SWF, plain or gzip)");
   cmd->add_option("TRACE", args->trace, "the log to replay (\"-\" = standard input)");
   cmd->add_option("--scheduler,-s", args->scheduler, "scheduling policy (see --list)");
-  cmd->add_option("--predictor,-p", args->predictor, "runtime predictor (default: estimate)");
+  auto* predictor = cmd->add_option("--predictor,-p", args->predictor,
+                                     "runtime predictor spec NAME[:KEY=VALUE;...] (default: estimate; see --list)");
+  predictor->each([args](const std::string&) { args->predictor_given = true; });
+  cmd->add_option("--correction", args->correction,
+                  "prediction correction when a job outlives its prediction: none (default), tsafrir, double, times10");
+  cmd->add_flag("--extend-estimates", args->extend_estimates,
+                "raise the estimate of jobs that ran longer than it to their runtime");
   cmd->add_option("--procs", args->procs, "machine size (default: MaxProcs, MaxNodes, largest job)");
   cmd->add_flag("--kill-at-estimate", args->kill_at_estimate, "cut jobs at their user estimate");
   auto* load = cmd->add_option("--load", args->load, "scale inter-arrival times to this offered load");

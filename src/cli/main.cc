@@ -20,6 +20,7 @@ int main(int argc, char** argv) {
   schedlab::cli::add_sessions_command(app);
   schedlab::cli::add_flurries_command(app);
   schedlab::cli::add_estimates_command(app);
+  schedlab::cli::add_predict_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -10,4 +10,6 @@ int64_t PerfectPredictor::on_arrival(int64_t /*now*/, const Job& job, Updates& /
   return job.runtime;
 }
 
+int64_t ConstantPredictor::on_arrival(int64_t /*now*/, const Job& /*job*/, Updates& /*updates*/) { return value_; }
+
 }  // namespace schedlab::predict

@@ -28,6 +28,8 @@ Engine::Engine(const Workload& workload, std::unique_ptr<Scheduler> scheduler,
   result_.jobs.resize(workload.jobs.size());
   result_.termination_order.reserve(workload.jobs.size());
   prediction_.assign(workload.jobs.size(), -1);
+  accuracy_.resize(workload.jobs.size());
+  result_.job_accuracy.resize(workload.jobs.size());
   if (options_.check) promise_.assign(workload.jobs.size(), {kNever, -1});
   for (size_t i = 0; i < workload.jobs.size(); ++i) {
     const Job& j = workload.jobs[i];
@@ -49,6 +51,7 @@ Engine::Engine(const Engine& other)
       terminations_(other.terminations_),
       deadlines_(other.deadlines_),
       prediction_(other.prediction_),
+      accuracy_(other.accuracy_),
       updates_(other.updates_),
       decision_(other.decision_),
       predictions_changed_(other.predictions_changed_),
@@ -87,6 +90,7 @@ bool Engine::step() {
     const Job& job = jobs[next_arrival_++];
     const int64_t p = std::max<int64_t>(0, predictor_->on_arrival(t, job, updates_));
     prediction_[static_cast<size_t>(job.id)] = p;
+    accuracy_.set(job.id, t, p, job.runtime);
     state_.queue.push_back(WaitingJob{job.id, job.submit, job.procs, p});
     scheduler_->on_arrival(state_, state_.queue.back());
     happened = true;
@@ -135,15 +139,23 @@ void Engine::set_prediction(JobId id, int64_t p) {
   } else {
     auto& run = state_.running;
     auto it = std::lower_bound(run.begin(), run.end(), std::pair{o.start + old, id}, running_before);
-    RunningJob r = *it;
-    run.erase(it);
-    r.prediction = p;
-    run.insert(std::lower_bound(run.begin(), run.end(), std::pair{r.predicted_end(), id}, running_before), r);
+    // Move the job to its new place by rotating only the jobs in between (O(distance), not O(running)).
+    const std::pair key{o.start + p, id};
+    if (p > old) {
+      auto to = std::lower_bound(it + 1, run.end(), key, running_before);
+      it = std::rotate(it, it + 1, to);  // the job now sits just before `to`
+    } else {
+      auto to = std::lower_bound(run.begin(), it, key, running_before);
+      std::rotate(to, it, it + 1);
+      it = to;
+    }
+    it->prediction = p;
     const int64_t deadline = o.start + p;
     if (workload_->jobs[idx].runtime > p && deadline > state_.now) deadlines_.push({deadline, id});
     ++epoch_;  // a running job's prediction changed: earlier reservations are no longer promises
   }
   prediction_[idx] = p;
+  accuracy_.set(id, state_.now, p, workload_->jobs[idx].runtime);
   scheduler_->on_prediction_change(state_, id, old);
   predictions_changed_ = true;
 }
@@ -231,6 +243,7 @@ void Engine::start_job(JobId id) {
   run.insert(std::lower_bound(run.begin(), run.end(), std::pair{r.predicted_end(), id}, running_before), r);
   o.start = now;
   o.prediction_at_start = r.prediction;
+  accuracy_.started(id, job.runtime);
   terminations_.push({now + job.runtime, id});
   if (job.runtime > r.prediction) deadlines_.push({now + r.prediction, id});
 }
@@ -253,6 +266,7 @@ void Engine::terminate(JobId id) {
   run.erase(it);
   state_.machine.release(finished.allocation);
   o.end = now;
+  result_.job_accuracy[idx] = accuracy_.finish(id, now, job.runtime);
   result_.termination_order.push_back(id);
   predictor_->on_termination(now, job, o.start, updates_);
   scheduler_->on_termination(state_, finished);
@@ -293,6 +307,13 @@ void Engine::finish() {
     }
   }
   result_.metrics = compute_metrics(times, workload_->procs, options_.bsld_tau, options_.warmup_fraction);
+  // Accuracy over the same jobs as the averages (termination order minus the warm-up).
+  std::vector<predict::JobAccuracy> kept;
+  kept.reserve(jobs.size());
+  for (size_t k = static_cast<size_t>(result_.metrics.warmup_excluded); k < result_.termination_order.size(); ++k) {
+    kept.push_back(result_.job_accuracy[static_cast<size_t>(result_.termination_order[k])]);
+  }
+  result_.accuracy = predict::summarize_accuracy(kept);
 }
 
 }  // namespace schedlab::sim

@@ -35,6 +35,23 @@ const std::vector<SchedulerEntry>& schedulers() {
   return table;
 }
 
+const std::vector<Preset>& presets() {
+  static const std::vector<Preset> table = {
+      {"easy-pcor", "easy", "estimate:correction=tsafrir", "EASY, user estimates with prediction correction"},
+      {"easy+", "easy", "user-last2:correction=tsafrir", "EASY, user-last2 predictions with correction"},
+      {"easy++", "easy-sjbf", "user-last2:correction=tsafrir", "EASY-SJBF, user-last2 predictions with correction"},
+      {"perfect++", "easy-sjbf", "perfect", "EASY-SJBF with exact runtimes"},
+  };
+  return table;
+}
+
+const Preset* find_preset(std::string_view name) {
+  for (const auto& p : presets()) {
+    if (p.name == name) return &p;
+  }
+  return nullptr;
+}
+
 std::unique_ptr<Scheduler> make_scheduler(std::string_view name, const SchedulerConfig& config) {
   std::string known;
   for (const auto& entry : schedulers()) {
@@ -42,6 +59,7 @@ std::unique_ptr<Scheduler> make_scheduler(std::string_view name, const Scheduler
     known += known.empty() ? "" : ", ";
     known += entry.name;
   }
+  for (const auto& p : presets()) known += fmt::format(", {} (preset)", p.name);
   throw std::invalid_argument(fmt::format("unknown scheduler '{}' (known: {})", name, known));
 }
 

@@ -107,6 +107,10 @@ Workload build_workload(const swf::Header& header, const std::vector<swf::Record
     j.estimate = trace::job_estimate(r);
     j.runtime = r.run_time;
     if (!j.has_estimate) ++w.without_estimate;
+    if (options.extend_estimates && j.runtime > j.estimate) {
+      j.estimate = j.runtime;
+      ++w.extended;
+    }
     if (options.kill_at_estimate && j.runtime > j.estimate) {
       j.runtime = j.estimate;
       j.killed = true;
@@ -125,6 +129,9 @@ Workload build_workload(const swf::Header& header, const std::vector<swf::Record
   }
   if (w.without_estimate > 0) {
     w.notes.push_back(fmt::format("{} jobs without an estimate use their runtime as the estimate", w.without_estimate));
+  }
+  if (w.extended > 0) {
+    w.notes.push_back(fmt::format("{} jobs had their estimate raised to their runtime (--extend-estimates)", w.extended));
   }
   if (w.killed > 0) w.notes.push_back(fmt::format("{} jobs cut at their estimate (--kill-at-estimate)", w.killed));
 

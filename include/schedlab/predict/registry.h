@@ -16,13 +16,17 @@ struct PredictorEntry {
   std::string_view name;
   std::string_view description;  // one line
   std::function<std::unique_ptr<Predictor>(const PredictorConfig&)> make;
+  std::string_view parameters = {};  // one line: KEY=VALUES (default), ...; empty = none
 };
 
 // All registered predictors, in the order they are listed to users.
 const std::vector<PredictorEntry>& predictors();
 
-// Makes the predictor called `name`; throws std::invalid_argument listing the known names if unknown.
-std::unique_ptr<Predictor> make_predictor(std::string_view name, const PredictorConfig& config = {});
+// Makes a predictor from a spec (predict/spec.h: NAME[:KEY=VALUE;...]); config.params are added to the
+// spec's parameters (a key in both is an error). The common parameter `correction` wraps the predictor in
+// CorrectedPredictor (predict/correction.h). Throws std::invalid_argument on an unknown name (listing the
+// known ones), an unknown parameter (listing the predictor's) or a bad value.
+std::unique_ptr<Predictor> make_predictor(std::string_view spec, const PredictorConfig& config = {});
 
 // The name of the default predictor ("estimate").
 inline constexpr std::string_view kDefaultPredictor = "estimate";

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "schedlab/predict/accuracy.h"
 #include "schedlab/predict/predictor.h"
 #include "schedlab/sim/scheduler.h"
 #include "schedlab/sim/simulate.h"
@@ -63,6 +64,7 @@ class Engine {
   MinHeap terminations_;
   MinHeap deadlines_;
   std::vector<int64_t> prediction_;  // current prediction per job (waiting or running)
+  predict::AccuracyTracker accuracy_;  // time-weighted prediction accuracy, O(1) per change
   predict::Updates updates_;
   Decision decision_;
   bool predictions_changed_ = false;

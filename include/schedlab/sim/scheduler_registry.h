@@ -24,4 +24,22 @@ const std::vector<SchedulerEntry>& schedulers();
 // Makes the scheduler called `name`; throws std::invalid_argument listing the known names if unknown.
 std::unique_ptr<Scheduler> make_scheduler(std::string_view name, const SchedulerConfig& config = {});
 
+// Presets (Tsafrir, Etsion & Feitelson 2007): names usable wherever a scheduler name is, that fix the
+// scheduler AND the predictor (with its correction):
+//   easy-pcor = easy + estimate:correction=tsafrir
+//   easy+     = easy + user-last2:correction=tsafrir
+//   easy++    = easy-sjbf + user-last2:correction=tsafrir
+//   perfect++ = easy-sjbf + perfect
+// (easy-sjbf itself is a plain scheduler: with the default `estimate` predictor it is the paper's EASY-SJBF.)
+// Giving a preset together with an explicit predictor or correction is an error (CLI and simulate()).
+struct Preset {
+  std::string_view name;
+  std::string_view scheduler;
+  std::string_view predictor;  // a predictor spec (predict/spec.h)
+  std::string_view description;
+};
+const std::vector<Preset>& presets();
+// The preset called `name`, or nullptr.
+const Preset* find_preset(std::string_view name);
+
 }  // namespace schedlab::sim

@@ -27,6 +27,7 @@
 #include <string_view>
 #include <vector>
 
+#include "schedlab/predict/accuracy.h"
 #include "schedlab/predict/predictor.h"
 #include "schedlab/sim/metrics.h"
 #include "schedlab/sim/scheduler.h"
@@ -54,6 +55,10 @@ struct SimResult {
   std::vector<JobOutcome> jobs;        // indexed by JobId
   std::vector<JobId> termination_order;
   Metrics metrics;
+  // Accuracy of the predictions the scheduler used (predict/accuracy.h): per job (by JobId), and summarised
+  // over the jobs of the averages (warm-up excluded).
+  std::vector<predict::JobAccuracy> job_accuracy;
+  predict::AccuracySummary accuracy;
   int64_t scheduler_calls = 0;
   int64_t deadline_misses = 0;
   int64_t reservations_checked = 0;    // reservations verified by --check
@@ -65,7 +70,9 @@ SimResult simulate(const Workload& workload, const Scheduler& scheduler, const p
                    const SimOptions& options = {});
 
 // Same, with the scheduler and predictor made from their registries by name (throws
-// std::invalid_argument for unknown names).
+// std::invalid_argument for unknown names). `predictor` is a predictor spec (predict/spec.h). `scheduler`
+// may also be a preset (sim/scheduler_registry.h: easy-pcor, easy+, easy++, perfect++), which sets the
+// predictor too: then `predictor` must be empty or "estimate" (the default) — anything else is an error.
 SimResult simulate(const Workload& workload, std::string_view scheduler, std::string_view predictor = "estimate",
                    const SimOptions& options = {});
 

@@ -6,6 +6,9 @@
 // - Jobs that cannot be simulated are left out and counted by reason (trace::exclusion_name):
 //   runtime < 0, size <= 0, size > machine. Never silently: see Workload::excluded and notes.
 // - A job without an estimate (field 9 <= 0) uses its runtime as the estimate (counted).
+// - With extend_estimates (--extend-estimates; Tsafrir 2007 note) a job whose runtime exceeds its estimate
+//   gets its estimate raised to its runtime (counted in Workload::extended). Default off: estimates as
+//   logged. Combined with kill_at_estimate no job is then cut (the extension comes first).
 // - With kill_at_estimate a job runs min(runtime, estimate) and counts as killed when that cuts it;
 //   it is an error (std::invalid_argument) if no simulated job of the log has an estimate.
 // - Job order and ids: by (submit, SWF job number, position in the log); Job::id = index.
@@ -40,6 +43,7 @@ using predict::Job;
 struct WorkloadOptions {
   std::optional<int64_t> procs;  // machine size (--procs)
   bool kill_at_estimate = false;
+  bool extend_estimates = false;
   std::optional<double> load;    // target offered load (--load), > 0
   double arrival_scale = 1.0;    // inter-arrival factor (--arrival-scale), > 0
 };
@@ -54,6 +58,7 @@ struct Workload {
   int64_t excluded_total = 0;
   int64_t without_estimate = 0;          // kept jobs that use their runtime as the estimate
   int64_t killed = 0;                    // kept jobs cut at their estimate (kill_at_estimate)
+  int64_t extended = 0;                  // kept jobs whose estimate was raised to their runtime
   bool kill_at_estimate = false;
   double arrival_scale = 1.0;            // the factor applied to inter-arrival times
   double offered_load_before = 0.0;      // offered load before scaling

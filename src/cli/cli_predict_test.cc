@@ -1,0 +1,70 @@
+// The `schedlab predict` command and the predictor options of `schedlab simulate`.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "test_util.h"
+
+namespace schedlab {
+namespace {
+using schedlab::testing::run_cli;
+
+// One user: job 1 runs 0..300 (estimate 1000); job 2 is submitted at 100, waits 300 (starts at 400), runs 500.
+const char* kLog =
+    "; MaxProcs: 10\n"
+    "1 0 0 300 1 -1 -1 1 1000 -1 1 1 1 -1 -1 -1 -1 -1\n"
+    "2 100 300 500 1 -1 -1 1 1000 -1 1 1 1 -1 -1 -1 -1 -1\n";
+
+TEST(PredCliTest, PredictReplaysTheLogAndReportsAccuracy) {
+  schedlab::testing::TempDir dir;
+  const std::string log = dir.file("small.swf");
+  schedlab::testing::write_file(log, kLog);
+  const auto r = run_cli({"predict", log, "--predictor", "ruh:jobs=1;propagate=1", "--correction", "tsafrir",
+                          "--json", "--jobs-out", dir.file("jobs.csv")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto doc = nlohmann::json::parse(r.out);
+  EXPECT_EQ(doc["predictor"], "ruh:correction=tsafrir");
+  EXPECT_EQ(doc["accuracy"]["jobs"], 2);
+  EXPECT_EQ(doc["deadline_misses"], 1);
+  // job 1: AA 700 (P = 1000 all along); job 2: (200 × 500 + 400 × 200 + 200 × 500) / 800 = 350
+  EXPECT_DOUBLE_EQ(doc["accuracy"]["absolute_error"]["mean"].get<double>(), (700.0 + 350.0) / 2);
+  EXPECT_DOUBLE_EQ(doc["accuracy"]["underestimated_share"].get<double>(), 0.5);
+  const auto text = run_cli({"predict", log, "-p", "sbh"});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("relative accuracy"), std::string::npos);
+}
+
+TEST(PredCliTest, ErrorsAreClear) {
+  schedlab::testing::TempDir dir;
+  const std::string log = dir.file("small.swf");
+  schedlab::testing::write_file(log, kLog);
+  auto r = run_cli({"predict", log, "-p", "ruh:depth=3"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("no parameter 'depth'"), std::string::npos) << r.err;
+  r = run_cli({"simulate", log, "-s", "easy++", "-p", "ruh"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("preset"), std::string::npos) << r.err;
+  r = run_cli({"simulate", log, "-s", "easy", "--correction", "half"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("unknown correction"), std::string::npos) << r.err;
+}
+
+TEST(PredCliTest, SimulateReportsAccuracyAndPresets) {
+  schedlab::testing::TempDir dir;
+  const std::string log = dir.file("small.swf");
+  schedlab::testing::write_file(log, kLog);
+  const auto r = run_cli({"simulate", log, "-s", "easy++", "--json", "--check", "--extend-estimates"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto doc = nlohmann::json::parse(r.out);
+  EXPECT_EQ(doc["scheduler"], "easy++");
+  EXPECT_EQ(doc["predictor"], "user-last2:correction=tsafrir");
+  EXPECT_TRUE(doc["accuracy"].contains("relative_accuracy"));
+  EXPECT_EQ(doc["jobs"]["extended"], 0);
+  const auto list = run_cli({"simulate", "--list"});
+  for (const char* name : {"easy-pcor", "easy+", "easy++", "perfect++", "user-last2", "ruh", "sbh", "constant"}) {
+    EXPECT_NE(list.out.find(name), std::string::npos) << name;
+  }
+}
+
+}  // namespace
+}  // namespace schedlab

@@ -1,0 +1,147 @@
+#include "schedlab/predict/user_history.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "schedlab/predict/spec.h"
+
+namespace schedlab::predict {
+
+UserHistoryPredictor::Entry* UserHistoryPredictor::entry(JobId id) {
+  if (id < 0 || static_cast<size_t>(id) >= entries_.size()) return nullptr;
+  Entry& e = entries_[static_cast<size_t>(id)];
+  return e.user >= 0 ? &e : nullptr;
+}
+
+int64_t UserHistoryPredictor::on_arrival(int64_t now, const Job& job, Updates& /*updates*/) {
+  if (job.id < 0) throw std::invalid_argument("history predictors need job ids");
+  const auto idx = static_cast<size_t>(job.id);
+  if (idx >= entries_.size()) entries_.resize(std::max(idx + 1, entries_.size() * 2));
+  const auto [it, fresh] = user_index_.emplace(job.user, static_cast<int32_t>(active_.size()));
+  if (fresh) active_.emplace_back();
+  Entry& e = entries_[idx];
+  e = Entry{};
+  e.job = SeenJob{job.id, job.procs, job.executable, job.submit, job.estimate};
+  e.user = it->second;
+  auto& list = active_[static_cast<size_t>(e.user)];
+  e.pos = static_cast<int32_t>(list.size());
+  list.push_back(job.id);
+  arrived(now, e);
+  e.prediction = std::max<int64_t>(0, predict(e));
+  return e.prediction;
+}
+
+void UserHistoryPredictor::on_start(int64_t now, const Job& job, int64_t prediction, Updates& /*updates*/) {
+  if (Entry* e = entry(job.id)) {
+    e->start = now;
+    e->prediction = prediction;
+  }
+}
+
+void UserHistoryPredictor::on_termination(int64_t now, const Job& job, int64_t start, Updates& updates) {
+  Entry* e = entry(job.id);
+  if (!e || e->pos < 0) return;
+  auto& list = active_[static_cast<size_t>(e->user)];
+  const JobId moved = list.back();
+  list[static_cast<size_t>(e->pos)] = moved;
+  entries_[static_cast<size_t>(moved)].pos = e->pos;
+  list.pop_back();
+  e->pos = -1;
+  record(now, *e, now - start);
+  if (!propagate_) return;
+  for (const JobId id : list) {
+    Entry& other = entries_[static_cast<size_t>(id)];
+    if (other.missed) continue;
+    const int64_t p = std::max<int64_t>(0, predict(other));
+    if (p == other.prediction) continue;
+    if (other.start >= 0 && p <= now - other.start) continue;  // would be overdue at once: keep the old one
+    other.prediction = p;
+    updates.push_back({id, p});
+  }
+}
+
+void UserHistoryPredictor::on_deadline_miss(int64_t now, const Job& job, int64_t /*start*/, int64_t prediction,
+                                            Updates& updates) {
+  Entry* e = entry(job.id);
+  if (!e) return;
+  e->missed = true;
+  const int64_t p = missed(now, *e, prediction);
+  if (p >= 0) {
+    e->prediction = std::max(p, prediction + 1);
+    updates.push_back({job.id, e->prediction});
+  }
+}
+
+// ---- user-last2 ----
+
+int64_t UserLast2Predictor::predict(const Entry& e) const {
+  const auto u = static_cast<size_t>(e.user);
+  if (u >= history_.size() || history_[u].count == 0) return e.job.estimate;
+  const History& h = history_[u];
+  const int64_t p = h.count == 1 ? h.last[0].runtime : (h.last[0].runtime + h.last[1].runtime) / 2;
+  return std::min(p, e.job.estimate);
+}
+
+void UserLast2Predictor::record(int64_t /*now*/, const Entry& e, int64_t runtime) {
+  const auto u = static_cast<size_t>(e.user);
+  if (u >= history_.size()) history_.resize(users());
+  History& h = history_[u];
+  const Finished f{e.job.submit, e.job.id, runtime};
+  auto newer = [&](const Finished& a, const Finished& b) {
+    return !by_submit_ || a.submit != b.submit ? (!by_submit_ || a.submit > b.submit) : a.id > b.id;
+  };
+  if (h.count == 0) {
+    h.last[0] = f;
+  } else if (newer(f, h.last[0])) {
+    h.last[1] = h.last[0];
+    h.last[0] = f;
+  } else if (h.count == 1 || newer(f, h.last[1])) {
+    h.last[1] = f;
+  }
+  h.count = std::min(h.count + 1, 2);
+}
+
+// ---- ruh ----
+
+int64_t RuhPredictor::predict(const Entry& e) const {
+  const auto u = static_cast<size_t>(e.user);
+  if (u >= history_.size() || history_[u].ring.size() < static_cast<size_t>(jobs_)) return e.job.estimate;
+  std::vector<int64_t> v = history_[u].ring;
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  const int64_t m = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+  return std::min(m, e.job.estimate);
+}
+
+void RuhPredictor::record(int64_t /*now*/, const Entry& e, int64_t runtime) {
+  const auto u = static_cast<size_t>(e.user);
+  if (u >= history_.size()) history_.resize(users());
+  History& h = history_[u];
+  if (h.ring.size() < static_cast<size_t>(jobs_)) {
+    h.ring.push_back(runtime);
+  } else {
+    h.ring[h.next] = runtime;
+    h.next = (h.next + 1) % h.ring.size();
+  }
+}
+
+std::unique_ptr<Predictor> make_user_last2(const PredictorConfig& config) {
+  ParamReader r("user-last2", config.params);
+  const std::string order = r.get_string("order", "submit");
+  const bool propagate = r.get_bool("propagate", false);
+  r.finish();
+  if (order != "end" && order != "submit") {
+    throw std::invalid_argument("predictor 'user-last2': order must be 'end' or 'submit', got '" + order + "'");
+  }
+  return std::make_unique<UserLast2Predictor>(order == "submit", propagate);
+}
+
+std::unique_ptr<Predictor> make_ruh(const PredictorConfig& config) {
+  ParamReader r("ruh", config.params);
+  const auto jobs = r.get_int("jobs", 3, 1);
+  const bool propagate = r.get_bool("propagate", false);
+  r.finish();
+  return std::make_unique<RuhPredictor>(static_cast<int>(std::min<int64_t>(jobs, 1000)), propagate);
+}
+
+}  // namespace schedlab::predict
