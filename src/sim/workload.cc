@@ -36,6 +36,7 @@ static std::string exclusion_note(trace::Exclusion e, int64_t count, int64_t pro
     case trace::Exclusion::kNonPositiveSize: return fmt::format("{} jobs excluded: no processor count", count);
     case trace::Exclusion::kLargerThanMachine:
       return fmt::format("{} jobs excluded: larger than the machine ({} processors)", count, procs);
+    case trace::Exclusion::kNoSubmitTime: return fmt::format("{} jobs excluded: unknown (negative) submit time", count);
     case trace::Exclusion::kNone: break;
   }
   return {};

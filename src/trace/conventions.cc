@@ -30,11 +30,13 @@ std::string_view exclusion_name(Exclusion e) {
     case Exclusion::kNegativeRuntime: return "negative_runtime";
     case Exclusion::kNonPositiveSize: return "no_size";
     case Exclusion::kLargerThanMachine: return "larger_than_machine";
+    case Exclusion::kNoSubmitTime: return "no_submit_time";
   }
   return "?";
 }
 
 Exclusion simulation_exclusion(const swf::Record& r, int64_t procs) {
+  if (r.submit_time < 0) return Exclusion::kNoSubmitTime;
   if (r.run_time < 0) return Exclusion::kNegativeRuntime;
   const int32_t size = job_size(r);
   if (size <= 0) return Exclusion::kNonPositiveSize;

@@ -7,6 +7,7 @@ namespace {
 
 swf::Record job(int32_t req_procs, int32_t alloc_procs, int32_t runtime, int32_t req_time) {
   swf::Record r;
+  r.submit_time = 0;
   r.requested_procs = req_procs;
   r.allocated_procs = alloc_procs;
   r.run_time = runtime;
@@ -49,6 +50,10 @@ TEST(Conventions, ExclusionReasonsInOrder) {
   EXPECT_EQ(simulation_exclusion(job(-1, 0, 10, 10), 8), Exclusion::kNonPositiveSize);
   EXPECT_EQ(simulation_exclusion(job(9, 4, 10, 10), 8), Exclusion::kLargerThanMachine);
   EXPECT_EQ(simulation_exclusion(job(8, 4, 0, 10), 8), Exclusion::kNone);
+  swf::Record unknown_submit = job(4, 4, 10, 10);
+  unknown_submit.submit_time = -1;
+  EXPECT_EQ(simulation_exclusion(unknown_submit, 8), Exclusion::kNoSubmitTime);
+  EXPECT_EQ(exclusion_name(Exclusion::kNoSubmitTime), "no_submit_time");
 }
 
 }  // namespace

@@ -41,11 +41,13 @@ MachineSize machine_size(const swf::Header& header, const std::vector<swf::Recor
                          std::optional<int64_t> option = std::nullopt);
 
 // Why a job cannot be simulated on a machine of `procs` processors.
-enum class Exclusion { kNone, kNegativeRuntime, kNonPositiveSize, kLargerThanMachine };
-inline constexpr int kExclusionKinds = 4;
-std::string_view exclusion_name(Exclusion e);  // "none", "negative_runtime", "no_size", "larger_than_machine"
+enum class Exclusion { kNone, kNegativeRuntime, kNonPositiveSize, kLargerThanMachine, kNoSubmitTime };
+inline constexpr int kExclusionKinds = 5;
+// "none", "negative_runtime", "no_size", "larger_than_machine", "no_submit_time"
+std::string_view exclusion_name(Exclusion e);
 
-// Checks in this order: runtime < 0, size <= 0, size > procs.
+// Checks in this order: submit time < 0 (unknown: the job cannot be placed in time), runtime < 0,
+// size <= 0, size > procs.
 Exclusion simulation_exclusion(const swf::Record& r, int64_t procs);
 
 }  // namespace schedlab::trace
