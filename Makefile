@@ -17,7 +17,7 @@ build: bootstrap
 	cmake --build build -j $(JOBS)
 
 demo: build
-	./build/schedlab stats data/KTH-SP2-1996-2.swf.gz
+	./build/schedlab simulate data/KTH-SP2-1996-2.swf.gz --scheduler easy --warmup-fraction 0.01
 
 test: build
 	ctest --test-dir build -j $(JOBS) --output-on-failure

@@ -43,7 +43,7 @@ struct SimulateArgs {
 void print_list() {
   fmt::print("schedulers:\n");
   for (const auto& e : sim::schedulers()) fmt::print("  {:<14} {}\n", e.name, e.description);
-  fmt::print("predictors:\n");
+  fmt::print("presets (scheduler + predictor, run as --scheduler NAME):\n");
   for (const auto& e : sim::presets()) {
     fmt::print("  {:<14} preset: {} + predictor {} ({})\n", e.name, e.scheduler, e.predictor, e.description);
   }

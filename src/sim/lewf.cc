@@ -1,46 +1,54 @@
 #include "schedlab/sim/lewf.h"
 
 #include <algorithm>
-#include <utility>
 
 namespace schedlab::sim {
 
+void LewfScheduler::on_arrival(const SimState& /*state*/, const WaitingJob& job) {
+  const auto i = static_cast<size_t>(job.id);
+  if (i >= prediction_.size()) prediction_.resize(std::max(i + 1, prediction_.size() * 2), -1);
+  prediction_[i] = job.prediction;
+  waiting_.insert({job.prediction, job.id});
+}
+
+void LewfScheduler::on_start(const SimState& /*state*/, const RunningJob& job) {
+  const auto i = static_cast<size_t>(job.id);
+  if (i < prediction_.size()) waiting_.erase({prediction_[i], job.id});
+}
+
+void LewfScheduler::on_prediction_change(const SimState& state, JobId job, int64_t /*old_prediction*/) {
+  const auto i = static_cast<size_t>(job);
+  if (i >= prediction_.size()) return;
+  // Only waiting jobs are indexed; a running job's key is not in the set and nothing changes.
+  auto it = waiting_.find({prediction_[i], job});
+  if (it == waiting_.end()) return;
+  waiting_.erase(it);
+  // The queue is ordered by (submit, id) and ids follow that order: binary search by id.
+  auto w = std::lower_bound(state.queue.begin(), state.queue.end(), job,
+                            [](const WaitingJob& q, JobId id) { return q.id < id; });
+  if (w == state.queue.end() || w->id != job) return;
+  prediction_[i] = w->prediction;
+  waiting_.insert({w->prediction, job});
+}
+
+void LewfScheduler::rebuild(const SimState& state) {
+  waiting_.clear();
+  for (const WaitingJob& w : state.queue) on_arrival(state, w);
+}
+
 void LewfScheduler::schedule(const SimState& state, Decision& decision) {
-  const auto& queue = state.queue;
+  if (waiting_.size() != state.queue.size()) rebuild(state);
   int64_t free = state.machine.free();
-  if (free == 0 || queue.empty()) return;
-  auto before = [&](size_t a, size_t b) {
-    return queue[a].prediction != queue[b].prediction ? queue[a].prediction < queue[b].prediction : a < b;
-  };
-  if (fill_) {
-    // Jobs wider than the free processors now cannot start in this call: sort only the others.
-    order_.clear();
-    for (size_t k = 0; k < queue.size(); ++k) {
-      if (queue[k].procs <= free) order_.push_back(k);
+  if (free == 0 || waiting_.empty()) return;
+  for (const auto& [prediction, id] : waiting_) {
+    if (free == 0) break;
+    const int32_t procs = state.job(id).procs;
+    if (procs <= free) {
+      decision.start.push_back(id);
+      free -= procs;
+    } else if (!fill_) {
+      break;  // lewf: stop at the first job that does not fit
     }
-    std::sort(order_.begin(), order_.end(), before);
-    for (size_t k : order_) {
-      if (free == 0) break;
-      if (queue[k].procs <= free) {
-        decision.start.push_back(queue[k].id);
-        free -= queue[k].procs;
-      }
-    }
-    return;
-  }
-  // Without filling, repeatedly take the least-predicted remaining job until one does not fit:
-  // O(queue) per started job, no sort.
-  taken_.assign(queue.size(), 0);  // positions already started in this call
-  while (free > 0) {
-    size_t best = queue.size();
-    for (size_t k = 0; k < queue.size(); ++k) {
-      if (taken_[k]) continue;
-      if (best == queue.size() || before(k, best)) best = k;
-    }
-    if (best == queue.size() || queue[best].procs > free) break;
-    decision.start.push_back(queue[best].id);
-    free -= queue[best].procs;
-    taken_[best] = 1;
   }
 }
 

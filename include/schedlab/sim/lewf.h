@@ -2,13 +2,20 @@
 // (wall-clock duration, not area), ties in queue order; jobs run to completion (no preemption).
 // - `lewf`: start jobs in that order; stop at the first that does not fit.
 // - `lewf-fill`: start every job in that order that fits.
-// Cost per scheduler call: lewf O(queue × (jobs started + 1)); lewf-fill O(queue + c log c) for the c
-// waiting jobs no wider than the free processors.
+// Both keep the waiting jobs in an ordered index (prediction, job id) maintained through the scheduler
+// hooks, so a saturated queue (hundreds of thousands of waiting jobs) costs O(log queue) per event:
+// - lewf: O((jobs started + 1) + log queue) per call, O(log queue) per arrival, start or prediction change;
+// - lewf-fill: O(jobs looked at) per call — it walks the index until the free processors are used up or
+//   it has looked at every job that could fit (at worst the whole queue).
+// Job ids follow queue order (sim/state.h), so (prediction, id) breaks ties in queue order. If the index is
+// out of step with the state (a scheduler given a copied state mid-run), it is rebuilt from the queue.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
-#include <vector>
+#include <set>
+#include <utility>
 
 #include "schedlab/sim/scheduler.h"
 
@@ -19,12 +26,18 @@ class LewfScheduler final : public Scheduler {
   explicit LewfScheduler(bool fill = false) : fill_(fill) {}
   std::unique_ptr<Scheduler> clone() const override { return std::make_unique<LewfScheduler>(*this); }
   std::string_view name() const override { return fill_ ? "lewf-fill" : "lewf"; }
+  void on_arrival(const SimState& state, const WaitingJob& job) override;
+  void on_start(const SimState& state, const RunningJob& job) override;
+  void on_prediction_change(const SimState& state, JobId job, int64_t old_prediction) override;
   void schedule(const SimState& state, Decision& decision) override;
 
  private:
+  using Key = std::pair<int64_t, JobId>;  // (prediction, id)
+  void rebuild(const SimState& state);
+
   bool fill_;
-  std::vector<size_t> order_;  // scratch
-  std::vector<char> taken_;    // scratch
+  std::set<Key> waiting_;
+  std::vector<int64_t> prediction_;  // by JobId: the key under which a waiting job is indexed
 };
 
 }  // namespace schedlab::sim

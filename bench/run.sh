@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Times schedlab over the real logs in ../shared/traces and a generated one-million-job log.
+# Prints Markdown tables (wall seconds, records or jobs per second, peak resident memory).
+#
+# usage: bench/run.sh [stats|parse|simulate|all]   (default all)
+# Needs a release build (make build). The synthetic log is cached in $BENCH_DIR (default /tmp/schedlab-bench).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+what=${1:-all}
+cli=./build/schedlab
+traces=../shared/traces
+bench_dir=${BENCH_DIR:-/tmp/schedlab-bench}
+mkdir -p "$bench_dir"
+synthetic=$bench_dir/synthetic-1M.swf
+[ -x "$cli" ] || { echo "bench: build first (make build)" >&2; exit 1; }
+[ -f "$synthetic" ] || python3 bench/make_synthetic_log.py --jobs 1000000 --procs 1024 --load 0.7 --seed 1 -o "$synthetic"
+
+# measure LABEL RECORDS CMD... : runs CMD once under /usr/bin/time, prints a table row.
+measure() {
+  local label=$1 records=$2; shift 2
+  timeout "${BENCH_TIMEOUT:-600}" /usr/bin/time -f "%e %M" "$@" >/dev/null 2>"$bench_dir/time.txt" || { echo "| $label | failed: $(tail -1 "$bench_dir/time.txt") |"; return; }
+  read -r secs kb < <(tail -1 "$bench_dir/time.txt")
+  awk -v l="$label" -v n="$records" -v s="$secs" -v kb="$kb" \
+    'BEGIN { rate = (s > 0) ? n / s : 0; printf "| %s | %d | %.2f | %.0f | %.0f |\n", l, n, s, rate, kb / 1024 }'
+}
+
+records_of() { case "$1" in *.gz) zcat "$1" ;; *) cat "$1" ;; esac | grep -vc '^[[:space:]]*\(;\|$\)' || true; }
+
+if [ "$what" = stats ] || [ "$what" = all ]; then
+  echo "### stats (read, validate, summarise)"
+  echo "| log | records | seconds | records/s | peak MB |"
+  echo "|---|---|---|---|---|"
+  for f in "$traces"/*.swf.gz "$synthetic"; do
+    measure "$(basename "$f")" "$(records_of "$f")" "$cli" stats "$f"
+  done
+  echo
+fi
+
+if [ "$what" = simulate ] || [ "$what" = all ]; then
+  schedulers=$("$cli" simulate --list 2>/dev/null | awk '/^schedulers/{on=1; next} /^(presets|predictors)/{on=0} on && NF {print $1}')
+  echo "### simulate (read + simulate, default predictor)"
+  echo "| log / scheduler | jobs | seconds | jobs/s | peak MB |"
+  echo "|---|---|---|---|---|"
+  for f in "$traces"/*-cln.swf.gz "$traces"/KTH-SP2-1996-2.swf.gz; do
+    n=$(records_of "$f")
+    for s in $schedulers; do measure "$(basename "$f" .swf.gz) / $s" "$n" "$cli" simulate "$f" --scheduler "$s"; done
+  done
+  for load in 0.5 0.7 0.9 0.95; do
+    for s in $schedulers; do measure "synthetic-1M load $load / $s" 1000000 "$cli" simulate "$synthetic" --scheduler "$s" --load "$load"; done
+  done
+  echo
+fi
