@@ -204,14 +204,6 @@ size_t AvailabilityProfile::next_below(size_t k, int64_t procs) const {
   return n;
 }
 
-size_t AvailabilityProfile::split_at(Time t) {
-  size_t i = index_of(t);
-  if (steps_[i].time == t) return i;
-  steps_.insert(steps_.begin() + static_cast<std::ptrdiff_t>(i + 1), Step{t, steps_[i].free});
-  touched(i + 1);
-  return i + 1;
-}
-
 void AvailabilityProfile::merge_with_previous(size_t i) {
   if (i == 0 || i >= steps_.size()) return;
   if (steps_[i].free == steps_[i - 1].free) {
@@ -220,10 +212,20 @@ void AvailabilityProfile::merge_with_previous(size_t i) {
   }
 }
 
-void AvailabilityProfile::add(Time start, Time end, int64_t delta) {
-  size_t a = split_at(start);
-  size_t b = end == kInfinity ? steps_.size() : split_at(end);
-  for (size_t i = a; i < b; ++i) steps_[i].free += delta;
+void AvailabilityProfile::add(Time start, Time end, int64_t delta, size_t i, size_t j) {
+  // Make steps start exactly at `start` and `end` (splitting the steps containing them), from the
+  // indices the caller's bounds check already found: no second search.
+  size_t a = i;
+  if (steps_[i].time != start) {
+    steps_.insert(steps_.begin() + static_cast<std::ptrdiff_t>(i + 1), Step{start, steps_[i].free});
+    a = i + 1;
+    ++j;
+  }
+  const size_t b = j;
+  if (end != kInfinity && (j == steps_.size() || steps_[j].time != end)) {
+    steps_.insert(steps_.begin() + static_cast<std::ptrdiff_t>(j), Step{end, steps_[j - 1].free});
+  }
+  for (size_t k = a; k < b; ++k) steps_[k].free += delta;
   touched(a);
   // Only the two boundaries can have created equal neighbours: values inside [a, b) all moved by delta.
   merge_with_previous(b);  // first, so that index a stays valid
@@ -233,21 +235,29 @@ void AvailabilityProfile::add(Time start, Time end, int64_t delta) {
 void AvailabilityProfile::reserve(Time start, Time end, int64_t procs) {
   if (end <= start || procs == 0) return;
   if (procs < 0) throw std::invalid_argument("AvailabilityProfile::reserve: negative processors");
-  if (min_free(start, end) < procs) {
+  const size_t i = index_of(start);
+  size_t j = i;
+  int64_t lowest = capacity_;
+  for (; j < steps_.size() && steps_[j].time < end; ++j) lowest = std::min(lowest, steps_[j].free);
+  if (lowest < procs) {
     throw std::logic_error("AvailabilityProfile::reserve: " + std::to_string(procs) + " processors not free on [" +
                            std::to_string(start) + "," + std::to_string(end) + ")");
   }
-  add(start, end, -procs);
+  add(start, end, -procs, i, j);
 }
 
 void AvailabilityProfile::release(Time start, Time end, int64_t procs) {
   if (end <= start || procs == 0) return;
   if (procs < 0) throw std::invalid_argument("AvailabilityProfile::release: negative processors");
-  if (max_free(start, end) + procs > capacity_) {
+  const size_t i = index_of(start);
+  size_t j = i;
+  int64_t highest = 0;
+  for (; j < steps_.size() && steps_[j].time < end; ++j) highest = std::max(highest, steps_[j].free);
+  if (highest + procs > capacity_) {
     throw std::logic_error("AvailabilityProfile::release: " + std::to_string(procs) + " processors on [" +
                            std::to_string(start) + "," + std::to_string(end) + ") exceed the capacity");
   }
-  add(start, end, procs);
+  add(start, end, procs, i, j);
 }
 
 void AvailabilityProfile::advance(Time now) {

@@ -89,66 +89,122 @@ void ConservativeScheduler::unplace(JobId id, int64_t now) {
 
 void ConservativeScheduler::add_gain(int64_t start, int64_t end, int64_t procs, int pass, size_t position) {
   gains_.push_back(Gain{start, end, procs, pass, position});
+  this_lo_ = std::min(this_lo_, start);
+  this_hi_ = std::max(this_hi_, end);
 }
 
-std::pair<size_t, size_t> ConservativeScheduler::gains_since_last_look(int pass, size_t position) const {
-  // The job at `position` in pass `pass` last looked at the profile in the previous pass (or the
-  // previous call): what counts is the gains of pass - 1 after its position and those of this pass so
-  // far (pass 1: those of pass 0 and of pass 1 so far, i.e. all so far). Gains are recorded in
-  // (pass, position) order, so that is one range of gains_.
-  if (pass == 1) return {0, gains_.size()};
-  const auto begin_this = static_cast<size_t>(
-      std::lower_bound(gains_.begin(), gains_.end(), pass, [](const Gain& g, int p) { return g.pass < p; }) -
+void ConservativeScheduler::begin_pass(int pass) {
+  // The job at position q in pass p last looked at the profile in the previous pass (or the previous
+  // call): what counts is the gains of pass p - 1 after position q and those of pass p so far (pass 1:
+  // those of pass 0 and of pass 1 so far, i.e. all so far). Gains are recorded in (pass, position)
+  // order, so that is one range of gains_, found by a cursor that moves on with q.
+  prev_cursor_ = 0;
+  suffix_lo_.clear();
+  suffix_hi_.clear();
+  if (pass == 1) {
+    prev_begin_ = this_begin_ = 0;  // everything so far is "this pass"; its span is already this_lo_/hi_
+    return;
+  }
+  prev_begin_ = static_cast<size_t>(
+      std::lower_bound(gains_.begin(), gains_.end(), pass - 1, [](const Gain& g, int p) { return g.pass < p; }) -
       gains_.begin());
-  const auto begin_prev = static_cast<size_t>(
-      std::lower_bound(gains_.begin(), gains_.begin() + static_cast<std::ptrdiff_t>(begin_this), pass - 1,
-                       [](const Gain& g, int p) { return g.pass < p; }) -
-      gains_.begin());
-  const auto after = static_cast<size_t>(
-      std::upper_bound(gains_.begin() + static_cast<std::ptrdiff_t>(begin_prev),
-                       gains_.begin() + static_cast<std::ptrdiff_t>(begin_this), position,
-                       [](size_t q, const Gain& g) { return q < g.position; }) -
-      gains_.begin());
-  return {after, gains_.size()};
+  this_begin_ = gains_.size();
+  prev_cursor_ = prev_begin_;
+  // Spans of the suffixes of the previous pass's gains, so that a job's range gets its span in O(1).
+  suffix_lo_.resize(this_begin_ - prev_begin_ + 1, std::numeric_limits<int64_t>::max());
+  suffix_hi_.resize(this_begin_ - prev_begin_ + 1, std::numeric_limits<int64_t>::min());
+  for (size_t k = this_begin_; k-- > prev_begin_;) {
+    suffix_lo_[k - prev_begin_] = std::min(suffix_lo_[k - prev_begin_ + 1], gains_[k].start);
+    suffix_hi_[k - prev_begin_] = std::max(suffix_hi_[k - prev_begin_ + 1], gains_[k].end);
+  }
+  this_lo_ = std::numeric_limits<int64_t>::max();
+  this_hi_ = std::numeric_limits<int64_t>::min();
 }
 
-void ConservativeScheduler::clear_gains() { gains_.clear(); }
+ConservativeScheduler::GainRange ConservativeScheduler::gains_since_last_look(size_t position) {
+  while (prev_cursor_ < this_begin_ && gains_[prev_cursor_].position <= position) ++prev_cursor_;
+  GainRange r{prev_cursor_, gains_.size(), this_lo_, this_hi_};
+  if (prev_cursor_ < this_begin_) {
+    r.lo = std::min(r.lo, suffix_lo_[prev_cursor_ - prev_begin_]);
+    r.hi = std::max(r.hi, suffix_hi_[prev_cursor_ - prev_begin_]);
+  }
+  return r;
+}
+
+void ConservativeScheduler::clear_gains() {
+  gains_.clear();
+  prev_begin_ = this_begin_ = prev_cursor_ = 0;
+  this_lo_ = std::numeric_limits<int64_t>::max();
+  this_hi_ = std::numeric_limits<int64_t>::min();
+}
 
 void ConservativeScheduler::gained(int64_t start, int64_t end, int64_t procs) {
   add_gain(start, end, procs, 0, 0);
 }
 
-bool ConservativeScheduler::may_move(Slot& s, int pass, size_t position, int64_t now) {
+bool ConservativeScheduler::may_move(Slot& s, size_t position, int64_t now) {
   if (!s.certified || s.blocking.empty()) return true;
   // The job can move only if a gain raised a point of its blocking intervals to its size. Their free
-  // counts are bounded by cert_max (exact at the last look) + cert_extra (processors given back since
-  // over the intervals' span). Only when that bound reaches the job's size are the intervals looked up
-  // in the profile, and the bound made exact.
-  const int64_t lo = s.blocking.front().start;
-  const int64_t hi = s.blocking.back().end;
-  const auto [first, last] = gains_since_last_look(pass, position);
-  for (size_t k = first; k < last; ++k) {
-    const Gain& g = gains_[k];
-    if (g.start < hi && g.end > lo) s.cert_extra += g.procs;
+  // counts are bounded by cert_max (a bound at the last look) + cert_extra (processors given back since
+  // over the intervals' span, all of them within [extra_lo, extra_hi)). Only when that bound reaches the
+  // job's size are the intervals looked up in the profile.
+  const int64_t lo = s.blocking_lo;  // (kept in the slot: reading s.blocking here would miss the cache)
+  const int64_t hi = s.blocking_hi;
+  const GainRange r = gains_since_last_look(position);
+  if (r.lo < hi && r.hi > lo) {  // else no gain can overlap the span (the common case): skip the loop
+    for (size_t k = r.first; k < r.last; ++k) {
+      const Gain& g = gains_[k];
+      if (g.start < hi && g.end > lo) {
+        s.cert_extra += g.procs;
+        s.extra_lo = std::min(s.extra_lo, g.start);
+        s.extra_hi = std::max(s.extra_hi, g.end);
+        if (s.cert_max + s.cert_extra >= s.procs) {
+          // The look-up below is due anyway: stop counting, and cover the gains not yet looked at by
+          // their whole span (a superset of where they gave processors back).
+          s.extra_lo = std::min(s.extra_lo, r.lo);
+          s.extra_hi = std::max(s.extra_hi, r.hi);
+          break;
+        }
+      }
+    }
   }
   if (s.cert_max + s.cert_extra < s.procs) return false;
+  // Only the points within [extra_lo, extra_hi) gained anything since the last look: elsewhere the free
+  // count is still at most cert_max (< procs). So only that part of the intervals is looked up (far
+  // fewer steps than all of them), and the bound becomes the exact maximum there, or cert_max if some
+  // part of the intervals was left out.
   size_t cursor = AvailabilityProfile::kNoHint;
   int64_t most = 0;
+  bool partial = false;
   for (const AvailabilityProfile::Blocked& b : s.blocking) {
     if (b.end <= now) continue;  // in the past: blocks no window that could still start
-    most = std::max(most, profile_.max_free(std::max(b.start, now), b.end, &cursor));
+    const int64_t from = std::max(b.start, now);
+    if (from < s.extra_lo || b.end > s.extra_hi) partial = true;
+    if (from >= s.extra_hi) break;  // this one and the rest lie after every gain
+    const int64_t to = std::min(b.end, s.extra_hi);
+    const int64_t at = std::max(from, s.extra_lo);
+    if (at >= to) continue;
+    most = std::max(most, profile_.max_free(at, to, &cursor));
     if (most >= s.procs) return true;  // the job is scanned again (new certificate)
   }
-  s.cert_max = most;
+  s.cert_max = partial ? std::max(most, s.cert_max) : most;
   s.cert_extra = 0;
+  s.extra_lo = std::numeric_limits<int64_t>::max();
+  s.extra_hi = std::numeric_limits<int64_t>::min();
   return false;
 }
 
 void ConservativeScheduler::certify(Slot& s) {
   s.certified = true;
   s.cert_extra = 0;
+  s.extra_lo = std::numeric_limits<int64_t>::max();
+  s.extra_hi = std::numeric_limits<int64_t>::min();
   s.cert_max = 0;
   for (const AvailabilityProfile::Blocked& b : s.blocking) s.cert_max = std::max(s.cert_max, b.max_free);
+  if (!s.blocking.empty()) {
+    s.blocking_lo = s.blocking.front().start;
+    s.blocking_hi = s.blocking.back().end;
+  }
 }
 
 bool ConservativeScheduler::try_earlier(size_t position, JobId id, int64_t now, int pass) {
@@ -282,6 +338,7 @@ void ConservativeScheduler::schedule(const SimState& state, Decision& decision) 
   // First pass in queue order: place the jobs without a reservation, compress the others.
   const auto& queue = state.queue;
   bool moved = false;
+  begin_pass(1);
   for (size_t i = 0; i < queue.size(); ++i) {
     const WaitingJob& w = queue[i];
     Slot& s = slots_[static_cast<size_t>(w.id)];
@@ -296,7 +353,7 @@ void ConservativeScheduler::schedule(const SimState& state, Decision& decision) 
       s.end = t + d;
       s.status = Status::kPlaced;
       ++stats_.placed;
-    } else if (!gains_.empty() && s.start > now && may_move(s, 1, i, now)) {
+    } else if (!gains_.empty() && s.start > now && may_move(s, i, now)) {
       moved |= try_earlier(i, w.id, now, 1);
     }
   }
@@ -306,9 +363,10 @@ void ConservativeScheduler::schedule(const SimState& state, Decision& decision) 
   for (int pass = 2; moved; ++pass) {
     moved = false;
     ++stats_.extra_passes;
+    begin_pass(pass);
     for (size_t i = 0; i < queue.size(); ++i) {
       Slot& s = slots_[static_cast<size_t>(queue[i].id)];
-      if (s.start > now && may_move(s, pass, i, now)) moved |= try_earlier(i, queue[i].id, now, pass);
+      if (s.start > now && may_move(s, i, now)) moved |= try_earlier(i, queue[i].id, now, pass);
     }
   }
   clear_gains();

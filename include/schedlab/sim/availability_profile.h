@@ -117,10 +117,9 @@ class AvailabilityProfile {
  private:
   // Index of the step containing t (t >= origin()).
   size_t index_of(Time t) const;
-  // Makes sure a step starts exactly at t (splitting the containing step) and returns its index.
-  size_t split_at(Time t);
-  // Adds delta to every step in [start, end), after the caller checked the bounds.
-  void add(Time start, Time end, int64_t delta);
+  // Adds delta to every step in [start, end), after the caller checked the bounds on the way to
+  // i = index_of(start) and j = the first step with time >= end (steps_.size() if none).
+  void add(Time start, Time end, int64_t delta, size_t i, size_t j);
   // Merges step i with its predecessor if they have the same value.
   void merge_with_previous(size_t i);
   // Records that steps from `index` on changed (values or positions): their block maxima are stale.
@@ -134,7 +133,7 @@ class AvailabilityProfile {
   void refresh_blocks() const;
 
   static constexpr size_t kBlock = 16;
-  static constexpr size_t kLinearBelow = 512;  // shorter profiles are scanned step by step
+  static constexpr size_t kLinearBelow = 128;  // shorter profiles are scanned step by step
   static constexpr size_t kClean = std::numeric_limits<size_t>::max();
 
   int64_t capacity_;

@@ -63,6 +63,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string_view>
@@ -123,8 +124,11 @@ class ConservativeScheduler final : public Scheduler {
     // Valid (certified) until processors are given back inside one of these intervals.
     bool certified = false;
     AvailabilityProfile::Blocking blocking;
-    int64_t cert_max = 0;    // most processors free in `blocking` at the last look (< procs)
+    int64_t blocking_lo = 0, blocking_hi = 0;  // the span of `blocking` (when not empty)
+    int64_t cert_max = 0;    // at least the most processors free in `blocking` at the last look (< procs)
     int64_t cert_extra = 0;  // processors given back over their span since (see may_move())
+    // The span of the gains counted in cert_extra (empty: none): only there can free counts exceed cert_max.
+    int64_t extra_lo = std::numeric_limits<int64_t>::max(), extra_hi = std::numeric_limits<int64_t>::min();
   };
 
   Slot& slot(JobId id);
@@ -137,12 +141,21 @@ class ConservativeScheduler final : public Scheduler {
   void gained(int64_t start, int64_t end, int64_t procs);
   void add_gain(int64_t start, int64_t end, int64_t procs, int pass, size_t position);
   void clear_gains();
-  // The range of gains_ recorded since the job at `position` last looked at the profile.
-  std::pair<size_t, size_t> gains_since_last_look(int pass, size_t position) const;
+  // Prepares the look-ups of gains_since_last_look() for compression pass `pass` (called once before
+  // each pass, after the previous one is complete).
+  void begin_pass(int pass);
+  // The range of gains_ recorded since the job at `position` last looked at the profile, and the span
+  // [lo, hi) that all of them lie within (lo >= hi: none). Positions must be asked in increasing order
+  // within a pass: O(1) amortized.
+  struct GainRange {
+    size_t first = 0, last = 0;
+    int64_t lo = 0, hi = 0;
+  };
+  GainRange gains_since_last_look(size_t position);
   // Whether a gain recorded so far could let the job at queue position `position` start earlier in
-  // compression pass `pass` (see schedule()); a necessary condition, not a sufficient one.
+  // the current compression pass (see schedule(), begin_pass()); a necessary condition, not a sufficient one.
   // Updates the bounds of the job's certificate on the way.
-  bool may_move(Slot& s, int pass, size_t position, int64_t now);
+  bool may_move(Slot& s, size_t position, int64_t now);
   // Starts a certificate from the intervals a scan just left in s.blocking.
   static void certify(Slot& s);
   // Moves the placed job at queue position `position` to its earliest fit if that is earlier, recording
@@ -168,6 +181,13 @@ class ConservativeScheduler final : public Scheduler {
     size_t position = 0;
   };
   std::vector<Gain> gains_;
+  // For gains_since_last_look(): the current pass's gains are gains_[this_begin_, end) and span
+  // [this_lo_, this_hi_); the previous pass's are gains_[prev_begin_, this_begin_), and suffix_lo_/hi_[k]
+  // is the span of gains_[prev_begin_ + k, this_begin_). prev_cursor_: the first of them after the
+  // position last asked about.
+  size_t prev_begin_ = 0, this_begin_ = 0, prev_cursor_ = 0;
+  int64_t this_lo_ = std::numeric_limits<int64_t>::max(), this_hi_ = std::numeric_limits<int64_t>::min();
+  std::vector<int64_t> suffix_lo_, suffix_hi_;
   AvailabilityProfile::Blocking scan_;  // scratch
   Stats stats_;
 };
