@@ -133,7 +133,7 @@ class AvailabilityProfile {
   void refresh_blocks() const;
 
   static constexpr size_t kBlock = 16;
-  static constexpr size_t kLinearBelow = 128;  // shorter profiles are scanned step by step
+  static constexpr size_t kLinearBelow = 512;  // shorter profiles are scanned step by step
   static constexpr size_t kClean = std::numeric_limits<size_t>::max();
 
   int64_t capacity_;

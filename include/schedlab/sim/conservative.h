@@ -27,7 +27,8 @@
 //   To keep this cheap, each job keeps a certificate from its last scan: the intervals before its
 //   reservation where too few processors are free, which every earlier window meets. It is scanned
 //   again only if processors given back since may have raised one of these intervals to its size
-//   (an O(1) upper bound per gain first, then an exact look at the intervals).
+//   (an O(1) test against the span of all the gains first, an O(1) upper bound per gain next, then an
+//   exact look at the parts of the intervals that the gains covered).
 // - Lost capacity (the only way a reservation can move later; each such move is counted as "forced"):
 //   * an overdue running job is extended to now + 1 s; if that does not fit, the reservations starting
 //     now that overlap it are released, the latest in queue order first, until it does;
@@ -49,14 +50,16 @@
 // Cost per scheduler call, with Q = waiting jobs, R = running jobs, n = profile steps (<= 2(Q+R)+1),
 // G = processor gains in the call (terminations, releases, moves):
 //   O(Q + log n) always (passes over the queue); plus O(n) per new arrival (earliest fit + reserve);
-//   plus, when processors were given back, compression: per job O(G) to test its certificate, and for
+//   plus, when processors were given back, compression: per job O(1) to test its certificate against the
+//   span of the gains, O(G) when a gain may fall within its blocking intervals, and for
 //   the jobs that may move a scan of the profile before their reservation, O(n); so O(Q × (n + G)) per
 //   pass in the worst case, usually far less (most jobs are dismissed by their certificate). The number
 //   of passes is 1 + the number of rounds in which a moved job frees room for an earlier one (small in
 //   practice; bounded since every move is strictly earlier).
 //   plus O(Q + R) when a prediction changed. Terminations: O(n) each. Self-check: O((Q + R) log(Q + R)).
-//   Measured: CEA-Curie (312,807 jobs, 93,312 processors) ~2.7 s of CPU for reading + simulating on the
-//   shared development machine (the 2 s goal is not reached yet); KTH-SP2 on 100 processors 0.2 s.
+//   Measured: CEA-Curie (312,807 jobs, 93,312 processors) ~2.0 s of CPU for reading + simulating on the
+//   shared development machine (was ~2.4 s before the span test, the covered-part look-ups and the
+//   single search per reserve/release); KTH-SP2 on 100 processors 0.2 s.
 // If the notifications ever disagree with the state (e.g. a state copied in from elsewhere), the
 // profile is rebuilt from the state: running jobs, then every waiting job placed in queue order.
 // State: O(largest job id) per-job slots plus the profile; copied by clone().
