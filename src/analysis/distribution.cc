@@ -43,4 +43,15 @@ Distribution describe(std::vector<double> values) {
   return d;
 }
 
+int64_t popular_cover(const std::vector<int64_t>& counts_desc, int64_t total, double fraction) {
+  if (total == 0) return 0;
+  int64_t sum = 0, k = 0;
+  for (const int64_t c : counts_desc) {
+    sum += c;
+    ++k;
+    if (static_cast<double>(sum) >= fraction * static_cast<double>(total)) break;
+  }
+  return k;
+}
+
 }  // namespace schedlab::analysis

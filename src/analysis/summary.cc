@@ -22,18 +22,6 @@ int64_t distinct_known(const std::vector<swf::Record>& records, int32_t swf::Rec
   return static_cast<int64_t>(seen.size());
 }
 
-// Smallest k such that the k largest counts sum to at least fraction x total.
-int64_t popular_cover(const std::vector<int64_t>& counts_desc, int64_t total, double fraction) {
-  if (total == 0) return 0;
-  int64_t sum = 0, k = 0;
-  for (const int64_t c : counts_desc) {
-    sum += c;
-    ++k;
-    if (static_cast<double>(sum) >= fraction * static_cast<double>(total)) break;
-  }
-  return k;
-}
-
 }  // namespace
 
 Summary summarize(const swf::Header& header, const std::vector<swf::Record>& records,

@@ -8,17 +8,6 @@
 
 namespace schedlab::model {
 
-int64_t popular_cover(const std::vector<int64_t>& counts_desc, int64_t total, double fraction) {
-  if (total == 0) return 0;
-  int64_t sum = 0, k = 0;
-  for (const int64_t c : counts_desc) {
-    sum += c;
-    ++k;
-    if (static_cast<double>(sum) >= fraction * static_cast<double>(total)) break;
-  }
-  return k;
-}
-
 EstimateBins estimate_bins(const std::vector<swf::Record>& records, const std::vector<double>& fractions) {
   EstimateBins b;
   b.records = static_cast<int64_t>(records.size());

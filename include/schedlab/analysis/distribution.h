@@ -30,4 +30,9 @@ double quantile_sorted(std::span<const double> sorted, double p);
 // Describes `values` (in any order; the vector is sorted in place).
 Distribution describe(std::vector<double> values);
 
+// Popularity cover: the smallest k such that the k largest counts (`counts_desc`, in descending order) sum
+// to at least `fraction` of `total` (0 when total is 0). Used for "how many of the most popular estimate
+// values cover 50% of the jobs" by `stats` and by the estimate models.
+int64_t popular_cover(const std::vector<int64_t>& counts_desc, int64_t total, double fraction);
+
 }  // namespace schedlab::analysis

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "schedlab/analysis/distribution.h"
 #include "schedlab/swf/record.h"
 
 namespace schedlab::model {
@@ -42,8 +43,8 @@ struct EstimateBins {
   int64_t t_max_popularity_rank = 0;
 };
 
-// Smallest k such that the k largest of `counts_desc` (sorted descending) sum to >= fraction x total.
-int64_t popular_cover(const std::vector<int64_t>& counts_desc, int64_t total, double fraction);
+// The popularity cover shared with `stats` (analysis/distribution.h).
+using analysis::popular_cover;
 
 EstimateBins estimate_bins(const std::vector<swf::Record>& records,
                            const std::vector<double>& fractions = kCoverFractions);
