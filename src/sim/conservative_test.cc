@@ -298,7 +298,10 @@ TEST(ConservativeRealLogs, KthOn100ProcessorsWithChecks) {
               w.jobs.size(), r.metrics.wait.mean, r.metrics.bounded_slowdown.mean,
               static_cast<long long>(r.reservations_checked));
   EXPECT_GT(r.reservations_checked, 0);
-  EXPECT_GT(r.metrics.wait.mean, 0);
+  // Talby's thesis, Table 8: conservative on KTH, 7,302 s mean wait, bounded slowdown 89.2 (whole log). We
+  // measure 7,230 s / 89.8; 5% catches a wrong schedule while allowing the log-version difference.
+  EXPECT_NEAR(r.metrics.wait.mean, 7302.0, 0.05 * 7302.0);
+  EXPECT_NEAR(r.metrics.bounded_slowdown.mean, 89.2, 0.05 * 89.2);
 }
 
 // Every log of the shared directory, first 4000 jobs, with the engine's checks (over-commitment, exact

@@ -71,24 +71,8 @@ bool means_unknown(std::string_view v) {
 
 enum class IntResult { kValue, kUnknown, kBad };
 
-// Leading integer, optionally followed by whitespace and free text ("338 (batch partition; 512 total)").
-// -1 is SWF's "unknown" and gives no value.
-IntResult parse_int(std::string_view v, int64_t& out) {
-  if (means_unknown(v)) return IntResult::kUnknown;
-  const char* first = v.data();
-  const char* last = v.data() + v.size();
-  if (first != last && *first == '+') ++first;
-  int64_t value = 0;
-  auto [ptr, ec] = std::from_chars(first, last, value);
-  if (ec != std::errc() || (ptr != last && !is_blank(*ptr))) return IntResult::kBad;
-  if (value == -1) return IntResult::kUnknown;
-  if (value < 0) return IntResult::kBad;
-  out = value;
-  return IntResult::kValue;
-}
-
-// UnixStartTime may legitimately be any integer, only "-1"/unknown words mean absent... but a negative
-// start time is as plausible as a negative epoch: accept it.
+// Leading signed integer, optionally followed by whitespace and free text; "N/A"-like words mean absent.
+// Used as is for UnixStartTime, which may be negative.
 IntResult parse_signed(std::string_view v, int64_t& out) {
   if (means_unknown(v)) return IntResult::kUnknown;
   const char* first = v.data();
@@ -97,6 +81,18 @@ IntResult parse_signed(std::string_view v, int64_t& out) {
   int64_t value = 0;
   auto [ptr, ec] = std::from_chars(first, last, value);
   if (ec != std::errc() || (ptr != last && !is_blank(*ptr))) return IntResult::kBad;
+  out = value;
+  return IntResult::kValue;
+}
+
+// Leading integer, optionally followed by whitespace and free text ("338 (batch partition; 512 total)").
+// -1 is SWF's "unknown" and gives no value; other negative counts are malformed.
+IntResult parse_int(std::string_view v, int64_t& out) {
+  int64_t value = 0;
+  const IntResult r = parse_signed(v, value);
+  if (r != IntResult::kValue) return r;
+  if (value == -1) return IntResult::kUnknown;
+  if (value < 0) return IntResult::kBad;
   out = value;
   return IntResult::kValue;
 }
