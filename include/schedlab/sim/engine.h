@@ -2,8 +2,9 @@
 //
 // An Engine is copyable: copying it clones the scheduler and predictor and copies the state and pending
 // events, so an adaptive policy can fork the real simulation and run candidates side by side.
-// Cost per instant: O(log n) per event for the event heaps, O(queue) to remove started jobs from the
-// queue, O(running) to insert a started job in the running list, plus the scheduler's own cost.
+// Cost per instant: O(log n) per event for the event heaps, O(1) amortised to add or remove a waiting job
+// (sim/state.h WaitQueue), O(running) to insert a started job in the running list, O(log F) per processor
+// range when the machine tracks processors, plus the scheduler's own cost.
 #pragma once
 
 #include <cstdint>
@@ -50,7 +51,11 @@ class Engine {
   void set_prediction(JobId id, int64_t prediction);
   void start_jobs();
   void start_job(JobId id);
-  void terminate(JobId id);
+  void terminate(JobId id, bool killed);
+  void suspend(JobId id);
+  // Gives a running job's processors back to the machine; returns them (tracking machines).
+  ProcSet release(const RunningJob& r);
+  std::vector<RunningJob>::iterator find_running(JobId id);
   void finish();
   int64_t next_time() const;
 
@@ -63,7 +68,14 @@ class Engine {
   size_t next_arrival_ = 0;
   MinHeap terminations_;
   MinHeap deadlines_;
+  enum class Status : uint8_t { kPending, kWaiting, kRunning, kDone };
+  std::vector<Status> status_;       // per job
   std::vector<int64_t> prediction_;  // current prediction per job (waiting or running)
+  std::vector<int64_t> arrival_prediction_;  // the prediction a job got on arrival
+  std::vector<int64_t> eff_start_;   // running: now - time run so far
+  std::vector<int64_t> attained_;    // waiting: time run before (suspended jobs)
+  std::vector<int64_t> end_at_;      // running: when it terminates (stale heap entries differ)
+  std::vector<JobId> suspended_now_; // suspended by the overrun policy at this instant
   predict::AccuracyTracker accuracy_;  // time-weighted prediction accuracy, O(1) per change
   predict::Updates updates_;
   Decision decision_;

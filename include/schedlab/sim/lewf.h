@@ -5,8 +5,10 @@
 // Both keep the waiting jobs in an ordered index (prediction, job id) maintained through the scheduler
 // hooks, so a saturated queue (hundreds of thousands of waiting jobs) costs O(log queue) per event:
 // - lewf: O((jobs started + 1) + log queue) per call, O(log queue) per arrival, start or prediction change;
-// - lewf-fill: O(jobs looked at) per call — it walks the index until the free processors are used up or
-//   it has looked at every job that could fit (at worst the whole queue).
+// - lewf-fill: O((jobs started + 1) × log P) per call, P = machine size: starting every job that fits, in
+//   order, is the same as repeatedly starting the first job in order among those with procs <= free (free
+//   only shrinks, so a job skipped once never fits later in the call); a segment tree over job sizes keeps
+//   the first job in order per size range, so a call never walks jobs that cannot fit.
 // Job ids follow queue order (sim/state.h), so (prediction, id) breaks ties in queue order. If the index is
 // out of step with the state (a scheduler given a copied state mid-run), it is rebuilt from the queue.
 #pragma once
@@ -36,8 +38,14 @@ class LewfScheduler final : public Scheduler {
   void rebuild(const SimState& state);
 
   bool fill_;
+  void index(const Key& key, int32_t procs);
+  void unindex(const Key& key, int32_t procs);
   std::set<Key> waiting_;
   std::vector<int64_t> prediction_;  // by JobId: the key under which a waiting job is indexed
+  // lewf-fill: waiting jobs by size (index procs - 1), and a min segment tree over the sizes' first keys.
+  std::vector<std::set<Key>> by_size_;
+  std::vector<Key> tree_;  // tree_[leaves_ + s] = first key of size s + 1; inner nodes: min of children
+  size_t leaves_ = 0;
 };
 
 }  // namespace schedlab::sim

@@ -3,7 +3,8 @@
 // Per job: wait = start - submit; response = end - submit;
 //   slowdown = response / max(runtime, 1)   (runtime 0 counts as 1 s, so the slowdown stays finite);
 //   bounded slowdown = max(1, response / max(runtime, tau)), tau = --bsld-tau (default 10 s).
-//   runtime is the time the job actually ran in the simulation (end - start).
+//   runtime is the time the job actually ran in the simulation (JobTimes::run: end - start unless the job
+//   was suspended; start is its first start, so wait excludes time spent suspended).
 // Averages (wait, response, slowdown, bounded_slowdown) exclude the warm-up: the first
 //   floor(warmup_fraction * n) jobs in termination order (the order the engine processed terminations:
 //   by end time, ties by job id).
@@ -36,6 +37,7 @@ struct Metrics {
 
 struct JobTimes {
   int64_t submit = 0, start = 0, end = 0, procs = 0;
+  int64_t run = -1;  // seconds run; -1: end - start
 };
 
 // Computes the metrics of jobs listed in termination order.

@@ -14,6 +14,17 @@
 //   reservation it was given. A reservation counts as a promise only if no running job was overdue when
 //   it was made, and only until a running job outlives its prediction or a running job's prediction
 //   changes (after that no policy could keep it).
+// - Preemption (schedulers that need it): `decision.suspend` lists running jobs to suspend now; the engine
+//   suspends them BEFORE starting `decision.start`. A suspended job leaves state.running, keeps the time it
+//   has run (WaitingJob::attained), joins the back of state.queue, and is resumed by listing it in
+//   `decision.start` again — on exactly the processors it held (state.held) when the machine tracks
+//   processors (needs_processors()), so list resumptions before new jobs that could take those processors.
+//   New jobs get the lowest-numbered free processors outside `decision.avoid` (use those only if nothing
+//   else is free).
+// - What happens when a running job outlives its prediction is the scheduler's policy (overrun()): it keeps
+//   running (default), is killed (counted as killed; it ran its prediction), or is suspended and re-queued
+//   at the back with a fresh prediction (the predictor's, or else time run + its prediction at arrival:
+//   "as if resubmitted").
 // - Schedulers see predictions only (WaitingJob/RunningJob::prediction, SimState::expected_end); they
 //   must not read Job::runtime.
 // - Schedulers are copyable values via clone(): internal state (e.g. an availability profile) is copied.
@@ -37,13 +48,17 @@ struct Reservation {
 };
 
 struct Decision {
-  std::vector<JobId> start;                // jobs to start now, in order
+  std::vector<JobId> start;                // jobs to start (or resume) now, in order
+  std::vector<JobId> suspend;              // running jobs to suspend now, before the starts
+  ProcSet avoid;                           // processors new jobs should avoid (tracking machines only)
   std::vector<Reservation> reservations;   // optional promises, checked with --check
   // Set by the engine under --check: schedulers for which reporting reservations costs extra work may
   // skip it when false. (Input; clear() leaves it alone.)
   bool wants_reservations = false;
   void clear() {
     start.clear();
+    suspend.clear();
+    avoid.clear();
     reservations.clear();
   }
 };
@@ -54,19 +69,32 @@ struct SchedulerConfig {
   std::map<std::string, std::string> params;
 };
 
+// What the engine does with a running job that outlives its prediction.
+enum class Overrun { kKeepRunning, kKill, kSuspend };
+
 class Scheduler {
  public:
   virtual ~Scheduler() = default;
   virtual std::unique_ptr<Scheduler> clone() const = 0;
   virtual std::string_view name() const = 0;
+  // The policy for jobs that outlive their prediction (see above).
+  virtual Overrun overrun() const { return Overrun::kKeepRunning; }
+  // Whether the scheduler needs processor identities (preemption with resumption in place).
+  virtual bool needs_processors() const { return false; }
+  // Seconds a resumed job holds its processors before it makes progress again (restoring its memory image;
+  // LSF took up to 30 s): the job's end moves that much later at every resumption.
+  virtual int64_t resume_delay() const { return 0; }
 
   // Notifications (default: ignored). Each is called after the state reflects the event.
   // The job has joined state.queue.
   virtual void on_arrival(const SimState& state, const WaitingJob& job) { (void)state, (void)job; }
   // The job started (it is in state.running); called for every job of a decision, in order.
   virtual void on_start(const SimState& state, const RunningJob& job) { (void)state, (void)job; }
-  // The job has left state.running and its processors are free again.
+  // The job has left state.running and its processors are free again (it ended or was killed).
   virtual void on_termination(const SimState& state, const RunningJob& job) { (void)state, (void)job; }
+  // The job was suspended: it left state.running (as `job`), its processors are free, and it waits at the
+  // back of state.queue. Called for the engine's suspensions (overrun()) and for decision.suspend.
+  virtual void on_suspend(const SimState& state, const RunningJob& job) { (void)state, (void)job; }
   // A waiting or running job's prediction changed from `old_prediction` to the value now in the state.
   virtual void on_prediction_change(const SimState& state, JobId job, int64_t old_prediction) {
     (void)state, (void)job, (void)old_prediction;

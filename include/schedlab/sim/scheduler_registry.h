@@ -16,13 +16,16 @@ struct SchedulerEntry {
   std::string_view name;
   std::string_view description;  // one line
   std::function<std::unique_ptr<Scheduler>(const SchedulerConfig&)> make;
+  std::string_view params = {};  // its parameters, "key=VALUES (default)" items; empty: none
 };
 
 // All registered schedulers, in the order they are listed to users.
 const std::vector<SchedulerEntry>& schedulers();
 
-// Makes the scheduler called `name`; throws std::invalid_argument listing the known names if unknown.
-std::unique_ptr<Scheduler> make_scheduler(std::string_view name, const SchedulerConfig& config = {});
+// Makes a scheduler from `spec` = NAME[:KEY=VALUE[;KEY=VALUE...]] (e.g. "lerwf:resume_delay=30"); the
+// parameters join config.params. Throws std::invalid_argument listing the known names if unknown, or
+// naming a parameter the scheduler does not have.
+std::unique_ptr<Scheduler> make_scheduler(std::string_view spec, const SchedulerConfig& config = {});
 
 // Presets (Tsafrir, Etsion & Feitelson 2007): names usable wherever a scheduler name is, that fix the
 // scheduler AND the predictor (with its correction):

@@ -6,6 +6,7 @@
 //   2. all arrivals (queue order = (submit, job id)): predictor gives the initial prediction, the job joins
 //      the queue, scheduler notified;
 //   3. deadline misses (a running job still running at start + prediction, by job id): predictor notified;
+//      then the scheduler's overrun policy (sim/scheduler.h): keep running, kill, or suspend and re-queue;
 //   4. prediction updates returned by the predictor (applied in order, clamped to >= elapsed runtime);
 //   5. if anything of 1, 2 or 4 happened: ONE scheduler call; the chosen jobs start now (predictor and
 //      scheduler notified of each start). If the predictor changes predictions on a start, the scheduler
@@ -15,8 +16,9 @@
 //
 // --check (SimOptions::check) verifies while simulating and throws std::logic_error naming the job:
 // processors never over-committed; no job starts before its submission; every job runs exactly its
-// runtime (min(runtime, estimate) with kill-at-estimate); every job is started and terminated exactly
-// once; no job starts later than a reservation the scheduler gave it while the promise could hold
+// runtime (min(runtime, estimate) with kill-at-estimate), summed over the pieces it ran in when suspended
+// (or until a kill); every job is started and terminated exactly once; no processor runs two jobs (the
+// machine tracks processors under --check) and a resumed job runs on the processors it left; no job starts later than a reservation the scheduler gave it while the promise could hold
 // (sim/scheduler.h). Always-on cheap checks: a scheduler starting a job that is not waiting or does not
 // fit, and jobs left waiting on an idle machine at the end, are errors.
 #pragma once
@@ -43,9 +45,12 @@ struct SimOptions {
 };
 
 struct JobOutcome {
-  int64_t start = -1;
+  int64_t start = -1;  // first start
   int64_t end = -1;
   int64_t prediction_at_start = -1;
+  int64_t ran = 0;          // seconds run in all (end - start unless suspended)
+  int32_t suspensions = 0;  // times suspended by a preemptive scheduler
+  bool killed = false;      // killed by the scheduler's overrun policy (not --kill-at-estimate)
 };
 
 struct SimResult {
@@ -61,6 +66,8 @@ struct SimResult {
   predict::AccuracySummary accuracy;
   int64_t scheduler_calls = 0;
   int64_t deadline_misses = 0;
+  int64_t suspensions = 0;             // by preemptive schedulers (sum over jobs)
+  int64_t kills = 0;                   // jobs killed by the scheduler's overrun policy
   int64_t reservations_checked = 0;    // reservations verified by --check
   double wall_time_s = 0;              // time spent simulating (not reading the log)
 };

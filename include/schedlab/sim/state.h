@@ -2,15 +2,24 @@
 // state into candidate schedulers and run them side by side.
 //
 // Invariants kept by the engine (sim/simulate.h):
-// - `queue` holds the waiting jobs ordered by (submit, job id) — job ids already follow that order.
-// - `running` holds the running jobs ordered by (start + prediction, job id), i.e. by predicted end.
-//   A job past its predicted end stays in place and is "overdue": its expected end is `now`
-//   (expected_end()), which keeps the order valid since max(., now) is monotone.
-// - predictions are >= 0; machine.free() == machine.total() - sum of running procs.
+// - `queue` holds the waiting jobs in the order they entered it: arrivals by (submit, job id) — job ids
+//   already follow that order — and a job suspended by a preemptive scheduler at the back, at the time it
+//   was suspended.
+// - `running` holds the running jobs ordered by (predicted_end(), job id). A job past its predicted end
+//   stays in place and is "overdue": its expected end is `now` (expected_end()), which keeps the order
+//   valid since max(., now) is monotone.
+// - predictions are >= 0 and are TOTAL runtimes (time already run included); machine.free() ==
+//   machine.total() - sum of running procs.
+// - A suspended job (WaitingJob::attained > 0) holds no processors but, when the machine tracks
+//   processors, may resume only on the ones listed in `held[job]`; running jobs' processors are in
+//   `running_on[job]`.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
+#include <iterator>
+#include <map>
+#include <unordered_map>
 #include <vector>
 
 #include "schedlab/predict/job.h"
@@ -23,27 +32,113 @@ using predict::JobId;
 
 struct WaitingJob {
   JobId id = -1;
-  int64_t submit = 0;
   int32_t procs = 0;
-  int64_t prediction = 0;  // current predicted runtime
+  int64_t submit = 0;
+  int64_t prediction = 0;  // current predicted total runtime
+  int64_t attained = 0;    // seconds already run (> 0 only for a suspended job)
+  bool suspended() const { return attained > 0; }
+  int64_t remaining() const { return std::max<int64_t>(prediction - attained, 0); }
   friend bool operator==(const WaitingJob&, const WaitingJob&) = default;
 };
 
 struct RunningJob {
   JobId id = -1;
+  // When the job would have started had it never been suspended: now - (time it has run). Equal to its
+  // start for a job that was never suspended.
   int64_t start = 0;
   int32_t procs = 0;
-  int64_t prediction = 0;  // current predicted runtime, from `start`
-  Allocation allocation;
+  int64_t prediction = 0;  // current predicted total runtime
   int64_t predicted_end() const { return start + prediction; }
   friend bool operator==(const RunningJob&, const RunningJob&) = default;
+};
+
+// The wait queue: a sequence in queue order with O(1) append, O(1) find/erase by job id (amortised), and
+// forward/backward iteration in O(size) overall. Erased entries become holes skipped by the iterators and
+// are compacted away once they outnumber the live ones, so removing the jobs a scheduler starts never
+// costs O(queue) per start (it did with a plain vector: the whole tail moved).
+class WaitQueue {
+ public:
+  class const_iterator {
+   public:
+    using iterator_category = std::bidirectional_iterator_tag;
+    using value_type = WaitingJob;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const WaitingJob*;
+    using reference = const WaitingJob&;
+    const_iterator() = default;
+    reference operator*() const { return (*v_)[i_]; }
+    pointer operator->() const { return &(*v_)[i_]; }
+    const_iterator& operator++() {
+      do ++i_;
+      while (i_ < v_->size() && (*v_)[i_].id < 0);
+      return *this;
+    }
+    const_iterator operator++(int) {
+      auto t = *this;
+      ++*this;
+      return t;
+    }
+    const_iterator& operator--() {
+      do --i_;
+      while ((*v_)[i_].id < 0);
+      return *this;
+    }
+    const_iterator operator--(int) {
+      auto t = *this;
+      --*this;
+      return t;
+    }
+    friend bool operator==(const const_iterator& a, const const_iterator& b) { return a.i_ == b.i_; }
+
+   private:
+    friend class WaitQueue;
+    const_iterator(const std::vector<WaitingJob>* v, size_t i) : v_(v), i_(i) {}
+    const std::vector<WaitingJob>* v_ = nullptr;
+    size_t i_ = 0;
+  };
+  using iterator = const_iterator;
+  using value_type = WaitingJob;
+
+  size_t size() const { return live_; }
+  bool empty() const { return live_ == 0; }
+  const_iterator begin() const { return {&entries_, head_}; }
+  const_iterator end() const { return {&entries_, entries_.size()}; }
+  std::reverse_iterator<const_iterator> rbegin() const { return std::reverse_iterator(end()); }
+  std::reverse_iterator<const_iterator> rend() const { return std::reverse_iterator(begin()); }
+  const WaitingJob& front() const { return entries_[head_]; }
+  const WaitingJob& back() const { return entries_.back(); }
+
+  // Appends a job (its id must not be in the queue).
+  void push_back(const WaitingJob& job);
+  // The waiting job with this id, or nullptr.
+  const WaitingJob* find(JobId id) const;
+  WaitingJob* find(JobId id);
+  // Removes the job; false if it was not waiting.
+  bool erase(JobId id);
+  void clear();
+
+  // Equal when the live jobs are equal, in order (holes do not matter).
+  friend bool operator==(const WaitQueue& a, const WaitQueue& b) {
+    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin());
+  }
+
+ private:
+  void compact();
+  std::vector<WaitingJob> entries_;  // holes have id -1
+  std::unordered_map<JobId, size_t> index_;  // live job -> position in entries_
+  size_t head_ = 0;                  // first live entry (entries_.size() when empty)
+  size_t live_ = 0;
 };
 
 struct SimState {
   int64_t now = 0;
   Machine machine;
-  std::vector<WaitingJob> queue;    // by (submit, id)
+  WaitQueue queue;                  // in queue order (see above)
   std::vector<RunningJob> running;  // by (predicted_end(), id)
+  // When the machine tracks processors (kept apart so that RunningJob stays a small trivially copyable
+  // value — the running list is a sorted vector):
+  std::map<JobId, ProcSet> running_on;  // the processors each running job holds
+  std::map<JobId, ProcSet> held;        // the processors each suspended job left (and must resume on)
   // The workload's jobs indexed by JobId (shared and immutable; not owned).
   const std::vector<Job>* jobs = nullptr;
 

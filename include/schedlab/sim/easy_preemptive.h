@@ -1,0 +1,47 @@
+// Gibbons's (1997) preemptive "EASY" (shared/spec/gibbons-profiler.md): backfilling in which no job is
+// delayed by one submitted after it, and a job that outlives its prediction is suspended (not killed),
+// re-queued at the back "as if resubmitted" with a fresh prediction (the predictor's, else time run + its
+// prediction at arrival; sim/scheduler.h), and later resumed on the processors it left.
+//
+// Policy, at every call, recomputed from the state (so suspensions, re-queued jobs and processor
+// constraints need no incremental bookkeeping):
+// - A step profile of free processors is built from the running jobs (each busy until its expected end,
+//   an overdue one until now + 1).
+// - The queue is walked in order (arrival order, re-queued jobs at the back). Each job is placed at its
+//   earliest fit for max(predicted remaining time, 1) s; a suspended job no earlier than the time all of its
+//   own processors are free (the running jobs holding them end, or jobs started earlier in this call end).
+//   Jobs placed at `now` start (suspended ones resume in place); the others hold their place in the profile,
+//   so later jobs can only use holes that delay no earlier job (conservative backfilling).
+// - New jobs avoid the processors of the first suspended job in the queue (the next to resume), using them
+//   only when nothing else is free.
+// Because the machine may give a new job processors that a suspended job's reservation needs (the profile
+// counts processors, it does not assign them), a suspended job's reservation is a best effort; reservations
+// of other jobs are exact, but they are not reported as promises (a suspension can break them).
+// Parameter `resume_delay` (seconds, default 0): sim/scheduler.h resume_delay().
+// Cost per call: O(Q × (n + R × ranges)) with n profile steps (<= 2(Q + R) + 1): meant for preemption
+// studies (hundreds to a few thousand jobs in the queue), not for saturated million-job logs.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string_view>
+
+#include "schedlab/sim/scheduler.h"
+
+namespace schedlab::sim {
+
+class EasyPreemptiveScheduler final : public Scheduler {
+ public:
+  explicit EasyPreemptiveScheduler(int64_t resume_delay = 0) : resume_delay_(resume_delay) {}
+  std::unique_ptr<Scheduler> clone() const override { return std::make_unique<EasyPreemptiveScheduler>(*this); }
+  std::string_view name() const override { return "easy-preemptive"; }
+  Overrun overrun() const override { return Overrun::kSuspend; }
+  bool needs_processors() const override { return true; }
+  int64_t resume_delay() const override { return resume_delay_; }
+  void schedule(const SimState& state, Decision& decision) override;
+
+ private:
+  int64_t resume_delay_;
+};
+
+}  // namespace schedlab::sim
