@@ -1,0 +1,98 @@
+// `schedlab generate profiler-experiment` through the built binary.
+#include <map>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "schedlab/swf/reader.h"
+#include "test_util.h"
+
+namespace schedlab::testing {
+namespace {
+
+TEST(CliGenerate, ProfilerExperimentIsDeterministicAndValid) {
+  TempDir dir;
+  const auto gen = [&](const std::string& seed, const std::string& file) {
+    return run_cli({"generate", "profiler-experiment", "--seed", seed, "-o", dir.file(file)});
+  };
+  const CliResult a = gen("5", "a.swf");
+  ASSERT_EQ(a.exit_code, 0) << a.err;
+  ASSERT_EQ(gen("5", "b.swf").exit_code, 0);
+  ASSERT_EQ(gen("6", "c.swf").exit_code, 0);
+  const std::string text = read_file(dir.file("a.swf"));
+  EXPECT_EQ(text, read_file(dir.file("b.swf")));
+  EXPECT_NE(text, read_file(dir.file("c.swf")));
+  EXPECT_NE(a.out.find("200 jobs of the profiler experiment"), std::string::npos) << a.out;
+
+  const swf::Log log = swf::read_log(dir.file("a.swf"));
+  ASSERT_EQ(log.records.size(), 200u);
+  EXPECT_EQ(log.header.max_procs, 16);
+  for (const auto& w : log.report.warnings) EXPECT_EQ(w.count, 0);
+  for (const auto& r : log.records) {
+    EXPECT_GE(r.requested_procs, 2);
+    EXPECT_LE(r.requested_procs, 16);
+    EXPECT_GE(r.executable, 1);
+    EXPECT_LE(r.executable, 13);
+    EXPECT_EQ(r.requested_time, r.run_time);
+  }
+  // The generated log can be simulated as is on its 16 processors.
+  const CliResult sim = run_cli({"simulate", dir.file("a.swf"), "--scheduler", "fcfs", "--json"});
+  ASSERT_EQ(sim.exit_code, 0) << sim.err;
+  EXPECT_NE(sim.out.find("200"), std::string::npos);
+}
+
+TEST(CliGenerate, TrainingLogAndJsonReport) {
+  TempDir dir;
+  const CliResult r = run_cli({"generate", "profiler-experiment", "--seed", "2", "-o", dir.file("exp.swf.gz"),
+                               "--jobs", "50", "--training-out", dir.file("train.swf"), "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["jobs"], 50);
+  EXPECT_EQ(j["training"]["runs_per_executable"], 25);  // the thesis's 25 when only the file is named
+  EXPECT_EQ(j["training"]["records"], 325);
+  int64_t per_exe_total = 0;
+  for (const auto& e : j["executables"]) per_exe_total += e["jobs"].get<int64_t>();
+  EXPECT_EQ(per_exe_total, 50);
+  EXPECT_EQ(swf::read_log(dir.file("exp.swf.gz")).records.size(), 50u);
+  const swf::Log train = swf::read_log(dir.file("train.swf"));
+  std::map<int32_t, int> per_exe;
+  for (const auto& rec : train.records) ++per_exe[rec.executable];
+  EXPECT_EQ(per_exe.size(), 13u);
+  for (const auto& [exe, n] : per_exe) EXPECT_EQ(n, 25) << exe;
+
+  // Asking for training runs does not change the experiment itself.
+  ASSERT_EQ(run_cli({"generate", "profiler-experiment", "--seed", "2", "-o", dir.file("plain.swf.gz"), "--jobs", "50"})
+                .exit_code,
+            0);
+  EXPECT_EQ(swf::read_log(dir.file("plain.swf.gz")).records, swf::read_log(dir.file("exp.swf.gz")).records);
+
+  const CliResult k = run_cli({"generate", "profiler-experiment", "-o", dir.file("e.swf"), "--training-runs", "3",
+                               "--training-out", dir.file("t.swf")});
+  ASSERT_EQ(k.exit_code, 0) << k.err;
+  EXPECT_EQ(swf::read_log(dir.file("t.swf")).records.size(), 39u);
+}
+
+TEST(CliGenerate, ToStandardOutputAndErrors) {
+  const CliResult out = run_cli({"generate", "profiler-experiment", "--jobs", "3", "-o", "-"});
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  EXPECT_EQ(swf::parse_log(out.out).records.size(), 3u);
+  TempDir dir;
+  EXPECT_EQ(run_cli({"generate", "profiler-experiment", "-o", dir.file("x.swf"), "--jobs", "0"}).exit_code, 1);
+  EXPECT_EQ(run_cli({"generate", "profiler-experiment", "-o", dir.file("x.swf"), "--mean-interarrival", "-3"})
+                .exit_code,
+            1);
+  const CliResult no_file =
+      run_cli({"generate", "profiler-experiment", "-o", dir.file("x.swf"), "--training-runs", "5"});
+  EXPECT_EQ(no_file.exit_code, 1);
+  EXPECT_NE(no_file.err.find("--training-out"), std::string::npos);
+  EXPECT_EQ(run_cli({"generate", "profiler-experiment"}).exit_code, 2);  // -o is required
+  EXPECT_EQ(run_cli({"generate"}).exit_code, 2);                         // a generator is required
+  EXPECT_EQ(run_cli({"generate", "profiler-experiment", "-o", dir.file("x.swf"), "--training-out",
+                     dir.file("x.swf")})
+                .exit_code,
+            1);
+}
+
+}  // namespace
+}  // namespace schedlab::testing

@@ -1,0 +1,191 @@
+// schedlab categorize TRACE: job-weighted mean and C.V. of the run time per category key (Gibbons 1997,
+// Tables 3.1/3.2; analysis/categories.h).
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <fmt/core.h>
+#include <nlohmann/json.hpp>
+
+#include "cli/analyze_util.h"
+#include "cli/commands.h"
+#include "cli/text_util.h"
+#include "schedlab/analysis/categories.h"
+
+namespace schedlab::cli {
+namespace {
+
+struct CategorizeCliOptions {
+  std::string path, parallelism = "exact", groups;
+  int64_t min_jobs = 6, max_jobs = 0, top = 20;
+  bool json = false, skip_invalid = false;
+};
+
+// The key's field values of a group, e.g. "exe 12, user 7, size 16" ("size 9-16" for a log2 bucket).
+std::string group_label(const analysis::CategoryGroup& g, bool log2_buckets) {
+  std::vector<std::string> parts;
+  if (g.executable >= 0) parts.push_back(fmt::format("exe {}", g.executable));
+  if (g.user >= 0) parts.push_back(fmt::format("user {}", g.user));
+  if (g.queue >= 0) parts.push_back(fmt::format("queue {}", g.queue));
+  if (g.parallelism > 2 && log2_buckets)
+    parts.push_back(fmt::format("size {}-{}", g.parallelism / 2 + 1, g.parallelism));
+  else if (g.parallelism >= 0)
+    parts.push_back(fmt::format("size {}", g.parallelism));
+  if (parts.empty()) return "all jobs";
+  std::string out = parts[0];
+  for (size_t i = 1; i < parts.size(); ++i) out += ", " + parts[i];
+  return out;
+}
+
+// The groups to list: largest first (ties in key order), at most `top` (0 = all).
+std::vector<analysis::CategoryGroup> listed_groups(const analysis::CategoryResult& r, int64_t top) {
+  std::vector<analysis::CategoryGroup> list = r.group_list;
+  std::stable_sort(list.begin(), list.end(), [](const auto& a, const auto& b) { return a.jobs > b.jobs; });
+  if (top > 0 && static_cast<int64_t>(list.size()) > top) list.resize(static_cast<size_t>(top));
+  return list;
+}
+
+void run_categorize(const CategorizeCliOptions& opt) {
+  analysis::CategorizeOptions co;
+  co.min_group_jobs = opt.min_jobs;
+  co.max_group_jobs = opt.max_jobs;
+  if (opt.parallelism == "exact") co.parallelism = analysis::ParallelismBucket::kExact;
+  else if (opt.parallelism == "log2") co.parallelism = analysis::ParallelismBucket::kLog2;
+  else throw std::invalid_argument(fmt::format("--parallelism must be exact or log2 (got '{}')", opt.parallelism));
+  if (opt.top < 0) throw std::invalid_argument("--top must be >= 0");
+  if (opt.min_jobs < 2)
+    throw std::invalid_argument(fmt::format("--min-jobs must be >= 2 (a C.V. needs two jobs), got {}", opt.min_jobs));
+  if (opt.max_jobs < 0 || (opt.max_jobs > 0 && opt.max_jobs < opt.min_jobs))
+    throw std::invalid_argument(
+        fmt::format("--max-jobs must be 0 (no limit) or >= --min-jobs ({}), got {}", opt.min_jobs, opt.max_jobs));
+  std::optional<analysis::CategoryKey> list_key;
+  if (!opt.groups.empty()) {
+    list_key = analysis::parse_category_key(opt.groups);
+    if (!list_key)
+      throw std::invalid_argument(fmt::format("--groups: unknown key '{}' (known: system, user, queue, parallelism, "
+                                              "executable, executable+user+parallelism)",
+                                              opt.groups));
+  }
+  const swf::Log log = read_log_for_analysis(opt.path, opt.skip_invalid);
+  const analysis::Categorization c = analysis::categorize(log.records, co);
+  const auto lowest = c.lowest_cv();
+
+  if (opt.json) {
+    nlohmann::ordered_json j;
+    j["command"] = "categorize";
+    j["path"] = opt.path;
+    j["records"] = c.records;
+    j["rule"] = {{"quantity", "run time (field 4), seconds"},
+                 {"min_group_jobs", co.min_group_jobs},
+                 {"max_group_jobs", co.max_group_jobs},
+                 {"parallelism", opt.parallelism},
+                 {"cv", "sample standard deviation / mean per group"},
+                 {"weights", "jobs per group"}};
+    j["keys"] = nlohmann::ordered_json::array();
+    for (const auto& r : c.keys) {
+      nlohmann::ordered_json excluded;
+      for (int e = 0; e < analysis::kCategoryExclusionKinds; ++e)
+        excluded[std::string(analysis::category_exclusion_name(static_cast<analysis::CategoryExclusion>(e)))] =
+            r.excluded[static_cast<size_t>(e)];
+      j["keys"].push_back({{"key", analysis::category_key_name(r.key)},
+                           {"groups", r.groups},
+                           {"jobs", r.jobs},
+                           {"mean_runtime", r.mean_runtime},
+                           {"weighted_cv", r.weighted_cv},
+                           {"excluded", excluded}});
+    }
+    j["lowest_cv_key"] = lowest ? nlohmann::ordered_json(analysis::category_key_name(*lowest)) : nullptr;
+    if (list_key) {
+      const auto& r = c[*list_key];
+      nlohmann::ordered_json list = nlohmann::ordered_json::array();
+      for (const auto& g : listed_groups(r, opt.top)) {
+        nlohmann::ordered_json row;
+        if (g.executable >= 0) row["executable"] = g.executable;
+        if (g.user >= 0) row["user"] = g.user;
+        if (g.queue >= 0) row["queue"] = g.queue;
+        if (g.parallelism >= 0) row["parallelism"] = g.parallelism;
+        row["jobs"] = g.jobs;
+        row["mean_runtime"] = g.mean;
+        row["cv"] = g.cv;
+        list.push_back(row);
+      }
+      j["groups"] = {{"key", analysis::category_key_name(*list_key)}, {"count", r.groups}, {"list", list}};
+    }
+    fmt::print("{}\n", j.dump(2));
+    return;
+  }
+
+  std::string out = fmt::format("categorize {}: run time (field 4) per category, {} records\n", opt.path,
+                                group_thousands(c.records));
+  out += fmt::format("groups of >= {} jobs{}; C.V. = sample sd / mean per group; weights = jobs per group\n\n",
+                     co.min_group_jobs, co.max_group_jobs > 0 ? fmt::format(" and <= {}", co.max_group_jobs) : "");
+  out += fmt::format("{:<28} {:>8} {:>10} {:>7} {:>11} {:>8}\n", "key", "groups", "jobs", "share", "mean (s)",
+                     "C.V.");
+  const auto share = [&](int64_t n) {
+    return c.records > 0 ? fmt::format("{:.1f}%", 100.0 * static_cast<double>(n) / static_cast<double>(c.records))
+                         : std::string("-");
+  };
+  for (const auto& r : c.keys) {
+    std::string name(analysis::category_key_name(r.key));
+    if (r.key == analysis::CategoryKey::kParallelism && co.parallelism == analysis::ParallelismBucket::kLog2)
+      name += " (log2)";
+    out += fmt::format("{:<28} {:>8} {:>10} {:>7} {:>11} {:>8}\n", name, group_thousands(r.groups),
+                       group_thousands(r.jobs), share(r.jobs),
+                       r.groups > 0 ? group_thousands(std::llround(r.mean_runtime)) : "-",
+                       r.groups > 0 ? fmt::format("{:.2f}", r.weighted_cv) : "-");
+  }
+  out += lowest ? fmt::format("lowest weighted C.V.: {} ({:.2f})\n", analysis::category_key_name(*lowest),
+                              c[*lowest].weighted_cv)
+                : "no key has a group\n";
+  out += "\njobs left out:\n";
+  for (const auto& r : c.keys) {
+    std::string reasons;
+    for (int e = 0; e < analysis::kCategoryExclusionKinds; ++e) {
+      const int64_t n = r.excluded[static_cast<size_t>(e)];
+      if (n == 0) continue;
+      if (!reasons.empty()) reasons += ", ";
+      reasons += fmt::format("{} {}", analysis::category_exclusion_name(static_cast<analysis::CategoryExclusion>(e)),
+                             group_thousands(n));
+    }
+    out += fmt::format("  {:<28} {}\n", analysis::category_key_name(r.key), reasons.empty() ? "none" : reasons);
+  }
+  if (list_key) {
+    const auto& r = c[*list_key];
+    const auto list = listed_groups(r, opt.top);
+    out += fmt::format("\ngroups of {} ({} of {}, most jobs first):\n", analysis::category_key_name(*list_key),
+                       list.size(), r.groups);
+    out += fmt::format("  {:<34} {:>8} {:>11} {:>8}\n", "group", "jobs", "mean (s)", "C.V.");
+    for (const auto& g : list)
+      out += fmt::format("  {:<34} {:>8} {:>11} {:>8.2f}\n", group_label(g, co.parallelism == analysis::ParallelismBucket::kLog2), group_thousands(g.jobs),
+                         group_thousands(std::llround(g.mean)), g.cv);
+  }
+  fmt::print("{}", out);
+}
+
+}  // namespace
+
+void add_categorize_command(CLI::App& app) {
+  auto opt = std::make_shared<CategorizeCliOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "categorize", "Job-weighted mean and coefficient of variation of the run time per category key: system, user, "
+                    "queue, parallelism, executable, executable+user+parallelism (Gibbons 1997, Tables 3.1/3.2)");
+  cmd->add_option("TRACE", opt->path, "SWF log (plain or gzip; - for standard input)")->required();
+  cmd->add_option("--min-jobs", opt->min_jobs, "leave out groups with fewer jobs (>= 2; the thesis: more than five)")
+      ->capture_default_str();
+  cmd->add_option("--max-jobs", opt->max_jobs, "leave out groups with more jobs (0 = no limit)")
+      ->capture_default_str();
+  cmd->add_option("--parallelism", opt->parallelism,
+                  "exact: one group per size; log2: the profiler's buckets {1},{2},{3-4},{5-8},...")
+      ->capture_default_str();
+  cmd->add_option("--groups", opt->groups, "also list the groups of this key");
+  cmd->add_option("--top", opt->top, "groups listed with --groups, most jobs first (0 = all)")->capture_default_str();
+  cmd->add_flag("--json", opt->json, "print one JSON document");
+  cmd->add_flag("--skip-invalid", opt->skip_invalid, "skip malformed records (counted) instead of failing");
+  cmd->callback([opt] { run_categorize(*opt); });
+}
+
+}  // namespace schedlab::cli

@@ -1,0 +1,140 @@
+// schedlab generate <generator>: synthetic workloads written as SWF. Each generator is one subcommand of
+// `generate` (add further ones beside profiler-experiment in this file, each with its own options struct).
+// profiler-experiment: Gibbons 1997, Tables 6.1/6.2 (model/profiler_experiment.h).
+#include <cmath>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <fmt/core.h>
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.h"
+#include "cli/text_util.h"
+#include "schedlab/model/profiler_experiment.h"
+#include "schedlab/swf/writer.h"
+
+namespace schedlab::cli {
+namespace {
+
+struct ProfilerExperimentCliOptions {
+  std::string output, training_out;
+  uint64_t seed = 1;
+  int64_t jobs = 200;
+  int64_t training_runs = 0;  // 0 = not given
+  double mean_interarrival = 150;
+  bool json = false;
+};
+
+void run_profiler_experiment(const ProfilerExperimentCliOptions& opt) {
+  model::ProfilerExperimentOptions o;
+  o.seed = opt.seed;
+  o.jobs = opt.jobs;
+  o.mean_interarrival = opt.mean_interarrival;
+  if (opt.jobs < 1) throw std::invalid_argument(fmt::format("--jobs must be >= 1 (got {})", opt.jobs));
+  if (opt.training_runs < 0)
+    throw std::invalid_argument(fmt::format("--training-runs must be >= 1 (got {})", opt.training_runs));
+  if (opt.training_runs > 0 && opt.training_out.empty())
+    throw std::invalid_argument("--training-runs needs --training-out FILE for the training log");
+  // The thesis seeded the profiler with 25 runs of each executable: the default when only the file is named.
+  const int64_t training_runs = opt.training_out.empty() ? 0 : (opt.training_runs > 0 ? opt.training_runs : 25);
+  if (training_runs > 0 && opt.training_out == opt.output)
+    throw std::invalid_argument("--training-out must differ from the experiment's output");
+
+  const std::vector<swf::Record> jobs = model::generate_profiler_experiment(o);
+  std::vector<swf::Record> training;
+  if (training_runs > 0) training = model::generate_profiler_training(o, training_runs);
+  swf::write_log(opt.output, model::profiler_experiment_header(o), jobs);
+  if (training_runs > 0)
+    swf::write_log(opt.training_out, model::profiler_training_header(o, training_runs), training);
+
+  // Offered load on the 16-processor machine over the arrival span, the thesis's target being about 75%.
+  double area = 0;
+  std::map<int32_t, std::pair<int64_t, double>> per_exe;  // executable -> (jobs, sum of run times)
+  for (const auto& r : jobs) {
+    area += static_cast<double>(r.requested_procs) * r.run_time;
+    auto& [n, sum] = per_exe[r.executable];
+    ++n;
+    sum += r.run_time;
+  }
+  const int64_t last_submit = jobs.back().submit_time;
+  const double load = last_submit > 0 ? area / (static_cast<double>(o.machine_procs) * static_cast<double>(last_submit))
+                                      : std::nan("");
+
+  if (opt.json) {
+    nlohmann::ordered_json j;
+    j["command"] = "generate profiler-experiment";
+    j["output"] = opt.output;
+    j["seed"] = opt.seed;
+    j["jobs"] = static_cast<int64_t>(jobs.size());
+    j["mean_interarrival"] = o.mean_interarrival;
+    j["machine_procs"] = o.machine_procs;
+    j["last_submit"] = last_submit;
+    j["offered_load"] = load;
+    auto exes = nlohmann::ordered_json::array();
+    for (size_t k = 0; k < model::kProfilerExecutables.size(); ++k) {
+      const auto it = per_exe.find(static_cast<int32_t>(k + 1));
+      const int64_t n = it == per_exe.end() ? 0 : it->second.first;
+      exes.push_back({{"executable", k + 1},
+                      {"name", model::kProfilerExecutables[k].name},
+                      {"jobs", n},
+                      {"mean_runtime", n > 0 ? it->second.second / static_cast<double>(n) : std::nan("")}});
+    }
+    j["executables"] = exes;
+    if (training_runs > 0)
+      j["training"] = {{"output", opt.training_out},
+                       {"runs_per_executable", training_runs},
+                       {"records", static_cast<int64_t>(training.size())}};
+    // With the log on standard output the report goes to standard error, so the SWF stays clean.
+    fmt::print(opt.output == "-" ? stderr : stdout, "{}\n", j.dump(2));
+    return;
+  }
+  if (opt.output == "-") return;
+  std::string out = fmt::format(
+      "{}: {} jobs of the profiler experiment (Gibbons 1997, Tables 6.1/6.2), seed {}\n", opt.output,
+      group_thousands(static_cast<int64_t>(jobs.size())), opt.seed);
+  out += fmt::format("submits 0..{} s (inter-arrival mean {} s); offered load over that span {:.1f}% of {} "
+                     "processors\n",
+                     group_thousands(last_submit), o.mean_interarrival, 100 * load, o.machine_procs);
+  out += fmt::format("{:<4} {:<7} {:>6} {:>12}\n", "exe", "name", "jobs", "mean t (s)");
+  for (size_t k = 0; k < model::kProfilerExecutables.size(); ++k) {
+    const auto it = per_exe.find(static_cast<int32_t>(k + 1));
+    const int64_t n = it == per_exe.end() ? 0 : it->second.first;
+    out += fmt::format("{:<4} {:<7} {:>6} {:>12}\n", k + 1, model::kProfilerExecutables[k].name, n,
+                       n > 0 ? fmt::format("{:.1f}", it->second.second / static_cast<double>(n)) : "-");
+  }
+  if (training_runs > 0)
+    out += fmt::format("training log {}: {} runs of each executable, {} records\n", opt.training_out, training_runs,
+                       group_thousands(static_cast<int64_t>(training.size())));
+  fmt::print("{}", out);
+}
+
+}  // namespace
+
+void add_generate_command(CLI::App& app) {
+  CLI::App* cmd = app.add_subcommand("generate", "Generate a synthetic workload as an SWF log");
+  cmd->require_subcommand(1);
+
+  auto pe = std::make_shared<ProfilerExperimentCliOptions>();
+  CLI::App* exp = cmd->add_subcommand(
+      "profiler-experiment",
+      "The synthetic workload of Gibbons's profiler experiment (Tables 6.1/6.2): 13 executables, work W from "
+      "Erlang/exponential/hyperexponential laws, t = W (D + (1-D)/p), p uniform 2..16, exponential inter-arrival "
+      "times, a 16-processor machine; field 9 = the actual run time");
+  exp->add_option("--seed", pe->seed, "random seed")->capture_default_str();
+  exp->add_option("-o,--output", pe->output, "output SWF (.gz compresses; - = standard output)")->required();
+  exp->add_option("--jobs", pe->jobs, "number of jobs")->capture_default_str();
+  exp->add_option("--mean-interarrival", pe->mean_interarrival, "mean of the exponential inter-arrival time, s")
+      ->capture_default_str();
+  exp->add_option("--training-runs", pe->training_runs,
+                  "runs of each executable in the training log (default 25 when --training-out is given)");
+  exp->add_option("--training-out", pe->training_out,
+                  "also write the profiler's training history (runs of every executable, back to back) to this SWF");
+  exp->add_flag("--json", pe->json, "print a JSON report (on standard error when the log goes to standard output)");
+  exp->callback([pe] { run_profiler_experiment(*pe); });
+}
+
+}  // namespace schedlab::cli
