@@ -15,6 +15,7 @@ void add_sessions_command(CLI::App& app);  // cmd_sessions.cc
 void add_flurries_command(CLI::App& app);  // cmd_flurries.cc
 void add_estimates_command(CLI::App& app);  // cmd_estimates.cc
 void add_predict_command(CLI::App& app);   // cmd_predict.cc
+void add_profiler_command(CLI::App& app);  // cmd_profiler.cc
 void add_categorize_command(CLI::App& app);  // cmd_categorize.cc
 void add_generate_command(CLI::App& app);    // cmd_generate.cc
 

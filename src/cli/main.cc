@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
   schedlab::cli::add_flurries_command(app);
   schedlab::cli::add_estimates_command(app);
   schedlab::cli::add_predict_command(app);
+  schedlab::cli::add_profiler_command(app);
   schedlab::cli::add_categorize_command(app);
   schedlab::cli::add_generate_command(app);
   try {

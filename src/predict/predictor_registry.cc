@@ -6,6 +6,7 @@
 
 #include "schedlab/predict/basic_predictors.h"
 #include "schedlab/predict/correction.h"
+#include "schedlab/predict/profiler_predictor.h"
 #include "schedlab/predict/registry.h"
 #include "schedlab/predict/sbh.h"
 #include "schedlab/predict/spec.h"
@@ -38,6 +39,8 @@ const std::vector<PredictorEntry>& predictors() {
       {"sbh", "session-based history: median over the newest similar session's jobs (Talby SBH)", make_sbh,
        "criteria=PE,P,E,* order=dfs|bfs depth=N(0=all) propagate=0|1(1) think=1200 noest=0|1 initial=1 "
        "factor=10 cap=0"},
+      {"profiler", "Gibbons's historical profiler: (exe,user) -> exe -> system fit T(p)=a/p+b+cp, learns online",
+       make_profiler, "confidence=0<C<1 (0.95), bound=upper|mean (upper), db=FILE, train=FILE.swf"},
   };
   return table;
 }
