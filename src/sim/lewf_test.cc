@@ -81,7 +81,8 @@ class NaiveLewfFill final : public Scheduler {
 TEST(LewfTest, FillMatchesTheNaiveDefinitionOnARealLog) {
   // The size-indexed segment tree must give exactly the schedule of the definition (KTH: 28,489 jobs, a
   // busy machine where many calls have free processors that no waiting job fits).
-  const std::string path = schedlab::testing::trace_path("KTH-SP2-1996-2.swf.gz");
+  // The project's own copy of the log (always there, unlike ../shared/traces).
+  const std::string path = std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz";
   const swf::Log log = swf::read_log(path);
   const Workload w = build_workload(log.header, log.records);
   const auto estimate = predict::make_predictor("estimate");
