@@ -289,10 +289,12 @@ void ProfilerDb::save(const Repository& repo) {
   exec("DELETE FROM entries");
   Stmt ins(db_, path_, "INSERT INTO entries VALUES(?, ?, ?, ?, ?, ?, ?, ?)");
   for (const auto& [key, cat] : repo.leaves()) {
+    // Structured bindings cannot be captured by clang's C++20 lambdas: copy the key out.
+    const auto exe = key.first, user = key.second;
     cat.for_each([&](int pb, int eb, const RunEntry& e) {
       ins.reset();
-      ins.bind(1, key.first);
-      ins.bind(2, key.second);
+      ins.bind(1, exe);
+      ins.bind(2, user);
       ins.bind(3, pb);
       ins.bind(4, eb);
       ins.bind(5, e.n);
