@@ -2,8 +2,12 @@
 """Writes a deterministic synthetic SWF log for benchmarks (not a workload model: see the model module).
 
 Jobs: Poisson arrivals tuned to an offered load, log-uniform runtimes (10 s .. 36 h), power-of-two sizes
-biased to small jobs, estimates = runtime rounded up to a popular value (sometimes far above), 500 users.
-Same arguments -> byte-identical output.
+biased to small jobs (one in ten uniform over the machine), estimates = runtime rounded up to a popular value
+(sometimes far above), 500 users. Same arguments -> byte-identical output.
+
+The log must fit the SWF's 32-bit fields: its span is total work / (procs x load), so the script refuses
+arguments that would put a submit time past 2^31 - 1 s (with one in five jobs machine-wide, as it once had,
+a million jobs on 1,024 processors spanned 74 years and no reader could load it).
 
 usage: make_synthetic_log.py --jobs 1000000 --procs 1024 --load 0.7 --seed 1 -o synthetic.swf
 """
@@ -29,7 +33,7 @@ def main():
     for _ in range(a.jobs):
         runtime = int(math.exp(rng.uniform(math.log(10), math.log(36 * 3600))))
         size = 1 << min(max_log2, int(rng.expovariate(0.45)))
-        if rng.random() < 0.2:
+        if rng.random() < 0.1:
             size = rng.randint(1, a.procs)
         est = next((e for e in POPULAR_ESTIMATES if e >= runtime), POPULAR_ESTIMATES[-1])
         if rng.random() < 0.3:
@@ -38,6 +42,10 @@ def main():
         work += runtime * size
     # Mean inter-arrival so that work / (procs * span) = load.
     mean_gap = work / (a.procs * a.load * a.jobs)
+    span = mean_gap * a.jobs
+    if span > 0.9 * (2**31 - 1):
+        raise SystemExit(f"make_synthetic_log.py: the log would span about {span:.3g} s, past the SWF's 32-bit "
+                         "submit times; use fewer jobs, more processors or a higher load")
     t = 0.0
     with open(a.output, "w") as f:
         f.write("; Version: 2.2\n; Computer: synthetic\n")
