@@ -41,10 +41,18 @@ size_t AvailabilityProfile::index_of(Time t) const {
     throw std::out_of_range("AvailabilityProfile: time " + std::to_string(t) + " before origin " +
                             std::to_string(steps_.front().time));
   }
-  // First step with time > t, minus one.
-  auto it = std::upper_bound(steps_.begin(), steps_.end(), t,
-                             [](Time value, const Step& s) { return value < s.time; });
-  return static_cast<size_t>(it - steps_.begin()) - 1;
+  // Most look-ups of a scheduler start at the origin (now): no search.
+  if (steps_.size() < 2 || t < steps_[1].time) return 0;
+  // The last step with time <= t, branch-free (conditional moves: the searches of a scheduler land at
+  // unpredictable places).
+  const Step* base = steps_.data();
+  size_t len = steps_.size();
+  while (len > 1) {
+    const size_t half = len / 2;
+    base = base[half].time <= t ? base + half : base;
+    len -= half;
+  }
+  return static_cast<size_t>(base - steps_.data());
 }
 
 int64_t AvailabilityProfile::free_at(Time t) const { return steps_[index_of(t)].free; }
@@ -83,8 +91,7 @@ bool AvailabilityProfile::fits(Time start, int64_t procs, Time duration) const {
   return min_free(start, start + duration) >= procs;
 }
 
-AvailabilityProfile::Time AvailabilityProfile::earliest_fit(Time from, int64_t procs, Time duration,
-                                                            Blocking* blocking) const {
+AvailabilityProfile::Time AvailabilityProfile::earliest_fit(Time from, int64_t procs, Time duration) const {
   if (procs < 0 || procs > capacity_) {
     throw std::invalid_argument("AvailabilityProfile::earliest_fit: " + std::to_string(procs) +
                                 " processors on a machine of " + std::to_string(capacity_));
@@ -96,22 +103,20 @@ AvailabilityProfile::Time AvailabilityProfile::earliest_fit(Time from, int64_t p
   Time candidate = from;
   while (true) {
     if (steps_[k].free < procs) {
-      const Time blocked = std::max(steps_[k].time, from);
-      int64_t most = steps_[k].free;
-      k = next_at_least(k + 1, procs, &most);
+      k = next_at_least(k + 1, procs, kInfinity);
       // Every reservation is finite, so the last step is fully free; n means a corrupted profile.
       if (k >= n) throw std::logic_error("AvailabilityProfile: last step is not free enough");
       candidate = steps_[k].time;
-      if (blocking) blocking->push_back({blocked, candidate, most});
     }
     // steps_[k] has enough: the window lasts until the next step that has not.
-    k = next_below(k + 1, procs);
-    if (k >= n || steps_[k].time - candidate >= duration) return candidate;
+    // (Only a step before the window's end matters.)
+    k = next_below(k + 1, procs, duration > kInfinity - candidate ? kInfinity : candidate + duration);
+    if (k >= n) return candidate;
   }
 }
 
 AvailabilityProfile::Time AvailabilityProfile::earliest_fit_before(Time from, int64_t procs, Time duration,
-                                                                   Time limit, Blocking* blocking) const {
+                                                                   Time limit) const {
   if (from >= limit) return limit;
   if (duration <= 0) return from;
   const size_t n = steps_.size();
@@ -119,19 +124,42 @@ AvailabilityProfile::Time AvailabilityProfile::earliest_fit_before(Time from, in
   Time candidate = from;
   while (true) {
     if (steps_[k].free < procs) {
-      const Time blocked = std::max(steps_[k].time, from);
-      int64_t most = steps_[k].free;
-      k = next_at_least(k + 1, procs, &most);  // (may pass the limit: `most` then over-estimates, safely)
-      if (k >= n || steps_[k].time >= limit) {
-        if (blocking) blocking->push_back({blocked, limit, most});
-        return limit;
-      }
+      k = next_at_least(k + 1, procs, limit);  // (n: none before the limit)
+      if (k >= n) return limit;
       candidate = steps_[k].time;
-      if (blocking) blocking->push_back({blocked, candidate, most});
     }
     // Fits for the whole window, or up to the limit where the job's own hold takes over.
-    k = next_below(k + 1, procs);
-    if (k >= n || steps_[k].time >= limit || steps_[k].time - candidate >= duration) return candidate;
+    k = next_below(k + 1, procs, std::min(limit, duration > kInfinity - candidate ? kInfinity : candidate + duration));
+    if (k >= n) return candidate;
+  }
+}
+
+AvailabilityProfile::Time AvailabilityProfile::earliest_fit_overlapping(Time from, Time lo, Time hi, int64_t procs,
+                                                                        Time duration, Time limit) const {
+  lo = std::max(lo, from);
+  hi = std::min(hi, limit);
+  if (lo >= hi || duration <= 0) return limit;
+  const size_t n = steps_.size();
+  size_t k = index_of(lo);
+  while (true) {
+    // The first step from k on, before hi, with enough free processors: a run of them starts there or
+    // earlier.
+    Time run = 0;
+    if (steps_[k].free < procs) {
+      k = next_at_least(k + 1, procs, hi);
+      if (k >= n) return limit;
+      run = std::max(steps_[k].time, from);  // (the step before k is below procs)
+    } else {
+      // The run's first step: the one after the last step below procs before k (the origin if none).
+      const size_t below = prev_below(k, procs);
+      run = std::max(below == n ? steps_.front().time : steps_[below + 1].time, from);
+    }
+    // Its end: a step below procs before the window [run, run + duration) ends and before the limit
+    // (from the limit on the job's own hold covers it); none means the window fits.
+    const Time window_end = duration > kInfinity - run ? kInfinity : run + duration;
+    k = next_below(k + 1, procs, std::min(window_end, limit));
+    if (k >= n) return run;
+    if (steps_[k].time >= hi) return limit;  // the next run starts after the span
   }
 }
 
@@ -158,50 +186,77 @@ void AvailabilityProfile::refresh_blocks() const {
   dirty_from_ = kClean;
 }
 
-size_t AvailabilityProfile::next_at_least(size_t k, int64_t procs, int64_t* max_skipped) const {
+size_t AvailabilityProfile::next_at_least(size_t k, int64_t procs, Time until) const {
   const size_t n = steps_.size();
-  int64_t most = max_skipped ? *max_skipped : 0;
-  auto done = [&](size_t index) {
-    if (max_skipped) *max_skipped = most;
-    return index;
-  };
   if (n < kLinearBelow) {
-    for (; k < n && steps_[k].free < procs; ++k) most = std::max(most, steps_[k].free);
-    return done(k);
+    for (; k < n && steps_[k].free < procs; ++k) {
+      if (steps_[k].time >= until) return n;
+    }
+    return k < n && steps_[k].time >= until ? n : k;
   }
   refresh_blocks();
   // The rest of k's block, then whole blocks, then inside the block found.
   for (; k < n && k % kBlock != 0; ++k) {
-    if (steps_[k].free >= procs) return done(k);
-    most = std::max(most, steps_[k].free);
+    if (steps_[k].time >= until) return n;
+    if (steps_[k].free >= procs) return k;
   }
-  if (k >= n) return done(n);
+  if (k >= n) return n;
   size_t b = k / kBlock;  // k is the first step of block b
-  for (; b < block_max_.size() && block_max_[b] < procs; ++b) most = std::max(most, block_max_[b]);
-  for (k = b * kBlock; k < n; ++k) {
-    if (steps_[k].free >= procs) return done(k);
-    most = std::max(most, steps_[k].free);
+  for (; b < block_max_.size() && block_max_[b] < procs; ++b) {
+    if (steps_[b * kBlock].time >= until) return n;
   }
-  return done(n);
+  for (k = b * kBlock; k < n; ++k) {
+    if (steps_[k].time >= until) return n;
+    if (steps_[k].free >= procs) return k;
+  }
+  return n;
 }
 
-size_t AvailabilityProfile::next_below(size_t k, int64_t procs) const {
+size_t AvailabilityProfile::next_below(size_t k, int64_t procs, Time until) const {
   const size_t n = steps_.size();
   if (n < kLinearBelow) {
-    while (k < n && steps_[k].free >= procs) ++k;
-    return k;
+    for (; k < n && steps_[k].free >= procs; ++k) {
+      if (steps_[k].time >= until) return n;
+    }
+    return k < n && steps_[k].time >= until ? n : k;
   }
   refresh_blocks();
   for (; k < n && k % kBlock != 0; ++k) {
+    if (steps_[k].time >= until) return n;
     if (steps_[k].free < procs) return k;
   }
   if (k >= n) return n;
   size_t b = k / kBlock;  // k is the first step of block b
-  while (b < block_min_.size() && block_min_[b] >= procs) ++b;
+  for (; b < block_min_.size() && block_min_[b] >= procs; ++b) {
+    if (steps_[b * kBlock].time >= until) return n;
+  }
   for (k = b * kBlock; k < n; ++k) {
+    if (steps_[k].time >= until) return n;
     if (steps_[k].free < procs) return k;
   }
   return n;
+}
+
+size_t AvailabilityProfile::prev_below(size_t k, int64_t procs) const {
+  const size_t n = steps_.size();
+  if (n < kLinearBelow) {
+    while (k-- > 0) {
+      if (steps_[k].free < procs) return k;
+    }
+    return n;
+  }
+  refresh_blocks();
+  // Down to the start of k's block, then whole blocks, then inside the block found.
+  while (k > 0 && k % kBlock != 0) {
+    if (steps_[--k].free < procs) return k;
+  }
+  size_t b = k / kBlock;  // steps before k fill blocks [0, b)
+  while (b > 0 && block_min_[b - 1] >= procs) --b;
+  if (b == 0) return n;
+  for (k = b * kBlock; k-- > (b - 1) * kBlock;) {
+    if (steps_[k].free < procs) return k;
+  }
+  return n;  // (not reached: block b - 1 has a step below procs)
 }
 
 void AvailabilityProfile::merge_with_previous(size_t i) {

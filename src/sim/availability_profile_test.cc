@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <limits>
 #include <random>
 #include <stdexcept>
 #include <vector>
@@ -167,6 +168,186 @@ TEST(AvailabilityProfile, LongProfilesMatchLinearSearch) {
   }
   EXPECT_GT(p.steps().size(), 200u);
   EXPECT_EQ(p.check(), "");
+}
+
+// A reference model: free processors per second over a window, and the queries computed from it.
+struct Reference {
+  int64_t origin = 0;
+  int64_t capacity = 0;
+  std::vector<int64_t> free;  // free[t - origin]; beyond the end: capacity
+  int64_t at(int64_t t) const {
+    const int64_t i = t - origin;
+    return i < static_cast<int64_t>(free.size()) ? free[static_cast<size_t>(i)] : capacity;
+  }
+  std::vector<Step> steps() const {
+    std::vector<Step> out{{origin, at(origin)}};
+    for (int64_t t = origin + 1; t <= origin + static_cast<int64_t>(free.size()); ++t) {
+      if (at(t) != out.back().free) out.push_back({t, at(t)});
+    }
+    return out;
+  }
+  // The start of the first maximal run of seconds with procs free in [from, limit) (cut at from) that
+  // overlaps [lo, hi) and lasts d seconds or reaches the limit, else limit.
+  int64_t fit_in_run_overlapping(int64_t from, int64_t lo, int64_t hi, int64_t procs, int64_t d, int64_t limit) const {
+    for (int64_t t = from; t < limit;) {
+      if (at(t) < procs) {
+        ++t;
+        continue;
+      }
+      int64_t end = t;
+      while (end < limit && at(end) >= procs) ++end;
+      if ((end - t >= d || end == limit) && t < hi && end > lo) return t;
+      t = end;
+    }
+    return limit;
+  }
+  // The earliest t in [from, limit) with procs free on [t, min(t + d, limit)), else limit.
+  int64_t fit_before(int64_t from, int64_t procs, int64_t d, int64_t limit) const {
+    for (int64_t t = from; t < limit; ++t) {
+      bool ok = true;
+      for (int64_t u = t; u < std::min(t + d, limit) && ok; ++u) ok = at(u) >= procs;
+      if (ok) return t;
+    }
+    return limit;
+  }
+};
+
+// Hundreds of steps (beyond kLinearBelow: the scans skip blocks of steps through their maxima and minima,
+// and stop at the window's end or the limit) under random reserve / release / advance, every query
+// checked against the per-second reference after each operation, the representation against check(),
+// and every blocked interval reported against the reference (fewer than procs free throughout, and its
+// bound at least the real maximum there).
+TEST(AvailabilityProfile, ManyStepsMatchReference) {
+  constexpr int64_t kCap = 40;
+  constexpr int64_t kHorizon = 12000;
+  std::mt19937 rng(2024);
+  AvailabilityProfile p(kCap);
+  Reference ref{0, kCap, std::vector<int64_t>(kHorizon + 400, kCap)};
+  struct Held {
+    int64_t s, e, procs;
+  };
+  std::vector<Held> held;
+  auto rnd = [&](int64_t n) { return static_cast<int64_t>(rng() % static_cast<uint64_t>(n)); };
+  size_t most_steps = 0;
+  for (int op = 0; op < 5000; ++op) {
+    // First the profile grows (blocks split), then it mostly shrinks.
+    int kind = static_cast<int>(rng() % 10);
+    if (op >= 3000 && rng() % 10 < 7) kind = 5;
+    if (kind < 5) {  // reserve at the earliest fit
+      const int64_t procs = 1 + rnd(kCap);
+      const int64_t dur = 1 + rnd(60);
+      const int64_t from = ref.origin + rnd(kHorizon / 2);
+      const int64_t t = p.earliest_fit(from, procs, dur);
+      ASSERT_EQ(t, ref.fit_before(from, procs, dur, std::numeric_limits<int64_t>::max())) << "op " << op;
+      if (t + dur - ref.origin <= kHorizon) {
+        p.reserve(t, t + dur, procs);
+        for (int64_t u = t; u < t + dur; ++u) ref.free[static_cast<size_t>(u - ref.origin)] -= procs;
+        held.push_back({t, t + dur, procs});
+      }
+    } else if (kind < 8 && !held.empty()) {  // release a hold (possibly only its tail, as a shortened job)
+      const size_t i = static_cast<size_t>(rnd(static_cast<int64_t>(held.size())));
+      Held h = held[i];
+      held.erase(held.begin() + static_cast<std::ptrdiff_t>(i));
+      const int64_t from = std::max({h.s, ref.origin, h.s + rnd(h.e - h.s)});
+      p.release(from, h.e, h.procs);
+      for (int64_t u = from; u < h.e; ++u) ref.free[static_cast<size_t>(u - ref.origin)] += h.procs;
+    } else if (kind == 8) {  // time passes (sometimes past whole blocks)
+      const int64_t now = ref.origin + rnd(op % 5 == 0 ? 400 : 30);
+      p.advance(now);
+      ref.free.erase(ref.free.begin(), ref.free.begin() + (now - ref.origin));
+      ref.free.resize(ref.free.size() + static_cast<size_t>(now - ref.origin), kCap);
+      ref.origin = now;
+      for (Held& h : held) h.s = std::max(h.s, now);
+      std::erase_if(held, [](const Held& h) { return h.e <= h.s; });
+    } else if (!held.empty()) {  // a hold's own earlier fit, and the queries over ranges
+      const Held h = held[static_cast<size_t>(rnd(static_cast<int64_t>(held.size())))];
+      const int64_t from = ref.origin + rnd(std::max<int64_t>(1, h.s - ref.origin + 5));
+      if (h.s > ref.origin) {
+        Reference without = ref;
+        for (int64_t u = h.s; u < h.e; ++u) without.free[static_cast<size_t>(u - ref.origin)] += h.procs;
+        ASSERT_EQ(p.earliest_fit_before(from, h.procs, h.e - h.s, h.s),
+                  from >= h.s ? h.s : without.fit_before(from, h.procs, h.e - h.s, h.s))
+            << "op " << op;
+        // Only the windows whose run overlaps a span: against the runs of the reference.
+        const int64_t lo = ref.origin + rnd(std::max<int64_t>(1, h.s - ref.origin + 5));
+        const int64_t hi = lo + 1 + rnd(400);
+        ASSERT_EQ(p.earliest_fit_overlapping(from, lo, hi, h.procs, h.e - h.s, h.s),
+                  from >= h.s ? h.s : without.fit_in_run_overlapping(from, lo, hi, h.procs, h.e - h.s, h.s))
+            << "op " << op << " from " << from << " span [" << lo << "," << hi << ")";
+        // With the span covering everything before the limit it is earliest_fit_before.
+        ASSERT_EQ(p.earliest_fit_overlapping(from, ref.origin, h.s, h.procs, h.e - h.s, h.s),
+                  p.earliest_fit_before(from, h.procs, h.e - h.s, h.s))
+            << "op " << op;
+      }
+      const int64_t a = ref.origin + rnd(kHorizon), b = a + 1 + rnd(300);
+      int64_t lo = kCap, hi = 0;
+      for (int64_t u = a; u < b; ++u) {
+        lo = std::min(lo, ref.at(u));
+        hi = std::max(hi, ref.at(u));
+      }
+      ASSERT_EQ(p.min_free(a, b), lo) << "op " << op;
+      ASSERT_EQ(p.max_free(a, b), hi) << "op " << op;
+      // Successive increasing intervals with a hint walk on from the previous one.
+      size_t hint = AvailabilityProfile::kNoHint;
+      for (int64_t x = a; x < a + 300; x += 1 + rnd(40)) {
+        const int64_t y = x + 1 + rnd(30);
+        int64_t most = 0;
+        for (int64_t v = x; v < y; ++v) most = std::max(most, ref.at(v));
+        ASSERT_EQ(p.max_free(x, y, &hint), most) << "op " << op;
+      }
+    }
+    ASSERT_EQ(p.check(), "") << "op " << op;
+    ASSERT_EQ(p.steps(), ref.steps()) << "op " << op;
+    most_steps = std::max(most_steps, p.steps().size());
+  }
+  EXPECT_GT(most_steps, 600u);  // (long enough for the block-skipping scans: kLinearBelow = 512)
+}
+
+// A long profile (1200 steps, long reservations across many blocks of the scans) grows and shrinks back
+// to one step: reservations between existing steps, then every hold released in random order.
+TEST(AvailabilityProfile, LongProfileGrowsAndShrinks) {
+  constexpr int64_t kCap = 100;
+  std::mt19937 rng(99);
+  AvailabilityProfile p(kCap);
+  Reference ref{0, kCap, std::vector<int64_t>(4000, kCap)};
+  struct Held {
+    int64_t s, e, procs;
+  };
+  std::vector<Held> held;
+  auto reserve = [&](int64_t s, int64_t e, int64_t procs) {
+    p.reserve(s, e, procs);
+    for (int64_t u = s; u < e; ++u) ref.free[static_cast<size_t>(u)] -= procs;
+    held.push_back({s, e, procs});
+  };
+  for (int64_t k = 0; k < 600; ++k) reserve(4 * k, 4 * k + 1 + k % 3, 1 + k % 5);  // 1200 steps
+  for (int64_t k = 0; k < 10; ++k) reserve(200 * k + 7, 200 * k + 1500, 3);       // across many blocks
+  ASSERT_EQ(p.steps(), ref.steps());
+  ASSERT_GT(p.steps().size(), 1000u);
+  for (int k = 0; k < 600; ++k) {
+    const std::vector<Step> steps = p.steps();
+    size_t i = rng() % steps.size(), j = rng() % steps.size();
+    if (i == j) continue;
+    if (i > j) std::swap(i, j);
+    const int64_t s0 = steps[i].time, e0 = steps[j].time;
+    const int64_t procs = 1 + static_cast<int64_t>(rng() % 3);
+    if (p.min_free(s0, e0) < procs) continue;
+    p.reserve(s0, e0, procs);
+    for (int64_t u = s0; u < e0; ++u) ref.free[static_cast<size_t>(u)] -= procs;
+    ASSERT_EQ(p.check(), "");
+    ASSERT_EQ(p.steps(), ref.steps()) << k;
+    p.release(s0, e0, procs);
+    for (int64_t u = s0; u < e0; ++u) ref.free[static_cast<size_t>(u)] += procs;
+    ASSERT_EQ(p.steps(), ref.steps()) << k;
+  }
+  std::shuffle(held.begin(), held.end(), rng);
+  for (const Held& h : held) {
+    p.release(h.s, h.e, h.procs);
+    for (int64_t u = h.s; u < h.e; ++u) ref.free[static_cast<size_t>(u)] += h.procs;
+    ASSERT_EQ(p.check(), "");
+    ASSERT_EQ(p.steps(), ref.steps());
+    ASSERT_EQ(p.min_free(0, 4000), *std::min_element(ref.free.begin(), ref.free.end()));
+  }
+  EXPECT_EQ(p.steps(), (Steps{{0, kCap}}));
 }
 
 // Random reserve/release sequences compared with a brute-force per-second array.

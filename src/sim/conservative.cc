@@ -1,6 +1,7 @@
 #include "schedlab/sim/conservative.h"
 
 #include <algorithm>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -39,6 +40,8 @@ void ConservativeScheduler::on_arrival(const SimState& /*state*/, const WaitingJ
   s = Slot{};
   s.procs = job.procs;
   s.status = Status::kWaiting;
+  s.seq = next_seq_++;
+  unplaced_.push_back(job.id);
   ++waiting_;
 }
 
@@ -81,16 +84,31 @@ void ConservativeScheduler::unplace(JobId id, int64_t now) {
     gained(from, s.end, s.procs);
   }
   s.status = Status::kWaiting;
+  unplaced_.push_back(id);
   if (!s.forced) forced_ids_.push_back(id);
   s.forced = true;
   s.previous = s.start;
   ++stats_.released;
 }
 
+void ConservativeScheduler::reserved(JobId id) {
+  due_.emplace_back(slots_[static_cast<size_t>(id)].start, id);
+  std::push_heap(due_.begin(), due_.end(), std::greater<>{});
+}
+
 void ConservativeScheduler::add_gain(int64_t start, int64_t end, int64_t procs, int pass, size_t position) {
-  gains_.push_back(Gain{start, end, procs, pass, position});
+  // The most processors free on the region now that it has them back: no point of it has more until a
+  // later gain covers it again (and that gain records its own bound).
+  // And the fewest free before it came: a job no larger than that had its processors on the whole region
+  // already, so for it nothing changed there.
+  const int64_t from = std::max(start, profile_.origin());
+  const int64_t most = profile_.max_free(from, end);
+  const int64_t least = profile_.min_free(from, end) - procs;
+  gains_.push_back(Gain{start, end, procs, most, least, pass, position});
   this_lo_ = std::min(this_lo_, start);
   this_hi_ = std::max(this_hi_, end);
+  this_most_ = std::max(this_most_, most);
+  this_least_ = std::min(this_least_, least);
 }
 
 void ConservativeScheduler::begin_pass(int pass) {
@@ -101,6 +119,8 @@ void ConservativeScheduler::begin_pass(int pass) {
   prev_cursor_ = 0;
   suffix_lo_.clear();
   suffix_hi_.clear();
+  suffix_most_.clear();
+  suffix_least_.clear();
   if (pass == 1) {
     prev_begin_ = this_begin_ = 0;  // everything so far is "this pass"; its span is already this_lo_/hi_
     return;
@@ -113,20 +133,28 @@ void ConservativeScheduler::begin_pass(int pass) {
   // Spans of the suffixes of the previous pass's gains, so that a job's range gets its span in O(1).
   suffix_lo_.resize(this_begin_ - prev_begin_ + 1, std::numeric_limits<int64_t>::max());
   suffix_hi_.resize(this_begin_ - prev_begin_ + 1, std::numeric_limits<int64_t>::min());
+  suffix_most_.resize(this_begin_ - prev_begin_ + 1, 0);
+  suffix_least_.resize(this_begin_ - prev_begin_ + 1, std::numeric_limits<int64_t>::max());
   for (size_t k = this_begin_; k-- > prev_begin_;) {
     suffix_lo_[k - prev_begin_] = std::min(suffix_lo_[k - prev_begin_ + 1], gains_[k].start);
     suffix_hi_[k - prev_begin_] = std::max(suffix_hi_[k - prev_begin_ + 1], gains_[k].end);
+    suffix_most_[k - prev_begin_] = std::max(suffix_most_[k - prev_begin_ + 1], gains_[k].most);
+    suffix_least_[k - prev_begin_] = std::min(suffix_least_[k - prev_begin_ + 1], gains_[k].least);
   }
   this_lo_ = std::numeric_limits<int64_t>::max();
   this_hi_ = std::numeric_limits<int64_t>::min();
+  this_most_ = 0;
+  this_least_ = std::numeric_limits<int64_t>::max();
 }
 
 ConservativeScheduler::GainRange ConservativeScheduler::gains_since_last_look(size_t position) {
   while (prev_cursor_ < this_begin_ && gains_[prev_cursor_].position <= position) ++prev_cursor_;
-  GainRange r{prev_cursor_, gains_.size(), this_lo_, this_hi_};
+  GainRange r{prev_cursor_, gains_.size(), this_lo_, this_hi_, this_most_, this_least_};
   if (prev_cursor_ < this_begin_) {
     r.lo = std::min(r.lo, suffix_lo_[prev_cursor_ - prev_begin_]);
     r.hi = std::max(r.hi, suffix_hi_[prev_cursor_ - prev_begin_]);
+    r.most = std::max(r.most, suffix_most_[prev_cursor_ - prev_begin_]);
+    r.least = std::min(r.least, suffix_least_[prev_cursor_ - prev_begin_]);
   }
   return r;
 }
@@ -136,90 +164,47 @@ void ConservativeScheduler::clear_gains() {
   prev_begin_ = this_begin_ = prev_cursor_ = 0;
   this_lo_ = std::numeric_limits<int64_t>::max();
   this_hi_ = std::numeric_limits<int64_t>::min();
+  this_most_ = 0;
+  this_least_ = std::numeric_limits<int64_t>::max();
 }
 
 void ConservativeScheduler::gained(int64_t start, int64_t end, int64_t procs) {
   add_gain(start, end, procs, 0, 0);
 }
 
-bool ConservativeScheduler::may_move(Slot& s, size_t position, int64_t now) {
-  if (!s.certified || s.blocking.empty()) return true;
-  // The job can move only if a gain raised a point of its blocking intervals to its size. Their free
-  // counts are bounded by cert_max (a bound at the last look) + cert_extra (processors given back since
-  // over the intervals' span, all of them within [extra_lo, extra_hi)). Only when that bound reaches the
-  // job's size are the intervals looked up in the profile.
-  const int64_t lo = s.blocking_lo;  // (kept in the slot: reading s.blocking here would miss the cache)
-  const int64_t hi = s.blocking_hi;
+int64_t ConservativeScheduler::earliest_start(const Slot& s, size_t position, int64_t now) {
+  const int64_t d = s.end - s.start;
+  if (!s.certified) return profile_.earliest_fit_before(now, s.procs, d, s.start);
+  // The job had no earlier window at its last look, and losses never open one: a new window must
+  // contain a point where processors given back since lifted the free count from below the job's size to
+  // at least its size. All such points lie within [r.lo, r.hi), had more than r.least free before and
+  // have at most r.most now. So the job stays unless that span lies before its reservation and its size
+  // is in (r.least, r.most]; then only the runs of enough free processors that overlap the span are
+  // looked at.
   const GainRange r = gains_since_last_look(position);
-  if (r.lo < hi && r.hi > lo) {  // else no gain can overlap the span (the common case): skip the loop
-    for (size_t k = r.first; k < r.last; ++k) {
-      const Gain& g = gains_[k];
-      if (g.start < hi && g.end > lo) {
-        s.cert_extra += g.procs;
-        s.extra_lo = std::min(s.extra_lo, g.start);
-        s.extra_hi = std::max(s.extra_hi, g.end);
-        if (s.cert_max + s.cert_extra >= s.procs) {
-          // The look-up below is due anyway: stop counting, and cover the gains not yet looked at by
-          // their whole span (a superset of where they gave processors back).
-          s.extra_lo = std::min(s.extra_lo, r.lo);
-          s.extra_hi = std::max(s.extra_hi, r.hi);
-          break;
-        }
-      }
-    }
+  if (r.first == r.last || r.lo >= s.start || r.hi <= now || r.most < s.procs || r.least >= s.procs) {
+    return s.start;
   }
-  if (s.cert_max + s.cert_extra < s.procs) return false;
-  // Only the points within [extra_lo, extra_hi) gained anything since the last look: elsewhere the free
-  // count is still at most cert_max (< procs). So only that part of the intervals is looked up (far
-  // fewer steps than all of them), and the bound becomes the exact maximum there, or cert_max if some
-  // part of the intervals was left out.
-  size_t cursor = AvailabilityProfile::kNoHint;
-  int64_t most = 0;
-  bool partial = false;
-  for (const AvailabilityProfile::Blocked& b : s.blocking) {
-    if (b.end <= now) continue;  // in the past: blocks no window that could still start
-    const int64_t from = std::max(b.start, now);
-    if (from < s.extra_lo || b.end > s.extra_hi) partial = true;
-    if (from >= s.extra_hi) break;  // this one and the rest lie after every gain
-    const int64_t to = std::min(b.end, s.extra_hi);
-    const int64_t at = std::max(from, s.extra_lo);
-    if (at >= to) continue;
-    most = std::max(most, profile_.max_free(at, to, &cursor));
-    if (most >= s.procs) return true;  // the job is scanned again (new certificate)
-  }
-  s.cert_max = partial ? std::max(most, s.cert_max) : most;
-  s.cert_extra = 0;
-  s.extra_lo = std::numeric_limits<int64_t>::max();
-  s.extra_hi = std::numeric_limits<int64_t>::min();
-  return false;
-}
-
-void ConservativeScheduler::certify(Slot& s) {
-  s.certified = true;
-  s.cert_extra = 0;
-  s.extra_lo = std::numeric_limits<int64_t>::max();
-  s.extra_hi = std::numeric_limits<int64_t>::min();
-  s.cert_max = 0;
-  for (const AvailabilityProfile::Blocked& b : s.blocking) s.cert_max = std::max(s.cert_max, b.max_free);
-  if (!s.blocking.empty()) {
-    s.blocking_lo = s.blocking.front().start;
-    s.blocking_hi = s.blocking.back().end;
-  }
+  return profile_.earliest_fit_overlapping(now, r.lo, r.hi, s.procs, d, s.start);
 }
 
 bool ConservativeScheduler::try_earlier(size_t position, JobId id, int64_t now, int pass) {
   Slot& s = slots_[static_cast<size_t>(id)];
-  const int64_t d = s.end - s.start;
-  scan_.clear();
-  const int64_t t = profile_.earliest_fit_before(now, s.procs, d, s.start, &scan_);
-  s.blocking.swap(scan_);
-  certify(s);
+  const int64_t t = earliest_start(s, position, now);
+  s.certified = true;  // looked at: from here on it has no earlier window (until it moves, below)
   if (t >= s.start) return false;
-  profile_.release(s.start, s.end, s.procs);
-  profile_.reserve(t, t + d, s.procs);
-  add_gain(s.start, s.end, s.procs, pass, position);
+  const int64_t d = s.end - s.start;
+  // The new hold [t, t + d) ends before the old one [start, end) does (t < start); where they overlap
+  // nothing changes. So only [max(start, t + d), end) is given back (the gain other jobs may use), and
+  // only [t, min(t + d, start)) taken: narrower gains let fewer jobs through the test above.
+  const int64_t freed = std::max(s.start, t + d);
+  const int64_t old_end = s.end;
+  profile_.release(freed, old_end, s.procs);
+  profile_.reserve(t, std::min(t + d, s.start), s.procs);
   s.start = t;
   s.end = t + d;
+  add_gain(freed, old_end, s.procs, pass, position);
+  reserved(id);
   ++stats_.moved_earlier;
   return true;
 }
@@ -243,6 +228,8 @@ void ConservativeScheduler::rebuild(const SimState& state) {
   const int64_t now = state.now;
   for (Slot& s : slots_) s = Slot{};
   forced_ids_.clear();
+  due_.clear();
+  unplaced_.clear();
   profile_ = AvailabilityProfile(state.machine.total(), now);
   std::vector<std::pair<int64_t, int64_t>> busy;
   busy.reserve(state.running.size());
@@ -260,6 +247,8 @@ void ConservativeScheduler::rebuild(const SimState& state) {
     s.procs = w.procs;
     s.status = Status::kWaiting;
     s.forced = true;  // a rebuild may move anything
+    s.seq = next_seq_++;
+    unplaced_.push_back(w.id);
     forced_ids_.push_back(w.id);
   }
   waiting_ = state.queue.size();
@@ -282,9 +271,14 @@ void ConservativeScheduler::schedule(const SimState& state, Decision& decision) 
   } else {
     profile_.advance(now);
     // Reservations whose time passed without the job starting (only after an overrun): release them.
-    for (const WaitingJob& w : state.queue) {
-      const Slot& s = slots_[static_cast<size_t>(w.id)];
-      if (s.status == Status::kPlaced && s.start < now) unplace(w.id, now);
+    // (In any order: each only gives processors back.)
+    auto later = std::greater<>{};
+    while (!due_.empty() && due_.front().first < now) {
+      const auto [t, id] = due_.front();
+      std::pop_heap(due_.begin(), due_.end(), later);
+      due_.pop_back();
+      const Slot& s = slots_[static_cast<size_t>(id)];
+      if (s.status == Status::kPlaced && s.start == t) unplace(id, now);
     }
     // Overdue running jobs hold their processors until now + 1 (they are busy now).
     for (const RunningJob& r : state.running) {
@@ -331,33 +325,50 @@ void ConservativeScheduler::schedule(const SimState& state, Decision& decision) 
   }
 
   // Compression. Before this call's gains every placed job sat at its earliest fit (the previous call
-  // ended at a fixpoint, and losses cannot open room), and its last scan left a certificate: the
-  // intervals, before its reservation, with too few processors free that every earlier window meets.
-  // So a job can move only if a gain raised one of those intervals to its size; may_move() checks that
-  // (cheaply, through upper bounds), and only then earliest_fit_before() scans the profile.
+  // ended at a fixpoint, and losses cannot open room), so a job can move only into a window that
+  // overlaps processors given back since it last looked; earliest_start() tests that exactly, through
+  // the bounds of the gains first and then only the runs of free processors that overlap them.
   // First pass in queue order: place the jobs without a reservation, compress the others.
   const auto& queue = state.queue;
   bool moved = false;
   begin_pass(1);
-  size_t i = 0;  // queue position
-  for (auto it = queue.begin(); it != queue.end(); ++it, ++i) {
-    const WaitingJob& w = *it;
-    Slot& s = slots_[static_cast<size_t>(w.id)];
-    if (s.status == Status::kWaiting) {
-      const int64_t d = held(w.prediction);
-      s.blocking.clear();
-      const int64_t t = profile_.earliest_fit(now, w.procs, d, &s.blocking);
-      certify(s);
-      profile_.reserve(t, t + d, w.procs);
-      if (s.forced && t > s.previous) ++stats_.forced_later;
-      s.start = t;
-      s.end = t + d;
-      s.status = Status::kPlaced;
-      ++stats_.placed;
-    } else if (!gains_.empty() && s.start > now && may_move(s, i, now)) {
-      moved |= try_earlier(i, w.id, now, 1);
+  auto place = [&](const WaitingJob& w, Slot& s) {
+    const int64_t d = held(w.prediction);
+    const int64_t t = profile_.earliest_fit(now, w.procs, d);
+    s.certified = true;
+    profile_.reserve(t, t + d, w.procs);
+    if (s.forced && t > s.previous) ++stats_.forced_later;
+    s.start = t;
+    s.end = t + d;
+    s.status = Status::kPlaced;
+    reserved(w.id);
+    ++stats_.placed;
+  };
+  if (gains_.empty()) {
+    // Nothing was given back: no placed job can move (placing others only takes processors), so the
+    // pass only places the jobs without a reservation, in queue order (arrival numbers): no need to go
+    // through the whole queue.
+    std::sort(unplaced_.begin(), unplaced_.end(), [&](JobId a, JobId b) {
+      return slots_[static_cast<size_t>(a)].seq < slots_[static_cast<size_t>(b)].seq;
+    });
+    for (JobId id : unplaced_) {
+      Slot& s = slots_[static_cast<size_t>(id)];
+      const WaitingJob* w = s.status == Status::kWaiting ? queue.find(id) : nullptr;
+      if (w) place(*w, s);
+    }
+  } else {
+    size_t i = 0;  // queue position
+    for (auto it = queue.begin(); it != queue.end(); ++it, ++i) {
+      const WaitingJob& w = *it;
+      Slot& s = slots_[static_cast<size_t>(w.id)];
+      if (s.status == Status::kWaiting) {
+        place(w, s);
+      } else if (s.start > now) {
+        moved |= try_earlier(i, w.id, now, 1);
+      }
     }
   }
+  unplaced_.clear();
   // Further passes until no job can move: a job that moved vacated room that a job EARLIER in the queue
   // (already passed) might use. Each pass moves jobs strictly earlier, so this ends; without it a
   // reservation could sit after a hole, with no event to start it at its time.
@@ -368,22 +379,45 @@ void ConservativeScheduler::schedule(const SimState& state, Decision& decision) 
     size_t k = 0;
     for (auto it = queue.begin(); it != queue.end(); ++it, ++k) {
       Slot& s = slots_[static_cast<size_t>(it->id)];
-      if (s.start > now && may_move(s, k, now)) moved |= try_earlier(k, it->id, now, pass);
+      if (s.start > now) moved |= try_earlier(k, it->id, now, pass);
     }
   }
   clear_gains();
 
-  // Start the jobs whose reservation is now; report the others when asked.
+  // Start the jobs whose reservation is now, in queue order (their entries stay in due_: if one did not
+  // start after all, the next call finds its reservation passed); report the others when asked.
+  auto later = std::greater<>{};
+  starting_.clear();
+  while (!due_.empty() && due_.front().first <= now) {  // (none is < now: every reservation is >= now)
+    const JobId id = due_.front().second;
+    std::pop_heap(due_.begin(), due_.end(), later);
+    due_.pop_back();
+    Slot& s = slots_[static_cast<size_t>(id)];
+    if (s.status == Status::kPlaced && s.start == now && s.listed != stats_.calls) {
+      s.listed = stats_.calls;
+      starting_.emplace_back(s.seq, id);
+    }
+  }
+  std::sort(starting_.begin(), starting_.end());
+  int64_t starting = 0;
+  for (const auto& [seq, id] : starting_) {
+    decision.start.push_back(id);
+    starting += slots_[static_cast<size_t>(id)].procs;
+    reserved(id);
+  }
+  // Stale entries (of jobs that moved or started) go when their time passes; if they pile up (many moves
+  // far ahead), the heap is rebuilt from the queue: O(Q), at most once per 4Q reservations given.
+  if (due_.size() > 4 * queue.size() + 1024) {
+    due_.clear();
+    for (const WaitingJob& w : queue) due_.emplace_back(slots_[static_cast<size_t>(w.id)].start, w.id);
+    std::make_heap(due_.begin(), due_.end(), later);
+  }
   const bool report =
       decision.wants_reservations && (state.running.empty() || state.running.front().predicted_end() > now);
-  int64_t starting = 0;
-  for (const WaitingJob& w : queue) {
-    const Slot& s = slots_[static_cast<size_t>(w.id)];
-    if (s.start == now) {
-      decision.start.push_back(w.id);
-      starting += w.procs;
-    } else if (report) {
-      decision.reservations.push_back({w.id, s.start});
+  if (report) {
+    for (const WaitingJob& w : queue) {
+      const Slot& s = slots_[static_cast<size_t>(w.id)];
+      if (s.start != now) decision.reservations.push_back({w.id, s.start});
     }
   }
 
@@ -413,8 +447,14 @@ void ConservativeScheduler::self_check(const SimState& state, const Decision& /*
     deltas.emplace_back(s.end, s.procs);
   }
   if (last_start_.size() < slots_.size()) last_start_.resize(slots_.size(), -1);
+  bool first = true;
+  uint64_t seq = 0;
   for (const WaitingJob& w : state.queue) {
     const Slot& s = slots_[static_cast<size_t>(w.id)];
+    // Jobs are started in the order of their arrival numbers: that must be the queue order.
+    if (!first && s.seq <= seq) fail(fmt::format("waiting job {} out of arrival order", w.id));
+    first = false;
+    seq = s.seq;
     if (s.status != Status::kPlaced || s.start < now || s.end <= s.start) {
       fail(fmt::format("waiting job {} has no valid reservation", w.id));
     }
@@ -442,6 +482,19 @@ void ConservativeScheduler::self_check(const SimState& state, const Decision& /*
     if (merged.empty() || merged.back().free != step.free) merged.push_back(step);
   }
   if (merged != profile_.steps()) fail("profile differs from the holds: " + profile_.to_string());
+
+  // The fixpoint the certificates rest on (earliest_start()): no waiting job has a window before its
+  // reservation. Every job when the queue is short, else 64 of them in turn (a full scan each).
+  const size_t queued = state.queue.size();
+  const size_t stride = (queued + 63) / 64;
+  size_t i = 0;
+  for (const WaitingJob& w : state.queue) {
+    const Slot& s = slots_[static_cast<size_t>(w.id)];
+    if (stride <= 1 || i++ % stride == static_cast<size_t>(stats_.calls) % stride) {
+      const int64_t t = profile_.earliest_fit_before(now, s.procs, s.end - s.start, s.start);
+      if (t < s.start) fail(fmt::format("waiting job {} could start at {}, before its reservation {}", w.id, t, s.start));
+    }
+  }
 }
 
 std::unique_ptr<Scheduler> make_conservative_scheduler(const SchedulerConfig& config) {

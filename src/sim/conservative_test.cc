@@ -136,6 +136,21 @@ TEST(Conservative, CompressionAfterEarlyTermination) {
   EXPECT_EQ(starts(r), (Starts{0, 40, 40, 90, 100}));
 }
 
+// A chain of moves: a job moved earlier gives back only the tail of its old hold that its new one does
+// not cover, and the next job can use only that tail.
+TEST(Conservative, CompressionChainThroughFreedTails) {
+  const Workload w = make_workload(10, {
+                                           {0, 10, 100, 50},   // J0 predicted [0,100), ends at 50
+                                           {1, 10, 100, 100},  // J1 reserved [100,200) -> [50,150)
+                                           {2, 5, 30, 30},     // J2 reserved [200,230) -> [150,180)
+                                           {3, 5, 130, 130},   // J3 reserved [200,330) -> [150,280)
+                                       });
+  // At 50: J1 takes [50,150) and gives back [150,200) only ([100,150) stays held by it). J2 (5 procs,
+  // 30 s) fits nowhere before 150 (J1 holds all 10), then [150,180): it moves there and gives back
+  // [200,230). J3 (5 procs, 130 s): 5 free on [150,180) beside J2, 10 after: [150,280).
+  EXPECT_EQ(starts(run(w)), (Starts{0, 50, 150, 150}));
+}
+
 // Compression never lets a later job overtake: after J0 ends early, the big J1 gets the hole first
 // and the small J2 (which would fit earlier in a greedy re-plan of J2 alone) is placed behind it only
 // where it does not delay J1.

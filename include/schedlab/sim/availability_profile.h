@@ -13,6 +13,8 @@
 //   free_at, fits ........................ O(log n + steps covered)
 //   earliest_fit ......................... O(log n + steps scanned), at most O(n)
 //   earliest_fit_before .................. O(log n + steps before the limit)
+//   earliest_fit_overlapping ............. O(log n + (runs met + 1) × scan), scans skipping blocks of steps
+//   min_free, max_free ................... O(log n + steps covered)
 //   reserve, release ..................... O(n) worst case (vector insertion of at most two steps;
 //                                          values in the interval are updated in place)
 //   advance .............................. O(steps dropped + n) (one erase at the front)
@@ -75,25 +77,21 @@ class AvailabilityProfile {
   // Requires 0 <= procs <= capacity() (throws std::invalid_argument otherwise: such a job never fits)
   // and duration >= 0. A zero duration needs no processors at any time and fits at `from`.
   // The answer is always from or the time of a step (free processors only ever increase at a step).
-  //
-  // Both earliest_fit and earliest_fit_before can report WHY nothing earlier fits: with `blocking`, they
-  // append the intervals (increasing, disjoint, within [from, answer)) where fewer than `procs`
-  // processors are free that they met, each with the most processors free in it. Every window they
-  // rejected meets one of them, so as long as none of these intervals gains processors up to `procs`,
-  // no earlier start appears (a certificate).
-  struct Blocked {
-    Time start = 0, end = 0;
-    int64_t max_free = 0;  // < procs
-  };
-  using Blocking = std::vector<Blocked>;
-  Time earliest_fit(Time from, int64_t procs, Time duration, Blocking* blocking = nullptr) const;
+  Time earliest_fit(Time from, int64_t procs, Time duration) const;
 
   // For a job that already holds `procs` processors on [limit, limit + duration) in this profile: the
   // earliest t in [from, limit) where it could start instead, i.e. with `procs` processors free on
   // [t, min(t + duration, limit)) (from `limit` on its own hold covers the rest of the window); `limit`
   // when there is none. Read-only, and the scan stops at `limit`: O(log n + steps in [from, limit)).
-  Time earliest_fit_before(Time from, int64_t procs, Time duration, Time limit,
-                           Blocking* blocking = nullptr) const;
+  Time earliest_fit_before(Time from, int64_t procs, Time duration, Time limit) const;
+
+  // For a job that holds `procs` processors from `limit` on, and has no window starting before `limit`
+  // other than windows that overlap [lo, hi): the earliest t in [from, limit) with `procs` processors
+  // free on [t, min(t + duration, limit)), found by looking only at the runs of steps with `procs` free
+  // that overlap [lo, hi); `limit` when there is none. (A conservative scheduler knows a job had no
+  // earlier window before processors were given back on [lo, hi): a new one must overlap that span.)
+  // O(log n + (runs met + 1) × search), each search skipping blocks of steps as next_at_least does.
+  Time earliest_fit_overlapping(Time from, Time lo, Time hi, int64_t procs, Time duration, Time limit) const;
 
   // Takes `procs` processors during [start, end). Throws std::logic_error (leaving the profile
   // unchanged) if they are not free during the whole interval. An empty interval is a no-op.
@@ -124,12 +122,14 @@ class AvailabilityProfile {
   void merge_with_previous(size_t i);
   // Records that steps from `index` on changed (values or positions): their block maxima are stale.
   void touched(size_t index);
-  // The first step index >= k with free >= procs (next_at_least) or < procs (next_below), or
-  // steps_.size(). They skip whole blocks of kBlock steps through the blocks' maxima and minima
-  // (rebuilt lazily from the first changed step), so a scan costs O(log n + stretch / kBlock + kBlock).
-  // next_at_least also raises *max_skipped to the most processors free on the steps it passed over.
-  size_t next_at_least(size_t k, int64_t procs, int64_t* max_skipped = nullptr) const;
-  size_t next_below(size_t k, int64_t procs) const;
+  // The first step index >= k with free >= procs (next_at_least) or < procs (next_below) and time
+  // < until, or steps_.size() if there is none before `until` (later steps are not looked at). Long
+  // profiles skip whole blocks of kBlock steps through the blocks' maxima and minima (rebuilt lazily from
+  // the first changed step): a scan costs O(stretch / kBlock + kBlock).
+  size_t next_at_least(size_t k, int64_t procs, Time until) const;
+  size_t next_below(size_t k, int64_t procs, Time until) const;
+  // The last step index < k with free < procs, or steps_.size() if none.
+  size_t prev_below(size_t k, int64_t procs) const;
   void refresh_blocks() const;
 
   static constexpr size_t kBlock = 16;

@@ -24,11 +24,15 @@
 //   for it. A job that moves vacates room an EARLIER job in the queue may use, so passes repeat until
 //   none moves (a fixpoint: every job at its earliest fit given all the others). Without that a
 //   reservation could sit behind a hole with no event to start it at its time.
-//   To keep this cheap, each job keeps a certificate from its last scan: the intervals before its
-//   reservation where too few processors are free, which every earlier window meets. It is scanned
-//   again only if processors given back since may have raised one of these intervals to its size
-//   (an O(1) test against the span of all the gains first, an O(1) upper bound per gain next, then an
-//   exact look at the parts of the intervals that the gains covered).
+//   To keep this cheap, no job is scanned in full to learn that it cannot move. At its last look (when
+//   placed or moved at its earliest fit, or when found unable to move) a job had no earlier window, and
+//   losses never open one; so a new window must contain a point where a gain since lifted the free
+//   count from below the job's size to at least its size. Each gain records the most processors free
+//   on its region just after it and the fewest just before; a job is dismissed in O(1) unless the span
+//   of the gains since its last look lies before its reservation and its size lies between those two
+//   bounds. Otherwise only the runs of enough free processors that overlap that span are looked at
+//   (AvailabilityProfile::earliest_fit_overlapping), and the first that lasts the job's duration, or
+//   reaches its reservation, gives its new start: the same start a full scan would give.
 // - Lost capacity (the only way a reservation can move later; each such move is counted as "forced"):
 //   * an overdue running job is extended to now + 1 s; if that does not fit, the reservations starting
 //     now that overlap it are released, the latest in queue order first, until it does;
@@ -41,25 +45,24 @@
 //   Released jobs are re-placed during the queue-order pass above, at their earliest fit.
 // Invariant (checked by the self-check): between two calls, no reservation moves later except by a
 // forced move above; processors are never over-committed (profile free now + processors started now
-// == machine free, checked at every call, cheap); the profile equals the sum of the holds.
+// == machine free, checked at every call, cheap); the profile equals the sum of the holds; and no
+// waiting job has a window before its reservation (the fixpoint the dismissals rest on: every job when
+// the queue is short, 64 in turn otherwise).
 //
 // Promises: when Decision::wants_reservations is set (engine --check), every reservation is reported,
 // except while a running job is overdue (then the reservations rest on it ending "now + 1", which the
 // engine's epoch rule does not cover). wants_reservations also turns the self-check on.
 //
 // Cost per scheduler call, with Q = waiting jobs, R = running jobs, n = profile steps (<= 2(Q+R)+1),
-// G = processor gains in the call (terminations, releases, moves):
-//   O(Q + log n) always (passes over the queue); plus O(n) per new arrival (earliest fit + reserve);
-//   plus, when processors were given back, compression: per job O(1) to test its certificate against the
-//   span of the gains, O(G) when a gain may fall within its blocking intervals, and for
-//   the jobs that may move a scan of the profile before their reservation, O(n); so O(Q × (n + G)) per
-//   pass in the worst case, usually far less (most jobs are dismissed by their certificate). The number
-//   of passes is 1 + the number of rounds in which a moved job frees room for an earlier one (small in
-//   practice; bounded since every move is strictly earlier).
-//   plus O(Q + R) when a prediction changed. Terminations: O(n) each. Self-check: O((Q + R) log(Q + R)).
-//   Measured: CEA-Curie (312,807 jobs, 93,312 processors) ~2.0 s of CPU for reading + simulating on the
-//   shared development machine (was ~2.4 s before the span test, the covered-part look-ups and the
-//   single search per reserve/release); KTH-SP2 on 100 processors 0.2 s.
+// P = compression passes in the call, C = jobs not dismissed by the O(1) test, r = runs they meet:
+//   O(log Q) per new arrival or start (the heap of reservation times) plus O(n) to place a new job;
+//   when processors were given back, compression: O(P × Q) O(1) tests, plus O(C × r × s) for the runs,
+//   where a scan s is O(n) on short profiles and O(n / 16 + 16) on long ones (block maxima and minima);
+//   plus O(n) per move (the profile is a vector). P is 1 + the number of rounds in which a moved job
+//   frees room for an earlier one: 1.14 on CEA-Curie, 4.7 on the saturated 1M-job log at load 0.9.
+//   Plus O(Q + R) when a prediction changed. Self-check: O((Q + R) log(Q + R) + 64 n).
+//   Measured (2-core machine, reading included): CEA-Curie (312,807 jobs, 93,312 processors) 1.90 s;
+//   KTH-SP2 on 100 processors 0.2 s. README, Performance, has the 1M-job log at loads 0.5 to 0.95.
 // If the notifications ever disagree with the state (e.g. a state copied in from elsewhere), the
 // profile is rebuilt from the state: running jobs, then every waiting job placed in queue order.
 // State: O(largest job id) per-job slots plus the profile; copied by clone().
@@ -116,22 +119,21 @@ class ConservativeScheduler final : public Scheduler {
 
  private:
   enum class Status : uint8_t { kNone, kWaiting, kPlaced, kRunning };
+  // The fields read for every waiting job at every call (the fast test of may_move()) come first: one
+  // cache line per job.
   struct Slot {
     int64_t start = 0;  // kPlaced: reservation time; kRunning: start time
     int64_t end = 0;    // end of the hold in the profile (kPlaced, kRunning)
     int32_t procs = 0;
     Status status = Status::kNone;
     bool forced = false;  // released during the current call (lost capacity): may move later
-    int64_t previous = -1;  // reservation before the release (for Stats::forced_later)
-    // kPlaced: why the job cannot start earlier, from its last scan (AvailabilityProfile::Blocking).
-    // Valid (certified) until processors are given back inside one of these intervals.
+    // kPlaced: the job had no window before its reservation when it last looked at the profile (it was
+    // placed or moved at its earliest fit, or found none), so only processors given back since can open
+    // one (see earliest_start()). False after its own duration changed: then it is scanned in full.
     bool certified = false;
-    AvailabilityProfile::Blocking blocking;
-    int64_t blocking_lo = 0, blocking_hi = 0;  // the span of `blocking` (when not empty)
-    int64_t cert_max = 0;    // at least the most processors free in `blocking` at the last look (< procs)
-    int64_t cert_extra = 0;  // processors given back over their span since (see may_move())
-    // The span of the gains counted in cert_extra (empty: none): only there can free counts exceed cert_max.
-    int64_t extra_lo = std::numeric_limits<int64_t>::max(), extra_hi = std::numeric_limits<int64_t>::min();
+    int64_t previous = -1;  // reservation before the release (for Stats::forced_later)
+    uint64_t seq = 0;       // order of arrival: the queue order (self-checked)
+    int64_t listed = -1;    // the call that last listed the job as starting
   };
 
   Slot& slot(JobId id);
@@ -153,15 +155,16 @@ class ConservativeScheduler final : public Scheduler {
   struct GainRange {
     size_t first = 0, last = 0;
     int64_t lo = 0, hi = 0;
+    int64_t most = 0;   // no point of the gains has more processors free
+    int64_t least = 0;  // no point of the gains had fewer free before them
   };
   GainRange gains_since_last_look(size_t position);
-  // Whether a gain recorded so far could let the job at queue position `position` start earlier in
-  // the current compression pass (see schedule(), begin_pass()); a necessary condition, not a sufficient one.
-  // Updates the bounds of the job's certificate on the way.
-  bool may_move(Slot& s, size_t position, int64_t now);
-  // Starts a certificate from the intervals a scan just left in s.blocking.
-  static void certify(Slot& s);
-  // Moves the placed job at queue position `position` to its earliest fit if that is earlier, recording
+  // The earliest start of the placed job at queue position `position` (its reservation if none is
+  // earlier), in the current compression pass (see begin_pass()): O(1) when the gains since its last look
+  // cannot hold it, else a look at the runs of free processors overlapping them (or a full scan of the
+  // profile before its reservation when it is not certified).
+  int64_t earliest_start(const Slot& s, size_t position, int64_t now);
+  // Moves the placed job at queue position `position` to its earliest start if that is earlier, recording
   // the room it vacated as a gain of pass `pass`. True if it moved.
   bool try_earlier(size_t position, JobId id, int64_t now, int pass);
   void self_check(const SimState& state, const Decision& decision);
@@ -180,6 +183,8 @@ class ConservativeScheduler final : public Scheduler {
   struct Gain {
     int64_t start = 0, end = 0;
     int64_t procs = 0;  // processors given back on [start, end)
+    int64_t most = 0;   // the most processors free on [start, end) just after (an upper bound from then on)
+    int64_t least = 0;  // the fewest free on [start, end) just before
     int pass = 0;
     size_t position = 0;
   };
@@ -190,8 +195,19 @@ class ConservativeScheduler final : public Scheduler {
   // position last asked about.
   size_t prev_begin_ = 0, this_begin_ = 0, prev_cursor_ = 0;
   int64_t this_lo_ = std::numeric_limits<int64_t>::max(), this_hi_ = std::numeric_limits<int64_t>::min();
-  std::vector<int64_t> suffix_lo_, suffix_hi_;
-  AvailabilityProfile::Blocking scan_;  // scratch
+  int64_t this_most_ = 0, this_least_ = std::numeric_limits<int64_t>::max();
+  std::vector<int64_t> suffix_lo_, suffix_hi_, suffix_most_, suffix_least_;
+  // A reservation was given or moved (pushes it on due_).
+  void reserved(JobId id);
+  // Reservation times of the placed jobs, earliest first (a min-heap), for what schedule() needs of them:
+  // the reservations that have passed, and those due now. Lazy: an entry is stale once its job moved,
+  // started or lost its reservation (checked against the slot when it comes out). O(log Q) per
+  // reservation given, instead of two passes over the queue at every call.
+  std::vector<std::pair<int64_t, JobId>> due_;
+  uint64_t next_seq_ = 0;
+  // Waiting jobs without a reservation (arrived or released since the last first pass), any order.
+  std::vector<JobId> unplaced_;
+  std::vector<std::pair<uint64_t, JobId>> starting_;  // scratch: (seq, job)
   Stats stats_;
 };
 
