@@ -70,7 +70,8 @@ Engine::Engine(const Engine& other)
       decision_(other.decision_),
       predictions_changed_(other.predictions_changed_),
       epoch_(other.epoch_),
-      promise_(other.promise_) {}
+      promise_(other.promise_),
+      wake_at_(other.wake_at_) {}
 
 Engine& Engine::operator=(const Engine& other) {
   if (this != &other) *this = Engine(other);
@@ -82,14 +83,16 @@ int64_t Engine::next_time() const {
   if (next_arrival_ < workload_->jobs.size()) t = workload_->jobs[next_arrival_].submit;
   if (!terminations_.empty()) t = std::min(t, terminations_.top().first);
   if (!deadlines_.empty()) t = std::min(t, deadlines_.top().first);
-  return t;
+  return std::min(t, wake_at_);
 }
 
 bool Engine::step() {
   const int64_t t = next_time();
   if (t == kNever) return false;
   state_.now = t;
-  bool happened = false;
+  // A wake-up the scheduler asked for counts as something happening: the scheduler is called.
+  bool happened = wake_at_ == t;
+  if (happened) wake_at_ = kNever;
 
   // 1. Terminations (the heap pops equal times in job-id order; stale entries of suspended jobs are skipped).
   while (!terminations_.empty() && terminations_.top().first == t) {
@@ -212,6 +215,7 @@ void Engine::start_jobs() {
     decision_.wants_reservations = options_.check;
     scheduler_->schedule(state_, decision_);
     ++result_.scheduler_calls;
+    wake_at_ = decision_.wake_at > state_.now ? decision_.wake_at : kNever;
     // A reservation is a promise only when no running job is overdue (the scheduler's "ends now" for an
     // overdue job is a guess).
     const bool overdue = !state_.running.empty() && state_.running.front().predicted_end() <= state_.now;

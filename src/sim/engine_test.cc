@@ -181,6 +181,53 @@ TEST(EngineTest, SchedulerCalledOncePerInstant) {
   EXPECT_EQ(r.scheduler_calls, 4);  // t=0, 10, 15, 20
 }
 
+// Starts nothing before `release_at`, then everything that fits in queue order; asks to be woken at
+// `release_at` (or not at all, with ask = false).
+class WakeAt final : public Scheduler {
+ public:
+  WakeAt(int64_t release_at, bool ask) : release_at_(release_at), ask_(ask) {}
+  std::unique_ptr<Scheduler> clone() const override { return std::make_unique<WakeAt>(*this); }
+  std::string_view name() const override { return "wake-at"; }
+  void schedule(const SimState& state, Decision& decision) override {
+    ++calls;
+    if (state.now < release_at_) {
+      if (ask_) decision.wake_at = release_at_;
+      return;
+    }
+    int64_t free = state.machine.free();
+    for (const WaitingJob& w : state.queue) {
+      if (w.procs > free) break;
+      decision.start.push_back(w.id);
+      free -= w.procs;
+    }
+  }
+  int calls = 0;
+
+ private:
+  int64_t release_at_;
+  bool ask_;
+};
+
+TEST(EngineTest, SchedulerIsWokenWhenItAsks) {
+  // Two jobs arrive at 0 and 5 on an idle machine; nothing else happens until 40. With a wake-up request
+  // for 30 both start at 30 (one extra call at 30); without it they would wait for the next event, and
+  // with no event left the engine reports jobs stranded on an idle machine.
+  const auto w = testing::workload(10, {J{1, 0, 10, 2, 10}, J{2, 5, 10, 2, 10}});
+  const SimResult r = simulate(w, WakeAt(30, true), predict::EstimatePredictor{}, checked());
+  EXPECT_EQ(testing::start_of(w, r, 1), 30);
+  EXPECT_EQ(testing::start_of(w, r, 2), 30);
+  EXPECT_EQ(r.scheduler_calls, 4);  // 0, 5, 30 (the wake-up), 40 (the terminations)
+  EXPECT_THROW(simulate(w, WakeAt(30, false), predict::EstimatePredictor{}, checked()), std::logic_error);
+  // A copied engine keeps a pending request.
+  Engine a(w, std::make_unique<WakeAt>(30, true), std::make_unique<predict::EstimatePredictor>(), checked());
+  ASSERT_TRUE(a.step());  // t = 0
+  ASSERT_TRUE(a.step());  // t = 5
+  Engine b = a;
+  ASSERT_TRUE(b.step());
+  EXPECT_EQ(b.state().now, 30);
+  EXPECT_EQ(b.state().running.size(), 2u);
+}
+
 TEST(EngineTest, UnknownSchedulerListsTheKnownOnes) {
   try {
     make_scheduler("nope");

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <queue>
 #include <utility>
@@ -84,6 +85,7 @@ class Engine {
   // its prediction or a running job's prediction changes, which voids earlier promises.
   int64_t epoch_ = 0;
   std::vector<std::pair<int64_t, int64_t>> promise_;
+  int64_t wake_at_ = std::numeric_limits<int64_t>::max();  // the scheduler's last wake-up request (none: max)
 };
 
 }  // namespace schedlab::sim

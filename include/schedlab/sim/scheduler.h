@@ -25,6 +25,9 @@
 //   running (default), is killed (counted as killed; it ran its prediction), or is suspended and re-queued
 //   at the back with a fresh prediction (the predictor's, or else time run + its prediction at arrival:
 //   "as if resubmitted").
+// - A scheduler may ask to be called again at a later time even if nothing happens then
+//   (`decision.wake_at`, e.g. the time of a reservation that no termination or arrival will bring): the
+//   engine then calls schedule() at that time. Each call's request replaces the previous one.
 // - Schedulers see predictions only (WaitingJob/RunningJob::prediction, SimState::expected_end); they
 //   must not read Job::runtime.
 // - Schedulers are copyable values via clone(): internal state (e.g. an availability profile) is copied.
@@ -52,6 +55,7 @@ struct Decision {
   std::vector<JobId> suspend;              // running jobs to suspend now, before the starts
   ProcSet avoid;                           // processors new jobs should avoid (tracking machines only)
   std::vector<Reservation> reservations;   // optional promises, checked with --check
+  int64_t wake_at = -1;                    // call schedule() again at this time (> now); -1: no request
   // Set by the engine under --check: schedulers for which reporting reservations costs extra work may
   // skip it when false. (Input; clear() leaves it alone.)
   bool wants_reservations = false;
@@ -60,6 +64,7 @@ struct Decision {
     suspend.clear();
     avoid.clear();
     reservations.clear();
+    wake_at = -1;
   }
 };
 

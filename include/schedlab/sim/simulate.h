@@ -8,9 +8,10 @@
 //   3. deadline misses (a running job still running at start + prediction, by job id): predictor notified;
 //      then the scheduler's overrun policy (sim/scheduler.h): keep running, kill, or suspend and re-queue;
 //   4. prediction updates returned by the predictor (applied in order, clamped to >= elapsed runtime);
-//   5. if anything of 1, 2 or 4 happened: ONE scheduler call; the chosen jobs start now (predictor and
-//      scheduler notified of each start). If the predictor changes predictions on a start, the scheduler
-//      is called again at the same instant (only then).
+//   5. if anything of 1, 2 or 4 happened, or the scheduler asked to be woken now (Decision::wake_at): ONE
+//      scheduler call; the chosen jobs start now (predictor and scheduler notified of each start). If the
+//      predictor changes predictions on a start, the scheduler is called again at the same instant (only
+//      then).
 // A job with runtime 0 terminates at the instant it starts: its termination is a new round at the same
 // time (step 1 again, then another scheduler call).
 //
