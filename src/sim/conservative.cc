@@ -96,103 +96,75 @@ void ConservativeScheduler::reserved(JobId id) {
   std::push_heap(due_.begin(), due_.end(), std::greater<>{});
 }
 
-void ConservativeScheduler::add_gain(int64_t start, int64_t end, int64_t procs, int pass, size_t position) {
+void ConservativeScheduler::Bounds::add(const Gain& g) {
+  lo = std::min(lo, g.start);
+  hi = std::max(hi, g.end);
+  most = std::max(most, g.most);
+  least = std::min(least, g.least);
+}
+
+void ConservativeScheduler::Bounds::add(const Bounds& b) {
+  lo = std::min(lo, b.lo);
+  hi = std::max(hi, b.hi);
+  most = std::max(most, b.most);
+  least = std::min(least, b.least);
+}
+
+void ConservativeScheduler::add_gain(int64_t start, int64_t end, int64_t procs, int64_t mover) {
   // The most processors free on the region now that it has them back: no point of it has more until a
-  // later gain covers it again (and that gain records its own bound).
-  // And the fewest free before it came: a job no larger than that had its processors on the whole region
-  // already, so for it nothing changed there.
+  // later gain covers it again (and that gain records its own bound). And the fewest free before it
+  // came: a job no larger than that had its processors on the whole region already, so for it nothing
+  // changed there.
   const int64_t from = std::max(start, profile_.origin());
-  const int64_t most = profile_.max_free(from, end);
-  const int64_t least = profile_.min_free(from, end) - procs;
-  gains_.push_back(Gain{start, end, procs, most, least, pass, position});
-  this_lo_ = std::min(this_lo_, start);
-  this_hi_ = std::max(this_hi_, end);
-  this_most_ = std::max(this_most_, most);
-  this_least_ = std::min(this_least_, least);
+  const Gain g{start, end, profile_.max_free(from, end), profile_.min_free(from, end) - procs, mover};
+  fresh_.add(g);
+  ++fresh_count_;
+  if (mover >= 0) moves_.push_back(g);
 }
 
-void ConservativeScheduler::begin_pass(int pass) {
-  // The job at position q in pass p last looked at the profile in the previous pass (or the previous
-  // call): what counts is the gains of pass p - 1 after position q and those of pass p so far (pass 1:
-  // those of pass 0 and of pass 1 so far, i.e. all so far). Gains are recorded in (pass, position)
-  // order, so that is one range of gains_, found by a cursor that moves on with q.
-  prev_cursor_ = 0;
-  suffix_lo_.clear();
-  suffix_hi_.clear();
-  suffix_most_.clear();
-  suffix_least_.clear();
-  if (pass == 1) {
-    prev_begin_ = this_begin_ = 0;  // everything so far is "this pass"; its span is already this_lo_/hi_
-    return;
+void ConservativeScheduler::gained(int64_t start, int64_t end, int64_t procs) { add_gain(start, end, procs, -1); }
+
+void ConservativeScheduler::end_pass() {
+  // The moves of this pass are news to the jobs visited before each mover (those after it saw them):
+  // kept, in queue order, with the bounds of every suffix, for the next pass.
+  carried_.swap(moves_);
+  moves_.clear();
+  carried_suffix_.assign(carried_.size() + 1, Bounds{});
+  for (size_t k = carried_.size(); k-- > 0;) {
+    carried_suffix_[k] = carried_suffix_[k + 1];
+    carried_suffix_[k].add(carried_[k]);
   }
-  prev_begin_ = static_cast<size_t>(
-      std::lower_bound(gains_.begin(), gains_.end(), pass - 1, [](const Gain& g, int p) { return g.pass < p; }) -
-      gains_.begin());
-  this_begin_ = gains_.size();
-  prev_cursor_ = prev_begin_;
-  // Spans of the suffixes of the previous pass's gains, so that a job's range gets its span in O(1).
-  suffix_lo_.resize(this_begin_ - prev_begin_ + 1, std::numeric_limits<int64_t>::max());
-  suffix_hi_.resize(this_begin_ - prev_begin_ + 1, std::numeric_limits<int64_t>::min());
-  suffix_most_.resize(this_begin_ - prev_begin_ + 1, 0);
-  suffix_least_.resize(this_begin_ - prev_begin_ + 1, std::numeric_limits<int64_t>::max());
-  for (size_t k = this_begin_; k-- > prev_begin_;) {
-    suffix_lo_[k - prev_begin_] = std::min(suffix_lo_[k - prev_begin_ + 1], gains_[k].start);
-    suffix_hi_[k - prev_begin_] = std::max(suffix_hi_[k - prev_begin_ + 1], gains_[k].end);
-    suffix_most_[k - prev_begin_] = std::max(suffix_most_[k - prev_begin_ + 1], gains_[k].most);
-    suffix_least_[k - prev_begin_] = std::min(suffix_least_[k - prev_begin_ + 1], gains_[k].least);
+  fresh_ = Bounds{};
+  fresh_count_ = 0;
+}
+
+ConservativeScheduler::Bounds ConservativeScheduler::gains_since_last_look(uint64_t seq) {
+  while (carried_cursor_ < carried_.size() && static_cast<uint64_t>(carried_[carried_cursor_].mover) <= seq) {
+    ++carried_cursor_;
   }
-  this_lo_ = std::numeric_limits<int64_t>::max();
-  this_hi_ = std::numeric_limits<int64_t>::min();
-  this_most_ = 0;
-  this_least_ = std::numeric_limits<int64_t>::max();
+  Bounds b = fresh_;
+  if (carried_cursor_ < carried_.size()) b.add(carried_suffix_[carried_cursor_]);
+  return b;
 }
 
-ConservativeScheduler::GainRange ConservativeScheduler::gains_since_last_look(size_t position) {
-  while (prev_cursor_ < this_begin_ && gains_[prev_cursor_].position <= position) ++prev_cursor_;
-  GainRange r{prev_cursor_, gains_.size(), this_lo_, this_hi_, this_most_, this_least_};
-  if (prev_cursor_ < this_begin_) {
-    r.lo = std::min(r.lo, suffix_lo_[prev_cursor_ - prev_begin_]);
-    r.hi = std::max(r.hi, suffix_hi_[prev_cursor_ - prev_begin_]);
-    r.most = std::max(r.most, suffix_most_[prev_cursor_ - prev_begin_]);
-    r.least = std::min(r.least, suffix_least_[prev_cursor_ - prev_begin_]);
-  }
-  return r;
-}
-
-void ConservativeScheduler::clear_gains() {
-  gains_.clear();
-  prev_begin_ = this_begin_ = prev_cursor_ = 0;
-  this_lo_ = std::numeric_limits<int64_t>::max();
-  this_hi_ = std::numeric_limits<int64_t>::min();
-  this_most_ = 0;
-  this_least_ = std::numeric_limits<int64_t>::max();
-}
-
-void ConservativeScheduler::gained(int64_t start, int64_t end, int64_t procs) {
-  add_gain(start, end, procs, 0, 0);
-}
-
-int64_t ConservativeScheduler::earliest_start(const Slot& s, size_t position, int64_t now) {
+int64_t ConservativeScheduler::earliest_start(const Slot& s, const Bounds& b, int64_t now) const {
   const int64_t d = s.end - s.start;
   if (!s.certified) return profile_.earliest_fit_before(now, s.procs, d, s.start);
   // The job had no earlier window at its last look, and losses never open one: a new window must
   // contain a point where processors given back since lifted the free count from below the job's size to
-  // at least its size. All such points lie within [r.lo, r.hi), had more than r.least free before and
-  // have at most r.most now. So the job stays unless that span lies before its reservation and its size
-  // is in (r.least, r.most]; then only the runs of enough free processors that overlap the span are
+  // at least its size. All such points lie within [b.lo, b.hi), had more than b.least free before and
+  // have at most b.most now. So the job stays unless that span lies before its reservation and its size
+  // is in (b.least, b.most]; then only the runs of enough free processors that overlap the span are
   // looked at.
-  const GainRange r = gains_since_last_look(position);
-  if (r.first == r.last || r.lo >= s.start || r.hi <= now || r.most < s.procs || r.least >= s.procs) {
-    return s.start;
-  }
-  return profile_.earliest_fit_overlapping(now, r.lo, r.hi, s.procs, d, s.start);
+  if (b.lo >= s.start || b.hi <= now || b.most < s.procs || b.least >= s.procs) return s.start;
+  return profile_.earliest_fit_overlapping(now, b.lo, b.hi, s.procs, d, s.start);
 }
 
-bool ConservativeScheduler::try_earlier(size_t position, JobId id, int64_t now, int pass) {
+void ConservativeScheduler::try_earlier(JobId id, int64_t now) {
   Slot& s = slots_[static_cast<size_t>(id)];
-  const int64_t t = earliest_start(s, position, now);
-  s.certified = true;  // looked at: from here on it has no earlier window (until it moves, below)
-  if (t >= s.start) return false;
+  const int64_t t = earliest_start(s, gains_since_last_look(s.seq), now);
+  s.certified = true;  // looked at: it has no earlier window now (after the move below, none either)
+  if (t >= s.start) return;
   const int64_t d = s.end - s.start;
   // The new hold [t, t + d) ends before the old one [start, end) does (t < start); where they overlap
   // nothing changes. So only [max(start, t + d), end) is given back (the gain other jobs may use), and
@@ -203,10 +175,9 @@ bool ConservativeScheduler::try_earlier(size_t position, JobId id, int64_t now, 
   profile_.reserve(t, std::min(t + d, s.start), s.procs);
   s.start = t;
   s.end = t + d;
-  add_gain(freed, old_end, s.procs, pass, position);
+  add_gain(freed, old_end, s.procs, static_cast<int64_t>(s.seq));
   reserved(id);
   ++stats_.moved_earlier;
-  return true;
 }
 
 void ConservativeScheduler::make_room(const SimState& state, int64_t from, int64_t to, int64_t procs) {
@@ -255,7 +226,11 @@ void ConservativeScheduler::rebuild(const SimState& state) {
   running_ = state.running.size();
   initialized_ = true;
   desync_ = false;
-  clear_gains();
+  fresh_ = Bounds{};
+  fresh_count_ = 0;
+  moves_.clear();
+  carried_.clear();
+  carried_suffix_.assign(1, Bounds{});
   predictions_changed_ = false;
 }
 
@@ -324,14 +299,13 @@ void ConservativeScheduler::schedule(const SimState& state, Decision& decision) 
     }
   }
 
-  // Compression. Before this call's gains every placed job sat at its earliest fit (the previous call
-  // ended at a fixpoint, and losses cannot open room), so a job can move only into a window that
-  // overlaps processors given back since it last looked; earliest_start() tests that exactly, through
-  // the bounds of the gains first and then only the runs of free processors that overlap them.
-  // First pass in queue order: place the jobs without a reservation, compress the others.
+  // Compression (Mu'alem & Feitelson): when processors were given back, one pass over the queue in order
+  // moves each job to its earliest start if that is earlier, and places the jobs without a reservation.
+  // A job looks at the profile only through earliest_start(): it sat at its earliest fit when it last
+  // looked (placed, moved, or found unable to move), so only gains since then can open a window for it —
+  // this call's, and the moves of the last pass by jobs behind it in the queue (it was visited before
+  // they moved: those windows wait for the next pass, as in one pass of the textbook algorithm).
   const auto& queue = state.queue;
-  bool moved = false;
-  begin_pass(1);
   auto place = [&](const WaitingJob& w, Slot& s) {
     const int64_t d = held(w.prediction);
     const int64_t t = profile_.earliest_fit(now, w.procs, d);
@@ -344,10 +318,9 @@ void ConservativeScheduler::schedule(const SimState& state, Decision& decision) 
     reserved(w.id);
     ++stats_.placed;
   };
-  if (gains_.empty()) {
-    // Nothing was given back: no placed job can move (placing others only takes processors), so the
-    // pass only places the jobs without a reservation, in queue order (arrival numbers): no need to go
-    // through the whole queue.
+  if (fresh_count_ == 0) {
+    // Nothing was given back: no compression, only the jobs without a reservation are placed, in queue
+    // order (arrival numbers), without going through the whole queue.
     std::sort(unplaced_.begin(), unplaced_.end(), [&](JobId a, JobId b) {
       return slots_[static_cast<size_t>(a)].seq < slots_[static_cast<size_t>(b)].seq;
     });
@@ -357,35 +330,25 @@ void ConservativeScheduler::schedule(const SimState& state, Decision& decision) 
       if (w) place(*w, s);
     }
   } else {
-    size_t i = 0;  // queue position
-    for (auto it = queue.begin(); it != queue.end(); ++it, ++i) {
-      const WaitingJob& w = *it;
-      Slot& s = slots_[static_cast<size_t>(w.id)];
-      if (s.status == Status::kWaiting) {
-        place(w, s);
-      } else if (s.start > now) {
-        moved |= try_earlier(i, w.id, now, 1);
+    // With Options::fixpoint, passes repeat while a job moves: a pass sees the moves of the one before
+    // behind each job (carried_), so it is the same test, and the last pass leaves nothing carried.
+    do {
+      ++stats_.passes;
+      carried_cursor_ = 0;
+      for (const WaitingJob& w : queue) {
+        Slot& s = slots_[static_cast<size_t>(w.id)];
+        if (s.status == Status::kWaiting) {
+          place(w, s);
+        } else if (s.start > now) {
+          try_earlier(w.id, now);
+        }
       }
-    }
+      end_pass();
+    } while (options_.fixpoint && !carried_.empty());
   }
   unplaced_.clear();
-  // Further passes until no job can move: a job that moved vacated room that a job EARLIER in the queue
-  // (already passed) might use. Each pass moves jobs strictly earlier, so this ends; without it a
-  // reservation could sit after a hole, with no event to start it at its time.
-  for (int pass = 2; moved; ++pass) {
-    moved = false;
-    ++stats_.extra_passes;
-    begin_pass(pass);
-    size_t k = 0;
-    for (auto it = queue.begin(); it != queue.end(); ++it, ++k) {
-      Slot& s = slots_[static_cast<size_t>(it->id)];
-      if (s.start > now) moved |= try_earlier(k, it->id, now, pass);
-    }
-  }
-  clear_gains();
 
-  // Start the jobs whose reservation is now, in queue order (their entries stay in due_: if one did not
-  // start after all, the next call finds its reservation passed); report the others when asked.
+  // Start the jobs whose reservation is now, in queue order; report the others when asked.
   auto later = std::greater<>{};
   starting_.clear();
   while (!due_.empty() && due_.front().first <= now) {  // (none is < now: every reservation is >= now)
@@ -403,7 +366,6 @@ void ConservativeScheduler::schedule(const SimState& state, Decision& decision) 
   for (const auto& [seq, id] : starting_) {
     decision.start.push_back(id);
     starting += slots_[static_cast<size_t>(id)].procs;
-    reserved(id);
   }
   // Stale entries (of jobs that moved or started) go when their time passes; if they pile up (many moves
   // far ahead), the heap is rebuilt from the queue: O(Q), at most once per 4Q reservations given.
@@ -412,8 +374,23 @@ void ConservativeScheduler::schedule(const SimState& state, Decision& decision) 
     for (const WaitingJob& w : queue) due_.emplace_back(slots_[static_cast<size_t>(w.id)].start, w.id);
     std::make_heap(due_.begin(), due_.end(), later);
   }
-  const bool report =
-      decision.wants_reservations && (state.running.empty() || state.running.front().predicted_end() > now);
+  // Be called at the next reservation even if no termination or arrival comes then: after one pass a
+  // reservation can rest on a hold that has since moved away (the heap's stale entries go first). Not
+  // while a running job is overdue: then the reservations rest on its ending "now + 1", no promise,
+  // and waking every second until it ends would only shuffle them; its termination calls us anyway.
+  // (At a fixpoint every reservation is the end of a hold or now, so an event comes.)
+  const bool overdue = !state.running.empty() && state.running.front().predicted_end() <= now;
+  while (!options_.fixpoint && !overdue && !due_.empty()) {
+    const auto [t, id] = due_.front();
+    const Slot& s = slots_[static_cast<size_t>(id)];
+    if (s.status == Status::kPlaced && s.start == t) {
+      decision.wake_at = t;
+      break;
+    }
+    std::pop_heap(due_.begin(), due_.end(), later);
+    due_.pop_back();
+  }
+  const bool report = decision.wants_reservations && !overdue;
   if (report) {
     for (const WaitingJob& w : queue) {
       const Slot& s = slots_[static_cast<size_t>(w.id)];
@@ -483,16 +460,25 @@ void ConservativeScheduler::self_check(const SimState& state, const Decision& /*
   }
   if (merged != profile_.steps()) fail("profile differs from the holds: " + profile_.to_string());
 
-  // The fixpoint the certificates rest on (earliest_start()): no waiting job has a window before its
-  // reservation. Every job when the queue is short, else 64 of them in turn (a full scan each).
+  // The certificates (earliest_start()): a waiting job with a window before its reservation must be one
+  // that the gains since its last look reveal, at the same start, to the next pass. Every job when the
+  // queue is short, else 64 of them in turn (a full scan each).
   const size_t queued = state.queue.size();
   const size_t stride = (queued + 63) / 64;
   size_t i = 0;
   for (const WaitingJob& w : state.queue) {
     const Slot& s = slots_[static_cast<size_t>(w.id)];
-    if (stride <= 1 || i++ % stride == static_cast<size_t>(stats_.calls) % stride) {
-      const int64_t t = profile_.earliest_fit_before(now, s.procs, s.end - s.start, s.start);
-      if (t < s.start) fail(fmt::format("waiting job {} could start at {}, before its reservation {}", w.id, t, s.start));
+    if (stride > 1 && i++ % stride != static_cast<size_t>(stats_.calls) % stride) continue;
+    if (!s.certified) continue;
+    Bounds b = fresh_;
+    for (const Gain& g : carried_) {
+      if (static_cast<uint64_t>(g.mover) > s.seq) b.add(g);
+    }
+    const int64_t full = profile_.earliest_fit_before(now, s.procs, s.end - s.start, s.start);
+    const int64_t seen = earliest_start(s, b, now);
+    if (full != seen) {
+      fail(fmt::format("waiting job {} (reserved at {}) could start at {}, but its certificate says {}", w.id, s.start,
+                       full, seen));
     }
   }
 }
@@ -501,6 +487,13 @@ std::unique_ptr<Scheduler> make_conservative_scheduler(const SchedulerConfig& co
   ConservativeScheduler::Options options;
   if (auto it = config.params.find("check"); it != config.params.end()) {
     options.self_check = it->second == "1" || it->second == "true" || it->second == "yes";
+  }
+  if (auto it = config.params.find("compress"); it != config.params.end()) {
+    if (it->second != "once" && it->second != "fixpoint") {
+      throw std::invalid_argument(
+          fmt::format("scheduler conservative: compress must be 'once' or 'fixpoint', got '{}'", it->second));
+    }
+    options.fixpoint = it->second == "fixpoint";
   }
   return std::make_unique<ConservativeScheduler>(options);
 }

@@ -63,7 +63,7 @@ const std::vector<SchedulerEntry>& schedulers() {
       {"easy-sjbf", "EASY with backfill candidates shortest predicted first (reservation for the oldest job)",
        make<EasyScheduler, EasyScheduler::Order::kShortestFirst>},
       {"conservative", "conservative backfilling: every waiting job holds a reservation, none may be delayed",
-       make_conservative_scheduler, "check=0|1 (0)"},
+       make_conservative_scheduler, "compress=once|fixpoint (once), check=0|1 (0)"},
       {"lewf", "least estimated work (predicted runtime) first; stop at the first job that does not fit",
        make<LewfScheduler, false>},
       {"lewf-fill", "least estimated work first, starting every job that fits", make<LewfScheduler, true>},

@@ -19,15 +19,22 @@
 // - Start. At each scheduler call the jobs whose reservation is now start (in queue order). A job thus
 //   starts early ("backfills") exactly when a hole before its reservation lets it.
 // - Compression. Whenever processors were given back earlier than expected (an early termination, a
-//   shorter prediction, a reservation released below), the waiting jobs are re-placed in queue order:
-//   each one takes its earliest fit if that is earlier — never later, since its old place is still free
-//   for it. A job that moves vacates room an EARLIER job in the queue may use, so passes repeat until
-//   none moves (a fixpoint: every job at its earliest fit given all the others). Without that a
-//   reservation could sit behind a hole with no event to start it at its time.
+//   shorter prediction, a reservation released below), one pass goes over the queue in order and moves
+//   each job to its earliest fit if that is earlier — never later, since its old place is still free for
+//   it (Mu'alem & Feitelson's compression; issue #3: "re-placed in queue order"). A job that moves may
+//   vacate room that a job EARLIER in the queue could use; that job takes it at the next compression.
+//   Meanwhile its reservation may rest on no event (the hold it followed moved away), so the scheduler
+//   asks to be woken at the earliest reservation (Decision::wake_at), except while a running job is
+//   overdue (then reservations are no promises, and that job's end is an event).
+//   Option compress=fixpoint (Options::fixpoint) repeats the pass until no job moves instead: every job
+//   then sits at its earliest fit given all the others, and every reservation is the end of a hold or
+//   now, so no wake-up is needed. It is the tighter schedule, but a pass costs O(Q) and their number
+//   grows with the queue (4.7 per call on the saturated log below at 100k jobs, 8.7 at 300k).
 //   To keep this cheap, no job is scanned in full to learn that it cannot move. At its last look (when
 //   placed or moved at its earliest fit, or when found unable to move) a job had no earlier window, and
 //   losses never open one; so a new window must contain a point where a gain since lifted the free
-//   count from below the job's size to at least its size. Each gain records the most processors free
+//   count from below the job's size to at least its size (the gains since: those of this call, and the
+//   moves of the last pass by jobs behind it in the queue, made after it was visited). Each gain records the most processors free
 //   on its region just after it and the fewest just before; a job is dismissed in O(1) unless the span
 //   of the gains since its last look lies before its reservation and its size lies between those two
 //   bounds. Otherwise only the runs of enough free processors that overlap that span are looked at
@@ -45,24 +52,26 @@
 //   Released jobs are re-placed during the queue-order pass above, at their earliest fit.
 // Invariant (checked by the self-check): between two calls, no reservation moves later except by a
 // forced move above; processors are never over-committed (profile free now + processors started now
-// == machine free, checked at every call, cheap); the profile equals the sum of the holds; and no
-// waiting job has a window before its reservation (the fixpoint the dismissals rest on: every job when
-// the queue is short, 64 in turn otherwise).
+// == machine free, checked at every call, cheap); the profile equals the sum of the holds; and the
+// certificates are exact: a waiting job's earliest start by a full scan is what earliest_start()
+// finds from the gains since its last look (every job when the queue is short, 64 in turn otherwise).
 //
 // Promises: when Decision::wants_reservations is set (engine --check), every reservation is reported,
 // except while a running job is overdue (then the reservations rest on it ending "now + 1", which the
 // engine's epoch rule does not cover). wants_reservations also turns the self-check on.
 //
 // Cost per scheduler call, with Q = waiting jobs, R = running jobs, n = profile steps (<= 2(Q+R)+1),
-// P = compression passes in the call, C = jobs not dismissed by the O(1) test, r = runs they meet:
-//   O(log Q) per new arrival or start (the heap of reservation times) plus O(n) to place a new job;
-//   when processors were given back, compression: O(P × Q) O(1) tests, plus O(C × r × s) for the runs,
-//   where a scan s is O(n) on short profiles and O(n / 16 + 16) on long ones (block maxima and minima);
-//   plus O(n) per move (the profile is a vector). P is 1 + the number of rounds in which a moved job
-//   frees room for an earlier one: 1.14 on CEA-Curie, 4.7 on the saturated 1M-job log at load 0.9.
-//   Plus O(Q + R) when a prediction changed. Self-check: O((Q + R) log(Q + R) + 64 n).
-//   Measured (2-core machine, reading included): CEA-Curie (312,807 jobs, 93,312 processors) 1.90 s;
-//   KTH-SP2 on 100 processors 0.2 s. README, Performance, has the 1M-job log at loads 0.5 to 0.95.
+// P = compression passes in the call (1, or more with compress=fixpoint), C = jobs not dismissed by the
+// O(1) test, r = runs they meet:
+//   O(log Q) per reservation given (the heap of reservation times, also the wake-up time) plus a scan
+//   to place each new job; when processors were given back, compression: O(P × Q) O(1) tests plus
+//   O(C × r × s) for the runs, where a scan s is O(n) on short profiles (< 512 steps) and
+//   O(n / 16 + 16) on long ones (block maxima and minima); plus O(n) per move (the profile is a vector).
+//   So O(Q + C × n) per event: not O(Q log Q) when C grows with Q, as on a saturated machine (on the
+//   generated 1M-job log at load 0.9, C is about 13% of Q in a pass). Plus O(Q + R) when a prediction
+//   changed. Self-check: O((Q + R) log(Q + R) + 64 n).
+//   Measured (2-core machine, reading included): CEA-Curie (312,807 jobs, 93,312 processors) 1.63 s;
+//   KTH-SP2 on 100 processors 0.2 s; README, Performance, has the generated log at loads 0.5 to 0.95.
 // If the notifications ever disagree with the state (e.g. a state copied in from elsewhere), the
 // profile is rebuilt from the state: running jobs, then every waiting job placed in queue order.
 // State: O(largest job id) per-job slots plus the profile; copied by clone().
@@ -87,6 +96,8 @@ class ConservativeScheduler final : public Scheduler {
     // Verify the invariants above at every call (std::logic_error on a violation). Also on whenever
     // the engine asks for reservations (--check).
     bool self_check = false;
+    // Compression until no job moves (see the header comment) instead of one pass; no wake-ups needed.
+    bool fixpoint = false;
   };
 
   struct Stats {
@@ -96,7 +107,7 @@ class ConservativeScheduler final : public Scheduler {
     int64_t moved_earlier = 0;   // reservations moved earlier by compression
     int64_t forced_later = 0;    // reservations moved later by lost capacity (see above)
     int64_t released = 0;        // holds released to make room or because their time passed
-    int64_t extra_passes = 0;    // compression passes after the first (see schedule())
+    int64_t passes = 0;          // compression passes (calls with processors given back)
   };
 
   ConservativeScheduler() = default;
@@ -144,29 +155,35 @@ class ConservativeScheduler final : public Scheduler {
   void unplace(JobId id, int64_t now);
   // Records processors given back on [start, end) (a chance for compression).
   void gained(int64_t start, int64_t end, int64_t procs);
-  void add_gain(int64_t start, int64_t end, int64_t procs, int pass, size_t position);
-  void clear_gains();
-  // Prepares the look-ups of gains_since_last_look() for compression pass `pass` (called once before
-  // each pass, after the previous one is complete).
-  void begin_pass(int pass);
-  // The range of gains_ recorded since the job at `position` last looked at the profile, and the span
-  // [lo, hi) that all of them lie within (lo >= hi: none). Positions must be asked in increasing order
-  // within a pass: O(1) amortized.
-  struct GainRange {
-    size_t first = 0, last = 0;
-    int64_t lo = 0, hi = 0;
-    int64_t most = 0;   // no point of the gains has more processors free
-    int64_t least = 0;  // no point of the gains had fewer free before them
+
+  // Processors given back on [start, end), with bounds on the free processors there (see earliest_start()).
+  struct Gain {
+    int64_t start = 0, end = 0;
+    int64_t most = 0;   // the most processors free on [start, end) just after (an upper bound from then on)
+    int64_t least = 0;  // the fewest free on [start, end) just before
+    int64_t mover = -1;  // the arrival number (Slot::seq) of the job whose move gave them back; -1: not a move
   };
-  GainRange gains_since_last_look(size_t position);
-  // The earliest start of the placed job at queue position `position` (its reservation if none is
-  // earlier), in the current compression pass (see begin_pass()): O(1) when the gains since its last look
-  // cannot hold it, else a look at the runs of free processors overlapping them (or a full scan of the
-  // profile before its reservation when it is not certified).
-  int64_t earliest_start(const Slot& s, size_t position, int64_t now);
-  // Moves the placed job at queue position `position` to its earliest start if that is earlier, recording
-  // the room it vacated as a gain of pass `pass`. True if it moved.
-  bool try_earlier(size_t position, JobId id, int64_t now, int pass);
+  // What a set of gains can do: all lie within [lo, hi), none has more than `most` processors free, and
+  // none had fewer than `least` before. Empty: lo > hi.
+  struct Bounds {
+    int64_t lo = std::numeric_limits<int64_t>::max(), hi = std::numeric_limits<int64_t>::min();
+    int64_t most = 0, least = std::numeric_limits<int64_t>::max();
+    void add(const Gain& g);
+    void add(const Bounds& b);
+  };
+  // Records a gain (mover: see Gain) after the profile took it.
+  void add_gain(int64_t start, int64_t end, int64_t procs, int64_t mover);
+  // The gains since the job with arrival number `seq` last looked at the profile, during a pass (jobs are
+  // asked in queue order): O(1) amortised.
+  Bounds gains_since_last_look(uint64_t seq);
+  // Ends a compression pass: its moves are kept for the jobs visited before them.
+  void end_pass();
+  // The earliest start of the placed job `s` (its reservation if none is earlier), given the bounds of the
+  // gains since its last look: O(1) when they cannot hold it, else a look at the runs of free processors
+  // overlapping them (or a full scan of the profile before its reservation when it is not certified).
+  int64_t earliest_start(const Slot& s, const Bounds& gains, int64_t now) const;
+  // Moves the placed job to its earliest start if that is earlier, recording the room it vacated.
+  void try_earlier(JobId id, int64_t now);
   void self_check(const SimState& state, const Decision& decision);
 
   Options options_;
@@ -178,25 +195,16 @@ class ConservativeScheduler final : public Scheduler {
   std::vector<Slot> slots_;           // by JobId
   std::vector<JobId> forced_ids_;     // jobs with Slot::forced set (reset at the next call)
   std::vector<int64_t> last_start_;   // self-check: reservation after the previous call (-1: none)
-  // Processors given back since the last compression: by terminations, releases and shorter predictions
-  // (pass 0), then by the jobs moved in compression pass p at queue position q (recorded in that order).
-  struct Gain {
-    int64_t start = 0, end = 0;
-    int64_t procs = 0;  // processors given back on [start, end)
-    int64_t most = 0;   // the most processors free on [start, end) just after (an upper bound from then on)
-    int64_t least = 0;  // the fewest free on [start, end) just before
-    int pass = 0;
-    size_t position = 0;
-  };
-  std::vector<Gain> gains_;
-  // For gains_since_last_look(): the current pass's gains are gains_[this_begin_, end) and span
-  // [this_lo_, this_hi_); the previous pass's are gains_[prev_begin_, this_begin_), and suffix_lo_/hi_[k]
-  // is the span of gains_[prev_begin_ + k, this_begin_). prev_cursor_: the first of them after the
-  // position last asked about.
-  size_t prev_begin_ = 0, this_begin_ = 0, prev_cursor_ = 0;
-  int64_t this_lo_ = std::numeric_limits<int64_t>::max(), this_hi_ = std::numeric_limits<int64_t>::min();
-  int64_t this_most_ = 0, this_least_ = std::numeric_limits<int64_t>::max();
-  std::vector<int64_t> suffix_lo_, suffix_hi_, suffix_most_, suffix_least_;
+  // Gains since the last compression pass began (terminations, releases, shorter predictions, and the
+  // moves of the pass so far): every job visited sees all of them.
+  Bounds fresh_;
+  size_t fresh_count_ = 0;
+  std::vector<Gain> moves_;  // the moves of the current pass, in queue order
+  // The moves of the last pass, in queue order, and the bounds of each suffix (carried_suffix_[k]: of
+  // carried_[k..]); carried_cursor_: the first move behind the job being visited.
+  std::vector<Gain> carried_;
+  std::vector<Bounds> carried_suffix_{Bounds{}};
+  size_t carried_cursor_ = 0;
   // A reservation was given or moved (pushes it on due_).
   void reserved(JobId id);
   // Reservation times of the placed jobs, earliest first (a min-heap), for what schedule() needs of them:
