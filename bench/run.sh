@@ -18,7 +18,10 @@ synthetic=$bench_dir/synthetic-1M.swf
 # measure LABEL RECORDS CMD... : runs CMD once under /usr/bin/time, prints a table row.
 measure() {
   local label=$1 records=$2; shift 2
-  timeout "${BENCH_TIMEOUT:-600}" /usr/bin/time -f "%e %M" "$@" >/dev/null 2>"$bench_dir/time.txt" || { echo "| $label | failed: $(tail -1 "$bench_dir/time.txt") |"; return; }
+  local limit=${BENCH_TIMEOUT:-600} rc=0
+  timeout "$limit" /usr/bin/time -f "%e %M" "$@" >/dev/null 2>"$bench_dir/time.txt" || rc=$?
+  if [ "$rc" = 124 ]; then echo "| $label | > $limit s (timed out) |"; return; fi
+  if [ "$rc" != 0 ]; then echo "| $label | failed: $(grep -v -e '^Command' -e '^[0-9.]* [0-9]*$' "$bench_dir/time.txt" | tail -1) |"; return; fi
   read -r secs kb < <(tail -1 "$bench_dir/time.txt")
   awk -v l="$label" -v n="$records" -v s="$secs" -v kb="$kb" \
     'BEGIN { rate = (s > 0) ? n / s : 0; printf "| %s | %d | %.2f | %.0f | %.0f |\n", l, n, s, rate, kb / 1024 }'

@@ -67,9 +67,9 @@
 //   to place each new job; when processors were given back, compression: O(P × Q) O(1) tests plus
 //   O(C × r × s) for the runs, where a scan s is O(n) on short profiles (< 512 steps) and
 //   O(n / 16 + 16) on long ones (block maxima and minima); plus O(n) per move (the profile is a vector).
-//   So O(Q + C × n) per event: not O(Q log Q) when C grows with Q, as on a saturated machine (on the
-//   generated 1M-job log at load 0.9, C is about 13% of Q in a pass). Plus O(Q + R) when a prediction
-//   changed. Self-check: O((Q + R) log(Q + R) + 64 n).
+//   So O(Q + C × n) per event: not O(Q log Q), since C grows with Q (the moves carried from the last
+//   pass widen the span: C was 87% of the jobs tested on the first 100k jobs of the generated log at load
+//   0.9, 74% on CEA-Curie). Plus O(Q + R) when a prediction changed. Self-check: O((Q + R) log(Q + R) + 64 n).
 //   Measured (2-core machine, reading included): CEA-Curie (312,807 jobs, 93,312 processors) 1.63 s;
 //   KTH-SP2 on 100 processors 0.2 s; README, Performance, has the generated log at loads 0.5 to 0.95.
 // If the notifications ever disagree with the state (e.g. a state copied in from elsewhere), the
