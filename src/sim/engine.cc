@@ -71,7 +71,8 @@ Engine::Engine(const Engine& other)
       predictions_changed_(other.predictions_changed_),
       epoch_(other.epoch_),
       promise_(other.promise_),
-      wake_at_(other.wake_at_) {}
+      wake_at_(other.wake_at_),
+      idle_wakeups_(other.idle_wakeups_) {}
 
 Engine& Engine::operator=(const Engine& other) {
   if (this != &other) *this = Engine(other);
@@ -216,6 +217,18 @@ void Engine::start_jobs() {
     scheduler_->schedule(state_, decision_);
     ++result_.scheduler_calls;
     wake_at_ = decision_.wake_at > state_.now ? decision_.wake_at : kNever;
+    // A scheduler that only ever asks to be woken again, with nothing running and no job left to arrive,
+    // would never let the run end (time only moves on): an error after a bounded number of such calls.
+    if (wake_at_ != kNever && decision_.start.empty() && state_.running.empty() &&
+        next_arrival_ == workload_->jobs.size()) {
+      if (++idle_wakeups_ > kMaxIdleWakeups) {
+        throw std::logic_error(fmt::format("scheduler {} asked to be woken {} times on an idle machine with no job left "
+                                           "to arrive, starting none of the {} waiting jobs",
+                                           scheduler_->name(), kMaxIdleWakeups, state_.queue.size()));
+      }
+    } else {
+      idle_wakeups_ = 0;
+    }
     // A reservation is a promise only when no running job is overdue (the scheduler's "ends now" for an
     // overdue job is a guess).
     const bool overdue = !state_.running.empty() && state_.running.front().predicted_end() <= state_.now;

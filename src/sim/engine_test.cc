@@ -228,6 +228,28 @@ TEST(EngineTest, SchedulerIsWokenWhenItAsks) {
   EXPECT_EQ(b.state().running.size(), 2u);
 }
 
+// Asks to be woken a second later at every call and never starts anything.
+class WakesForever final : public Scheduler {
+ public:
+  std::unique_ptr<Scheduler> clone() const override { return std::make_unique<WakesForever>(*this); }
+  std::string_view name() const override { return "wakes-forever"; }
+  void schedule(const SimState& state, Decision& decision) override { decision.wake_at = state.now + 1; }
+};
+
+TEST(EngineTest, EndlessWakeUpsOnAnIdleMachineAreAnError) {
+  // Without a bound this run would go on through 2^63 seconds, one call each: an error instead, naming the
+  // scheduler, after 1000 calls that start nothing on an idle machine with nothing left to arrive.
+  const auto w = testing::workload(10, {J{1, 0, 10, 2, 10}});
+  try {
+    simulate(w, WakesForever{}, predict::EstimatePredictor{}, checked());
+    FAIL() << "no error";
+  } catch (const std::logic_error& e) {
+    EXPECT_NE(std::string(e.what()).find("scheduler wakes-forever asked to be woken 1000 times on an idle machine"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(EngineTest, UnknownSchedulerListsTheKnownOnes) {
   try {
     make_scheduler("nope");

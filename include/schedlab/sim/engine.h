@@ -86,6 +86,9 @@ class Engine {
   int64_t epoch_ = 0;
   std::vector<std::pair<int64_t, int64_t>> promise_;
   int64_t wake_at_ = std::numeric_limits<int64_t>::max();  // the scheduler's last wake-up request (none: max)
+  // Consecutive calls that started nothing and asked for a wake-up with nothing running and no arrival left.
+  static constexpr int kMaxIdleWakeups = 1000;
+  int idle_wakeups_ = 0;
 };
 
 }  // namespace schedlab::sim
