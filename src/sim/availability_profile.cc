@@ -66,23 +66,12 @@ int64_t AvailabilityProfile::min_free(Time start, Time end) const {
   return lowest;
 }
 
-int64_t AvailabilityProfile::max_free(Time start, Time end, size_t* hint) const {
+int64_t AvailabilityProfile::max_free(Time start, Time end) const {
+  if (end <= start) return 0;
   int64_t highest = 0;
-  if (end <= start) return highest;
-  size_t i = 0;
-  if (hint && *hint < steps_.size() && steps_[*hint].time <= start) {
-    i = *hint;  // walk a few steps, then search
-    for (int walk = 0; walk < 8 && i + 1 < steps_.size() && steps_[i + 1].time <= start; ++walk) ++i;
-    if (i + 1 < steps_.size() && steps_[i + 1].time <= start) {
-      auto it = std::upper_bound(steps_.begin() + static_cast<std::ptrdiff_t>(i), steps_.end(), start,
-                                 [](Time value, const Step& st) { return value < st.time; });
-      i = static_cast<size_t>(it - steps_.begin()) - 1;
-    }
-  } else {
-    i = index_of(start);
+  for (size_t i = index_of(start); i < steps_.size() && steps_[i].time < end; ++i) {
+    highest = std::max(highest, steps_[i].free);
   }
-  for (; i < steps_.size() && steps_[i].time < end; ++i) highest = std::max(highest, steps_[i].free);
-  if (hint) *hint = i > 0 ? i - 1 : 0;
   return highest;
 }
 

@@ -287,13 +287,16 @@ TEST(AvailabilityProfile, ManyStepsMatchReference) {
       }
       ASSERT_EQ(p.min_free(a, b), lo) << "op " << op;
       ASSERT_EQ(p.max_free(a, b), hi) << "op " << op;
-      // Successive increasing intervals with a hint walk on from the previous one.
-      size_t hint = AvailabilityProfile::kNoHint;
+      // Successive increasing intervals.
       for (int64_t x = a; x < a + 300; x += 1 + rnd(40)) {
         const int64_t y = x + 1 + rnd(30);
-        int64_t most = 0;
-        for (int64_t v = x; v < y; ++v) most = std::max(most, ref.at(v));
-        ASSERT_EQ(p.max_free(x, y, &hint), most) << "op " << op;
+        int64_t most = 0, least = kCap;
+        for (int64_t v = x; v < y; ++v) {
+          most = std::max(most, ref.at(v));
+          least = std::min(least, ref.at(v));
+        }
+        ASSERT_EQ(p.max_free(x, y), most) << "op " << op;
+        ASSERT_EQ(p.min_free(x, y), least) << "op " << op;
       }
     }
     ASSERT_EQ(p.check(), "") << "op " << op;

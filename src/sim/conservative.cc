@@ -380,10 +380,12 @@ void ConservativeScheduler::schedule(const SimState& state, Decision& decision) 
   // and waking every second until it ends would only shuffle them; its termination calls us anyway.
   // (At a fixpoint every reservation is the end of a hold or now, so an event comes.)
   const bool overdue = !state.running.empty() && state.running.front().predicted_end() <= now;
+  // (Entries at `now` are of the jobs starting now — the heap may have been rebuilt from the queue above —
+  // and go too: a wake-up is for a later time.)
   while (!options_.fixpoint && !overdue && !due_.empty()) {
     const auto [t, id] = due_.front();
     const Slot& s = slots_[static_cast<size_t>(id)];
-    if (s.status == Status::kPlaced && s.start == t) {
+    if (t > now && s.status == Status::kPlaced && s.start == t) {
       decision.wake_at = t;
       break;
     }
@@ -407,7 +409,7 @@ void ConservativeScheduler::schedule(const SimState& state, Decision& decision) 
   if (options_.self_check || decision.wants_reservations) self_check(state, decision);
 }
 
-void ConservativeScheduler::self_check(const SimState& state, const Decision& /*decision*/) {
+void ConservativeScheduler::self_check(const SimState& state, const Decision& decision) {
   const int64_t now = state.now;
   auto fail = [&](const std::string& what) {
     throw std::logic_error(fmt::format("conservative self-check failed at t={}: {}", now, what));
@@ -459,6 +461,19 @@ void ConservativeScheduler::self_check(const SimState& state, const Decision& /*
     if (merged.empty() || merged.back().free != step.free) merged.push_back(step);
   }
   if (merged != profile_.steps()) fail("profile differs from the holds: " + profile_.to_string());
+
+  // The wake-up (one pass, no job overdue): the earliest reservation after now, or none.
+  const bool overdue = !state.running.empty() && state.running.front().predicted_end() <= now;
+  if (!options_.fixpoint && !overdue) {
+    int64_t next = -1;
+    for (const WaitingJob& w : state.queue) {
+      const int64_t t = slots_[static_cast<size_t>(w.id)].start;
+      if (t > now && (next < 0 || t < next)) next = t;
+    }
+    if (decision.wake_at != next) {
+      fail(fmt::format("asks to be woken at {}, but the earliest reservation after now is {}", decision.wake_at, next));
+    }
+  }
 
   // The certificates (earliest_start()): a waiting job with a window before its reservation must be one
   // that the gains since its last look reveal, at the same start, to the next pass. Every job when the

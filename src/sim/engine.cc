@@ -222,8 +222,8 @@ void Engine::start_jobs() {
     if (wake_at_ != kNever && decision_.start.empty() && state_.running.empty() &&
         next_arrival_ == workload_->jobs.size()) {
       if (++idle_wakeups_ > kMaxIdleWakeups) {
-        throw std::logic_error(fmt::format("scheduler {} asked to be woken {} times on an idle machine with no job left "
-                                           "to arrive, starting none of the {} waiting jobs",
+        throw std::logic_error(fmt::format("scheduler {} asked to be woken {} times on an idle machine with no "
+                                           "job left to arrive, starting none of the {} waiting jobs",
                                            scheduler_->name(), kMaxIdleWakeups, state_.queue.size()));
       }
     } else {

@@ -64,11 +64,8 @@ class AvailabilityProfile {
   // Smallest number of free processors over [start, end); capacity() when the interval is empty.
   int64_t min_free(Time start, Time end) const;
 
-  // Largest number of free processors over [start, end); 0 when the interval is empty. With `hint`
-  // (start with kNoHint), successive calls over increasing intervals walk on from the previous one
-  // instead of searching again.
-  static constexpr size_t kNoHint = std::numeric_limits<size_t>::max();
-  int64_t max_free(Time start, Time end, size_t* hint = nullptr) const;
+  // Largest number of free processors over [start, end); 0 when the interval is empty.
+  int64_t max_free(Time start, Time end) const;
 
   // True if `procs` processors are free during the whole of [start, start + duration).
   bool fits(Time start, int64_t procs, Time duration) const;
@@ -85,12 +82,12 @@ class AvailabilityProfile {
   // when there is none. Read-only, and the scan stops at `limit`: O(log n + steps in [from, limit)).
   Time earliest_fit_before(Time from, int64_t procs, Time duration, Time limit) const;
 
-  // For a job that holds `procs` processors from `limit` on, and has no window starting before `limit`
-  // other than windows that overlap [lo, hi): the earliest t in [from, limit) with `procs` processors
-  // free on [t, min(t + duration, limit)), found by looking only at the runs of steps with `procs` free
-  // that overlap [lo, hi); `limit` when there is none. (A conservative scheduler knows a job had no
-  // earlier window before processors were given back on [lo, hi): a new one must overlap that span.)
-  // O(log n + (runs met + 1) × search), each search skipping blocks of steps as next_at_least does.
+  // The start of the first run of steps with `procs` processors free (cut at `from`, before `limit`) that
+  // overlaps [lo, hi) and either lasts `duration` or reaches `limit`; `limit` when there is none. For a
+  // job holding `procs` processors from `limit` on (so that a run reaching `limit` is a window for it)
+  // that had no earlier window before processors were given back on [lo, hi), this is its earliest
+  // start: a new window must overlap the span. O(log n + (runs met + 1) × scan), a scan being linear on
+  // short profiles and skipping blocks of steps on long ones.
   Time earliest_fit_overlapping(Time from, Time lo, Time hi, int64_t procs, Time duration, Time limit) const;
 
   // Takes `procs` processors during [start, end). Throws std::logic_error (leaving the profile

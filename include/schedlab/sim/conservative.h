@@ -34,12 +34,12 @@
 //   placed or moved at its earliest fit, or when found unable to move) a job had no earlier window, and
 //   losses never open one; so a new window must contain a point where a gain since lifted the free
 //   count from below the job's size to at least its size (the gains since: those of this call, and the
-//   moves of the last pass by jobs behind it in the queue, made after it was visited). Each gain records the most processors free
-//   on its region just after it and the fewest just before; a job is dismissed in O(1) unless the span
-//   of the gains since its last look lies before its reservation and its size lies between those two
-//   bounds. Otherwise only the runs of enough free processors that overlap that span are looked at
-//   (AvailabilityProfile::earliest_fit_overlapping), and the first that lasts the job's duration, or
-//   reaches its reservation, gives its new start: the same start a full scan would give.
+//   moves of the last pass by jobs behind it in the queue, made after it was visited). Each gain records
+//   the most processors free on its region just after it and the fewest just before; a job is dismissed
+//   in O(1) unless the span of the gains since its last look lies before its reservation and its size
+//   lies between those two bounds. Otherwise only the runs of enough free processors that overlap that
+//   span are looked at (AvailabilityProfile::earliest_fit_overlapping), and the first that lasts the
+//   job's duration, or reaches its reservation, gives its new start: the same start a full scan would give.
 // - Lost capacity (the only way a reservation can move later; each such move is counted as "forced"):
 //   * an overdue running job is extended to now + 1 s; if that does not fit, the reservations starting
 //     now that overlap it are released, the latest in queue order first, until it does;
@@ -71,7 +71,7 @@
 //   pass widen the span: C was 87% of the jobs tested on the first 100k jobs of the generated log at load
 //   0.9, 74% on CEA-Curie). Plus O(Q + R) when a prediction changed. Self-check: O((Q + R) log(Q + R) + 64 n).
 //   Measured (2-core machine, reading included): CEA-Curie (312,807 jobs, 93,312 processors) 1.63 s;
-//   KTH-SP2 on 100 processors 0.2 s; README, Performance, has the generated log at loads 0.5 to 0.95.
+//   KTH-SP2 on 100 processors 0.05 s; README, Performance, has the generated log at loads 0.5 to 0.95.
 // If the notifications ever disagree with the state (e.g. a state copied in from elsewhere), the
 // profile is rebuilt from the state: running jobs, then every waiting job placed in queue order.
 // State: O(largest job id) per-job slots plus the profile; copied by clone().
@@ -130,8 +130,6 @@ class ConservativeScheduler final : public Scheduler {
 
  private:
   enum class Status : uint8_t { kNone, kWaiting, kPlaced, kRunning };
-  // The fields read for every waiting job at every call (the fast test of may_move()) come first: one
-  // cache line per job.
   struct Slot {
     int64_t start = 0;  // kPlaced: reservation time; kRunning: start time
     int64_t end = 0;    // end of the hold in the profile (kPlaced, kRunning)
@@ -213,7 +211,7 @@ class ConservativeScheduler final : public Scheduler {
   // reservation given, instead of two passes over the queue at every call.
   std::vector<std::pair<int64_t, JobId>> due_;
   uint64_t next_seq_ = 0;
-  // Waiting jobs without a reservation (arrived or released since the last first pass), any order.
+  // Waiting jobs without a reservation (arrived or released since the last call), any order.
   std::vector<JobId> unplaced_;
   std::vector<std::pair<uint64_t, JobId>> starting_;  // scratch: (seq, job)
   Stats stats_;
