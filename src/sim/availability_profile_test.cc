@@ -212,15 +212,11 @@ struct Reference {
   }
 };
 
-// Hundreds of steps (beyond kLinearBelow: the scans skip blocks of steps through their maxima and minima,
-// and stop at the window's end or the limit) under random reserve / release / advance, every query
-// checked against the per-second reference after each operation, the representation against check(),
-// and every blocked interval reported against the reference (fewer than procs free throughout, and its
-// bound at least the real maximum there).
-TEST(AvailabilityProfile, ManyStepsMatchReference) {
-  constexpr int64_t kCap = 40;
-  constexpr int64_t kHorizon = 12000;
-  std::mt19937 rng(2024);
+// Random operations against the per-second reference: `ops` operations, growing for the first `grow`
+// then mostly shrinking; every query checked after each operation, the representation against check().
+void RandomOpsMatchReference(uint32_t seed, int64_t cap, int64_t horizon, int ops, int grow, size_t min_steps) {
+  const int64_t kCap = cap, kHorizon = horizon;
+  std::mt19937 rng(seed);
   AvailabilityProfile p(kCap);
   Reference ref{0, kCap, std::vector<int64_t>(kHorizon + 400, kCap)};
   struct Held {
@@ -229,10 +225,10 @@ TEST(AvailabilityProfile, ManyStepsMatchReference) {
   std::vector<Held> held;
   auto rnd = [&](int64_t n) { return static_cast<int64_t>(rng() % static_cast<uint64_t>(n)); };
   size_t most_steps = 0;
-  for (int op = 0; op < 5000; ++op) {
-    // First the profile grows (blocks split), then it mostly shrinks.
+  for (int op = 0; op < ops; ++op) {
+    // First the profile grows, then it mostly shrinks.
     int kind = static_cast<int>(rng() % 10);
-    if (op >= 3000 && rng() % 10 < 7) kind = 5;
+    if (op >= grow && rng() % 10 < 7) kind = 5;
     if (kind < 5) {  // reserve at the earliest fit
       const int64_t procs = 1 + rnd(kCap);
       const int64_t dur = 1 + rnd(60);
@@ -303,7 +299,17 @@ TEST(AvailabilityProfile, ManyStepsMatchReference) {
     ASSERT_EQ(p.steps(), ref.steps()) << "op " << op;
     most_steps = std::max(most_steps, p.steps().size());
   }
-  EXPECT_GT(most_steps, 600u);  // (long enough for the block-skipping scans: kLinearBelow = 512)
+  EXPECT_GT(most_steps, min_steps);
+}
+
+// Hundreds of steps: beyond kLinearBelow (512), so the scans skip blocks of steps through their maxima and
+// minima, and stop at the window's end or the limit.
+TEST(AvailabilityProfile, ManyStepsMatchReference) { RandomOpsMatchReference(2024, 40, 12000, 5000, 3000, 600); }
+
+// Over 1,500 steps on a small machine (runs of enough processors are short and many): scans that cross
+// dozens of blocks, and a profile that shrinks back by thousands of steps.
+TEST(AvailabilityProfile, ThousandsOfStepsMatchReference) {
+  RandomOpsMatchReference(7, 12, 40000, 14000, 10000, 1500);
 }
 
 // A long profile (1200 steps, long reservations across many blocks of the scans) grows and shrinks back

@@ -69,7 +69,10 @@
 //   O(n / 16 + 16) on long ones (block maxima and minima); plus O(n) per move (the profile is a vector).
 //   So O(Q + C × n) per event: not O(Q log Q), since C grows with Q (the moves carried from the last
 //   pass widen the span: C was 87% of the jobs tested on the first 100k jobs of the generated log at load
-//   0.9, 74% on CEA-Curie). Plus O(Q + R) when a prediction changed. Self-check: O((Q + R) log(Q + R) + 64 n).
+//   0.9, 74% on CEA-Curie; 9-11% of those searches moved the job, and most of the rest found room in the
+//   span but not for the job's duration, which no O(1) bound on the gains can tell). A B+ tree profile
+//   (O(log n) per change and per run met) gave identical schedules but was slower on every log measured
+//   (README, Performance). Plus O(Q + R) when a prediction changed. Self-check: O((Q + R) log(Q + R) + 64 n).
 //   Measured (2-core machine, reading included): CEA-Curie (312,807 jobs, 93,312 processors) 1.63 s;
 //   KTH-SP2 on 100 processors 0.05 s; README, Performance, has the generated log at loads 0.5 to 0.95.
 // If the notifications ever disagree with the state (e.g. a state copied in from elsewhere), the
