@@ -70,7 +70,7 @@
 //   So O(Q + C × n) per event: not O(Q log Q), since C grows with Q (the moves carried from the last
 //   pass widen the span: C was 87% of the jobs tested on the first 100k jobs of the generated log at load
 //   0.9, 74% on CEA-Curie; 9-11% of those searches moved the job, and most of the rest found room in the
-//   span but not for the job's duration, which no O(1) bound on the gains can tell). A B+ tree profile
+//   span but not for the job's duration, which the O(1) test does not consider). A B+ tree profile
 //   (O(log n) per change and per run met) gave identical schedules but was slower on every log measured
 //   (README, Performance). Plus O(Q + R) when a prediction changed. Self-check: O((Q + R) log(Q + R) + 64 n).
 //   Measured (2-core machine, reading included): CEA-Curie (312,807 jobs, 93,312 processors) 1.63 s;
