@@ -152,27 +152,29 @@ AvailabilityProfile::Time AvailabilityProfile::earliest_fit_overlapping(Time fro
   }
 }
 
-void AvailabilityProfile::touched(size_t index) { dirty_from_ = std::min(dirty_from_, index); }
+void AvailabilityProfile::touched(size_t index) { valid_blocks_ = std::min(valid_blocks_, index / kBlock); }
 
-void AvailabilityProfile::refresh_blocks() const {
+void AvailabilityProfile::refresh_blocks(size_t b) const {
+  // Blocks before the first changed step are intact; a scan usually stops long before the end (at the job's
+  // reservation), so only a stretch from the first stale block is recomputed, as far as it reads.
   const size_t n = steps_.size();
   const size_t blocks = (n + kBlock - 1) / kBlock;
-  if (dirty_from_ == kClean && block_max_.size() == blocks) return;
-  // Blocks before the first changed step are intact (a shorter vector was touched where it shrank).
-  const size_t first = std::min(dirty_from_, block_max_.size() * kBlock) / kBlock;
-  block_max_.resize(blocks);
-  block_min_.resize(blocks);
-  for (size_t b = first; b < blocks; ++b) {
+  if (block_max_.size() < blocks) {
+    block_max_.resize(blocks);
+    block_min_.resize(blocks);
+  }
+  const size_t end = std::min(blocks, b + kRefreshAhead);
+  for (size_t c = valid_blocks_; c < end; ++c) {
     int64_t hi = 0;
     int64_t lo = capacity_;
-    for (size_t i = b * kBlock, end = std::min(n, i + kBlock); i < end; ++i) {
+    for (size_t i = c * kBlock, last = std::min(n, i + kBlock); i < last; ++i) {
       hi = std::max(hi, steps_[i].free);
       lo = std::min(lo, steps_[i].free);
     }
-    block_max_[b] = hi;
-    block_min_[b] = lo;
+    block_max_[c] = hi;
+    block_min_[c] = lo;
   }
-  dirty_from_ = kClean;
+  valid_blocks_ = std::max(valid_blocks_, end);
 }
 
 size_t AvailabilityProfile::next_at_least(size_t k, int64_t procs, Time until) const {
@@ -183,7 +185,6 @@ size_t AvailabilityProfile::next_at_least(size_t k, int64_t procs, Time until) c
     }
     return k < n && steps_[k].time >= until ? n : k;
   }
-  refresh_blocks();
   // The rest of k's block, then whole blocks, then inside the block found.
   for (; k < n && k % kBlock != 0; ++k) {
     if (steps_[k].time >= until) return n;
@@ -191,7 +192,9 @@ size_t AvailabilityProfile::next_at_least(size_t k, int64_t procs, Time until) c
   }
   if (k >= n) return n;
   size_t b = k / kBlock;  // k is the first step of block b
-  for (; b < block_max_.size() && block_max_[b] < procs; ++b) {
+  for (const size_t blocks = (n + kBlock - 1) / kBlock; b < blocks; ++b) {
+    if (b >= valid_blocks_) refresh_blocks(b);
+    if (block_max_[b] >= procs) break;
     if (steps_[b * kBlock].time >= until) return n;
   }
   for (k = b * kBlock; k < n; ++k) {
@@ -209,14 +212,15 @@ size_t AvailabilityProfile::next_below(size_t k, int64_t procs, Time until) cons
     }
     return k < n && steps_[k].time >= until ? n : k;
   }
-  refresh_blocks();
   for (; k < n && k % kBlock != 0; ++k) {
     if (steps_[k].time >= until) return n;
     if (steps_[k].free < procs) return k;
   }
   if (k >= n) return n;
   size_t b = k / kBlock;  // k is the first step of block b
-  for (; b < block_min_.size() && block_min_[b] >= procs; ++b) {
+  for (const size_t blocks = (n + kBlock - 1) / kBlock; b < blocks; ++b) {
+    if (b >= valid_blocks_) refresh_blocks(b);
+    if (block_min_[b] < procs) break;
     if (steps_[b * kBlock].time >= until) return n;
   }
   for (k = b * kBlock; k < n; ++k) {
@@ -234,12 +238,12 @@ size_t AvailabilityProfile::prev_below(size_t k, int64_t procs) const {
     }
     return n;
   }
-  refresh_blocks();
   // Down to the start of k's block, then whole blocks, then inside the block found.
   while (k > 0 && k % kBlock != 0) {
     if (steps_[--k].free < procs) return k;
   }
   size_t b = k / kBlock;  // steps before k fill blocks [0, b)
+  if (b > 0) refresh_blocks(b - 1);
   while (b > 0 && block_min_[b - 1] >= procs) --b;
   if (b == 0) return n;
   for (k = b * kBlock; k-- > (b - 1) * kBlock;) {

@@ -121,23 +121,24 @@ class AvailabilityProfile {
   void touched(size_t index);
   // The first step index >= k with free >= procs (next_at_least) or < procs (next_below) and time
   // < until, or steps_.size() if there is none before `until` (later steps are not looked at). Long
-  // profiles skip whole blocks of kBlock steps through the blocks' maxima and minima (rebuilt lazily from
-  // the first changed step): a scan costs O(stretch / kBlock + kBlock).
+  // profiles skip whole blocks of kBlock steps through the blocks' maxima and minima (recomputed lazily from
+  // the first changed step, only as far as scans read): a scan costs O(stretch / kBlock + kBlock).
   size_t next_at_least(size_t k, int64_t procs, Time until) const;
   size_t next_below(size_t k, int64_t procs, Time until) const;
   // The last step index < k with free < procs, or steps_.size() if none.
   size_t prev_below(size_t k, int64_t procs) const;
-  void refresh_blocks() const;
+  // Makes the bounds of blocks [0, b] valid (b < the number of blocks).
+  void refresh_blocks(size_t b) const;
 
   static constexpr size_t kBlock = 16;
   static constexpr size_t kLinearBelow = 512;  // shorter profiles are scanned step by step
-  static constexpr size_t kClean = std::numeric_limits<size_t>::max();
+  static constexpr size_t kRefreshAhead = 16;  // blocks recomputed at a time when a scan reaches stale ones
 
   int64_t capacity_;
   std::vector<Step> steps_;
   mutable std::vector<int64_t> block_max_;  // max free of steps [b*kBlock, (b+1)*kBlock)
   mutable std::vector<int64_t> block_min_;  // min free of the same steps
-  mutable size_t dirty_from_ = 0;           // first step whose block maximum may be stale (kClean: none)
+  mutable size_t valid_blocks_ = 0;         // blocks [0, valid_blocks_) have valid bounds
 };
 
 }  // namespace schedlab::sim
