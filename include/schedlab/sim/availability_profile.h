@@ -16,7 +16,9 @@
 //   earliest_fit_overlapping ............. O(log n + (runs met + 1) × scan), scans skipping blocks of steps
 //   min_free, max_free ................... O(log n + steps covered)
 //   reserve, release ..................... O(n) worst case (vector insertion of at most two steps;
-//                                          values in the interval are updated in place)
+//                                          values in the interval are updated in place); the block
+//                                          bounds after the change go stale and are recomputed by the
+//                                          next scans, only as far as they read
 //   advance .............................. O(steps dropped + n) (one erase at the front)
 //   assign ............................... O(k log k) for k busy intervals
 //
@@ -24,6 +26,9 @@
 // it reserved. reserve() refuses (throws) to take processors that are not free, and release() refuses to
 // free more than the capacity, so a bookkeeping error shows up at once instead of as a silently
 // over-committed machine.
+//
+// Threads: a plain value, cheap to copy (one per simulation). The searches are const but recompute stale
+// block bounds into mutable members, so one profile must not be read from two threads at once.
 #pragma once
 
 #include <cstdint>
