@@ -63,6 +63,36 @@ TEST(SimCliTest, TextReport) {
   EXPECT_NE(r.out.find("1 jobs excluded: larger than the machine"), std::string::npos);
 }
 
+// --event-cost times the policy without changing its schedule, and reports the cost by queue length.
+TEST(SimCliTest, EventCost) {
+  schedlab::testing::TempDir dir;
+  const std::string log = dir.file("small.swf");
+  schedlab::testing::write_file(log, kSmallLog);
+  const auto plain = run_cli({"simulate", log, "--scheduler", "conservative", "--json", "--check"});
+  const auto timed = run_cli({"simulate", log, "--scheduler", "conservative", "--json", "--check", "--event-cost"});
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  ASSERT_EQ(timed.exit_code, 0) << timed.err;
+  const auto a = nlohmann::json::parse(plain.out);
+  const auto b = nlohmann::json::parse(timed.out);
+  EXPECT_FALSE(a.contains("event_cost"));
+  EXPECT_EQ(a["metrics"], b["metrics"]);
+  const auto& cost = b["event_cost"];
+  const int64_t events = cost["events"].get<int64_t>();
+  EXPECT_GT(events, 4);  // at least one call per distinct arrival time
+  int64_t in_buckets = 0;
+  for (const auto& bucket : cost["buckets"]) {
+    in_buckets += bucket["events"].get<int64_t>();
+    EXPECT_LE(bucket["queue_to"].get<int64_t>(), 8);  // never more than 5 jobs wait
+    EXPECT_FALSE(bucket["fitted"].get<bool>());
+  }
+  EXPECT_EQ(in_buckets, events);
+  EXPECT_TRUE(cost["exponent"].is_null());  // far too few events to fit a slope
+  const auto text = run_cli({"simulate", log, "--scheduler", "easy", "--event-cost"});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("scheduler cost per event by queue length"), std::string::npos);
+  EXPECT_NE(text.out.find("growth exponent: not fitted"), std::string::npos);
+}
+
 TEST(SimCliTest, PerJobCsvAndSwf) {
   schedlab::testing::TempDir dir;
   const std::string log = dir.file("small.swf");

@@ -10,6 +10,7 @@
 
 #include "cli/commands.h"
 #include "schedlab/predict/registry.h"
+#include "schedlab/sim/event_cost.h"
 #include "schedlab/sim/job_output.h"
 #include "schedlab/sim/scheduler_registry.h"
 #include "schedlab/sim/simulate.h"
@@ -37,6 +38,7 @@ struct SimulateArgs {
   bool json = false;
   std::string jobs_out;
   bool check = false;
+  bool event_cost = false;
   bool list = false;
 };
 
@@ -74,11 +76,43 @@ void print_accuracy_text(const predict::AccuracySummary& a) {
   fmt::print("{:<26} {:>14.3f}\n", "predictions per job", a.mean_predictions);
 }
 
+nlohmann::json event_cost_json(const sim::EventCostSummary& s) {
+  nlohmann::json buckets = nlohmann::json::array();
+  for (const auto& b : s.buckets) {
+    buckets.push_back({{"queue_from", b.queue_from}, {"queue_to", b.queue_to}, {"events", b.events},
+                       {"mean_queue", b.mean_queue}, {"mean_us", b.mean_us}, {"us_per_queued_job", b.us_per_job},
+                       {"fitted", b.fitted}});
+  }
+  return {{"events", s.events},
+          {"scheduler_seconds", s.total_s},
+          {"exponent", s.exponent ? nlohmann::json(*s.exponent) : nlohmann::json(nullptr)},
+          {"buckets", buckets}};
+}
+
+void print_event_cost_text(const sim::EventCostSummary& s) {
+  fmt::print("\nscheduler cost per event by queue length ({:.3f} s in the scheduler over {} events)\n", s.total_s,
+             s.events);
+  fmt::print("{:<16} {:>10} {:>12} {:>14} {:>18}\n", "queue", "events", "mean queue", "us per event",
+             "us per queued job");
+  for (const auto& b : s.buckets) {
+    const std::string range =
+        b.queue_from == 0 ? "0" : fmt::format("[{}, {}){}", b.queue_from, b.queue_to, b.fitted ? " *" : "");
+    fmt::print("{:<16} {:>10} {:>12.1f} {:>14.2f} {:>18.4f}\n", range, b.events, b.mean_queue, b.mean_us,
+               b.us_per_job);
+  }
+  if (s.exponent) {
+    fmt::print("growth exponent k in cost ~ queue^k, over the rows marked *: {:.2f}\n", *s.exponent);
+  } else {
+    fmt::print("growth exponent: not fitted (needs two rows from queue 16 with 100 events or more)\n");
+  }
+}
+
 nlohmann::json summary_json(const sim::Summary& s) {
   return {{"mean", s.mean}, {"median", s.median}, {"p90", s.p90}, {"max", s.max}};
 }
 
-void print_json(const SimulateArgs& a, const sim::Workload& w, const sim::SimResult& r) {
+void print_json(const SimulateArgs& a, const sim::Workload& w, const sim::SimResult& r,
+                const sim::EventCostSummary* cost) {
   const auto& m = r.metrics;
   nlohmann::json excluded = nlohmann::json::object();
   for (const auto& [reason, count] : w.excluded) excluded[reason] = count;
@@ -117,10 +151,12 @@ void print_json(const SimulateArgs& a, const sim::Workload& w, const sim::SimRes
       {"checked", a.check},
       {"wall_time_s", r.wall_time_s},
   };
+  if (cost != nullptr) doc["event_cost"] = event_cost_json(*cost);
   fmt::print("{}\n", doc.dump(2));
 }
 
-void print_text(const SimulateArgs& a, const sim::Workload& w, const sim::SimResult& r) {
+void print_text(const SimulateArgs& a, const sim::Workload& w, const sim::SimResult& r,
+                const sim::EventCostSummary* cost) {
   const auto& m = r.metrics;
   fmt::print("trace        {}\n", a.trace);
   fmt::print("scheduler    {} (predictor {}{})\n", r.scheduler, r.predictor,
@@ -152,6 +188,7 @@ void print_text(const SimulateArgs& a, const sim::Workload& w, const sim::SimRes
     fmt::print("{:<26} {:>14}\n", "killed by the scheduler", r.kills);
   }
   fmt::print("{:<26} {:>14.3f} s{}\n", "simulation wall time", r.wall_time_s, a.check ? " (invariants checked)" : "");
+  if (cost != nullptr) print_event_cost_text(*cost);
 }
 
 void run(const SimulateArgs& a) {
@@ -177,7 +214,14 @@ void run(const SimulateArgs& a) {
     predictor_spec += (predictor_spec.find(':') == std::string::npos ? ":" : ";") + ("correction=" + a.correction);
   }
   // Fail on unknown names before reading the log.
-  const auto scheduler = sim::make_scheduler(scheduler_name, sim::SchedulerConfig{a.seed, {}});
+  std::unique_ptr<sim::Scheduler> scheduler = sim::make_scheduler(scheduler_name, sim::SchedulerConfig{a.seed, {}});
+  // --event-cost wraps the policy in a timing decorator that changes none of its decisions.
+  const sim::EventCostRecorder* recorder = nullptr;
+  if (a.event_cost) {
+    auto wrapped = std::make_unique<sim::EventCostRecorder>(std::move(scheduler));
+    recorder = wrapped.get();
+    scheduler = std::move(wrapped);
+  }
   const auto predictor = predict::make_predictor(predictor_spec, predict::PredictorConfig{a.seed, {}});
 
   const swf::Log log = swf::read_log(a.trace);
@@ -198,10 +242,13 @@ void run(const SimulateArgs& a) {
   result.scheduler = a.scheduler;
 
   if (!a.jobs_out.empty()) sim::write_jobs(a.jobs_out, log.header, log.records, workload, result);
+  std::optional<sim::EventCostSummary> cost;
+  if (recorder != nullptr) cost = sim::summarize_event_cost(recorder->samples());
+  const sim::EventCostSummary* cost_ptr = cost ? &*cost : nullptr;
   if (a.json) {
-    print_json(a, workload, result);
+    print_json(a, workload, result, cost_ptr);
   } else {
-    print_text(a, workload, result);
+    print_text(a, workload, result, cost_ptr);
   }
 }
 
@@ -231,6 +278,8 @@ void add_simulate_command(CLI::App& app) {
   cmd->add_flag("--json", args->json, "print one JSON document");
   cmd->add_option("--jobs-out", args->jobs_out, "write per-job results (.csv or .swf, optionally .gz)");
   cmd->add_flag("--check", args->check, "verify the simulator's invariants while simulating");
+  cmd->add_flag("--event-cost", args->event_cost,
+                "time the scheduler at every event and report its cost against the queue length");
   cmd->add_flag("--list,--list-schedulers", args->list, "list schedulers and predictors");
   cmd->callback([args]() { run(*args); });
 }
