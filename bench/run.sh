@@ -2,7 +2,11 @@
 # Times schedlab over the real logs in ../shared/traces and a generated one-million-job log.
 # Prints Markdown tables (wall seconds, records or jobs per second, peak resident memory).
 #
-# usage: bench/run.sh [stats|parse|simulate|all]   (default all)
+# usage: bench/run.sh [stats|parse|simulate|events|all]   (default all)
+# events: each scheduler's cost per event against the queue length (schedlab simulate --event-cost) on the
+# first EVENTS_JOBS jobs (default 100000) of the generated log at load EVENTS_LOAD (default 0.9), where the
+# queue grows from empty to about a thousand jobs; one row per scheduler, with the fitted exponent k of
+# cost ~ queue^k. Not part of "all" (the preemptive schedulers take minutes there).
 # Needs a release build (make build). The synthetic log is cached in $BENCH_DIR (default /tmp/schedlab-bench).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -50,6 +54,36 @@ if [ "$what" = simulate ] || [ "$what" = all ]; then
   done
   for load in 0.5 0.7 0.9 0.95; do
     for s in $schedulers; do measure "synthetic-1M load $load / $s" 1000000 "$cli" simulate "$synthetic" --scheduler "$s" --load "$load"; done
+  done
+  echo
+fi
+
+if [ "$what" = events ]; then
+  jobs=${EVENTS_JOBS:-100000}
+  load=${EVENTS_LOAD:-0.9}
+  prefix=$bench_dir/synthetic-first-$jobs.swf
+  [ -f "$prefix" ] || awk -v n="$jobs" '/^;/ { print; next } ++kept > n { exit } { print }' "$synthetic" >"$prefix"
+  schedulers=$("$cli" simulate --list 2>/dev/null | awk '/^schedulers/{on=1; next} /^(presets|predictors)/{on=0} on && NF {print $1}')
+  echo "### cost per event against the queue length (first $jobs jobs of the generated log, load $load)"
+  echo "| scheduler | events | s in scheduler | µs/event, queue 64–127 | µs/event, queue 512–1023 | µs per queued job (64–127 → 512–1023) | exponent k |"
+  echo "|---|---|---|---|---|---|---|"
+  for s in $schedulers; do
+    if ! timeout "${BENCH_TIMEOUT:-600}" "$cli" simulate "$prefix" --scheduler "$s" --load "$load" --event-cost --json \
+        >"$bench_dir/events.json" 2>"$bench_dir/events.err"; then
+      echo "| $s | failed or timed out (${BENCH_TIMEOUT:-600} s) | | | | | |"
+      continue
+    fi
+    python3 - "$s" "$bench_dir/events.json" <<'PY'
+import json, sys
+name, path = sys.argv[1], sys.argv[2]
+cost = json.load(open(path))["event_cost"]
+rows = {b["queue_from"]: b for b in cost["buckets"]}
+def us(q): return f'{rows[q]["mean_us"]:.2f}' if q in rows else "–"
+def per(q): return f'{rows[q]["us_per_queued_job"]:.4f}' if q in rows else "–"
+k = cost["exponent"]
+print(f'| {name} | {cost["events"]} | {cost["scheduler_seconds"]:.2f} | {us(64)} | {us(512)} | {per(64)} → {per(512)} | '
+      f'{"–" if k is None else f"{k:.2f}"} |')
+PY
   done
   echo
 fi
