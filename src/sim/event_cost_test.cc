@@ -94,7 +94,9 @@ TEST(EventCostRecorderTest, ChargesHooksToTheirEvent) {
   EXPECT_GE(recorder.samples()[0].ns, 16'000'000);
   EXPECT_EQ(recorder.samples()[1].queue, 0);
   EXPECT_EQ(recorder.samples()[1].running, 0);
-  EXPECT_LT(recorder.samples()[1].ns, 3'000'000);
+  // Had the starts' 10 ms been charged to the next call, it would show here (the bound leaves room for a
+  // preempted test process).
+  EXPECT_LT(recorder.samples()[1].ns, 10'000'000);
 }
 
 std::vector<EventCostSample> samples_of(const std::vector<std::pair<int64_t, int64_t>>& queue_ns, int copies) {
