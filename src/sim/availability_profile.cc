@@ -81,6 +81,12 @@ bool AvailabilityProfile::fits(Time start, int64_t procs, Time duration) const {
 }
 
 AvailabilityProfile::Time AvailabilityProfile::earliest_fit(Time from, int64_t procs, Time duration) const {
+  size_t index = 0;
+  return earliest_fit_at(from, procs, duration, index);
+}
+
+AvailabilityProfile::Time AvailabilityProfile::earliest_fit_at(Time from, int64_t procs, Time duration,
+                                                               size_t& index) const {
   if (procs < 0 || procs > capacity_) {
     throw std::invalid_argument("AvailabilityProfile::earliest_fit: " + std::to_string(procs) +
                                 " processors on a machine of " + std::to_string(capacity_));
@@ -90,18 +96,32 @@ AvailabilityProfile::Time AvailabilityProfile::earliest_fit(Time from, int64_t p
   const size_t n = steps_.size();
   size_t k = index_of(from);
   Time candidate = from;
+  index = k;
   while (true) {
     if (steps_[k].free < procs) {
       k = next_at_least(k + 1, procs, kInfinity);
       // Every reservation is finite, so the last step is fully free; n means a corrupted profile.
       if (k >= n) throw std::logic_error("AvailabilityProfile: last step is not free enough");
       candidate = steps_[k].time;
+      index = k;
     }
     // steps_[k] has enough: the window lasts until the next step that has not.
     // (Only a step before the window's end matters.)
     k = next_below(k + 1, procs, duration > kInfinity - candidate ? kInfinity : candidate + duration);
     if (k >= n) return candidate;
   }
+}
+
+AvailabilityProfile::Time AvailabilityProfile::reserve_earliest(Time from, int64_t procs, Time duration) {
+  size_t i = 0;
+  const Time t = earliest_fit_at(from, procs, duration, i);
+  if (duration == 0 || procs == 0) return t;
+  const Time end = duration > kInfinity - t ? kInfinity : t + duration;
+  // The window was just checked: only its last step is left to find.
+  size_t j = i;
+  while (j < steps_.size() && steps_[j].time < end) ++j;
+  add(t, end, -procs, i, j);
+  return t;
 }
 
 AvailabilityProfile::Time AvailabilityProfile::earliest_fit_before(Time from, int64_t procs, Time duration,

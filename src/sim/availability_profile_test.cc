@@ -112,6 +112,25 @@ TEST(AvailabilityProfile, ReservationAtEarliestFitAlwaysSucceeds) {
   EXPECT_EQ(p.steps(), (Steps{{0, 2}, {10, 0}, {20, 10}}));
 }
 
+TEST(AvailabilityProfile, ReserveEarliestSearchesAndReservesInOneCall) {
+  // free: [0,10) 2, [10,20) 6, [20,25) 1, [25,40) 5, [40,inf) 10
+  AvailabilityProfile p(10);
+  p.reserve(0, 10, 8);
+  p.reserve(10, 20, 4);
+  p.reserve(20, 25, 9);
+  p.reserve(25, 40, 5);
+  EXPECT_EQ(p.reserve_earliest(0, 6, 10), 10);  // [10,20) exactly: the step it starts in, to the next
+  EXPECT_EQ(p.steps(), (Steps{{0, 2}, {10, 0}, {20, 1}, {25, 5}, {40, 10}}));
+  EXPECT_EQ(p.reserve_earliest(0, 5, 16), 25);  // across the step at 40: [25,40) 5 -> 0, [40,41) 10 -> 5
+  EXPECT_EQ(p.steps(), (Steps{{0, 2}, {10, 0}, {20, 1}, {25, 0}, {40, 5}, {41, 10}}));
+  EXPECT_EQ(p.reserve_earliest(3, 2, 4), 3);  // from inside the first step: it is split on both sides
+  EXPECT_EQ(p.steps(), (Steps{{0, 2}, {3, 0}, {7, 2}, {10, 0}, {20, 1}, {25, 0}, {40, 5}, {41, 10}}));
+  EXPECT_EQ(p.reserve_earliest(0, 3, 0), 0);  // zero duration: nothing held
+  EXPECT_EQ(p.steps().size(), 8u);
+  EXPECT_THROW(p.reserve_earliest(0, 11, 1), std::invalid_argument);
+  EXPECT_EQ(p.check(), "");
+}
+
 TEST(AvailabilityProfile, AdvanceForgetsThePast) {
   AvailabilityProfile p(10);
   p.reserve(0, 10, 8);
@@ -229,14 +248,17 @@ void RandomOpsMatchReference(uint32_t seed, int64_t cap, int64_t horizon, int op
     // First the profile grows, then it mostly shrinks.
     int kind = static_cast<int>(rng() % 10);
     if (op >= grow && rng() % 10 < 7) kind = 5;
-    if (kind < 5) {  // reserve at the earliest fit
+    if (kind < 5) {  // reserve at the earliest fit (searched and reserved in one call, or in two)
       const int64_t procs = 1 + rnd(kCap);
       const int64_t dur = 1 + rnd(60);
       const int64_t from = ref.origin + rnd(kHorizon / 2);
-      const int64_t t = p.earliest_fit(from, procs, dur);
-      ASSERT_EQ(t, ref.fit_before(from, procs, dur, std::numeric_limits<int64_t>::max())) << "op " << op;
-      if (t + dur - ref.origin <= kHorizon) {
-        p.reserve(t, t + dur, procs);
+      const int64_t expect = ref.fit_before(from, procs, dur, std::numeric_limits<int64_t>::max());
+      const bool inside = expect + dur - ref.origin <= kHorizon;
+      const bool in_one_call = inside && rng() % 2 == 0;
+      const int64_t t = in_one_call ? p.reserve_earliest(from, procs, dur) : p.earliest_fit(from, procs, dur);
+      ASSERT_EQ(t, expect) << "op " << op;
+      if (inside) {
+        if (!in_one_call) p.reserve(t, t + dur, procs);
         for (int64_t u = t; u < t + dur; ++u) ref.free[static_cast<size_t>(u - ref.origin)] -= procs;
         held.push_back({t, t + dur, procs});
       }

@@ -308,9 +308,8 @@ void ConservativeScheduler::schedule(const SimState& state, Decision& decision) 
   const auto& queue = state.queue;
   auto place = [&](const WaitingJob& w, Slot& s) {
     const int64_t d = held(w.prediction);
-    const int64_t t = profile_.earliest_fit(now, w.procs, d);
+    const int64_t t = profile_.reserve_earliest(now, w.procs, d);
     s.certified = true;
-    profile_.reserve(t, t + d, w.procs);
     if (s.forced && t > s.previous) ++stats_.forced_later;
     s.start = t;
     s.end = t + d;

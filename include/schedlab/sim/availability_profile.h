@@ -81,6 +81,11 @@ class AvailabilityProfile {
   // The answer is always from or the time of a step (free processors only ever increase at a step).
   Time earliest_fit(Time from, int64_t procs, Time duration) const;
 
+  // Reserves `procs` processors on [t, t + duration) at t = earliest_fit(from, procs, duration), and returns
+  // t: one search instead of the two an earliest_fit and a reserve would make. Same requirements and errors
+  // as earliest_fit; O(log n + steps scanned + steps covered + n) (the insertion).
+  Time reserve_earliest(Time from, int64_t procs, Time duration);
+
   // For a job that already holds `procs` processors on [limit, limit + duration) in this profile: the
   // earliest t in [from, limit) where it could start instead, i.e. with `procs` processors free on
   // [t, min(t + duration, limit)) (from `limit` on its own hold covers the rest of the window); `limit`
@@ -117,6 +122,8 @@ class AvailabilityProfile {
  private:
   // Index of the step containing t (t >= origin()).
   size_t index_of(Time t) const;
+  // earliest_fit, also giving the index of the step containing the answer (for duration > 0).
+  Time earliest_fit_at(Time from, int64_t procs, Time duration, size_t& index) const;
   // Adds delta to every step in [start, end), after the caller checked the bounds on the way to
   // i = index_of(start) and j = the first step with time >= end (steps_.size() if none).
   void add(Time start, Time end, int64_t delta, size_t i, size_t j);
