@@ -18,8 +18,12 @@
 // counts processors, it does not assign them), a suspended job's reservation is a best effort; reservations
 // of other jobs are exact, but they are not reported as promises (a suspension can break them).
 // Parameter `resume_delay` (seconds, default 0): sim/scheduler.h resume_delay().
-// Cost per call: O(Q × (n + R × ranges)) with n profile steps (<= 2(Q + R) + 1): meant for preemption
-// studies (hundreds to a few thousand jobs in the queue), not for saturated million-job logs.
+// Cost per call, with n profile steps (<= 2(Q + R) + 1): O(R log R) to build the profile (the same contiguous
+// AvailabilityProfile conservative uses), then per waiting job a search from now, O(log n + n / 16 + runs of
+// free processors met), and a reservation, O(n) (vector insertion); plus O(R × ranges) per suspended job.
+// So O(Q × (n + R × ranges)) at worst: meant for preemption studies (hundreds to a few thousand jobs in the
+// queue), not for saturated million-job logs. Measured: 15 s on CTC-SP2, 14 s in the scheduler on the first
+// 100k jobs of the generated log at load 0.9 (README, Performance).
 #pragma once
 
 #include <cstdint>
