@@ -143,7 +143,10 @@ class AvailabilityProfile {
   void refresh_blocks(size_t b) const;
 
   static constexpr size_t kBlock = 16;
-  static constexpr size_t kLinearBelow = 512;  // shorter profiles are scanned step by step
+  // Shorter profiles are scanned step by step. 128 rather than 512: on the saturated 100k-job prefix at load
+  // 0.9 it saves 12% of conservative's time and 26% of easy-preemptive's (each scans from now), for 2% more
+  // on CEA-Curie, whose short searches stop within a few steps (bench/run.sh events, sim_bench).
+  static constexpr size_t kLinearBelow = 128;
   static constexpr size_t kRefreshAhead = 16;  // blocks recomputed at a time when a scan reaches stale ones
 
   int64_t capacity_;

@@ -65,7 +65,7 @@
 // O(1) test, r = runs they meet:
 //   O(log Q) per reservation given (the heap of reservation times, also the wake-up time) plus a scan
 //   to place each new job; when processors were given back, compression: O(P × Q) O(1) tests plus
-//   O(C × r × s) for the runs, where a scan s is O(n) on short profiles (< 512 steps) and
+//   O(C × r × s) for the runs, where a scan s is O(n) on short profiles (< 128 steps) and
 //   O(n / 16 + 16) on long ones (block maxima and minima); plus O(n) per move (the profile is a vector).
 //   So O(Q + C × n) per event: not O(Q log Q), since C grows with Q (the moves carried from the last
 //   pass widen the span: C was 87% of the jobs tested on the first 100k jobs of the generated log at load
