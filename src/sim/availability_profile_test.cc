@@ -58,13 +58,19 @@ TEST(AvailabilityProfile, ReserveRefusesOvercommitAndLeavesProfileUnchanged) {
   EXPECT_EQ(p.steps(), (Steps{{0, 3}, {100, 0}, {150, 10}}));
 }
 
-TEST(AvailabilityProfile, EarliestFitHandComputed) {
-  // free: [0,10) 2, [10,20) 6, [20,25) 1, [25,40) 5, [40,inf) 10
+// free: [0,10) 2, [10,20) 6, [20,25) 1, [25,40) 5, [40,inf) 10 on a machine of 10.
+AvailabilityProfile HandComputedProfile() {
   AvailabilityProfile p(10);
   p.reserve(0, 10, 8);
   p.reserve(10, 20, 4);
   p.reserve(20, 25, 9);
   p.reserve(25, 40, 5);
+  return p;
+}
+
+TEST(AvailabilityProfile, EarliestFitHandComputed) {
+  // free: [0,10) 2, [10,20) 6, [20,25) 1, [25,40) 5, [40,inf) 10
+  AvailabilityProfile p = HandComputedProfile();
   ASSERT_EQ(p.steps(), (Steps{{0, 2}, {10, 6}, {20, 1}, {25, 5}, {40, 10}}));
   EXPECT_EQ(p.earliest_fit(0, 2, 1000), 25);  // [20,25) has only 1 free
   EXPECT_EQ(p.earliest_fit(0, 2, 20), 0);     // [0,20) has >= 2
@@ -88,11 +94,7 @@ TEST(AvailabilityProfile, EarliestFitHandComputed) {
 
 TEST(AvailabilityProfile, EarliestFitBeforeOwnHold) {
   // free: [0,10) 2, [10,20) 6, [20,25) 1, [25,40) 5 (a job of 5 holds [25,40)), [40,inf) 10
-  AvailabilityProfile p(10);
-  p.reserve(0, 10, 8);
-  p.reserve(10, 20, 4);
-  p.reserve(20, 25, 9);
-  p.reserve(25, 40, 5);
+  AvailabilityProfile p = HandComputedProfile();
   // The job holding 5 on [25,40) (duration 15): [10,20) has 6 but the window [10,25) hits the 1 at 20.
   EXPECT_EQ(p.earliest_fit_before(0, 5, 15, 25), 25);
   // A 5-wide job of duration 10 holding [25,35)... as if: [10,20) fits entirely.
@@ -114,11 +116,7 @@ TEST(AvailabilityProfile, ReservationAtEarliestFitAlwaysSucceeds) {
 
 TEST(AvailabilityProfile, ReserveEarliestSearchesAndReservesInOneCall) {
   // free: [0,10) 2, [10,20) 6, [20,25) 1, [25,40) 5, [40,inf) 10
-  AvailabilityProfile p(10);
-  p.reserve(0, 10, 8);
-  p.reserve(10, 20, 4);
-  p.reserve(20, 25, 9);
-  p.reserve(25, 40, 5);
+  AvailabilityProfile p = HandComputedProfile();
   EXPECT_EQ(p.reserve_earliest(0, 6, 10), 10);  // [10,20) exactly: the step it starts in, to the next
   EXPECT_EQ(p.steps(), (Steps{{0, 2}, {10, 0}, {20, 1}, {25, 5}, {40, 10}}));
   EXPECT_EQ(p.reserve_earliest(0, 5, 16), 25);  // across the step at 40: [25,40) 5 -> 0, [40,41) 10 -> 5
