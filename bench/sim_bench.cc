@@ -44,7 +44,7 @@ const bool registered = [] {
                                  "CEA-Curie-2011-2.1-cln.swf.gz"}) {
     for (const auto& entry : schedlab::sim::schedulers()) {
       const std::string scheduler(entry.name);
-      // The preemptive policies re-order every job at every event: over 30 s per run on CTC and
+      // The preemptive policies re-order every job at every event: 3 s to over 30 s per run on CTC and minutes on
       // CEA-Curie (README), too long for a repeated benchmark.
       const bool preemptive = scheduler == "lerwf" || scheduler == "lerwf-fill" || scheduler == "easy-preemptive";
       if (preemptive && file != "KTH-SP2-1996-2.swf.gz") continue;

@@ -322,7 +322,7 @@ void RandomOpsMatchReference(uint32_t seed, int64_t cap, int64_t horizon, int op
   EXPECT_GT(most_steps, min_steps);
 }
 
-// Hundreds of steps: beyond kLinearBelow (128), so the scans skip blocks of steps through their maxima and
+// Hundreds of steps: beyond kLinearBelow (256), so the scans skip blocks of steps through their maxima and
 // minima, and stop at the window's end or the limit.
 TEST(AvailabilityProfile, ManyStepsMatchReference) { RandomOpsMatchReference(2024, 40, 12000, 5000, 3000, 600); }
 

@@ -65,7 +65,7 @@
 // O(1) test, r = runs they meet:
 //   O(log Q) per reservation given (the heap of reservation times, also the wake-up time) plus a scan
 //   to place each new job; when processors were given back, compression: O(P × Q) O(1) tests plus
-//   O(C × r × s) for the runs, where a scan s is O(n) on short profiles (< 128 steps) and
+//   O(C × r × s) for the runs, where a scan s is O(n) on short profiles (< 256 steps) and
 //   O(n / 16 + 16) on long ones (block maxima and minima); plus O(n) per move (the profile is a vector).
 //   So O(Q + C × n) per event: not O(Q log Q), since C grows with Q (the moves carried from the last
 //   pass widen the span: C was 87% of the jobs tested on the first 100k jobs of the generated log at load
@@ -73,7 +73,7 @@
 //   span but not for the job's duration, which the O(1) test does not consider). A B+ tree profile
 //   (O(log n) per change and per run met) gave identical schedules but was slower on every log measured
 //   (README, Performance). Plus O(Q + R) when a prediction changed. Self-check: O((Q + R) log(Q + R) + 64 n).
-//   Measured (2-core machine, reading included): CEA-Curie (312,807 jobs, 93,312 processors) 1.63 s;
+//   Measured (2-core machine, reading included): CEA-Curie (312,807 jobs, 93,312 processors) 1.68 s;
 //   KTH-SP2 on 100 processors 0.05 s; README, Performance, has the generated log at loads 0.5 to 0.95.
 // If the notifications ever disagree with the state (e.g. a state copied in from elsewhere), the
 // profile is rebuilt from the state: running jobs, then every waiting job placed in queue order.

@@ -22,7 +22,7 @@
 // AvailabilityProfile conservative uses), then per waiting job a search from now, O(log n + n / 16 + runs of
 // free processors met), and a reservation, O(n) (vector insertion); plus O(R × ranges) per suspended job.
 // So O(Q × (n + R × ranges)) at worst: meant for preemption studies (hundreds to a few thousand jobs in the
-// queue), not for saturated million-job logs. Measured: 15 s on CTC-SP2, 14 s in the scheduler on the first
+// queue), not for saturated million-job logs. Measured: 14 s on CTC-SP2, 14 s in the scheduler on the first
 // 100k jobs of the generated log at load 0.9 (README, Performance).
 #pragma once
 
