@@ -31,6 +31,35 @@ TEST(CliConvert, SmallLogRoundTrip) {
   EXPECT_EQ(a.header.lines, b.header.lines);
 }
 
+// A fractional field (average CPU time "107.77", as in SDSC-Par and HPC2N) survives every command that writes
+// records: convert both ways, filter, and the simulated SWF of simulate --jobs-out (which rewrites fields
+// 2-4 only).
+TEST(CliConvert, FractionalFieldsKeptByEveryWriter) {
+  TempDir dir;
+  write_file(dir.file("in.swf"),
+             "; MaxProcs: 8\n1 0 10 100 4 107.77 -1 4 200 -1 1 1 1 -1 -1 -1 -1 -1\n"
+             "2 50 0 300 2 552.21 2048.5 2 400 -1 1 2 1 -1 -1 -1 -1 -1\n");
+  auto expect_fractions = [&](const std::string& file) {
+    const std::string text = read_file(dir.file(file));
+    EXPECT_NE(text.find("107.77"), std::string::npos) << file << ":\n" << text;
+    EXPECT_NE(text.find("552.21"), std::string::npos) << file << ":\n" << text;
+    EXPECT_NE(text.find("2048.5"), std::string::npos) << file << ":\n" << text;
+  };
+  CliResult r = run_cli({"convert", dir.file("in.swf"), dir.file("a.csv")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  expect_fractions("a.csv");
+  r = run_cli({"convert", dir.file("a.csv"), dir.file("b.swf")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  expect_fractions("b.swf");
+  r = run_cli({"filter", dir.file("in.swf"), "-o", dir.file("c.swf"), "--min-procs", "1"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  expect_fractions("c.swf");
+  r = run_cli({"simulate", dir.file("in.swf"), "--scheduler", "easy", "--jobs-out", dir.file("d.swf")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  expect_fractions("d.swf");
+  EXPECT_NE(read_file(dir.file("d.swf")).find("\n1 0 0 100 4 107.77 -1 4 200"), std::string::npos);
+}
+
 TEST(CliConvert, RealLogRoundTripThroughGzipCsv) {
   if (!trace_exists("KTH-SP2-1996-2.swf.gz")) GTEST_SKIP() << "no shared traces";
   TempDir dir;

@@ -91,7 +91,7 @@ nlohmann::ordered_json stats_json(const std::string& path, const swf::Header& he
   j["read"] = {{"lines", s.read.lines},
                {"header_lines", s.read.header_lines},
                {"blank_lines", s.read.blank_lines},
-               {"decimals_rounded", s.read.decimals_rounded},
+               {"decimal_fields", s.read.decimal_fields},
                {"skipped", skipped},
                {"warnings", warnings}};
   return j;
@@ -185,7 +185,7 @@ std::string stats_text(const std::string& path, const swf::Header& header, const
   out += "\nRead\n";
   line(out, "lines", count(s.read.lines));
   line(out, "header lines", count(s.read.header_lines));
-  line(out, "decimals rounded", count(s.read.decimals_rounded));
+  line(out, "fields with decimals", count(s.read.decimal_fields));
   line(out, "skipped lines", count(s.read.skipped_total()));
   for (const auto& [reason, n] : s.read.skipped) line(out, fmt::format("  skipped: {}", reason), count(n));
   for (int i = 0; i < swf::kWarningKinds; ++i) {

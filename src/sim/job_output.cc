@@ -63,9 +63,10 @@ std::vector<swf::Record> simulated_records(const std::vector<swf::Record>& recor
   for (size_t i = 0; i < workload.jobs.size(); ++i) {
     swf::Record r = records[workload.record_index[i]];
     const JobOutcome& o = result.jobs[i];
-    r.submit_time = static_cast<int32_t>(workload.jobs[i].submit);
-    r.wait_time = static_cast<int32_t>(o.start - workload.jobs[i].submit);
-    r.run_time = static_cast<int32_t>(o.ran);
+    // set_value drops a fraction the log gave these fields: they now hold the simulated integer seconds.
+    r.set_value(2, static_cast<double>(workload.jobs[i].submit));
+    r.set_value(3, static_cast<double>(o.start - workload.jobs[i].submit));
+    r.set_value(4, static_cast<double>(o.ran));
     out.push_back(r);
   }
   return out;

@@ -37,7 +37,11 @@ void append_record(std::string& buf, const Record& r) {
   auto out = std::back_inserter(buf);
   for (int f = 1; f <= kFieldCount; ++f) {
     if (f > 1) buf += ',';
-    fmt::format_to(out, "{}", r.field(f));
+    if (r.fractional(f)) {
+      r.append_text(buf, f);
+    } else {
+      fmt::format_to(out, "{}", r.field(f));
+    }
   }
   buf += '\n';
 }
@@ -231,12 +235,13 @@ class CsvParser {
     Record r;
     for (int f = 1; f <= kFieldCount; ++f) {
       const Cell& c = cells[static_cast<size_t>(f - 1)];
-      r.field(f) = parse_value(c, f, report);
+      parse_value(c, f, r, report);
     }
     return r;
   }
 
-  int32_t parse_value(const Cell& c, int field, ReadReport& report) const {
+  // Sets field `field` of `r`; a decimal keeps its exact value (Record::set_value).
+  void parse_value(const Cell& c, int field, Record& r, ReadReport& report) const {
     const auto field_fail = [&](const std::string& what) {
       fail(c.column, fmt::format("field {} ({}): {}", field, kFieldNames[static_cast<size_t>(field - 1)], what));
     };
@@ -256,11 +261,15 @@ class CsvParser {
         field_fail(fmt::format("'{}' is not a number", c.text));
       if (std::fabs(d) > 4e9) field_fail(fmt::format("'{}' is outside the 32-bit range", c.text));
       value = std::llround(d);
-      ++report.decimals_rounded;
+      if (value < std::numeric_limits<int32_t>::min() || value > std::numeric_limits<int32_t>::max())
+        field_fail(fmt::format("'{}' is outside the 32-bit range", c.text));
+      ++report.decimal_fields;
+      r.set_value(field, d);
+      return;
     }
     if (value < std::numeric_limits<int32_t>::min() || value > std::numeric_limits<int32_t>::max())
       field_fail(fmt::format("'{}' is outside the 32-bit range", c.text));
-    return static_cast<int32_t>(value);
+    r.field(field) = static_cast<int32_t>(value);
   }
 
   [[noreturn]] void fail(size_t column, const std::string& what) const {

@@ -3,8 +3,8 @@
 // Input: Reader::Source delivers physical lines out of a buffer refilled with large read() calls (plain
 // files, stdin) or with zlib's inflate (gzip, detected by the magic bytes 1f 8b, several members allowed).
 // Lines are string_views into that buffer: no per-line allocation. Records are parsed with
-// std::from_chars; only a field that is not a plain integer takes the slow path (decimal rounding and
-// the error messages).
+// std::from_chars; only a field that is not a plain integer takes the slow path (decimals, kept exactly in
+// the record, and the error messages).
 #include "schedlab/swf/reader.h"
 
 #include <fcntl.h>
@@ -406,9 +406,9 @@ namespace {
 
 enum class FieldError { kNone, kNonNumeric, kOutOfRange };
 
-// Slow path for a token that is not a plain int32: decimals (rounded half away from zero), a leading '+',
-// and the error cases.
-FieldError parse_slow(std::string_view token, int32_t& out, bool& rounded) {
+// Slow path for a token that is not a plain int32: decimals (`exact` gets the value, `out` its rounding
+// half away from zero), a leading '+', and the error cases.
+FieldError parse_slow(std::string_view token, int32_t& out, bool& decimal, double& exact) {
   const char* first = token.data();
   const char* last = token.data() + token.size();
   if (first != last && *first == '+') ++first;
@@ -421,7 +421,7 @@ FieldError parse_slow(std::string_view token, int32_t& out, bool& rounded) {
       if (v < std::numeric_limits<int32_t>::min() || v > std::numeric_limits<int32_t>::max())
         return FieldError::kOutOfRange;
       out = static_cast<int32_t>(v);
-      rounded = false;
+      decimal = false;
       return FieldError::kNone;
     }
     if (ptr == last && ec == std::errc::result_out_of_range) return FieldError::kOutOfRange;
@@ -451,7 +451,8 @@ FieldError parse_slow(std::string_view token, int32_t& out, bool& rounded) {
       r > static_cast<double>(std::numeric_limits<int32_t>::max()))
     return FieldError::kOutOfRange;
   out = static_cast<int32_t>(r);
-  rounded = true;
+  decimal = true;
+  exact = d;
   return FieldError::kNone;
 }
 
@@ -461,7 +462,8 @@ bool Reader::parse_record(std::string_view line, Record& record) {
   const char* p = line.data();
   const char* const end = p + line.size();
   int fields = 0;
-  int64_t rounded_here = 0;
+  int64_t decimals_here = 0;
+  record.clear_fractions();  // the caller may pass the previous line's record
   FieldError error = FieldError::kNone;
   int error_field = 0;
   std::string_view error_token;
@@ -487,22 +489,27 @@ bool Reader::parse_record(std::string_view line, Record& record) {
     if (clean && v <= (negative ? uint64_t{2147483648} : uint64_t{2147483647})) {
       value = static_cast<int32_t>(negative ? -static_cast<int64_t>(v) : static_cast<int64_t>(v));
     } else {
-      bool rounded = false;
+      bool decimal = false;
+      double exact = 0;
       const std::string_view tok(token, static_cast<size_t>(p - token));
-      const FieldError e = parse_slow(tok, value, rounded);
+      const FieldError e = parse_slow(tok, value, decimal, exact);
       if (e != FieldError::kNone) {
         error = e;
         error_field = fields;
         error_token = tok;
         continue;
       }
-      if (rounded) ++rounded_here;
+      if (decimal) {
+        ++decimals_here;
+        record.set_value(fields, exact);  // keeps a fractional value exactly
+        continue;
+      }
     }
     record.field(fields) = value;
   }
 
   if (fields == kFieldCount && error == FieldError::kNone) {
-    report_.decimals_rounded += rounded_here;
+    report_.decimal_fields += decimals_here;
     return true;
   }
   std::string reason, what;

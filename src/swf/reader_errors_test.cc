@@ -141,7 +141,7 @@ TEST(ReaderErrors, SkipInvalidCountsByReason) {
   EXPECT_EQ(log.report.skipped.size(), 3u);
   EXPECT_EQ(log.report.skipped_total(), 4);
   EXPECT_EQ(log.report.records, 2);
-  EXPECT_EQ(log.report.decimals_rounded, 1);  // skipped lines do not count
+  EXPECT_EQ(log.report.decimal_fields, 1);  // skipped lines do not count
   // Without the option the first bad line fails.
   EXPECT_EQ(parse_error(text), "t.swf:3: expected 18 fields, found 3");
 }

@@ -66,7 +66,7 @@ TEST(ReaderReal, KthGzipRecordsAndHeader) {
   EXPECT_EQ(log.report.header_lines, 19);
   EXPECT_EQ(log.report.lines, 28489 + 19);
   EXPECT_EQ(log.report.blank_lines, 0);
-  EXPECT_EQ(log.report.decimals_rounded, 0);
+  EXPECT_EQ(log.report.decimal_fields, 0);
   EXPECT_EQ(log.report.skipped_total(), 0);
   ASSERT_TRUE(log.header.max_procs.has_value());
   EXPECT_EQ(*log.header.max_procs, 100);
@@ -108,11 +108,12 @@ TEST(ReaderReal, CtcWarningsAndDecimals) {
   EXPECT_EQ(log.records.size(), 77222u);
   EXPECT_EQ(*log.header.max_procs, 338);
   // awk over the log: 39087 fields with a decimal point, 7174 jobs with 0 < estimate < runtime.
-  EXPECT_EQ(log.report.decimals_rounded, 39087);
+  EXPECT_EQ(log.report.decimal_fields, 39087);
   EXPECT_EQ(log.report.warning(Warning::kEstimateBelowRuntime).count, 7174);
   EXPECT_EQ(log.report.warning(Warning::kSizeAboveMaxProcs).count, 0);
-  // Line 30 is "    1        0 588530    937  306 142.00 ..." (avg CPU 142.00 -> 142).
+  // Line 30 is "    1        0 588530    937  306 142.00 ..." (avg CPU 142.00 = 142: no fraction to keep).
   EXPECT_EQ(log.records[0].avg_cpu_time, 142);
+  EXPECT_FALSE(log.records[0].fractional(6));
   EXPECT_EQ(log.records[0].allocated_procs, 306);
 }
 
@@ -151,7 +152,7 @@ TEST(ReaderParse, TabsRunsOfSpacesLeadingSpaces) {
   ASSERT_EQ(log.records.size(), 2u);
   EXPECT_EQ(log.records[0], make({1, 0, 5, 100, 4, -1, -1, 4, 200, -1, 1, 2, 3, -1, -1, -1, -1, -1}));
   EXPECT_EQ(log.records[1], make({2, 10, 0, 50, 8, -1, -1, 8, 100, -1, 1, 2, 3, 4, 5, 6, 7, 8}));
-  EXPECT_EQ(log.report.decimals_rounded, 0);
+  EXPECT_EQ(log.report.decimal_fields, 0);
 }
 
 TEST(ReaderParse, CrlfAndBlankLines) {
@@ -169,7 +170,7 @@ TEST(ReaderParse, CrlfAndBlankLines) {
   EXPECT_EQ(log.report.header_lines, 2);
 }
 
-TEST(ReaderParse, DecimalsRoundedAndCounted) {
+TEST(ReaderParse, DecimalsKeptExactlyRoundedInTheIntegerMembersAndCounted) {
   const std::string text = rec("1 0 5 14400.0 -1.0 3.5 2.4999 -2.5 1e3 +7 0.5") + "\n" + rec("2 0 5 100 4") + "\n";
   const Log log = parse_log(text);
   ASSERT_EQ(log.records.size(), 2u);
@@ -182,7 +183,17 @@ TEST(ReaderParse, DecimalsRoundedAndCounted) {
   EXPECT_EQ(r.requested_time, 1000);    // 1e3
   EXPECT_EQ(r.requested_memory, 7);     // "+7" is an integer, not a decimal
   EXPECT_EQ(r.status, 1);               // 0.5
-  EXPECT_EQ(log.report.decimals_rounded, 7);
+  EXPECT_EQ(log.report.decimal_fields, 7);
+  // The exact values are kept; integral ones ("14400.0", "1e3") need no fraction.
+  EXPECT_EQ(r.value(4), 14400.0);
+  EXPECT_FALSE(r.fractional(4));
+  EXPECT_FALSE(r.fractional(9));
+  EXPECT_EQ(r.value(6), 3.5);
+  EXPECT_EQ(r.value(7), 2.4999);
+  EXPECT_EQ(r.value(8), -2.5);
+  EXPECT_EQ(r.value(11), 0.5);
+  EXPECT_TRUE(r.has_fractions());
+  EXPECT_FALSE(log.records[1].has_fractions());  // the reader's reused record does not carry them over
 }
 
 TEST(ReaderParse, ExtremeIntegersAccepted) {

@@ -2,10 +2,17 @@
 // header lines - over every real log in ../shared/traces and over generated edge-case logs.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
 #include <random>
 #include <sstream>
 
+#include <zlib.h>
+
+#include <cstdlib>
+#include <string>
+
+#include "schedlab/swf/csv.h"
 #include "schedlab/swf/reader.h"
 #include "schedlab/swf/writer.h"
 #include "test_util.h"
@@ -45,13 +52,80 @@ TEST(SwfRoundTrip, EveryRealLog) {
     write_log(gz, original.header, original.records);
     const Log back_plain = read_log(plain);
     expect_same(original, back_plain);
-    EXPECT_EQ(back_plain.report.decimals_rounded, 0);  // written as integers
+    // Only the non-integral values are written with decimals ("142.00" comes back as "142").
+    int64_t fractional = 0;
+    for (const Record& r : original.records)
+      for (int f = 1; f <= kFieldCount; ++f) fractional += r.fractional(f);
+    EXPECT_EQ(back_plain.report.decimal_fields, fractional);
     EXPECT_EQ(back_plain.report.lines,
               static_cast<int64_t>(original.records.size() + original.header.lines.size()));
     expect_same(original, read_log(gz));
     std::remove(plain.c_str());
     std::remove(gz.c_str());
   }
+}
+
+// Every number of an SWF file's record lines, parsed as a double with strtod - independently of the reader,
+// through zlib (which reads plain files too) - in file order.
+std::vector<double> numbers_in(const std::string& path) {
+  gzFile gz = gzopen(path.c_str(), "rb");
+  EXPECT_NE(gz, nullptr) << path;
+  std::vector<double> out;
+  if (gz == nullptr) return out;
+  std::string line;
+  char buf[1 << 16];
+  while (gzgets(gz, buf, sizeof buf) != nullptr) {
+    line += buf;
+    if (line.empty() || line.back() != '\n') continue;
+    if (line.find(';') == std::string::npos) {
+      const char* p = line.c_str();
+      char* end = nullptr;
+      for (double v = std::strtod(p, &end); end != p; v = std::strtod(p, &end)) {
+        out.push_back(v);
+        p = end;
+      }
+    }
+    line.clear();
+  }
+  gzclose(gz);
+  return out;
+}
+
+// Every field of every record kept to the last digit: SWF -> SWF and SWF -> CSV -> SWF give back the
+// numbers of the original text (compared as numbers: "142.00" and "142" are equal, "107.77" and "108" not).
+TEST(SwfRoundTrip, EveryRealLogKeepsEveryValueExactly) {
+  const auto traces = all_traces();
+  if (traces.empty()) GTEST_SKIP() << "no traces in " << schedlab::testing::traces_dir();
+  TempDir dir;
+  int logs_with_fractions = 0;
+  for (const auto& name : traces) {
+    SCOPED_TRACE(name);
+    const std::vector<double> original = numbers_in(trace_path(name));
+    const Log log = read_log(trace_path(name));
+    ASSERT_EQ(original.size(), log.records.size() * kFieldCount);
+    bool fractions = false;
+    for (double v : original) fractions = fractions || v != std::trunc(v);
+    logs_with_fractions += fractions;
+    // Through the library's values too.
+    for (size_t i = 0; i < log.records.size(); ++i)
+      for (int f = 1; f <= kFieldCount; ++f)
+        ASSERT_EQ(log.records[i].value(f), original[i * kFieldCount + static_cast<size_t>(f - 1)])
+            << "record " << i + 1 << " field " << f;
+    const std::string swf = dir.file("a.swf");
+    write_log(swf, log.header, log.records);
+    EXPECT_TRUE(numbers_in(swf) == original) << "SWF -> SWF";
+    const std::string csv = dir.file("a.csv.gz");
+    write_csv(csv, log.header, log.records);
+    const Log from_csv = read_csv(csv);
+    const std::string again = dir.file("b.swf.gz");
+    write_log(again, from_csv.header, from_csv.records);
+    EXPECT_TRUE(numbers_in(again) == original) << "SWF -> CSV -> SWF";
+    std::remove(swf.c_str());
+    std::remove(csv.c_str());
+    std::remove(again.c_str());
+  }
+  // SDSC-Par, HPC2N, SDSC-DS and OSC-Clust write average CPU times such as 107.77.
+  EXPECT_GE(logs_with_fractions, 4);
 }
 
 TEST(SwfRoundTrip, GeneratedEdgeCases) {
@@ -83,13 +157,13 @@ TEST(SwfRoundTrip, GeneratedEdgeCases) {
 
 TEST(SwfRoundTrip, TextNormalisedButRecordsKept) {
   // Tabs, CRLF, decimals and a header line between records: records and header lines survive; the
-  // text is normalised (single spaces, integers, header at the top).
+  // text is normalised (single spaces, header at the top; 7.6 stays 7.6).
   const std::string text = "; A\r\n\t1  0\t5 7.6 4 -1 -1 4 9 -1 1 2 3 -1 -1 -1 -1 -1\r\n; B\n\n"
                            "2 1 5 8 4 -1 -1 4 9 -1 1 2 3 -1 -1 -1 -1 -1\n";
   const Log log = parse_log(text);
   std::ostringstream out;
   write_log(out, log.header, log.records);
-  EXPECT_EQ(out.str(), "; A\n; B\n1 0 5 8 4 -1 -1 4 9 -1 1 2 3 -1 -1 -1 -1 -1\n2 1 5 8 4 -1 -1 4 9 -1 1 2 3 -1 -1 -1 -1 -1\n");
+  EXPECT_EQ(out.str(), "; A\n; B\n1 0 5 7.6 4 -1 -1 4 9 -1 1 2 3 -1 -1 -1 -1 -1\n2 1 5 8 4 -1 -1 4 9 -1 1 2 3 -1 -1 -1 -1 -1\n");
   const Log again = parse_log(out.str());
   EXPECT_EQ(again.records, log.records);
   EXPECT_EQ(again.header.lines, log.header.lines);

@@ -1,4 +1,5 @@
-// SWF writer: header lines verbatim, records as 18 integers separated by single spaces.
+// SWF writer: header lines verbatim, records as 18 numbers separated by single spaces (integers, or a
+// field's exact fractional value where the record keeps one).
 #include "schedlab/swf/writer.h"
 
 #include <zlib.h>
@@ -15,6 +16,13 @@ namespace {
 constexpr size_t kFlushAt = size_t{1} << 20;
 
 void append_record(std::string& out, const Record& record) {
+  if (record.has_fractions()) {
+    for (int i = 1; i <= kFieldCount; ++i) {
+      if (i > 1) out += ' ';
+      record.append_text(out, i);
+    }
+    return;
+  }
   char buf[16];
   for (int i = 1; i <= kFieldCount; ++i) {
     if (i > 1) out += ' ';

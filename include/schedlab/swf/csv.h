@@ -4,18 +4,19 @@
 // - First, every SWF header line, verbatim and in order, each prefixed with '#': the SWF line
 //   "; MaxProcs: 100" becomes "#; MaxProcs: 100". (pandas: read_csv(path, comment='#'); R: comment.char='#'.)
 // - Then one column-name row: the 18 names of kFieldNames in order, comma-separated.
-// - Then one row per record: the 18 integer fields, comma-separated, no quoting, '\n' line ends.
+// - Then one row per record: the 18 fields, comma-separated, no quoting, '\n' line ends; each an integer,
+//   or the field's exact fractional value ("107.77") where the record keeps one (swf/record.h).
 // - The output is gzip-compressed when the path ends in ".gz"; "-" writes to standard output.
 // So SWF -> CSV -> SWF gives back exactly the same records and the same header lines.
 //
 // Reading accepts what it writes, plus: '#' lines anywhere (taken as header lines; the text after the
 // '#' is kept verbatim when it starts with ';', otherwise the '#' is replaced by ';': "# text" -> "; text"), blank lines,
-// CRLF line ends, spaces and tabs around fields, and numbers with a decimal part (rounded to the nearest
-// integer and counted in ReadReport::decimals_rounded, as the SWF reader does). The column-name row must
+// CRLF line ends, spaces and tabs around fields, and numbers with a decimal part or exponent (kept exactly
+// and counted in ReadReport::decimal_fields, as the SWF reader does). The column-name row must
 // match kFieldNames exactly. Gzip input is detected by content. Errors are swf::ReadError with
 // "file:line:column: what is wrong" (column = 1-based character position). The reader's semantic warnings
 // (ReadReport::warnings) are not computed for CSV input; ReadReport counts lines, header lines, blank
-// lines, records and decimals rounded.
+// lines, records and decimal fields.
 #pragma once
 
 #include <ostream>

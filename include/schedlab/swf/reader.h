@@ -4,7 +4,8 @@
 // Contract:
 // - Header lines (starting with ';') before and between records go to Header; blank lines are skipped.
 // - Fields may be separated by any run of spaces and tabs; CRLF line ends are accepted. A numeric field
-//   with a decimal part is rounded to the nearest integer and counted in ReadReport::decimals_rounded.
+//   written with a decimal part or an exponent is counted in ReadReport::decimal_fields; its value is kept
+//   exactly when it is not an integer (Record::value), and its integer member holds it rounded.
 // - A record with the wrong number of fields, a non-numeric field or a value outside the 32-bit range is
 //   a ReadError "file:line: field N (name): what is wrong" - unless ReadOptions::skip_invalid, in which
 //   case the line is skipped and counted by reason in ReadReport::skipped.
@@ -16,7 +17,8 @@
 // - A header line is a line whose first non-blank character is ';'. It is kept verbatim without its line
 //   terminator (a '\r' of CRLF is removed, other trailing blanks are kept). Header lines found between
 //   records are added to the same Header (a writer puts them back at the top).
-// - Decimals are rounded half away from zero ("3.5" -> 4, "-2.5" -> -3); a leading '+' is accepted;
+// - Integer members hold decimals rounded half away from zero ("3.5" -> 4, "-2.5" -> -3), and the record
+//   keeps "3.5" and "-2.5" as their exact values; a leading '+' is accepted;
 //   exponents ("1e3") are accepted as decimals. "inf", "nan", hex and anything else is non_numeric.
 // - When a line has a wrong field count and a bad field, the field count is reported.
 // - Error messages, with FILE the path ("<stdin>" for "-", the name given to parse_log):
@@ -89,7 +91,7 @@ struct ReadReport {
   int64_t header_lines = 0;
   int64_t blank_lines = 0;
   int64_t records = 0;           // records accepted
-  int64_t decimals_rounded = 0;  // fields written with a decimal part and rounded
+  int64_t decimal_fields = 0;    // fields written with a decimal part or exponent ("107.77", "142.00", "1e3")
   std::map<std::string, int64_t> skipped;  // reason -> count (only with skip_invalid)
   std::array<WarningCount, kWarningKinds> warnings{};
 

@@ -1,13 +1,21 @@
-// One SWF job record: the 18 standard fields, compact (72 bytes) so a million jobs fit in ~72 MB.
+// One SWF job record: the 18 standard fields, compact (80 bytes) so a million jobs fit in ~80 MB.
 //
 // Field numbers follow the Standard Workload Format (1-based). -1 means "unknown" in every field.
-// Values are integers; a field written with a decimal part (e.g. "14400.0") is stored rounded to the
-// nearest integer and counted by the reader. A value outside the 32-bit range is a read error.
+// Every field has an integer value (the int32 members, what the simulator and the analyses use): a field
+// the log wrote with a fractional part ("107.77" CPU seconds in some archive versions) holds it rounded half
+// away from zero. The fractional value itself is kept beside it, exactly as read (to the 15-17 significant
+// digits of a double), and written back by the SWF and CSV writers: value(n) returns it. Assigning a new
+// integer to a member makes the member's stored fraction stale, and a stale fraction is never used (value(n)
+// then returns the integer), so code that rewrites a field (simulated wait and run times) cannot write an
+// old fraction by mistake. A value outside the 32-bit range is a read error.
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <memory>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace schedlab::swf {
 
@@ -37,9 +45,45 @@ struct Record {
   int32_t field(int number) const { return (&job_number)[number - 1]; }
   int32_t& field(int number) { return (&job_number)[number - 1]; }
 
-  friend bool operator==(const Record&, const Record&) = default;
+  // The exact value of field `number`: its fraction when the log gave one (and the integer member still
+  // holds its rounding), else the integer.
+  double value(int number) const;
+  // True when field `number` has a (current) fractional value.
+  bool fractional(int number) const;
+  // Sets field `number` to `v`: the integer member to v rounded half away from zero, and the fraction to v
+  // when v is not an integer (else none). Requires v to round into the 32-bit range.
+  void set_value(int number, double v);
+  // True when any field has a current fractional value.
+  bool has_fractions() const;
+  // Appends field `number` as SWF/CSV text: the integer, or the fraction as the shortest plain decimal that
+  // reads back as the same double ("107.77"; never an exponent).
+  void append_text(std::string& out, int number) const;
+  // Drops every fraction (the integer members stay).
+  void clear_fractions() {
+    if (fractions_) fractions_->clear();
+  }
+
+  Record() = default;
+  Record(const Record& other);
+  Record& operator=(const Record& other);
+  Record(Record&&) noexcept = default;
+  Record& operator=(Record&&) noexcept = default;
+  ~Record() = default;
+
+  // Equal when every field's exact value is equal.
+  friend bool operator==(const Record& a, const Record& b);
+
+ private:
+  struct Fraction {
+    int32_t number;  // SWF field number
+    double value;
+  };
+  // Null for the usual all-integer record, so integer records cost one pointer and no allocation.
+  std::unique_ptr<std::vector<Fraction>> fractions_;
+  const Fraction* find(int number) const;
 };
-static_assert(sizeof(Record) == kFieldCount * sizeof(int32_t), "Record must stay a packed array of fields");
+static_assert(sizeof(Record) == kFieldCount * sizeof(int32_t) + sizeof(void*),
+              "Record must stay a packed array of fields and one pointer");
 
 // Short machine-friendly names of the 18 fields in order (CSV header, JSON keys, error messages).
 inline constexpr std::array<std::string_view, kFieldCount> kFieldNames = {
