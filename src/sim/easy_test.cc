@@ -91,6 +91,26 @@ TEST(EasyTest, ShadowCountsJobsStartedAtTheSameInstant) {
   EXPECT_EQ(testing::starts(w, r), (V{0, 100, 200, 0}));
 }
 
+TEST(EasyTest, ExtraCountsEveryJobEndingAtTheShadowTime) {
+  // 10 processors. J1 (3), J2 (2), J3 (2) run from 0, all expected to end at 100; at t=1 head J4 (6) finds
+  // 3 free. Shadow 100; at 100 all three end, so 3 + 7 = 10 processors are free then and extra = 10 - 6 = 4
+  // (a walk that stops at the job making J4 fit counts 6 - 6 = 0 with J1 first, 1 with J2 and J3 first).
+  // J5 (3 procs, runs past 100) fits in the extra 4: starts at 1; J4 still starts at its shadow time.
+  const auto w = testing::workload(10, {J{1, 0, 100, 3, 100}, J{2, 0, 100, 2, 100}, J{3, 0, 100, 2, 100},
+                                        J{4, 1, 50, 6, 50}, J{5, 1, 1000, 3, 1000}});
+  EXPECT_EQ(testing::starts(w, testing::run(w, "easy")), (V{0, 0, 0, 100, 1}));
+  EXPECT_EQ(testing::starts(w, testing::run(w, "easy-sjbf")), (V{0, 0, 0, 100, 1}));
+}
+
+TEST(EasyTest, ExtraCountsRunningAndJustStartedJobsEndingAtTheShadowTime) {
+  // 10 processors. J1 (3) and J2 (2) run from 0 to 100. At t=1 J3 (2, 99 s) starts in the same call and
+  // also ends at 100; head J4 (6) finds 3 free. At 100: 3 + 3 + 2 + 2 = 10 free, extra 4, so J5 (3 procs,
+  // long) backfills at 1.
+  const auto w = testing::workload(10, {J{1, 0, 100, 3, 100}, J{2, 0, 100, 2, 100}, J{3, 1, 99, 2, 99},
+                                        J{4, 1, 50, 6, 50}, J{5, 1, 1000, 3, 1000}});
+  EXPECT_EQ(testing::starts(w, testing::run(w, "easy")), (V{0, 0, 1, 100, 1}));
+}
+
 TEST(SjbfTest, BackfillsShortestPredictionFirst) {
   // 10 processors. Head J2 (10) waits for J1 (8, to 100): extra 0. Two 2-processor candidates: J3 (90 s)
   // and J4 (10 s). EASY backfills J3 (queue order); SJBF backfills J4, and J3 (ends past 100) waits.

@@ -33,7 +33,11 @@ Shadow compute_shadow(const SimState& state, int64_t free_now, std::vector<std::
   while (i < running.size() || j < just_started.size()) {
     const int64_t end = next_end();
     take();
-    if (avail >= procs) return {end, avail - procs};
+    if (avail < procs) continue;
+    // Extra = processors free AT the shadow time - the head's: every job ending then frees its processors,
+    // whatever the tie order put first.
+    while ((i < running.size() || j < just_started.size()) && next_end() == end) take();
+    return {end, avail - procs};
   }
   throw std::logic_error(fmt::format("no shadow time: {} processors needed, at most {} ever free", procs, avail));
 }

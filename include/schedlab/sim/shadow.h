@@ -4,12 +4,9 @@
 // SimState::expected_end: start + prediction, or now when overdue) and the jobs the scheduler is starting
 // at this instant (end = now + prediction) — walk them by ascending expected end, adding their processors,
 // until `procs` fit: that expected end is the shadow time. Extra processors = the processors accumulated
-// at that moment - `procs`. Order: by expected end; ties: running jobs by (start + prediction, job id),
-// then the jobs started at this instant by (end, procs).
-// Decision: jobs ending at the shadow time that come after the one that made the head fit are NOT counted
-// in extra (the classic walk, as in Lifka's and Tsafrir's simulators). Counting them too changes
-// KTH-SP2 EASY's mean bounded slowdown from 90.3 to 91.8 (published 89.9); the walk reproduces the 2007
-// paper within 0.5%.
+// at that moment - `procs`, where "at that moment" includes every job with the same expected end (they all
+// free their processors at the shadow time; the definition of shared/spec/talby-thesis.md: extra = processors
+// free at the shadow time - the head's), so the result does not depend on how ties are ordered.
 // Cost: O(k log k) for the k jobs started at this instant + O(running jobs ending by the shadow time).
 #pragma once
 
