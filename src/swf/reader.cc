@@ -463,7 +463,8 @@ bool Reader::parse_record(std::string_view line, Record& record) {
   const char* const end = p + line.size();
   int fields = 0;
   int64_t decimals_here = 0;
-  record.clear_fractions();  // the caller may pass the previous line's record
+  Record::Fraction fractions[kFieldCount];
+  size_t fraction_count = 0;
   FieldError error = FieldError::kNone;
   int error_field = 0;
   std::string_view error_token;
@@ -501,14 +502,15 @@ bool Reader::parse_record(std::string_view line, Record& record) {
       }
       if (decimal) {
         ++decimals_here;
-        record.set_value(fields, exact);  // keeps a fractional value exactly
-        continue;
+        // The member holds the rounding (`value`); a fractional exact value is kept beside it.
+        if (exact != std::trunc(exact)) fractions[fraction_count++] = {fields, exact};
       }
     }
     record.field(fields) = value;
   }
 
   if (fields == kFieldCount && error == FieldError::kNone) {
+    record.adopt_fractions(fractions, fraction_count);  // also drops the previous line's
     report_.decimal_fields += decimals_here;
     return true;
   }
@@ -579,8 +581,9 @@ Log read_all(Reader& reader) {
   const int64_t cap = size >= 0 ? size / 36 + 1 : int64_t{1} << 20;
   guess = std::min(guess, cap);
   if (guess > 0) log.records.reserve(static_cast<size_t>(guess));
+  // Moved, not copied: a record's fractions change hands without an allocation.
   Record record;
-  while (reader.next(record)) log.records.push_back(record);
+  while (reader.next(record)) log.records.push_back(std::move(record));
   if (log.records.capacity() > log.records.size() + log.records.size() / 4 + 1024) log.records.shrink_to_fit();
   log.header = reader.header();
   log.report = reader.report();

@@ -15,13 +15,13 @@
 #include <memory>
 #include <string>
 #include <string_view>
-#include <vector>
 
 namespace schedlab::swf {
 
 inline constexpr int kFieldCount = 18;
 
-struct Record {
+// The 18 integer fields, trivially copyable (a copy of a Record of integers is a 72-byte memcpy).
+struct RecordFields {
   int32_t job_number = -1;        //  1 job number
   int32_t submit_time = -1;       //  2 submit time, seconds from the log's start
   int32_t wait_time = -1;         //  3 wait time, seconds
@@ -40,10 +40,13 @@ struct Record {
   int32_t partition = -1;         // 16
   int32_t preceding_job = -1;     // 17
   int32_t think_time = -1;        // 18 think time from the preceding job, seconds
+};
 
-  // Field access by SWF number 1..18 (for generic code: writers, CSV, validation).
-  int32_t field(int number) const { return (&job_number)[number - 1]; }
-  int32_t& field(int number) { return (&job_number)[number - 1]; }
+struct Record : RecordFields {
+  // Field access by SWF number 1..18 (for generic code: writers, CSV, validation), through a table of
+  // member pointers (well-defined, unlike indexing across members; compiles to an offset load).
+  int32_t field(int number) const;
+  int32_t& field(int number);
 
   // The exact value of field `number`: its fraction when the log gave one (and the integer member still
   // holds its rounding), else the integer.
@@ -59,9 +62,7 @@ struct Record {
   // reads back as the same double ("107.77"; never an exponent).
   void append_text(std::string& out, int number) const;
   // Drops every fraction (the integer members stay).
-  void clear_fractions() {
-    if (fractions_) fractions_->clear();
-  }
+  void clear_fractions() { fractions_.reset(); }
 
   Record() = default;
   Record(const Record& other);
@@ -75,15 +76,32 @@ struct Record {
 
  private:
   struct Fraction {
-    int32_t number;  // SWF field number
+    int32_t number;  // SWF field number; 0 ends the array
     double value;
   };
-  // Null for the usual all-integer record, so integer records cost one pointer and no allocation.
-  std::unique_ptr<std::vector<Fraction>> fractions_;
+  // Null for the usual all-integer record, so integer records cost one pointer and no allocation; else one
+  // allocation holding the fractions and a terminating {0, 0}.
+  std::unique_ptr<Fraction[]> fractions_;
   const Fraction* find(int number) const;
+  static size_t count(const Fraction* f);
+  // The reader collects a line's fractions and hands them over at once (one allocation per line).
+  friend class Reader;
+  void adopt_fractions(const Fraction* f, size_t n);
 };
+static_assert(sizeof(RecordFields) == kFieldCount * sizeof(int32_t));
 static_assert(sizeof(Record) == kFieldCount * sizeof(int32_t) + sizeof(void*),
               "Record must stay a packed array of fields and one pointer");
+
+// The integer members in SWF field order.
+inline constexpr std::array<int32_t RecordFields::*, kFieldCount> kRecordMembers = {
+    &Record::job_number,      &Record::submit_time,      &Record::wait_time,       &Record::run_time,
+    &Record::allocated_procs, &Record::avg_cpu_time,     &Record::used_memory,     &Record::requested_procs,
+    &Record::requested_time,  &Record::requested_memory, &Record::status,          &Record::user_id,
+    &Record::group_id,        &Record::executable,       &Record::queue,           &Record::partition,
+    &Record::preceding_job,   &Record::think_time};
+
+inline int32_t Record::field(int number) const { return this->*kRecordMembers[static_cast<size_t>(number - 1)]; }
+inline int32_t& Record::field(int number) { return this->*kRecordMembers[static_cast<size_t>(number - 1)]; }
 
 // Short machine-friendly names of the 18 fields in order (CSV header, JSON keys, error messages).
 inline constexpr std::array<std::string_view, kFieldCount> kFieldNames = {
