@@ -1,7 +1,8 @@
 # Entry points. Each target does its own set-up (bootstrap installs missing Debian packages).
-#   make          build the release CLI at build/schedlab
-#   make demo     run the main job on the bundled KTH log
-#   make check    build and run every test (CTest), then fuzz the SWF reader for a bounded time
+#   make          build the release CLI at build/schedlab (no package installation: see make bootstrap)
+#   make demo     install what is missing, build, run the main job on the bundled KTH log
+#   make check    install what is missing, build, run every test (CTest), then fuzz the SWF reader
+#   make bootstrap  install the missing Debian packages (scripts/bootstrap.sh)
 JOBS ?= $(shell nproc)
 FUZZ_SECONDS ?= 60
 
@@ -12,15 +13,18 @@ all: build
 bootstrap:
 	@scripts/bootstrap.sh
 
-build: bootstrap
+build:
 	@test -f build/build.ninja || cmake --preset release >/dev/null
 	cmake --build build -j $(JOBS)
 
-demo: build
+demo: bootstrap
+	@$(MAKE) --no-print-directory build
 	./build/schedlab simulate data/KTH-SP2-1996-2.swf.gz --scheduler easy --warmup-fraction 0.01
 
-test: build
-	ctest --test-dir build -j $(JOBS) --output-on-failure
+test: bootstrap
+	@$(MAKE) --no-print-directory build
+	ctest --test-dir build -j $(JOBS) --output-on-failure --output-junit ctest-junit.xml
+	@python3 scripts/test_summary.py build/ctest-junit.xml
 
 check: test fuzz
 

@@ -18,6 +18,12 @@ std::string traces_dir() { return SCHEDLAB_TRACES_DIR; }
 std::string trace_path(const std::string& file) { return traces_dir() + "/" + file; }
 bool trace_exists(const std::string& file) { return fs::exists(trace_path(file)); }
 
+swf::Record record(const swf::RecordFields& fields) {
+  swf::Record r;
+  static_cast<swf::RecordFields&>(r) = fields;
+  return r;
+}
+
 std::vector<std::string> all_traces() {
   std::vector<std::string> out;
   if (!fs::is_directory(traces_dir())) return out;

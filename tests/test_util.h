@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "schedlab/swf/record.h"
+
 namespace schedlab::testing {
 
 // ../shared/traces relative to the source tree; tests that need a log skip when it is absent.
@@ -11,6 +13,19 @@ std::string traces_dir();
 std::string trace_path(const std::string& file);  // traces_dir() + "/" + file
 bool trace_exists(const std::string& file);
 std::vector<std::string> all_traces();            // every *.swf.gz in traces_dir(), sorted
+
+// Skips the current test, with one uniform message that scripts/run_tests.py counts, when the shared log
+// `file` is absent. Every test that needs a real log starts with it (or SCHEDLAB_NEED_TRACES for all of them).
+#define SCHEDLAB_NEED_TRACE(file)                                                                         \
+  if (!::schedlab::testing::trace_exists(file))                                                           \
+  GTEST_SKIP() << "needs the shared logs: " << (file) << " is not in " << ::schedlab::testing::traces_dir()
+#define SCHEDLAB_NEED_TRACES()                                                                            \
+  if (::schedlab::testing::all_traces().empty())                                                          \
+  GTEST_SKIP() << "needs the shared logs: none in " << ::schedlab::testing::traces_dir()
+
+// A record for a hand-written test log, every field named: record({.submit_time = 0, .run_time = 100,
+// .requested_procs = 4}). Fields left out are -1 (unknown), as in a Record.
+swf::Record record(const swf::RecordFields& fields);
 
 // A fresh temporary directory, removed when the object goes out of scope.
 class TempDir {

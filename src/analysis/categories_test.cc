@@ -1,4 +1,5 @@
 #include "schedlab/analysis/categories.h"
+#include "test_util.h"
 
 #include <cmath>
 #include <stdexcept>
@@ -8,18 +9,6 @@
 
 namespace schedlab::analysis {
 namespace {
-
-swf::Record job(int32_t user, int32_t exe, int32_t size, int32_t queue, int32_t runtime, int32_t status = 1) {
-  swf::Record r;
-  r.user_id = user;
-  r.executable = exe;
-  r.requested_procs = size;
-  r.allocated_procs = size;
-  r.queue = queue;
-  r.run_time = runtime;
-  r.status = status;
-  return r;
-}
 
 // 29 records; every expected value below is worked out by hand from this list.
 //   A 6x user 1, exe 1, size 4,  queue 1, runtime 100,100,100,300,300,300
@@ -35,19 +24,35 @@ swf::Record job(int32_t user, int32_t exe, int32_t size, int32_t queue, int32_t 
 //   K 6x user 4, exe 3, size 2,  queue 3, runtime 0             (a group with zero mean)
 std::vector<swf::Record> tiny_log() {
   std::vector<swf::Record> log;
-  for (const int32_t t : {100, 100, 100, 300, 300, 300}) log.push_back(job(1, 1, 4, 1, t));
-  for (int i = 0; i < 6; ++i) log.push_back(job(2, 2, 8, 1, 1000));
-  for (int i = 0; i < 2; ++i) log.push_back(job(2, 2, 7, 1, 4000));
-  for (int i = 0; i < 3; ++i) log.push_back(job(3, 1, 4, 2, 200));
-  log.push_back(job(1, 1, 4, 1, -1));
-  log.push_back(job(1, 1, 4, 1, 500, 3));
-  log.push_back(job(-1, 1, 4, 2, 200));
-  log.push_back(job(2, 2, 8, -1, 1000));
-  log.push_back(job(1, -1, 4, 1, 200));
-  swf::Record j = job(3, 1, 0, 2, 200);
+  for (const int32_t t : {100, 100, 100, 300, 300, 300})
+    log.push_back(testing::record({.run_time = t, .allocated_procs = 4, .requested_procs = 4, .status = 1,
+                                   .user_id = 1, .executable = 1, .queue = 1}));
+  for (int i = 0; i < 6; ++i)
+    log.push_back(testing::record({.run_time = 1000, .allocated_procs = 8, .requested_procs = 8, .status = 1,
+                                   .user_id = 2, .executable = 2, .queue = 1}));
+  for (int i = 0; i < 2; ++i)
+    log.push_back(testing::record({.run_time = 4000, .allocated_procs = 7, .requested_procs = 7, .status = 1,
+                                   .user_id = 2, .executable = 2, .queue = 1}));
+  for (int i = 0; i < 3; ++i)
+    log.push_back(testing::record({.run_time = 200, .allocated_procs = 4, .requested_procs = 4, .status = 1,
+                                   .user_id = 3, .executable = 1, .queue = 2}));
+  log.push_back(testing::record({.allocated_procs = 4, .requested_procs = 4, .status = 1, .user_id = 1,
+                                 .executable = 1, .queue = 1}));
+  log.push_back(testing::record({.run_time = 500, .allocated_procs = 4, .requested_procs = 4, .status = 3,
+                                 .user_id = 1, .executable = 1, .queue = 1}));
+  log.push_back(testing::record({.run_time = 200, .allocated_procs = 4, .requested_procs = 4, .status = 1,
+                                 .executable = 1, .queue = 2}));
+  log.push_back(testing::record({.run_time = 1000, .allocated_procs = 8, .requested_procs = 8, .status = 1,
+                                 .user_id = 2, .executable = 2}));
+  log.push_back(testing::record({.run_time = 200, .allocated_procs = 4, .requested_procs = 4, .status = 1,
+                                 .user_id = 1, .queue = 1}));
+  swf::Record j = testing::record({.run_time = 200, .allocated_procs = 0, .requested_procs = 0, .status = 1,
+                                   .user_id = 3, .executable = 1, .queue = 2});
   j.requested_procs = -1;
   log.push_back(j);
-  for (int i = 0; i < 6; ++i) log.push_back(job(4, 3, 2, 3, 0));
+  for (int i = 0; i < 6; ++i)
+    log.push_back(testing::record({.run_time = 0, .allocated_procs = 2, .requested_procs = 2, .status = 1,
+                                   .user_id = 4, .executable = 3, .queue = 3}));
   return log;
 }
 
@@ -179,7 +184,9 @@ TEST(Categories, GroupSizeLimits) {
 
 TEST(Categories, EmptyKeyIsNanAndNamesRoundTrip) {
   std::vector<swf::Record> log;
-  for (int i = 0; i < 10; ++i) log.push_back(job(1, -1, 4, -1, 100 + i));
+  for (int i = 0; i < 10; ++i)
+    log.push_back(testing::record({.run_time = 100 + i, .allocated_procs = 4, .requested_procs = 4, .status = 1,
+                                   .user_id = 1}));
   const Categorization c = categorize(log);
   EXPECT_EQ(c[CategoryKey::kExecutable].groups, 0);
   EXPECT_TRUE(std::isnan(c[CategoryKey::kExecutable].weighted_cv));

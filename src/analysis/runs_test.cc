@@ -7,25 +7,31 @@
 #include <gtest/gtest.h>
 
 #include "schedlab/analysis/random.h"
+#include "test_util.h"
 
 namespace schedlab::analysis {
 namespace {
 
-swf::Record job(int32_t submit, int32_t user, int32_t exe, int32_t procs) {
-  swf::Record r;
-  r.submit_time = submit;
-  r.user_id = user;
-  r.executable = exe;
-  r.requested_procs = procs;
-  r.run_time = 10;
-  return r;
-}
-
 TEST(Runs, CountsRunsPerUserAcrossInterleaving) {
   // User 1: A A B A (runs 2,1,1); user 2: A A A (run 3), interleaved with user 1.
-  const std::vector<swf::Record> log = {job(0, 1, 7, 4), job(1, 2, 7, 4), job(2, 1, 7, 4), job(3, 2, 7, 4),
-                                        job(4, 1, 8, 4), job(5, 2, 7, 4), job(6, 1, 7, 4), job(7, 1, -1, 4),
-                                        job(8, -1, 7, 4)};
+  const std::vector<swf::Record> log = {testing::record({.submit_time = 0, .run_time = 10, .requested_procs = 4,
+                                                         .user_id = 1, .executable = 7}),
+                                                         testing::record({.submit_time = 1, .run_time = 10,
+                                                         .requested_procs = 4, .user_id = 2, .executable = 7}),
+                                                         testing::record({.submit_time = 2, .run_time = 10,
+                                                         .requested_procs = 4, .user_id = 1, .executable = 7}),
+                                                         testing::record({.submit_time = 3, .run_time = 10,
+                                                         .requested_procs = 4, .user_id = 2, .executable = 7}),
+                                        testing::record({.submit_time = 4, .run_time = 10, .requested_procs = 4,
+                                                         .user_id = 1, .executable = 8}),
+                                                         testing::record({.submit_time = 5, .run_time = 10,
+                                                         .requested_procs = 4, .user_id = 2, .executable = 7}),
+                                                         testing::record({.submit_time = 6, .run_time = 10,
+                                                         .requested_procs = 4, .user_id = 1, .executable = 7}),
+                                                         testing::record({.submit_time = 7, .run_time = 10,
+                                                         .requested_procs = 4, .user_id = 1}),
+                                        testing::record({.submit_time = 8, .run_time = 10, .requested_procs = 4,
+                                                         .executable = 7})};
   const RunsResult r = find_runs(log);
   EXPECT_EQ(r.jobs, 7);
   EXPECT_EQ(r.unknown_executable, 1);
@@ -43,7 +49,12 @@ TEST(Runs, CountsRunsPerUserAcrossInterleaving) {
 }
 
 TEST(Runs, SizeChangeBreaksARun) {
-  const std::vector<swf::Record> log = {job(0, 1, 7, 4), job(1, 1, 7, 8), job(2, 1, 7, 8)};
+  const std::vector<swf::Record> log = {testing::record({.submit_time = 0, .run_time = 10, .requested_procs = 4,
+                                                         .user_id = 1, .executable = 7}),
+                                                         testing::record({.submit_time = 1, .run_time = 10,
+                                                         .requested_procs = 8, .user_id = 1, .executable = 7}),
+                                                         testing::record({.submit_time = 2, .run_time = 10,
+                                                         .requested_procs = 8, .user_id = 1, .executable = 7})};
   const RunsResult r = find_runs(log);
   EXPECT_EQ(r.runs, 2);
   EXPECT_EQ(r.histogram.at(2), 1);
@@ -62,7 +73,8 @@ std::vector<swf::Record> planted_log(double theta, int runs, uint64_t seed) {
     const auto len = static_cast<int>(std::upper_bound(cdf.begin(), cdf.end(), u) - cdf.begin()) + 1;
     const auto user = static_cast<int32_t>(rng.below(8));
     for (int i = 0; i < len; ++i) {
-      log.push_back(job(next_time[static_cast<size_t>(user)] * 8 + user, user, k, 1 + k % 3));
+      log.push_back(testing::record({.submit_time = next_time[static_cast<size_t>(user)] * 8 + user, .run_time = 10,
+                                     .requested_procs = 1 + k % 3, .user_id = user, .executable = k}));
       ++next_time[static_cast<size_t>(user)];
     }
   }
@@ -79,7 +91,10 @@ TEST(Runs, RecoversThePlantedExponent) {
 }
 
 TEST(Runs, FitsAreNanWithoutDistinctLengths) {
-  const RunsResult r = find_runs({job(0, 1, 1, 1), job(1, 1, 2, 1)});
+  const RunsResult r = find_runs({testing::record({.submit_time = 0, .run_time = 10, .requested_procs = 1,
+                                                   .user_id = 1, .executable = 1}), testing::record({.submit_time = 1,
+                                                   .run_time = 10, .requested_procs = 1, .user_id = 1,
+                                                   .executable = 2})});
   EXPECT_TRUE(std::isnan(r.theta_mle));
   EXPECT_TRUE(std::isnan(r.theta_loglog));
 }

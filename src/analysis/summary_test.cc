@@ -13,25 +13,20 @@
 namespace schedlab::analysis {
 namespace {
 
-swf::Record job(int32_t submit, int32_t runtime, int32_t procs, int32_t estimate, int32_t user = 1) {
-  swf::Record r;
-  r.submit_time = submit;
-  r.run_time = runtime;
-  r.requested_procs = procs;
-  r.requested_time = estimate;
-  r.user_id = user;
-  return r;
-}
-
 // A small log on an 8-processor machine with known answers.
 std::vector<swf::Record> small_log() {
   std::vector<swf::Record> jobs = {
-      job(0, 100, 4, 200, 1),     // valid
-      job(86400, 50, 2, 100, 2),  // valid, submitted 1 day later
-      job(3600, 300, 8, 200, 2),  // valid, runtime > estimate; out of submit order
-      job(7200, -1, 1, 100, 3),   // negative runtime
-      job(7200, 10, 16, 100, 3),  // larger than machine
-      job(7300, 10, -1, -1, -1),  // no size (allocated -1 too), no estimate, unknown user
+      testing::record({.submit_time = 0, .run_time = 100, .requested_procs = 4, .requested_time = 200, .user_id = 1}),
+                           // valid
+      testing::record({.submit_time = 86400, .run_time = 50, .requested_procs = 2, .requested_time = 100,
+                       .user_id = 2}),  // valid, submitted 1 day later
+      testing::record({.submit_time = 3600, .run_time = 300, .requested_procs = 8, .requested_time = 200,
+                       .user_id = 2}),  // valid, runtime > estimate; out of submit order
+      testing::record({.submit_time = 7200, .requested_procs = 1, .requested_time = 100, .user_id = 3}),
+                         // negative runtime
+      testing::record({.submit_time = 7200, .run_time = 10, .requested_procs = 16, .requested_time = 100,
+                       .user_id = 3}),  // larger than machine
+      testing::record({.submit_time = 7300, .run_time = 10}),  // no size (allocated -1 too), no estimate, unknown user
   };
   jobs[0].wait_time = 10;
   jobs[1].wait_time = 30;
@@ -116,10 +111,18 @@ TEST(Summary, DistributionsSkipUnknownValues) {
 TEST(Summary, EstimatePopularity) {
   std::vector<swf::Record> jobs;
   // 60 jobs with estimate 3600, 25 with 600, 10 with 60, 5 with 7200
-  for (int i = 0; i < 60; ++i) jobs.push_back(job(i, 1, 1, 3600));
-  for (int i = 0; i < 25; ++i) jobs.push_back(job(i, 1, 3, 600));
-  for (int i = 0; i < 10; ++i) jobs.push_back(job(i, 1, 1, 60));
-  for (int i = 0; i < 5; ++i) jobs.push_back(job(i, 1, 1, 7200));
+  for (int i = 0; i < 60; ++i)
+    jobs.push_back(testing::record({.submit_time = i, .run_time = 1, .requested_procs = 1, .requested_time = 3600,
+                                    .user_id = 1}));
+  for (int i = 0; i < 25; ++i)
+    jobs.push_back(testing::record({.submit_time = i, .run_time = 1, .requested_procs = 3, .requested_time = 600,
+                                    .user_id = 1}));
+  for (int i = 0; i < 10; ++i)
+    jobs.push_back(testing::record({.submit_time = i, .run_time = 1, .requested_procs = 1, .requested_time = 60,
+                                    .user_id = 1}));
+  for (int i = 0; i < 5; ++i)
+    jobs.push_back(testing::record({.submit_time = i, .run_time = 1, .requested_procs = 1, .requested_time = 7200,
+                                    .user_id = 1}));
   const Summary s = summarize(swf::Header{}, jobs);
   EXPECT_EQ(s.distinct_estimates, 4);
   EXPECT_EQ(s.estimates_for_50, 1);  // 60% >= 50%
@@ -140,7 +143,7 @@ TEST(Summary, EmptyLogHasNoFigures) {
 
 // The real KTH log, checked against straightforward independent computations.
 TEST(Summary, KthAgainstIndependentFigures) {
-  if (!testing::trace_exists("KTH-SP2-1996-2.swf.gz")) GTEST_SKIP() << "no shared traces";
+  SCHEDLAB_NEED_TRACE("KTH-SP2-1996-2.swf.gz");
   const swf::Log log = swf::read_log(testing::trace_path("KTH-SP2-1996-2.swf.gz"));
   const Summary s = summarize(log);
   EXPECT_EQ(s.records, 28489);

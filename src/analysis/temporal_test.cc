@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "schedlab/analysis/random.h"
+#include "test_util.h"
 
 namespace schedlab::analysis {
 namespace {
@@ -39,14 +40,6 @@ TEST(TemporalAcf, KnownAnswers) {
   EXPECT_TRUE(std::isnan(binned_autocorrelation(flat, 1)));
 }
 
-swf::Record job(int32_t submit, int32_t runtime, int32_t procs) {
-  swf::Record r;
-  r.submit_time = submit;
-  r.run_time = runtime;
-  r.requested_procs = procs;
-  return r;
-}
-
 TEST(Temporal, DailyAndWeeklyCyclesAreFound) {
   // 20 weeks; jobs only in daytime hours (8-16 h) on workdays; runtimes long by day, i.i.d. otherwise.
   Rng rng(9);
@@ -57,7 +50,8 @@ TEST(Temporal, DailyAndWeeklyCyclesAreFound) {
       const int jobs = (workday && hour >= 8 && hour < 16) ? 20 : 1;
       for (int k = 0; k < jobs; ++k) {
         const auto t = static_cast<int32_t>(day * 86400 + hour * 3600 + static_cast<int>(rng.below(3600)));
-        log.push_back(job(t, static_cast<int32_t>(100 + rng.below(100)), 1 + static_cast<int32_t>(rng.below(8))));
+        log.push_back(testing::record({.submit_time = t, .run_time = static_cast<int32_t>(100 + rng.below(100)),
+                                       .requested_procs = 1 + static_cast<int32_t>(rng.below(8))}));
       }
     }
   }

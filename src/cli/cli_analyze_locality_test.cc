@@ -26,7 +26,7 @@ TEST(CliAnalyzeLocality, RuntimeMedianMatchesTable2) {
                {"CTC-SP2-1996-3.1-cln.swf.gz", 0.063},
                {"LANL-CM5-1994-4.1-cln.swf.gz", 0.059}};
   for (const auto& c : cases) {
-    if (!trace_exists(c.log)) GTEST_SKIP() << "no shared traces";
+    SCHEDLAB_NEED_TRACE(c.log);
     const auto j = run_locality(c.log, "50");
     EXPECT_NEAR(j["m_prime"]["median"].get<double>(), c.m_med_prime, 0.01) << c.log;
     // The baseline is far below the observed value: locality is significant.
@@ -37,7 +37,7 @@ TEST(CliAnalyzeLocality, RuntimeMedianMatchesTable2) {
 }
 
 TEST(CliAnalyzeLocality, SameSeedSameBytesAndCsvSeries) {
-  if (!trace_exists("KTH-SP2-1996-2.swf.gz")) GTEST_SKIP() << "no shared traces";
+  SCHEDLAB_NEED_TRACE("KTH-SP2-1996-2.swf.gz");
   const std::string log = trace_path("KTH-SP2-1996-2.swf.gz");
   const CliResult a = run_cli({"analyze", "locality", log, "--bootstrap", "30", "--seed", "5", "--threads", "1"});
   const CliResult b = run_cli({"analyze", "locality", log, "--bootstrap", "30", "--seed", "5", "--threads", "2"});

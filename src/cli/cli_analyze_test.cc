@@ -11,7 +11,7 @@ namespace schedlab::testing {
 namespace {
 
 TEST(CliAnalyzeDiversity, KthIsFartherFromThePoolThanCtc) {
-  if (!trace_exists("KTH-SP2-1996-2.swf.gz")) GTEST_SKIP() << "no shared traces";
+  SCHEDLAB_NEED_TRACE("KTH-SP2-1996-2.swf.gz");
   const CliResult r = run_cli({"analyze", "diversity", trace_path("LANL-CM5-1994-4.1-cln.swf.gz"),
                                trace_path("CTC-SP2-1996-3.1-cln.swf.gz"), trace_path("KTH-SP2-1996-2.swf.gz"),
                                "--bootstrap", "20", "--json"});
@@ -26,7 +26,7 @@ TEST(CliAnalyzeDiversity, KthIsFartherFromThePoolThanCtc) {
 }
 
 TEST(CliAnalyzeRuns, CtcExponentIsNearThePapers) {
-  if (!trace_exists("CTC-SP2-1996-3.1-cln.swf.gz")) GTEST_SKIP() << "no shared traces";
+  SCHEDLAB_NEED_TRACE("CTC-SP2-1996-3.1-cln.swf.gz");
   const CliResult r = run_cli({"analyze", "runs", trace_path("CTC-SP2-1996-3.1-cln.swf.gz"), "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
@@ -39,7 +39,7 @@ TEST(CliAnalyzeRuns, CtcExponentIsNearThePapers) {
 }
 
 TEST(CliAnalyzeTemporal, KthJobsHaveADailyCycleAndLongMemory) {
-  if (!trace_exists("KTH-SP2-1996-2.swf.gz")) GTEST_SKIP() << "no shared traces";
+  SCHEDLAB_NEED_TRACE("KTH-SP2-1996-2.swf.gz");
   TempDir dir;
   const CliResult r = run_cli({"analyze", "temporal", trace_path("KTH-SP2-1996-2.swf.gz"), "--json", "--series-csv",
                                dir.file("jobs.csv"), "--bin", "6h"});
@@ -53,7 +53,7 @@ TEST(CliAnalyzeTemporal, KthJobsHaveADailyCycleAndLongMemory) {
 }
 
 TEST(CliSessions, KthClassesAndCsv) {
-  if (!trace_exists("KTH-SP2-1996-2.swf.gz")) GTEST_SKIP() << "no shared traces";
+  SCHEDLAB_NEED_TRACE("KTH-SP2-1996-2.swf.gz");
   TempDir dir;
   const CliResult r = run_cli({"sessions", trace_path("KTH-SP2-1996-2.swf.gz"), "--classify", "--online", "--pca",
                                "--json", "-o", dir.file("s.csv")});

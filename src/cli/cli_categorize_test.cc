@@ -102,7 +102,7 @@ TEST(CliCategorize, BadInputAndOptions) {
 }
 
 TEST(CliCategorize, KthHasNoQueuesOrExecutables) {
-  if (!trace_exists("KTH-SP2-1996-2.swf.gz")) GTEST_SKIP() << "no shared traces";
+  SCHEDLAB_NEED_TRACE("KTH-SP2-1996-2.swf.gz");
   const CliResult r = run_cli({"categorize", trace_path("KTH-SP2-1996-2.swf.gz"), "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);

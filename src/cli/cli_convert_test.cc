@@ -61,7 +61,7 @@ TEST(CliConvert, FractionalFieldsKeptByEveryWriter) {
 }
 
 TEST(CliConvert, RealLogRoundTripThroughGzipCsv) {
-  if (!trace_exists("KTH-SP2-1996-2.swf.gz")) GTEST_SKIP() << "no shared traces";
+  SCHEDLAB_NEED_TRACE("KTH-SP2-1996-2.swf.gz");
   TempDir dir;
   CliResult r = run_cli({"convert", trace_path("KTH-SP2-1996-2.swf.gz"), dir.file("kth.csv.gz")});
   ASSERT_EQ(r.exit_code, 0) << r.err;

@@ -9,7 +9,7 @@ namespace {
 const char* kKth = "KTH-SP2-1996-2.swf.gz";
 
 TEST(CliEstimates, BinsJsonOnKth) {
-  if (!trace_exists(kKth)) GTEST_SKIP();
+  SCHEDLAB_NEED_TRACE(kKth);
   const auto r = run_cli({"estimates", "bins", trace_path(kKth), "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
@@ -22,7 +22,7 @@ TEST(CliEstimates, BinsJsonOnKth) {
 }
 
 TEST(CliEstimates, GenerateIsByteIdenticalForASeedAndNotesTheModel) {
-  if (!trace_exists(kKth)) GTEST_SKIP();
+  SCHEDLAB_NEED_TRACE(kKth);
   TempDir dir;
   for (const std::string model : {"song", "feit", "shfl"}) {
     const auto a = run_cli({"estimates", "generate", trace_path(kKth), "--model", model, "--seed", "5", "-o",
@@ -42,7 +42,7 @@ TEST(CliEstimates, GenerateIsByteIdenticalForASeedAndNotesTheModel) {
 }
 
 TEST(CliEstimates, FitThenGenerateThenCompare) {
-  if (!trace_exists(kKth)) GTEST_SKIP();
+  SCHEDLAB_NEED_TRACE(kKth);
   TempDir dir;
   auto r = run_cli({"estimates", "fit", trace_path(kKth), "--model", "song", "-o", dir.file("m.json")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -59,7 +59,7 @@ TEST(CliEstimates, FitThenGenerateThenCompare) {
 
 TEST(CliEstimates, TsafrirFitThenGenerateOnCtc) {
   const char* ctc = "CTC-SP2-1996-3.1-cln.swf.gz";
-  if (!trace_exists(ctc)) GTEST_SKIP();
+  SCHEDLAB_NEED_TRACE(ctc);
   TempDir dir;
   auto r = run_cli({"estimates", "fit", trace_path(ctc), "--top", "2", "-o", dir.file("t.json")});
   ASSERT_EQ(r.exit_code, 0) << r.err;

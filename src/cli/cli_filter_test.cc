@@ -112,7 +112,7 @@ TEST(CliFilter, GzipOutputIsReadable) {
 }
 
 TEST(CliFilter, RealLogByDateInItsTimeZone) {
-  if (!trace_exists("KTH-SP2-1996-2.swf.gz")) GTEST_SKIP() << "no shared traces";
+  SCHEDLAB_NEED_TRACE("KTH-SP2-1996-2.swf.gz");
   TempDir dir;
   const CliResult r = run_cli({"filter", trace_path("KTH-SP2-1996-2.swf.gz"), "-o", dir.file("oct.swf"), "--from",
                                "1996-10-01", "--to", "1996-11-01"});

@@ -12,7 +12,7 @@ namespace schedlab::testing {
 namespace {
 
 TEST(CliFlurries, KthUncleanedAndCleanedFollowTheRule) {
-  if (!trace_exists("KTH-SP2-1996-2.swf.gz")) GTEST_SKIP() << "no shared traces";
+  SCHEDLAB_NEED_TRACE("KTH-SP2-1996-2.swf.gz");
   // The archive's cleaning of KTH removed only its first 14 jobs, no flurry: with the default rule
   // (F = 3, more than 500 jobs) neither version has one.
   for (const char* log : {"KTH-SP2-1996-2.swf.gz", "KTH-SP2-1996-2.1-cln.swf.gz"}) {

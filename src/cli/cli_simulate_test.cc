@@ -133,7 +133,7 @@ TEST(SimCliTest, ClearErrors) {
 }
 
 TEST(SimCliTest, LoadScalingAndWarmup) {
-  if (!schedlab::testing::trace_exists("KTH-SP2-1996-2.swf.gz")) GTEST_SKIP();
+  SCHEDLAB_NEED_TRACE("KTH-SP2-1996-2.swf.gz");
   const auto r = run_cli({"simulate", schedlab::testing::trace_path("KTH-SP2-1996-2.swf.gz"), "--scheduler", "easy",
                           "--load", "0.8", "--warmup-fraction", "0.01", "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;

@@ -20,7 +20,7 @@ const char* kSmallLog =
     "4 200 5 -1 1 -1 -1 1 -1 -1 0 3 1 -1 -1 -1 -1 -1\n";
 
 TEST(CliStats, JsonOnKthMatchesIndependentFigures) {
-  if (!trace_exists("KTH-SP2-1996-2.swf.gz")) GTEST_SKIP() << "no shared traces";
+  SCHEDLAB_NEED_TRACE("KTH-SP2-1996-2.swf.gz");
   const CliResult r = run_cli({"stats", trace_path("KTH-SP2-1996-2.swf.gz"), "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
@@ -48,7 +48,7 @@ TEST(CliStats, JsonOnKthMatchesIndependentFigures) {
 }
 
 TEST(CliStats, TextReportOnKth) {
-  if (!trace_exists("KTH-SP2-1996-2.swf.gz")) GTEST_SKIP() << "no shared traces";
+  SCHEDLAB_NEED_TRACE("KTH-SP2-1996-2.swf.gz");
   const CliResult r = run_cli({"stats", trace_path("KTH-SP2-1996-2.swf.gz")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("records                             28,489\n"), std::string::npos) << r.out;

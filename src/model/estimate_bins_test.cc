@@ -11,24 +11,19 @@
 namespace schedlab::model {
 namespace {
 
-swf::Record job(int32_t id, int32_t runtime, int32_t estimate, int32_t procs = 1) {
-  swf::Record r;
-  r.job_number = id;
-  r.run_time = runtime;
-  r.requested_time = estimate;
-  r.requested_procs = procs;
-  return r;
-}
-
 TEST(EstimateBins, CountsRanksAndCoverOnASmallLog) {
   std::vector<swf::Record> recs;
   int32_t id = 1;
-  for (int i = 0; i < 5; ++i) recs.push_back(job(id++, 10, 600));
-  for (int i = 0; i < 3; ++i) recs.push_back(job(id++, 10, 3600));
-  recs.push_back(job(id++, 10, 60));
-  recs.push_back(job(id++, 10, 7200));
-  recs.push_back(job(id++, 10, -1));  // no estimate: not counted
-  recs.push_back(job(id++, 10, 0));   // no estimate
+  for (int i = 0; i < 5; ++i) recs.push_back(testing::record({.job_number = id++, .run_time = 10,
+                                                              .requested_procs = 1, .requested_time = 600}));
+  for (int i = 0; i < 3; ++i) recs.push_back(testing::record({.job_number = id++, .run_time = 10,
+                                                              .requested_procs = 1, .requested_time = 3600}));
+  recs.push_back(testing::record({.job_number = id++, .run_time = 10, .requested_procs = 1, .requested_time = 60}));
+  recs.push_back(testing::record({.job_number = id++, .run_time = 10, .requested_procs = 1, .requested_time = 7200}));
+  recs.push_back(testing::record({.job_number = id++, .run_time = 10,
+                                  .requested_procs = 1}));  // no estimate: not counted
+  recs.push_back(testing::record({.job_number = id++, .run_time = 10, .requested_procs = 1,
+                                  .requested_time = 0}));   // no estimate
   const EstimateBins b = estimate_bins(recs);
   EXPECT_EQ(b.records, 12);
   EXPECT_EQ(b.jobs, 10);
@@ -49,7 +44,7 @@ TEST(EstimateBins, CountsRanksAndCoverOnASmallLog) {
 }
 
 TEST(EstimateBins, EmptyLog) {
-  const EstimateBins b = estimate_bins({job(1, 5, -1)});
+  const EstimateBins b = estimate_bins({testing::record({.job_number = 1, .run_time = 5, .requested_procs = 1})});
   EXPECT_EQ(b.jobs, 0);
   EXPECT_EQ(b.distinct, 0);
   EXPECT_EQ(b.cover, (std::vector<int64_t>(8, 0)));
@@ -57,7 +52,7 @@ TEST(EstimateBins, EmptyLog) {
 
 TEST(EstimateBins, KthReproducesTable2AndAgreesWithStats) {
   const std::string path = testing::trace_path("KTH-SP2-1996-2.swf.gz");
-  if (!testing::trace_exists("KTH-SP2-1996-2.swf.gz")) GTEST_SKIP() << "no " << path;
+  SCHEDLAB_NEED_TRACE("KTH-SP2-1996-2.swf.gz");
   const swf::Log log = swf::read_log(path);
   const EstimateBins b = estimate_bins(log.records);
   // Paper, Table 2, KTH: 1 8 21 41 60 89 122 and 270 bins for 100% (Table 1 says K = 271).
@@ -74,7 +69,7 @@ TEST(EstimateBins, KthReproducesTable2AndAgreesWithStats) {
 }
 
 TEST(EstimateBins, KthFourHourSubsetReproducesTable5) {
-  if (!testing::trace_exists("KTH-SP2-1996-2.swf.gz")) GTEST_SKIP();
+  SCHEDLAB_NEED_TRACE("KTH-SP2-1996-2.swf.gz");
   swf::Log log = swf::read_log(testing::trace_path("KTH-SP2-1996-2.swf.gz"));
   std::erase_if(log.records, [](const swf::Record& r) { return r.requested_time > 4 * 3600; });
   const EstimateBins b = estimate_bins(log.records);
@@ -97,7 +92,7 @@ TEST(EstimateBins, KthFourHourSubsetReproducesTable5) {
 }
 
 TEST(EstimateBins, CtcBesideTable2) {
-  if (!testing::trace_exists("CTC-SP2-1996-3.1-cln.swf.gz")) GTEST_SKIP();
+  SCHEDLAB_NEED_TRACE("CTC-SP2-1996-3.1-cln.swf.gz");
   const EstimateBins b = estimate_bins(swf::read_log(testing::trace_path("CTC-SP2-1996-3.1-cln.swf.gz")).records);
   // Paper (older log version): 1 4 10 22 36 62 89 265. The cleaned 3.1 log differs by about one bin per column.
   const std::vector<int64_t> paper = {1, 4, 10, 22, 36, 62, 89, 265};
@@ -118,8 +113,16 @@ TEST(KsStatistic, SimpleCases) {
 }
 
 TEST(CompareEstimates, PairedSquashedAreaDifference) {
-  std::vector<swf::Record> real = {job(1, 10, 100, 2), job(2, 10, 200, 1), job(3, 10, -1, 4)};
-  std::vector<swf::Record> mod = {job(1, 10, 200, 2), job(2, 10, 400, 1), job(3, 10, 50, 4)};
+  std::vector<swf::Record> real = {testing::record({.job_number = 1, .run_time = 10, .requested_procs = 2,
+                                                    .requested_time = 100}), testing::record({.job_number = 2,
+                                                    .run_time = 10, .requested_procs = 1, .requested_time = 200}),
+                                                    testing::record({.job_number = 3, .run_time = 10,
+                                                    .requested_procs = 4})};
+  std::vector<swf::Record> mod = {testing::record({.job_number = 1, .run_time = 10, .requested_procs = 2,
+                                                   .requested_time = 200}), testing::record({.job_number = 2,
+                                                   .run_time = 10, .requested_procs = 1, .requested_time = 400}),
+                                                   testing::record({.job_number = 3, .run_time = 10,
+                                                   .requested_procs = 4, .requested_time = 50})};
   const auto c = compare_estimates(real, mod);
   EXPECT_TRUE(c.paired);
   EXPECT_EQ(c.real_jobs, 2);  // job 3 has no real estimate

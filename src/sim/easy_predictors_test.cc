@@ -1,5 +1,5 @@
 // EASY with runtime predictors: propagation changing a schedule (hand-computed), presets, and the published
-// averages of Tsafrir, Etsion & Feitelson 2007 (Tables 2 and 3; shared/spec/tsafrir-2007-predictions.md).
+// averages of Tsafrir, Etsion & Feitelson 2007 (Tables 2 and 3; docs/reproductions.md).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -107,7 +107,7 @@ void expect_published(const SimResult& r, double wait_min, double bsld, bool rou
 }
 
 TEST(EasyPlusPlusTest, ReproducesTable3OnKth) {
-  if (!schedlab::testing::trace_exists("KTH-SP2-1996-2.swf.gz")) GTEST_SKIP();
+  SCHEDLAB_NEED_TRACE("KTH-SP2-1996-2.swf.gz");
   const swf::Log log = swf::read_log(schedlab::testing::trace_path("KTH-SP2-1996-2.swf.gz"));
   expect_published(run_log(log, "easy++", 100), 94, 57, true, "KTH EASY++");
   expect_published(run_log(log, "perfect++", 100), 91, 50, true, "KTH PERFECT++");
@@ -115,7 +115,7 @@ TEST(EasyPlusPlusTest, ReproducesTable3OnKth) {
 }
 
 TEST(EasyPlusPlusTest, ReproducesTable3OnCtc) {
-  if (!schedlab::testing::trace_exists("CTC-SP2-1996-3.1-cln.swf.gz")) GTEST_SKIP();
+  SCHEDLAB_NEED_TRACE("CTC-SP2-1996-3.1-cln.swf.gz");
   const swf::Log log = swf::read_log(schedlab::testing::trace_path("CTC-SP2-1996-3.1-cln.swf.gz"));
   expect_published(run_log(log, "easy++", 512), 14, 3, true, "CTC EASY++");
   expect_published(run_log(log, "perfect++", 512), 19, 3, true, "CTC PERFECT++");

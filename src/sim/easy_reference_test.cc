@@ -1,5 +1,5 @@
 // A second opinion on EASY: an obvious, slow, per-instant implementation of the conventions of
-// shared/spec/README.md, written from the records without the engine, the workload builder or shadow.h, must
+// docs/conventions.md, written from the records without the engine, the workload builder or shadow.h, must
 // give every job of a real log the same start time as `easy` with the `estimate` predictor.
 //
 // At each instant: terminations, then arrivals (submit, job number, log position), then one scheduling pass:
@@ -101,7 +101,7 @@ std::vector<int64_t> reference_easy_starts(const std::vector<swf::Record>& recor
 
 // `procs` 0: the header's machine size (the workload builder's choice, which the reference then uses).
 void expect_same_starts(const std::string& log_name, int64_t procs) {
-  if (!schedlab::testing::trace_exists(log_name)) GTEST_SKIP() << "no " << log_name;
+  SCHEDLAB_NEED_TRACE(log_name);
   const swf::Log log = swf::read_log(schedlab::testing::trace_path(log_name));
   WorkloadOptions wo;
   if (procs > 0) wo.procs = procs;

@@ -1,4 +1,4 @@
-// Hand-computed EASY and EASY-SJBF schedules (shared/spec/README.md, the exact EASY rule).
+// Hand-computed EASY and EASY-SJBF schedules (docs/conventions.md, the exact EASY rule).
 #include "schedlab/sim/easy.h"
 
 #include <gtest/gtest.h>

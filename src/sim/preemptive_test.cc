@@ -3,6 +3,8 @@
 // jobs, resumed jobs are on the processors they left, every job runs exactly its runtime in all.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "schedlab/sim/easy_preemptive.h"
 #include "schedlab/sim/lerwf.h"
 #include "schedlab/sim/machine.h"
@@ -202,9 +204,14 @@ TEST(EasyPreemptiveTest, NewJobsAvoidTheSuspendedJobsProcessors) {
   EXPECT_EQ(s.machine.allocate(4, 5, d.avoid).ranges, (ProcSet{{10, 15}}));
 }
 
+// Each preemptive scheduler is in the registry's table under its name, and the object made from it says so.
 TEST(PreemptiveTest, EverySchedulerIsRegistered) {
-  for (const char* name : {"lerwf", "lerwf-fill", "easy-kill", "easy-preemptive"}) {
-    EXPECT_NO_THROW(make_scheduler(name)) << name;
+  for (const std::string name : {"lerwf", "lerwf-fill", "easy-kill", "easy-preemptive"}) {
+    const auto& table = schedulers();
+    EXPECT_TRUE(std::any_of(table.begin(), table.end(), [&](const auto& e) { return e.name == name; })) << name;
+    const auto scheduler = make_scheduler(name);
+    ASSERT_NE(scheduler, nullptr) << name;
+    EXPECT_EQ(scheduler->name(), name);
   }
 }
 

@@ -1,5 +1,5 @@
 // Whole real logs: every scheduler keeps the simulator's invariants (--check), and EASY reproduces the
-// published averages of Tsafrir, Etsion & Feitelson 2007 (shared/spec/tsafrir-2007-predictions.md).
+// published averages of Tsafrir, Etsion & Feitelson 2007 (docs/reproductions.md).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -84,7 +84,7 @@ INSTANTIATE_TEST_SUITE_P(SimLogs, SimRealLogTest, ::testing::ValuesIn(schedlab::
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(SimRealLogTest);
 
 TEST(SimRealLogsTest, EasyReproducesThePublishedKthAverages) {
-  if (!schedlab::testing::trace_exists("KTH-SP2-1996-2.swf.gz")) GTEST_SKIP();
+  SCHEDLAB_NEED_TRACE("KTH-SP2-1996-2.swf.gz");
   const swf::Log log = swf::read_log(schedlab::testing::trace_path("KTH-SP2-1996-2.swf.gz"));
   const SimResult easy = run_log(log, "easy", 100, "estimate");
   expect_within(wait_minutes(easy), 114.2, 0.03, "KTH EASY wait (min)");
@@ -97,7 +97,7 @@ TEST(SimRealLogsTest, EasyReproducesThePublishedKthAverages) {
 }
 
 TEST(SimRealLogsTest, EasyReproducesThePublishedCtcAverages) {
-  if (!schedlab::testing::trace_exists("CTC-SP2-1996-3.1-cln.swf.gz")) GTEST_SKIP();
+  SCHEDLAB_NEED_TRACE("CTC-SP2-1996-3.1-cln.swf.gz");
   const swf::Log log = swf::read_log(schedlab::testing::trace_path("CTC-SP2-1996-3.1-cln.swf.gz"));
   const SimResult easy = run_log(log, "easy", 512, "estimate");
   expect_within(wait_minutes(easy), 21.3, 0.03, "CTC EASY wait (min)");
@@ -106,7 +106,7 @@ TEST(SimRealLogsTest, EasyReproducesThePublishedCtcAverages) {
 }
 
 TEST(SimRealLogsTest, SimulationIsDeterministic) {
-  if (!schedlab::testing::trace_exists("KTH-SP2-1996-2.swf.gz")) GTEST_SKIP();
+  SCHEDLAB_NEED_TRACE("KTH-SP2-1996-2.swf.gz");
   const swf::Log log = swf::read_log(schedlab::testing::trace_path("KTH-SP2-1996-2.swf.gz"));
   const SimResult a = run_log(log, "easy-sjbf", 100, "estimate");
   const SimResult b = run_log(log, "easy-sjbf", 100, "estimate");

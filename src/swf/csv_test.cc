@@ -157,7 +157,7 @@ TEST(Csv, TruncatedGzipIsAnError) {
 
 // SWF -> CSV -> SWF on a real log: same records and header lines, and the same SWF text.
 TEST(Csv, RoundTripRealLog) {
-  if (!testing::trace_exists("KTH-SP2-1996-2.swf.gz")) GTEST_SKIP() << "no shared traces";
+  SCHEDLAB_NEED_TRACE("KTH-SP2-1996-2.swf.gz");
   testing::TempDir dir;
   const Log original = read_log(testing::trace_path("KTH-SP2-1996-2.swf.gz"));
   write_csv(dir.file("kth.csv.gz"), original.header, original.records);

@@ -172,7 +172,7 @@ TEST(HeaderParse, AddNote) {
 
 TEST(HeaderReal, KthTypedFields) {
   // Values read with: zcat KTH-SP2-1996-2.swf.gz | head -19
-  if (!trace_exists("KTH-SP2-1996-2.swf.gz")) GTEST_SKIP() << "no traces";
+  SCHEDLAB_NEED_TRACE("KTH-SP2-1996-2.swf.gz");
   const Header h = read_log(trace_path("KTH-SP2-1996-2.swf.gz")).header;
   EXPECT_EQ(h.version, "2.2");
   EXPECT_EQ(h.computer, "IBM SP2");
@@ -202,7 +202,7 @@ TEST(HeaderReal, KthTypedFields) {
 }
 
 TEST(HeaderReal, SandiaRossVariants) {
-  if (!trace_exists("Sandia-Ross-2001-1.1-cln.swf.gz")) GTEST_SKIP() << "no traces";
+  SCHEDLAB_NEED_TRACE("Sandia-Ross-2001-1.1-cln.swf.gz");
   const Header h = read_log(trace_path("Sandia-Ross-2001-1.1-cln.swf.gz")).header;
   EXPECT_EQ(h.version, "SWF v2");
   EXPECT_EQ(h.computer, "Compaq DS10L 1U servers");
@@ -222,7 +222,7 @@ TEST(HeaderReal, SandiaRossVariants) {
 }
 
 TEST(HeaderReal, CeaCurieNotesAndPartitions) {
-  if (!trace_exists("CEA-Curie-2011-2.1-cln.swf.gz")) GTEST_SKIP() << "no traces";
+  SCHEDLAB_NEED_TRACE("CEA-Curie-2011-2.1-cln.swf.gz");
   const Header h = read_log(trace_path("CEA-Curie-2011-2.1-cln.swf.gz")).header;
   EXPECT_EQ(h.max_procs, 93312);
   EXPECT_EQ(h.max_nodes, 5544);

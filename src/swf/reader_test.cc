@@ -59,7 +59,7 @@ Record make(std::initializer_list<int32_t> leading) {
 }
 
 TEST(ReaderReal, KthGzipRecordsAndHeader) {
-  if (!trace_exists("KTH-SP2-1996-2.swf.gz")) GTEST_SKIP() << "no traces";
+  SCHEDLAB_NEED_TRACE("KTH-SP2-1996-2.swf.gz");
   const Log log = read_log(trace_path("KTH-SP2-1996-2.swf.gz"));
   ASSERT_EQ(log.records.size(), 28489u);
   EXPECT_EQ(log.report.records, 28489);
@@ -88,7 +88,7 @@ TEST(ReaderReal, KthGzipRecordsAndHeader) {
 }
 
 TEST(ReaderReal, KthPlainEqualsGzip) {
-  if (!trace_exists("KTH-SP2-1996-2.swf.gz")) GTEST_SKIP() << "no traces";
+  SCHEDLAB_NEED_TRACE("KTH-SP2-1996-2.swf.gz");
   TempDir dir;
   const std::string plain = dir.file("kth.swf");
   write_file(plain, gunzip_file(trace_path("KTH-SP2-1996-2.swf.gz")));
@@ -103,7 +103,7 @@ TEST(ReaderReal, KthPlainEqualsGzip) {
 }
 
 TEST(ReaderReal, CtcWarningsAndDecimals) {
-  if (!trace_exists("CTC-SP2-1996-3.1-cln.swf.gz")) GTEST_SKIP() << "no traces";
+  SCHEDLAB_NEED_TRACE("CTC-SP2-1996-3.1-cln.swf.gz");
   const Log log = read_log(trace_path("CTC-SP2-1996-3.1-cln.swf.gz"));
   EXPECT_EQ(log.records.size(), 77222u);
   EXPECT_EQ(*log.header.max_procs, 338);
@@ -136,7 +136,7 @@ TEST(ReaderReal, RecordCountsOfEveryLog) {
       {"Sandia-Ross-2001-1.1-cln.swf.gz", 1524}};
   for (size_t i = 0; i < expected.size(); ++i) {
     const auto& [file, count] = expected[i];
-    if (!trace_exists(file)) continue;
+    SCHEDLAB_NEED_TRACE(file);
     SCOPED_TRACE(file);
     const Log log = read_log(trace_path(file));
     EXPECT_EQ(log.records.size(), count);

@@ -38,7 +38,7 @@ void expect_same(const Log& a, const Log& b) {
 
 TEST(SwfRoundTrip, EveryRealLog) {
   const auto traces = all_traces();
-  if (traces.empty()) GTEST_SKIP() << "no traces in " << schedlab::testing::traces_dir();
+  SCHEDLAB_NEED_TRACES();
   EXPECT_EQ(traces.size(), 13u);
   TempDir dir;
   for (const auto& name : traces) {
@@ -95,7 +95,7 @@ std::vector<double> numbers_in(const std::string& path) {
 // numbers of the original text (compared as numbers: "142.00" and "142" are equal, "107.77" and "108" not).
 TEST(SwfRoundTrip, EveryRealLogKeepsEveryValueExactly) {
   const auto traces = all_traces();
-  if (traces.empty()) GTEST_SKIP() << "no traces in " << schedlab::testing::traces_dir();
+  SCHEDLAB_NEED_TRACES();
   TempDir dir;
   int logs_with_fractions = 0;
   for (const auto& name : traces) {

@@ -1,4 +1,5 @@
 #include "schedlab/trace/filter.h"
+#include "test_util.h"
 
 #include <algorithm>
 #include <string>
@@ -8,25 +9,20 @@
 namespace schedlab::trace {
 namespace {
 
-swf::Record job(int32_t number, int32_t submit, int32_t procs, int32_t user, int32_t status = 1,
-                int32_t queue = 1, int32_t partition = 1) {
-  swf::Record r;
-  r.job_number = number;
-  r.submit_time = submit;
-  r.run_time = 10;
-  r.requested_procs = procs;
-  r.user_id = user;
-  r.status = status;
-  r.queue = queue;
-  r.partition = partition;
-  return r;
-}
-
 std::vector<swf::Record> small_log() {
   return {
-      job(1, 0, 1, 1, 1, 1, 1),     job(2, 100, 2, 2, 0, 2, 1),  job(3, 200, 4, 3, 5, 1, 2),
-      job(4, 300, 8, 1, 1, 3, 2),   job(5, 400, 16, 2, 1, 1, 3), job(6, -1, 4, 4, 1, 1, 1),
-      job(7, 500, -1, 4, 1, 1, 1),
+      testing::record({.job_number = 1, .submit_time = 0, .run_time = 10, .requested_procs = 1, .status = 1,
+                       .user_id = 1, .queue = 1, .partition = 1}),     testing::record({.job_number = 2,
+                       .submit_time = 100, .run_time = 10, .requested_procs = 2, .status = 0, .user_id = 2,
+                       .queue = 2, .partition = 1}),  testing::record({.job_number = 3, .submit_time = 200,
+                       .run_time = 10, .requested_procs = 4, .status = 5, .user_id = 3, .queue = 1, .partition = 2}),
+      testing::record({.job_number = 4, .submit_time = 300, .run_time = 10, .requested_procs = 8, .status = 1,
+                       .user_id = 1, .queue = 3, .partition = 2}),   testing::record({.job_number = 5,
+                       .submit_time = 400, .run_time = 10, .requested_procs = 16, .status = 1, .user_id = 2,
+                       .queue = 1, .partition = 3}), testing::record({.job_number = 6, .run_time = 10,
+                       .requested_procs = 4, .status = 1, .user_id = 4, .queue = 1, .partition = 1}),
+      testing::record({.job_number = 7, .submit_time = 500, .run_time = 10, .status = 1, .user_id = 4, .queue = 1,
+                       .partition = 1}),
   };
 }
 

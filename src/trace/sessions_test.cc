@@ -1,4 +1,5 @@
 #include "schedlab/trace/sessions.h"
+#include "test_util.h"
 
 #include <stdexcept>
 #include <vector>
@@ -8,23 +9,16 @@
 namespace schedlab::trace {
 namespace {
 
-swf::Record job(int32_t submit, int32_t wait, int32_t run, int32_t user) {
-  swf::Record r;
-  r.submit_time = submit;
-  r.wait_time = wait;
-  r.run_time = run;
-  r.user_id = user;
-  return r;
-}
-
 TEST(Sessions, ThinkTimeFromThePreviousTerminationSplitsSessions) {
   const std::vector<swf::Record> log = {
-      job(0, 0, 100, 1),     // ends 100
-      job(50, 0, 10, 2),     // user 2
-      job(1299, 0, 10, 1),   // think 1199 < 1200: same session, ends 1309
-      job(2509, 0, 10, 1),   // think exactly 1200: new session
-      job(2510, -1, -1, 1),  // negative think time: same session
-      job(100, 0, 10, -1),   // unknown user
+      testing::record({.submit_time = 0, .wait_time = 0, .run_time = 100, .user_id = 1}),     // ends 100
+      testing::record({.submit_time = 50, .wait_time = 0, .run_time = 10, .user_id = 2}),     // user 2
+      testing::record({.submit_time = 1299, .wait_time = 0, .run_time = 10, .user_id = 1}),
+                         // think 1199 < 1200: same session, ends 1309
+      testing::record({.submit_time = 2509, .wait_time = 0, .run_time = 10, .user_id = 1}),
+                         // think exactly 1200: new session
+      testing::record({.submit_time = 2510, .user_id = 1}),  // negative think time: same session
+      testing::record({.submit_time = 100, .wait_time = 0, .run_time = 10}),   // unknown user
   };
   const Sessions s = build_sessions(log);
   EXPECT_EQ(s.unattributed, 1);

@@ -1,4 +1,4 @@
-// Workload characterisation by job category (Gibbons 1997, Tables 3.1/3.2; shared/spec/gibbons-profiler.md):
+// Workload characterisation by job category (Gibbons 1997, Tables 3.1/3.2; docs/analysis.md):
 // how much of the run-time variability of a log disappears when jobs are grouped by a key.
 //
 // Contract of categorize():

@@ -1,4 +1,4 @@
-// Diversity between logs (Feitelson, locality paper Sec. 5; shared/spec/feitelson-locality.md): the
+// Diversity between logs (Feitelson, locality paper Sec. 5; docs/analysis.md): the
 // locality measure m (analysis/locality.h) with each log's whole data as one slice, against the pooled
 // distribution of all the logs given.
 //

@@ -1,4 +1,4 @@
-// Hurst-parameter estimators of a time series (Talby thesis §5.4; shared/spec/talby-thesis.md, "Temporal
+// Hurst-parameter estimators of a time series (Talby thesis §5.4; docs/analysis.md, "Temporal
 // structure"). Each returns NaN when the series is too short for at least three levels / frequencies.
 //
 // - Variance-time: for aggregation levels m (log-spaced integers in [m_min, min(m_max, n / 10)], at most

@@ -1,5 +1,5 @@
 // Locality of sampling (Feitelson, "Locality of Sampling and Diversity in Parallel System Workloads",
-// Sec. 3; shared/spec/feitelson-locality.md).
+// Sec. 3; docs/analysis.md).
 //
 // Global bins (make_bins): r ranges that are as equally likely as ties allow. Boundary k (k = 1..r-1) is
 // the inverse-CDF quantile k/r of the (weighted) sample: the smallest value x whose cumulative weight

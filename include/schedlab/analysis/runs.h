@@ -1,4 +1,4 @@
-// Runs of equivalent jobs (Feitelson, locality paper Sec. 4, Fig. 9; shared/spec/feitelson-locality.md).
+// Runs of equivalent jobs (Feitelson, locality paper Sec. 4, Fig. 9; docs/analysis.md).
 //
 // Contract of find_runs():
 // - The jobs of each user (field 12) are taken in submit order (stable for ties). A run is a maximal

@@ -1,4 +1,4 @@
-// Session and user classes of the Talby thesis (§9.3, §9.5, §9.6; shared/spec/talby-thesis.md).
+// Session and user classes of the Talby thesis (§9.3, §9.5, §9.6; docs/analysis.md).
 //
 // Session classes by k-means (classify_sessions): k = 5 on D, Ti, PD (%D), PW (%W), UP, Pm, Rm,
 // optionally transformed (Transform::kSignedLog: sign(x) log(1 + |x|), for heavy tails; the thesis says

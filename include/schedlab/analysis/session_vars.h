@@ -1,4 +1,4 @@
-// Per-session variables of the Talby thesis (Table 19 and §9.2.2; shared/spec/talby-thesis.md "User /
+// Per-session variables of the Talby thesis (Table 19 and §9.2.2; docs/analysis.md "User /
 // session model"), for sessions built by trace::build_sessions.
 //
 // Definitions (Decisions where the thesis is silent):

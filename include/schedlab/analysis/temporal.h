@@ -1,5 +1,5 @@
 // Temporal structure of a workload (Talby thesis §5 and Appendix C, Tables 37-40;
-// shared/spec/talby-thesis.md "Temporal structure").
+// docs/analysis.md "Temporal structure").
 //
 // Five series: jobs (number of jobs), runtime, procs (job size), cpu (runtime x size), interarrival; the
 // per-job values come from analysis/attribute.h.

@@ -2,7 +2,7 @@
 // replaced; jobs with an unknown runtime (< 0) keep their field 9 and are counted. Every model gives an
 // estimate >= 1 s.
 //
-// Models (shared/spec/tsafrir-estimates.md "Earlier models", song-estimates.md):
+// Models (docs/estimate-models.md "Earlier models", song-estimates.md):
 //   accurate  E = max(R, 1)
 //   f         E = R + round(u f R), u uniform in [0, 1): E ~ U[R, (f+1)R]            (parameter f >= 0)
 //   feit      E = max(R, min(round(R / u), max)), u uniform in (0, 1], max = 24 h    (parameter max)

@@ -1,4 +1,4 @@
-// The synthetic workload of Gibbons's profiler experiment (1997, Tables 6.1/6.2; shared/spec/gibbons-profiler.md
+// The synthetic workload of Gibbons's profiler experiment (1997, Tables 6.1/6.2; docs/predictors.md
 // "Synthetic experiment"): 13 executables of the sleeping synthetic application on a 16-processor machine.
 //
 // Contract of generate_profiler_experiment():

@@ -1,4 +1,4 @@
-// The runtime-conditioned estimate model of Song, Ernemann and Yahyapour (shared/spec/song-estimates.md).
+// The runtime-conditioned estimate model of Song, Ernemann and Yahyapour (docs/estimate-models.md).
 //
 // Fitting (fit_song):
 // - Training jobs: runtime RRT >= 0 and an estimate E > 0; accuracy = RRT / E. For the Beta family jobs with

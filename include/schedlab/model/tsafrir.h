@@ -1,5 +1,5 @@
 // The modal user-estimate model of Tsafrir, Etsion and Feitelson (2005), as specified in
-// shared/spec/tsafrir-estimates.md, and the "random shuffle" assignment of estimates to jobs.
+// docs/estimate-models.md, and the "random shuffle" assignment of estimates to jobs.
 //
 // Randomness: every random choice draws from analysis::Rng (xoshiro256**, raw 64-bit words turned into
 // unbiased bounded integers by Lemire's method), so the same seed gives the same bins and assignment on every

@@ -1,4 +1,4 @@
-// Prediction accuracy (Talby's thesis §8; shared/spec/talby-thesis.md).
+// Prediction accuracy (Talby's thesis §8; docs/predictors.md).
 //
 // Per job with runtime R and prediction P: absolute error AA = |R − P| (seconds); relative accuracy
 // RA = 1 if R = P, R/P if R < P, P/R if R > P (0 when one of them is 0 and the other not). When the prediction

@@ -1,4 +1,4 @@
-// The historical application profiler of Gibbons 1997 (shared/spec/gibbons-profiler.md): a repository of
+// The historical application profiler of Gibbons 1997 (docs/predictors.md): a repository of
 // past runtimes by category, the weighted least-squares execution-time function T(p) = a/p + b + c·p with
 // Student-t intervals, the fallback chain, the correction for jobs that outlived their estimate, and Welch's
 // one-sided test (compareJobEstimates). Pure C++: persistence is in predict/profiler_db.h, the simulation

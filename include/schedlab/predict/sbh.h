@@ -1,4 +1,4 @@
-// `sbh`: Session-Based History predictor (Talby's thesis §8, Listing 4; shared/spec/talby-thesis.md).
+// `sbh`: Session-Based History predictor (Talby's thesis §8, Listing 4; docs/predictors.md).
 //
 // Sessions are built ONLINE, per user, from what the predictor has seen: a job starts a new session of its
 // user when it is the user's first job, or when the user's previous job (the latest arrival) has already

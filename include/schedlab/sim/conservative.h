@@ -1,4 +1,4 @@
-// Conservative backfilling (Mu'alem & Feitelson 2001; Talby thesis §2, shared/spec/talby-thesis.md):
+// Conservative backfilling (Mu'alem & Feitelson 2001; Talby thesis §2, docs/simulator.md):
 // every waiting job holds a reservation, given in arrival order, and no job may start early if that
 // would delay any reservation.
 //

@@ -1,4 +1,4 @@
-// EASY backfilling (Lifka 1995; the exact rule of shared/spec/README.md) and EASY-SJBF.
+// EASY backfilling (Lifka 1995; the exact rule of docs/conventions.md) and EASY-SJBF.
 // - `easy`: start waiting jobs in queue order while the head fits. For the first that does not fit (the
 //   head) compute the shadow time and extra processors (sim/shadow.h; an overdue running job counts as
 //   ending now). Then scan the rest of the queue in order and start every job with procs <= free and

@@ -1,4 +1,4 @@
-// Gibbons's (1997) preemptive "EASY" (shared/spec/gibbons-profiler.md): backfilling in which no job is
+// Gibbons's (1997) preemptive "EASY" (docs/simulator.md): backfilling in which no job is
 // delayed by one submitted after it, and a job that outlives its prediction is suspended (not killed),
 // re-queued at the back "as if resubmitted" with a fresh prediction (the predictor's, else time run + its
 // prediction at arrival; sim/scheduler.h), and later resumed on the processors it left.

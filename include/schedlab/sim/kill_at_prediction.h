@@ -4,7 +4,7 @@
 //
 // `easy-kill` is this around `conservative`: Gibbons (1997) calls it EASY, but the policy it describes is
 // conservative backfilling (no earlier-submitted job is ever delayed) with jobs killed at their estimate
-// (shared/spec/gibbons-profiler.md). With `--predictor estimate` the kill is at the user estimate; with
+// (docs/simulator.md). With `--predictor estimate` the kill is at the user estimate; with
 // another predictor, at that predictor's current prediction (which is what the scheduler planned with).
 #pragma once
 

@@ -1,4 +1,4 @@
-// Least-estimated-remaining-work-first, preemptive (Gibbons 1997, shared/spec/gibbons-profiler.md).
+// Least-estimated-remaining-work-first, preemptive (Gibbons 1997, docs/simulator.md).
 //
 // At every scheduler call (arrivals, completions, prediction changes) ALL jobs — running, waiting and
 // suspended — are ordered by predicted remaining time (running: expected end - now; waiting: prediction -

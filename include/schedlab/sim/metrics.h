@@ -1,4 +1,4 @@
-// Simulation metrics (shared/spec/README.md), all times in seconds.
+// Simulation metrics (docs/conventions.md), all times in seconds.
 //
 // Per job: wait = start - submit; response = end - submit;
 //   slowdown = response / max(runtime, 1)   (runtime 0 counts as 1 s, so the slowdown stays finite);

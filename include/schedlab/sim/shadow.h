@@ -1,11 +1,11 @@
-// The EASY shadow-time computation (shared/spec/README.md), shared by the backfilling schedulers.
+// The EASY shadow-time computation (docs/conventions.md), shared by the backfilling schedulers.
 //
 // Given the processors free now and the jobs holding processors — the running jobs (expected end =
 // SimState::expected_end: start + prediction, or now when overdue) and the jobs the scheduler is starting
 // at this instant (end = now + prediction) — walk them by ascending expected end, adding their processors,
 // until `procs` fit: that expected end is the shadow time. Extra processors = the processors accumulated
 // at that moment - `procs`, where "at that moment" includes every job with the same expected end (they all
-// free their processors at the shadow time; the definition of shared/spec/talby-thesis.md: extra = processors
+// free their processors at the shadow time; the definition of docs/simulator.md: extra = processors
 // free at the shadow time - the head's), so the result does not depend on how ties are ordered.
 // Cost: O(k log k) for the k jobs started at this instant + O(running jobs ending by the shadow time).
 #pragma once

@@ -1,5 +1,5 @@
 // Building a simulation workload from an SWF log, following the project's conventions
-// (shared/spec/README.md, trace/conventions.h).
+// (docs/conventions.md, trace/conventions.h).
 //
 // - Machine size: WorkloadOptions::procs, else header MaxProcs, else MaxNodes, else the largest job.
 //   A machine of size <= 0 is an error (std::invalid_argument).

@@ -1,4 +1,4 @@
-// The project-wide conventions (shared/spec/README.md) for reading a job out of an SWF record.
+// The project-wide conventions (docs/conventions.md) for reading a job out of an SWF record.
 // Every command and library function that needs a job's size, estimate or the machine size uses these.
 #pragma once
 

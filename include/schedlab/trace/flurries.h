@@ -1,4 +1,4 @@
-// Flurries: bursts of very high activity by one user (Talby thesis §4.2; shared/spec/talby-thesis.md,
+// Flurries: bursts of very high activity by one user (Talby thesis §4.2; docs/analysis.md,
 // "Flurries and load", Decision).
 //
 // Rule: weeks are counted from the first known submit time of the log (week w = [first + w*7d,

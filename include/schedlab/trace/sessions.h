@@ -1,4 +1,4 @@
-// User sessions (Talby thesis §8-9; shared/spec/talby-thesis.md): reusable by the analyses and by the
+// User sessions (Talby thesis §8-9; docs/analysis.md): reusable by the analyses and by the
 // session-based runtime predictor.
 //
 // Contract:
