@@ -25,18 +25,15 @@ int64_t timed(F&& f) {
 }  // namespace
 
 EventCostRecorder::EventCostRecorder(std::unique_ptr<Scheduler> inner)
-    : inner_(std::move(inner)), sink_(std::make_shared<std::vector<EventCostSample>>()) {}
-
-EventCostRecorder::EventCostRecorder(const EventCostRecorder& other)
-    : Scheduler(other), inner_(other.inner_->clone()), sink_(other.sink_), pending_ns_(other.pending_ns_) {}
+    : SchedulerDecorator(std::move(inner)), sink_(std::make_shared<std::vector<EventCostSample>>()) {}
 
 void EventCostRecorder::on_arrival(const SimState& state, const WaitingJob& job) {
-  pending_ns_ += timed([&] { inner_->on_arrival(state, job); });
+  pending_ns_ += timed([&] { SchedulerDecorator::on_arrival(state, job); });
 }
 
 void EventCostRecorder::on_start(const SimState& state, const RunningJob& job) {
   // The engine starts a call's jobs right after the call: their cost belongs to that event.
-  const int64_t ns = timed([&] { inner_->on_start(state, job); });
+  const int64_t ns = timed([&] { SchedulerDecorator::on_start(state, job); });
   if (sink_->empty()) {
     pending_ns_ += ns;
   } else {
@@ -45,19 +42,19 @@ void EventCostRecorder::on_start(const SimState& state, const RunningJob& job) {
 }
 
 void EventCostRecorder::on_termination(const SimState& state, const RunningJob& job) {
-  pending_ns_ += timed([&] { inner_->on_termination(state, job); });
+  pending_ns_ += timed([&] { SchedulerDecorator::on_termination(state, job); });
 }
 
 void EventCostRecorder::on_suspend(const SimState& state, const RunningJob& job) {
-  pending_ns_ += timed([&] { inner_->on_suspend(state, job); });
+  pending_ns_ += timed([&] { SchedulerDecorator::on_suspend(state, job); });
 }
 
 void EventCostRecorder::on_prediction_change(const SimState& state, JobId job, int64_t old_prediction) {
-  pending_ns_ += timed([&] { inner_->on_prediction_change(state, job, old_prediction); });
+  pending_ns_ += timed([&] { SchedulerDecorator::on_prediction_change(state, job, old_prediction); });
 }
 
 void EventCostRecorder::schedule(const SimState& state, Decision& decision) {
-  const int64_t ns = timed([&] { inner_->schedule(state, decision); });
+  const int64_t ns = timed([&] { SchedulerDecorator::schedule(state, decision); });
   sink_->push_back({static_cast<int64_t>(state.queue.size()), static_cast<int64_t>(state.running.size()),
                     pending_ns_ + ns});
   pending_ns_ = 0;

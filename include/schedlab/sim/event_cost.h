@@ -26,7 +26,7 @@
 #include <optional>
 #include <vector>
 
-#include "schedlab/sim/scheduler.h"
+#include "schedlab/sim/scheduler_decorator.h"
 
 namespace schedlab::sim {
 
@@ -36,19 +36,16 @@ struct EventCostSample {
   int64_t ns = 0;       // time spent in the wrapped scheduler for this event
 };
 
-class EventCostRecorder final : public Scheduler {
+class EventCostRecorder final : public SchedulerDecorator {
  public:
   explicit EventCostRecorder(std::unique_ptr<Scheduler> inner);
-  EventCostRecorder(const EventCostRecorder& other);  // clones the inner scheduler, shares the sink
+  EventCostRecorder(const EventCostRecorder& other) = default;  // clones the inner scheduler, shares the sink
 
   // The samples recorded by this recorder and all its clones, in call order.
   const std::vector<EventCostSample>& samples() const { return *sink_; }
 
   std::unique_ptr<Scheduler> clone() const override { return std::make_unique<EventCostRecorder>(*this); }
-  std::string_view name() const override { return inner_->name(); }
-  Overrun overrun() const override { return inner_->overrun(); }
-  bool needs_processors() const override { return inner_->needs_processors(); }
-  int64_t resume_delay() const override { return inner_->resume_delay(); }
+  // The hooks are timed; the properties (name, overrun, ...) are the inner scheduler's.
   void on_arrival(const SimState& state, const WaitingJob& job) override;
   void on_start(const SimState& state, const RunningJob& job) override;
   void on_termination(const SimState& state, const RunningJob& job) override;
@@ -57,7 +54,6 @@ class EventCostRecorder final : public Scheduler {
   void schedule(const SimState& state, Decision& decision) override;
 
  private:
-  std::unique_ptr<Scheduler> inner_;
   std::shared_ptr<std::vector<EventCostSample>> sink_;
   int64_t pending_ns_ = 0;  // hook time since the last scheduler call, charged to the next one
 };

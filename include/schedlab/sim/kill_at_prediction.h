@@ -12,33 +12,21 @@
 #include <string>
 #include <string_view>
 
-#include "schedlab/sim/scheduler.h"
+#include "schedlab/sim/scheduler_decorator.h"
 
 namespace schedlab::sim {
 
-class KillAtPrediction final : public Scheduler {
+class KillAtPrediction final : public SchedulerDecorator {
  public:
   KillAtPrediction(std::string name, std::unique_ptr<Scheduler> inner)
-      : name_(std::move(name)), inner_(std::move(inner)) {}
-  KillAtPrediction(const KillAtPrediction& other) : Scheduler(other), name_(other.name_), inner_(other.inner_->clone()) {}
+      : SchedulerDecorator(std::move(inner)), name_(std::move(name)) {}
 
   std::unique_ptr<Scheduler> clone() const override { return std::make_unique<KillAtPrediction>(*this); }
   std::string_view name() const override { return name_; }
   Overrun overrun() const override { return Overrun::kKill; }
-  bool needs_processors() const override { return inner_->needs_processors(); }
-
-  void on_arrival(const SimState& s, const WaitingJob& j) override { inner_->on_arrival(s, j); }
-  void on_start(const SimState& s, const RunningJob& j) override { inner_->on_start(s, j); }
-  void on_termination(const SimState& s, const RunningJob& j) override { inner_->on_termination(s, j); }
-  void on_suspend(const SimState& s, const RunningJob& j) override { inner_->on_suspend(s, j); }
-  void on_prediction_change(const SimState& s, JobId j, int64_t old) override {
-    inner_->on_prediction_change(s, j, old);
-  }
-  void schedule(const SimState& s, Decision& d) override { inner_->schedule(s, d); }
 
  private:
   std::string name_;
-  std::unique_ptr<Scheduler> inner_;
 };
 
 }  // namespace schedlab::sim
