@@ -1,20 +1,17 @@
 // schedlab predict: replay a log's own schedule (logged submit, start = submit + wait, end = start + runtime;
 // no scheduling) through a runtime predictor and report its accuracy (predict/replay.h, predict/accuracy.h).
-#include <cstdio>
 #include <memory>
 #include <optional>
-#include <stdexcept>
 #include <string>
 
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "schedlab/experiments/log_replay.h"
 #include "schedlab/predict/registry.h"
-#include "schedlab/predict/replay.h"
-#include "schedlab/sim/workload.h"
 #include "schedlab/swf/reader.h"
-
+#include "schedlab/swf/writer.h"
 
 namespace schedlab::cli {
 
@@ -32,81 +29,26 @@ struct PredictArgs {
   std::string jobs_out;
 };
 
-void write_jobs_csv(const std::string& path, const sim::Workload& w, const std::vector<int64_t>& start,
-                    const predict::ReplayResult& r) {
-  std::string out =
-      "job_id,user,submit,start,end,runtime,estimate,initial_prediction,prediction_at_start,absolute_error,"
-      "relative_accuracy,underestimated\n";
-  for (size_t i = 0; i < w.jobs.size(); ++i) {
-    const auto& j = w.jobs[i];
-    const auto& a = r.jobs[i];
-    out += fmt::format("{},{},{},{},{},{},{},{},{},{:.3f},{:.6f},{}\n", j.job_number, j.user, j.submit, start[i],
-                       start[i] + j.runtime, j.runtime, j.estimate, r.initial[i], r.at_start[i], a.absolute_error,
-                       a.relative_accuracy, a.underestimated ? 1 : 0);
-  }
-  if (path == "-") {
-    fmt::print("{}", out);
-    return;
-  }
-  std::FILE* f = std::fopen(path.c_str(), "wb");
-  if (!f) throw std::runtime_error(fmt::format("cannot write {}", path));
-  const bool ok = std::fwrite(out.data(), 1, out.size(), f) == out.size();
-  if (std::fclose(f) != 0 || !ok) throw std::runtime_error(fmt::format("cannot write {}", path));
-}
-
 void run(const PredictArgs& a) {
-  std::string spec = a.predictor;
-  if (!a.correction.empty()) {
-    spec += (spec.find(':') == std::string::npos ? ":" : ";") + ("correction=" + a.correction);
-  }
-  const auto predictor = predict::make_predictor(spec, predict::PredictorConfig{a.seed, {}});
+  predict::PredictorConfig config{a.seed, {}};
+  if (!a.correction.empty()) config.params.emplace("correction", a.correction);  // joins the spec's parameters
+  const auto predictor = predict::make_predictor(a.predictor, config);
   const swf::Log log = swf::read_log(a.trace);
-  sim::WorkloadOptions wo;
-  wo.procs = a.procs;
-  wo.extend_estimates = a.extend_estimates;
-  const sim::Workload w = sim::build_workload(log.header, log.records, wo);
-  std::vector<int64_t> start(w.jobs.size());
-  int64_t unknown_wait = 0;
-  for (size_t i = 0; i < w.jobs.size(); ++i) {
-    const auto wait = log.records[w.record_index[i]].wait_time;
-    if (wait < 0) ++unknown_wait;
-    start[i] = w.jobs[i].submit + std::max<int64_t>(wait, 0);
-  }
-  if (!(a.warmup_fraction >= 0.0 && a.warmup_fraction < 1.0)) {
-    throw std::invalid_argument(fmt::format("warm-up fraction must be in [0, 1), got {}", a.warmup_fraction));
-  }
-  const predict::ReplayResult r = predict::replay(w.jobs, start, *predictor, a.warmup_fraction);
-  if (!a.jobs_out.empty()) write_jobs_csv(a.jobs_out, w, start, r);
-  const auto& s = r.summary;
+  const experiments::LogReplay r =
+      experiments::replay_log(log, *predictor, {a.procs, a.extend_estimates, a.warmup_fraction});
+  if (!a.jobs_out.empty()) swf::write_text_file(a.jobs_out, experiments::log_replay_csv(r));
   if (a.json) {
-    nlohmann::json doc = {
-        {"trace", a.trace},
-        {"predictor", std::string(predictor->name())},
-        {"jobs",
-         {{"records", w.records},
-          {"replayed", w.jobs.size()},
-          {"excluded", w.excluded_total},
-          {"without_estimate", w.without_estimate},
-          {"unknown_wait", unknown_wait},
-          {"extended", w.extended}}},
-        {"warmup_fraction", a.warmup_fraction},
-        {"accuracy",
-         {{"jobs", s.jobs},
-          {"absolute_error", {{"mean", s.mean_absolute_error}, {"median", s.median_absolute_error}}},
-          {"relative_accuracy", {{"mean", s.mean_relative_accuracy}, {"median", s.median_relative_accuracy}}},
-          {"underestimated_share", s.underestimated_share},
-          {"predictions_per_job", s.mean_predictions}}},
-        {"deadline_misses", r.deadline_misses},
-        {"prediction_updates", r.updates},
-        {"notes", w.notes},
-    };
+    nlohmann::json doc = experiments::to_json(r);
+    doc["trace"] = a.trace;
     fmt::print("{}\n", doc.dump(2));
     return;
   }
+  const sim::Workload& w = r.workload;
+  const auto& s = r.result.summary;
   fmt::print("trace        {}\n", a.trace);
-  fmt::print("predictor    {}\n", predictor->name());
+  fmt::print("predictor    {}\n", r.predictor);
   fmt::print("jobs         {} replayed of {} records, {} excluded, {} without estimate, {} with unknown wait (0 used)\n",
-             w.jobs.size(), w.records, w.excluded_total, w.without_estimate, unknown_wait);
+             w.jobs.size(), w.records, w.excluded_total, w.without_estimate, r.unknown_wait);
   for (const auto& note : w.notes) fmt::print("note         {}\n", note);
   fmt::print("\naccuracy over {} jobs (time-weighted over each job's life; {} warm-up jobs excluded)\n", s.jobs,
              w.jobs.size() - static_cast<size_t>(s.jobs));
@@ -116,7 +58,7 @@ void run(const PredictArgs& a) {
              s.median_relative_accuracy);
   fmt::print("{:<24} {:>14.4f}\n", "underestimated share", s.underestimated_share);
   fmt::print("{:<24} {:>14.3f}\n", "predictions per job", s.mean_predictions);
-  fmt::print("{:<24} {:>14}\n", "deadline misses", r.deadline_misses);
+  fmt::print("{:<24} {:>14}\n", "deadline misses", r.result.deadline_misses);
 }
 
 }  // namespace

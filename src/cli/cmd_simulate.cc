@@ -1,6 +1,4 @@
 // schedlab simulate: replay a log under a scheduling policy and report wait/slowdown/utilization.
-#include <chrono>
-#include <cstdio>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -9,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "schedlab/experiments/simulation.h"
 #include "schedlab/predict/registry.h"
 #include "schedlab/sim/event_cost.h"
 #include "schedlab/sim/job_output.h"
@@ -58,14 +57,6 @@ void print_list() {
   }
 }
 
-nlohmann::json accuracy_json(const predict::AccuracySummary& a) {
-  return {{"jobs", a.jobs},
-          {"absolute_error", {{"mean", a.mean_absolute_error}, {"median", a.median_absolute_error}}},
-          {"relative_accuracy", {{"mean", a.mean_relative_accuracy}, {"median", a.median_relative_accuracy}}},
-          {"underestimated_share", a.underestimated_share},
-          {"predictions_per_job", a.mean_predictions}};
-}
-
 void print_accuracy_text(const predict::AccuracySummary& a) {
   fmt::print("\nprediction accuracy (time-weighted over each job's life, {} jobs)\n", a.jobs);
   fmt::print("{:<26} {:>14.1f} {:>14.1f}   (mean, median)\n", "absolute error (s)", a.mean_absolute_error,
@@ -74,19 +65,6 @@ void print_accuracy_text(const predict::AccuracySummary& a) {
              a.median_relative_accuracy);
   fmt::print("{:<26} {:>14.4f}\n", "underestimated share", a.underestimated_share);
   fmt::print("{:<26} {:>14.3f}\n", "predictions per job", a.mean_predictions);
-}
-
-nlohmann::json event_cost_json(const sim::EventCostSummary& s) {
-  nlohmann::json buckets = nlohmann::json::array();
-  for (const auto& b : s.buckets) {
-    buckets.push_back({{"queue_from", b.queue_from}, {"queue_to", b.queue_to}, {"events", b.events},
-                       {"mean_queue", b.mean_queue}, {"mean_us", b.mean_us}, {"us_per_queued_job", b.us_per_job},
-                       {"fitted", b.fitted}});
-  }
-  return {{"events", s.events},
-          {"scheduler_seconds", s.total_s},
-          {"exponent", s.exponent ? nlohmann::json(*s.exponent) : nlohmann::json(nullptr)},
-          {"buckets", buckets}};
 }
 
 void print_event_cost_text(const sim::EventCostSummary& s) {
@@ -107,56 +85,15 @@ void print_event_cost_text(const sim::EventCostSummary& s) {
   }
 }
 
-nlohmann::json summary_json(const sim::Summary& s) {
-  return {{"mean", s.mean}, {"median", s.median}, {"p90", s.p90}, {"max", s.max}};
-}
-
-void print_json(const SimulateArgs& a, const sim::Workload& w, const sim::SimResult& r,
-                const sim::EventCostSummary* cost) {
-  const auto& m = r.metrics;
-  nlohmann::json excluded = nlohmann::json::object();
-  for (const auto& [reason, count] : w.excluded) excluded[reason] = count;
-  nlohmann::json doc = {
-      {"trace", a.trace},
-      {"scheduler", r.scheduler},
-      {"predictor", r.predictor},
-      {"procs", r.procs},
-      {"procs_source", std::string(trace::machine_size_source_name(w.procs_source))},
-      {"kill_at_estimate", w.kill_at_estimate},
-      {"extend_estimates", a.extend_estimates},
-      {"arrival_scale", w.arrival_scale},
-      {"offered_load", w.offered_load},
-      {"bsld_tau", a.bsld_tau},
-      {"warmup_fraction", a.warmup_fraction},
-      {"jobs",
-       {{"records", w.records},
-        {"simulated", w.jobs.size()},
-        {"killed", w.killed},
-        {"extended", w.extended},
-        {"excluded", excluded},
-        {"without_estimate", w.without_estimate},
-        {"warmup_excluded", m.warmup_excluded}}},
-      {"metrics",
-       {{"wait", summary_json(m.wait)},
-        {"response", summary_json(m.response)},
-        {"slowdown", summary_json(m.slowdown)},
-        {"bounded_slowdown", summary_json(m.bounded_slowdown)},
-        {"utilization", m.utilization},
-        {"makespan", m.makespan},
-        {"suspensions", r.suspensions},
-        {"kills", r.kills}}},
-      {"accuracy", accuracy_json(r.accuracy)},
-      {"deadline_misses", r.deadline_misses},
-      {"notes", w.notes},
-      {"checked", a.check},
-      {"wall_time_s", r.wall_time_s},
-  };
-  if (cost != nullptr) doc["event_cost"] = event_cost_json(*cost);
+void print_json(const SimulateArgs& a, const experiments::Simulation& sim) {
+  nlohmann::json doc = experiments::to_json(sim);
+  doc["trace"] = a.trace;
   fmt::print("{}\n", doc.dump(2));
 }
 
-void print_text(const SimulateArgs& a, const sim::Workload& w, const sim::SimResult& r,
-                const sim::EventCostSummary* cost) {
+void print_text(const SimulateArgs& a, const experiments::Simulation& sim) {
+  const sim::Workload& w = sim.workload;
+  const sim::SimResult& r = sim.result;
   const auto& m = r.metrics;
   fmt::print("trace        {}\n", a.trace);
   fmt::print("scheduler    {} (predictor {}{})\n", r.scheduler, r.predictor,
@@ -188,7 +125,7 @@ void print_text(const SimulateArgs& a, const sim::Workload& w, const sim::SimRes
     fmt::print("{:<26} {:>14}\n", "killed by the scheduler", r.kills);
   }
   fmt::print("{:<26} {:>14.3f} s{}\n", "simulation wall time", r.wall_time_s, a.check ? " (invariants checked)" : "");
-  if (cost != nullptr) print_event_cost_text(*cost);
+  if (sim.event_cost) print_event_cost_text(*sim.event_cost);
 }
 
 void run(const SimulateArgs& a) {
@@ -198,57 +135,29 @@ void run(const SimulateArgs& a) {
   }
   if (a.trace.empty()) throw std::invalid_argument("simulate: a TRACE file is required (or --list)");
   if (a.scheduler.empty()) throw std::invalid_argument("simulate: --scheduler is required (see --list)");
-  // Presets fix the scheduler, predictor and correction.
-  std::string scheduler_name = a.scheduler;
-  std::string predictor_spec = a.predictor;
-  if (const sim::Preset* preset = sim::find_preset(a.scheduler)) {
-    if (a.predictor_given || !a.correction.empty()) {
-      throw std::invalid_argument(fmt::format(
-          "simulate: scheduler preset '{}' sets its own predictor ({}); drop --predictor/--correction or use "
-          "--scheduler {} with them",
-          preset->name, preset->predictor, preset->scheduler));
-    }
-    scheduler_name = std::string(preset->scheduler);
-    predictor_spec = std::string(preset->predictor);
-  } else if (!a.correction.empty()) {
-    predictor_spec += (predictor_spec.find(':') == std::string::npos ? ":" : ";") + ("correction=" + a.correction);
-  }
-  // Fail on unknown names before reading the log.
-  std::unique_ptr<sim::Scheduler> scheduler = sim::make_scheduler(scheduler_name, sim::SchedulerConfig{a.seed, {}});
-  // --event-cost wraps the policy in a timing decorator that changes none of its decisions.
-  const sim::EventCostRecorder* recorder = nullptr;
-  if (a.event_cost) {
-    auto wrapped = std::make_unique<sim::EventCostRecorder>(std::move(scheduler));
-    recorder = wrapped.get();
-    scheduler = std::move(wrapped);
-  }
-  const auto predictor = predict::make_predictor(predictor_spec, predict::PredictorConfig{a.seed, {}});
-
+  experiments::SimulationSpec spec;
+  spec.scheduler = a.scheduler;
+  spec.predictor = a.predictor_given ? a.predictor : "";
+  spec.correction = a.correction;
+  spec.workload.procs = a.procs;
+  spec.workload.kill_at_estimate = a.kill_at_estimate;
+  spec.workload.extend_estimates = a.extend_estimates;
+  spec.workload.load = a.load;
+  spec.workload.arrival_scale = a.arrival_scale;
+  spec.sim.check = a.check;
+  spec.sim.bsld_tau = a.bsld_tau;
+  spec.sim.warmup_fraction = a.warmup_fraction;
+  spec.sim.seed = a.seed;
+  spec.event_cost = a.event_cost;
+  // Unknown names and bad parameters fail here, before the log is read.
+  const experiments::PreparedSimulation prepared = experiments::prepare_simulation(spec);
   const swf::Log log = swf::read_log(a.trace);
-  sim::WorkloadOptions wo;
-  wo.procs = a.procs;
-  wo.kill_at_estimate = a.kill_at_estimate;
-  wo.extend_estimates = a.extend_estimates;
-  wo.load = a.load;
-  wo.arrival_scale = a.arrival_scale;
-  const sim::Workload workload = sim::build_workload(log.header, log.records, wo);
-
-  sim::SimOptions so;
-  so.check = a.check;
-  so.bsld_tau = a.bsld_tau;
-  so.warmup_fraction = a.warmup_fraction;
-  so.seed = a.seed;
-  sim::SimResult result = sim::simulate(workload, *scheduler, *predictor, so);
-  result.scheduler = a.scheduler;
-
-  if (!a.jobs_out.empty()) sim::write_jobs(a.jobs_out, log.header, log.records, workload, result);
-  std::optional<sim::EventCostSummary> cost;
-  if (recorder != nullptr) cost = sim::summarize_event_cost(recorder->samples());
-  const sim::EventCostSummary* cost_ptr = cost ? &*cost : nullptr;
+  const experiments::Simulation sim = experiments::run_simulation(prepared, log);
+  if (!a.jobs_out.empty()) sim::write_jobs(a.jobs_out, log.header, log.records, sim.workload, sim.result);
   if (a.json) {
-    print_json(a, workload, result, cost_ptr);
+    print_json(a, sim);
   } else {
-    print_text(a, workload, result, cost_ptr);
+    print_text(a, sim);
   }
 }
 

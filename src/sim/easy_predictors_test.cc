@@ -94,7 +94,7 @@ SimResult run_log(const swf::Log& log, const std::string& scheduler, int64_t pro
   SimOptions so;
   so.check = true;
   so.warmup_fraction = 0.01;
-  return simulate(w, scheduler, "estimate", so);
+  return simulate(w, scheduler, "", so);
 }
 
 // Wait within 5%; bounded slowdown within 5% or, where the paper rounds to whole numbers, within 0.5.

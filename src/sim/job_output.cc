@@ -1,10 +1,6 @@
 #include "schedlab/sim/job_output.h"
 
-#include <zlib.h>
-
 #include <cstdio>
-#include <fstream>
-#include <iostream>
 #include <stdexcept>
 
 #include <fmt/core.h>
@@ -18,31 +14,6 @@ bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-void write_text(const std::string& path, const std::string& text) {
-  if (path == "-") {
-    std::cout << text;
-    return;
-  }
-  if (ends_with(path, ".gz")) {
-    gzFile gz = gzopen(path.c_str(), "wb6");
-    if (gz == nullptr) throw std::runtime_error(path + ": cannot open for writing");
-    size_t done = 0;
-    while (done < text.size()) {
-      const auto chunk = static_cast<unsigned>(std::min<size_t>(text.size() - done, 1u << 20));
-      if (gzwrite(gz, text.data() + done, chunk) != static_cast<int>(chunk)) {
-        gzclose(gz);
-        throw std::runtime_error(path + ": write error");
-      }
-      done += chunk;
-    }
-    if (gzclose(gz) != Z_OK) throw std::runtime_error(path + ": write error on close");
-    return;
-  }
-  std::ofstream out(path, std::ios::binary);
-  if (!out) throw std::runtime_error(path + ": cannot open for writing");
-  out << text;
-  if (!out.flush()) throw std::runtime_error(path + ": write error");
-}
 }  // namespace
 
 std::string jobs_csv(const Workload& workload, const SimResult& result) {
@@ -76,7 +47,7 @@ void write_jobs(const std::string& path, const swf::Header& header, const std::v
                 const Workload& workload, const SimResult& result) {
   const std::string base = ends_with(path, ".gz") ? path.substr(0, path.size() - 3) : path;
   if (ends_with(base, ".csv")) {
-    write_text(path, jobs_csv(workload, result));
+    swf::write_text_file(path, jobs_csv(workload, result));
   } else if (ends_with(base, ".swf")) {
     swf::Header h = header;
     h.add_note(fmt::format("simulated by schedlab: scheduler {}, predictor {}, {} processors{}; fields 3 and 4 are "

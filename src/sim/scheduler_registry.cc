@@ -8,6 +8,7 @@
 
 #include <fmt/core.h>
 
+#include "schedlab/predict/registry.h"
 #include "schedlab/sim/conservative.h"
 #include "schedlab/sim/easy.h"
 #include "schedlab/sim/easy_preemptive.h"
@@ -94,6 +95,25 @@ const Preset* find_preset(std::string_view name) {
     if (p.name == name) return &p;
   }
   return nullptr;
+}
+
+Policy resolve_policy(std::string_view scheduler, std::string_view predictor, std::string_view correction) {
+  Policy out;
+  if (const Preset* preset = find_preset(scheduler)) {
+    if (!predictor.empty() || !correction.empty()) {
+      throw std::invalid_argument(fmt::format(
+          "scheduler preset '{}' sets its own predictor ({}); give no predictor or correction with it, or use "
+          "scheduler '{}' with them",
+          preset->name, preset->predictor, preset->scheduler));
+    }
+    out.scheduler = std::string(preset->scheduler);
+    out.predictor = std::string(preset->predictor);
+    return out;
+  }
+  out.scheduler = std::string(scheduler);
+  out.predictor = predictor.empty() ? std::string(predict::kDefaultPredictor) : std::string(predictor);
+  if (!correction.empty()) out.predictor_params.emplace("correction", std::string(correction));
+  return out;
 }
 
 // Whether a registry parameter list ("key=VALUES (default), other=...") names `key`.

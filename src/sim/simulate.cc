@@ -29,19 +29,9 @@ SimResult simulate(const Workload& workload, const Scheduler& scheduler, const p
 
 SimResult simulate(const Workload& workload, std::string_view scheduler, std::string_view predictor,
                    const SimOptions& options) {
-  std::string_view scheduler_name = scheduler;
-  if (const Preset* preset = find_preset(scheduler)) {
-    if (!predictor.empty() && predictor != "estimate") {
-      throw std::invalid_argument(fmt::format("scheduler preset '{}' sets its own predictor ({}); do not give "
-                                              "predictor '{}' with it",
-                                              preset->name, preset->predictor, predictor));
-    }
-    scheduler_name = preset->scheduler;
-    predictor = preset->predictor;
-  }
-  const auto s = make_scheduler(scheduler_name, SchedulerConfig{options.seed, {}});
-  const auto p = predict::make_predictor(predictor.empty() ? "estimate" : predictor,
-                                         predict::PredictorConfig{options.seed, {}});
+  const Policy policy = resolve_policy(scheduler, predictor);
+  const auto s = make_scheduler(policy.scheduler, SchedulerConfig{options.seed, {}});
+  const auto p = predict::make_predictor(policy.predictor, predict::PredictorConfig{options.seed, policy.predictor_params});
   SimResult r = simulate(workload, *s, *p, options);
   r.scheduler = std::string(scheduler);
   return r;

@@ -4,6 +4,7 @@
 
 #include <zlib.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cstdio>
@@ -114,6 +115,36 @@ void write_log(const std::string& path, const Header& header, const std::vector<
     throw;
   }
   if (std::fclose(f) != 0) throw WriteError(path + ": write error: " + std::string(std::strerror(errno)));
+}
+
+void write_text_file(const std::string& path, std::string_view text) {
+  const auto error = [&path](const char* what) {
+    return WriteError((path == "-" ? std::string("<stdout>") : path) + ": " + what + ": " + std::strerror(errno));
+  };
+  if (path == "-") {
+    if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0)
+      throw error("write error");
+    return;
+  }
+  if (path.size() >= 3 && path.compare(path.size() - 3, 3, ".gz") == 0) {
+    gzFile gz = gzopen(path.c_str(), "wb6");
+    if (gz == nullptr) throw error("cannot open for writing");
+    size_t done = 0;
+    while (done < text.size()) {
+      const auto chunk = static_cast<unsigned>(std::min<size_t>(text.size() - done, kFlushAt));
+      if (gzwrite(gz, text.data() + done, chunk) != static_cast<int>(chunk)) {
+        gzclose(gz);
+        throw error("write error");
+      }
+      done += chunk;
+    }
+    if (gzclose(gz) != Z_OK) throw error("write error on close");
+    return;
+  }
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  if (f == nullptr) throw error("cannot open for writing");
+  const bool written = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+  if (std::fclose(f) != 0 || !written) throw error("write error");
 }
 
 }  // namespace schedlab::swf

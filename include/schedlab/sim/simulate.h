@@ -80,8 +80,8 @@ SimResult simulate(const Workload& workload, const Scheduler& scheduler, const p
 // Same, with the scheduler and predictor made from their registries by name (throws
 // std::invalid_argument for unknown names). `predictor` is a predictor spec (predict/spec.h). `scheduler`
 // may also be a preset (sim/scheduler_registry.h: easy-pcor, easy+, easy++, perfect++), which sets the
-// predictor too: then `predictor` must be empty or "estimate" (the default) — anything else is an error.
-SimResult simulate(const Workload& workload, std::string_view scheduler, std::string_view predictor = "estimate",
+// predictor too: then `predictor` must be empty (resolve_policy). Empty `predictor`: the default, estimate.
+SimResult simulate(const Workload& workload, std::string_view scheduler, std::string_view predictor = {},
                    const SimOptions& options = {});
 
 }  // namespace schedlab::sim

@@ -5,6 +5,7 @@
 
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "schedlab/swf/header.h"
@@ -22,6 +23,10 @@ std::string format_record(const Record& record);
 
 // Writes header and records to `path` (".gz" -> gzip, "-" -> stdout). Throws WriteError on failure.
 void write_log(const std::string& path, const Header& header, const std::vector<Record>& records);
+
+// Writes any text output (CSV tables, JSON, fitted models) to `path` the way write_log does: ".gz" -> gzip,
+// "-" -> standard output, else a plain file. Throws WriteError naming the path on failure.
+void write_text_file(const std::string& path, std::string_view text);
 
 // Writes header and records as plain text to a stream.
 void write_log(std::ostream& out, const Header& header, const std::vector<Record>& records);

@@ -1,0 +1,58 @@
+// One simulation as a user asks for it: a log, a policy named as on the command line (a scheduler or a
+// preset, a predictor spec, a correction), the workload and simulation options. This is `schedlab
+// simulate`; the Python module and parameter sweeps call the same two functions.
+//
+//   auto prepared = prepare_simulation(spec);        // makes the scheduler and predictor: fails fast on a
+//                                                    // bad name or parameter, before the log is read
+//   Simulation s = run_simulation(prepared, log);    // builds the workload, simulates
+//   nlohmann::json j = to_json(s);
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "schedlab/predict/predictor.h"
+#include "schedlab/sim/event_cost.h"
+#include "schedlab/sim/scheduler.h"
+#include "schedlab/sim/simulate.h"
+#include "schedlab/sim/workload.h"
+#include "schedlab/swf/reader.h"
+
+namespace schedlab::experiments {
+
+struct SimulationSpec {
+  std::string scheduler;   // a scheduler spec or a preset (sim/scheduler_registry.h)
+  std::string predictor;   // a predictor spec; empty: the default (estimate) or the preset's
+  std::string correction;  // empty: none (a preset sets its own)
+  sim::WorkloadOptions workload;
+  sim::SimOptions sim;     // sim.seed also seeds the scheduler and predictor factories
+  bool event_cost = false;  // time the scheduler at every event (sim/event_cost.h); decisions unchanged
+};
+
+struct PreparedSimulation {
+  SimulationSpec spec;
+  std::unique_ptr<sim::Scheduler> scheduler;
+  std::unique_ptr<predict::Predictor> predictor;
+  const sim::EventCostRecorder* recorder = nullptr;  // inside `scheduler` when spec.event_cost
+};
+
+struct Simulation {
+  SimulationSpec spec;
+  sim::Workload workload;
+  sim::SimResult result;  // result.scheduler is the name the user gave (a preset's, when one was given)
+  std::optional<sim::EventCostSummary> event_cost;
+};
+
+// Throws std::invalid_argument on an unknown scheduler, preset or predictor, a bad parameter, or a preset
+// given with a predictor or correction.
+PreparedSimulation prepare_simulation(const SimulationSpec& spec);
+// Throws std::invalid_argument on bad workload or simulation options.
+Simulation run_simulation(const PreparedSimulation& prepared, const swf::Log& log);
+
+// Everything `schedlab simulate --json` prints except the trace's path.
+nlohmann::json to_json(const Simulation& s);
+
+}  // namespace schedlab::experiments

@@ -1,0 +1,71 @@
+#include "schedlab/experiments/log_replay.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include <fmt/core.h>
+
+#include "schedlab/experiments/results_json.h"
+
+namespace schedlab::experiments {
+
+LogReplay replay_log(const swf::Log& log, const predict::Predictor& predictor, const LogReplayOptions& options) {
+  if (!(options.warmup_fraction >= 0.0 && options.warmup_fraction < 1.0)) {
+    throw std::invalid_argument(fmt::format("warm-up fraction must be in [0, 1), got {}", options.warmup_fraction));
+  }
+  LogReplay out;
+  sim::WorkloadOptions wo;
+  wo.procs = options.procs;
+  wo.extend_estimates = options.extend_estimates;
+  out.workload = sim::build_workload(log.header, log.records, wo);
+  const sim::Workload& w = out.workload;
+  out.start.resize(w.jobs.size());
+  for (size_t i = 0; i < w.jobs.size(); ++i) {
+    const auto wait = log.records[w.record_index[i]].wait_time;
+    if (wait < 0) ++out.unknown_wait;
+    out.start[i] = w.jobs[i].submit + std::max<int64_t>(wait, 0);
+  }
+  const auto p = predictor.clone();  // the caller's predictor stays untouched, as in sim::simulate
+  out.predictor = std::string(p->name());
+  out.warmup_fraction = options.warmup_fraction;
+  out.result = predict::replay(w.jobs, out.start, *p, options.warmup_fraction);
+  return out;
+}
+
+std::string log_replay_csv(const LogReplay& replay) {
+  const sim::Workload& w = replay.workload;
+  const predict::ReplayResult& r = replay.result;
+  std::string out =
+      "job_id,user,submit,start,end,runtime,estimate,initial_prediction,prediction_at_start,absolute_error,"
+      "relative_accuracy,underestimated\n";
+  for (size_t i = 0; i < w.jobs.size(); ++i) {
+    const auto& j = w.jobs[i];
+    const auto& a = r.jobs[i];
+    const int64_t start = replay.start[i];
+    out += fmt::format("{},{},{},{},{},{},{},{},{},{:.3f},{:.6f},{}\n", j.job_number, j.user, j.submit, start,
+                       start + j.runtime, j.runtime, j.estimate, r.initial[i], r.at_start[i], a.absolute_error,
+                       a.relative_accuracy, a.underestimated ? 1 : 0);
+  }
+  return out;
+}
+
+nlohmann::json to_json(const LogReplay& replay) {
+  const sim::Workload& w = replay.workload;
+  return {
+      {"predictor", replay.predictor},
+      {"jobs",
+       {{"records", w.records},
+        {"replayed", w.jobs.size()},
+        {"excluded", w.excluded_total},
+        {"without_estimate", w.without_estimate},
+        {"unknown_wait", replay.unknown_wait},
+        {"extended", w.extended}}},
+      {"warmup_fraction", replay.warmup_fraction},
+      {"accuracy", to_json(replay.result.summary)},
+      {"deadline_misses", replay.result.deadline_misses},
+      {"prediction_updates", replay.result.updates},
+      {"notes", w.notes},
+  };
+}
+
+}  // namespace schedlab::experiments

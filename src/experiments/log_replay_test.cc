@@ -1,0 +1,64 @@
+// The log's own schedule replayed through a predictor, on a hand-made three-job log.
+#include "schedlab/experiments/log_replay.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "schedlab/predict/basic_predictors.h"
+
+namespace schedlab::experiments {
+namespace {
+
+// job 1: submit 0, wait 10, run 100, estimate 200; job 2: submit 5, wait unknown (-1), run 50, estimate 40
+// (it outlives its estimate); job 3: 9 processors on an 8-processor machine, left out.
+const char* kLog =
+    "; MaxProcs: 8\n"
+    "1 0 10 100 4 -1 -1 4 200 -1 1 7 -1 -1 -1 -1 -1 -1\n"
+    "2 5 -1 50 2 -1 -1 2 40 -1 1 8 -1 -1 -1 -1 -1 -1\n"
+    "3 6 0 10 9 -1 -1 9 20 -1 1 8 -1 -1 -1 -1 -1 -1\n";
+
+TEST(LogReplay, StartsAtSubmitPlusLoggedWaitAndCountsUnknownWaits) {
+  const swf::Log log = swf::parse_log(kLog);
+  const LogReplay r = replay_log(log, predict::EstimatePredictor());
+  ASSERT_EQ(r.workload.jobs.size(), 2u);
+  EXPECT_EQ(r.workload.excluded_total, 1);
+  EXPECT_EQ(r.start, (std::vector<int64_t>{10, 5}));
+  EXPECT_EQ(r.unknown_wait, 1);
+  EXPECT_EQ(r.predictor, "estimate");
+  // Job 2 outlives its 40 s estimate at t = 45: one deadline miss.
+  EXPECT_EQ(r.result.deadline_misses, 1);
+  EXPECT_FALSE(r.result.jobs[0].underestimated);
+  EXPECT_TRUE(r.result.jobs[1].underestimated);
+  EXPECT_EQ(r.result.summary.jobs, 2);
+}
+
+TEST(LogReplay, CsvHasOneLinePerReplayedJob) {
+  const LogReplay r = replay_log(swf::parse_log(kLog), predict::EstimatePredictor());
+  const std::string csv = log_replay_csv(r);
+  EXPECT_EQ(csv.substr(0, csv.find('\n')),
+            "job_id,user,submit,start,end,runtime,estimate,initial_prediction,prediction_at_start,absolute_error,"
+            "relative_accuracy,underestimated");
+  EXPECT_NE(csv.find("\n1,7,0,10,110,100,200,200,200,"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("\n2,8,5,5,55,50,40,40,40,"), std::string::npos) << csv;
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 3);
+}
+
+TEST(LogReplay, JsonCarriesCountsAndAccuracy) {
+  const nlohmann::json j = to_json(replay_log(swf::parse_log(kLog), predict::EstimatePredictor(), {{}, false, 0.5}));
+  EXPECT_EQ(j["jobs"]["replayed"], 2);
+  EXPECT_EQ(j["jobs"]["excluded"], 1);
+  EXPECT_EQ(j["jobs"]["unknown_wait"], 1);
+  EXPECT_EQ(j["warmup_fraction"], 0.5);
+  EXPECT_EQ(j["accuracy"]["jobs"], 1);  // the first of two terminated jobs is warm-up
+  EXPECT_EQ(j["deadline_misses"], 1);
+}
+
+TEST(LogReplay, RejectsAWarmupFractionOutsideZeroOne) {
+  EXPECT_THROW(replay_log(swf::parse_log(kLog), predict::EstimatePredictor(), {{}, false, 1.0}),
+               std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace schedlab::experiments

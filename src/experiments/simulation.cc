@@ -1,0 +1,84 @@
+#include "schedlab/experiments/simulation.h"
+
+#include "schedlab/experiments/results_json.h"
+#include "schedlab/predict/registry.h"
+#include "schedlab/sim/scheduler_registry.h"
+
+namespace schedlab::experiments {
+
+PreparedSimulation prepare_simulation(const SimulationSpec& spec) {
+  PreparedSimulation out;
+  out.spec = spec;
+  const sim::Policy policy = sim::resolve_policy(spec.scheduler, spec.predictor, spec.correction);
+  out.scheduler = sim::make_scheduler(policy.scheduler, sim::SchedulerConfig{spec.sim.seed, {}});
+  if (spec.event_cost) {
+    auto wrapped = std::make_unique<sim::EventCostRecorder>(std::move(out.scheduler));
+    out.recorder = wrapped.get();
+    out.scheduler = std::move(wrapped);
+  }
+  out.predictor =
+      predict::make_predictor(policy.predictor, predict::PredictorConfig{spec.sim.seed, policy.predictor_params});
+  return out;
+}
+
+Simulation run_simulation(const PreparedSimulation& prepared, const swf::Log& log) {
+  Simulation out;
+  out.spec = prepared.spec;
+  out.workload = sim::build_workload(log.header, log.records, prepared.spec.workload);
+  // The recorder's clones share its sample list, so the samples of this run are the new ones.
+  const size_t samples_before = prepared.recorder != nullptr ? prepared.recorder->samples().size() : 0;
+  out.result = sim::simulate(out.workload, *prepared.scheduler, *prepared.predictor, prepared.spec.sim);
+  out.result.scheduler = prepared.spec.scheduler;
+  if (prepared.recorder != nullptr) {
+    const auto& all = prepared.recorder->samples();
+    out.event_cost = sim::summarize_event_cost(
+        std::vector<sim::EventCostSample>(all.begin() + static_cast<std::ptrdiff_t>(samples_before), all.end()));
+  }
+  return out;
+}
+
+nlohmann::json to_json(const Simulation& s) {
+  const sim::Workload& w = s.workload;
+  const sim::SimResult& r = s.result;
+  const auto& m = r.metrics;
+  nlohmann::json excluded = nlohmann::json::object();
+  for (const auto& [reason, count] : w.excluded) excluded[reason] = count;
+  nlohmann::json doc = {
+      {"scheduler", r.scheduler},
+      {"predictor", r.predictor},
+      {"procs", r.procs},
+      {"procs_source", std::string(trace::machine_size_source_name(w.procs_source))},
+      {"kill_at_estimate", w.kill_at_estimate},
+      {"extend_estimates", s.spec.workload.extend_estimates},
+      {"arrival_scale", w.arrival_scale},
+      {"offered_load", w.offered_load},
+      {"bsld_tau", s.spec.sim.bsld_tau},
+      {"warmup_fraction", s.spec.sim.warmup_fraction},
+      {"jobs",
+       {{"records", w.records},
+        {"simulated", w.jobs.size()},
+        {"killed", w.killed},
+        {"extended", w.extended},
+        {"excluded", excluded},
+        {"without_estimate", w.without_estimate},
+        {"warmup_excluded", m.warmup_excluded}}},
+      {"metrics",
+       {{"wait", to_json(m.wait)},
+        {"response", to_json(m.response)},
+        {"slowdown", to_json(m.slowdown)},
+        {"bounded_slowdown", to_json(m.bounded_slowdown)},
+        {"utilization", m.utilization},
+        {"makespan", m.makespan},
+        {"suspensions", r.suspensions},
+        {"kills", r.kills}}},
+      {"accuracy", to_json(r.accuracy)},
+      {"deadline_misses", r.deadline_misses},
+      {"notes", w.notes},
+      {"checked", s.spec.sim.check},
+      {"wall_time_s", r.wall_time_s},
+  };
+  if (s.event_cost) doc["event_cost"] = to_json(*s.event_cost);
+  return doc;
+}
+
+}  // namespace schedlab::experiments

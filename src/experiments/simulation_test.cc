@@ -1,0 +1,83 @@
+// The simulation experiment behind `schedlab simulate`: same result as the simulator called directly,
+// presets resolved once, JSON with the figures.
+#include "schedlab/experiments/simulation.h"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+#include "schedlab/sim/simulate.h"
+
+namespace schedlab::experiments {
+namespace {
+
+// Four jobs on 4 processors: job 2 waits for job 1 (hand-computed: starts at 100).
+const char* kLog =
+    "; MaxProcs: 4\n"
+    "1 0 -1 100 4 -1 -1 4 100 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+    "2 10 -1 50 2 -1 -1 2 60 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+    "3 20 -1 10 2 -1 -1 2 20 -1 1 2 -1 -1 -1 -1 -1 -1\n"
+    "4 30 -1 10 8 -1 -1 8 20 -1 1 2 -1 -1 -1 -1 -1 -1\n";
+
+TEST(Simulation, SameAsTheSimulatorByName) {
+  const swf::Log log = swf::parse_log(kLog);
+  SimulationSpec spec;
+  spec.scheduler = "easy";
+  const Simulation s = run_simulation(prepare_simulation(spec), log);
+  ASSERT_EQ(s.workload.jobs.size(), 3u);  // job 4 is larger than the machine
+  EXPECT_EQ(s.workload.excluded_total, 1);
+  EXPECT_EQ(s.result.jobs[1].start, 100);
+  EXPECT_EQ(s.result.jobs[2].start, 100);
+  const sim::SimResult direct = sim::simulate(s.workload, "easy");
+  ASSERT_EQ(direct.jobs.size(), s.result.jobs.size());
+  for (size_t i = 0; i < direct.jobs.size(); ++i) EXPECT_EQ(direct.jobs[i].start, s.result.jobs[i].start);
+  EXPECT_EQ(s.result.scheduler, "easy");
+  EXPECT_FALSE(s.event_cost.has_value());
+}
+
+TEST(Simulation, PresetsAreResolvedAndKeepTheirName) {
+  SimulationSpec spec;
+  spec.scheduler = "easy++";
+  const Simulation s = run_simulation(prepare_simulation(spec), swf::parse_log(kLog));
+  EXPECT_EQ(s.result.scheduler, "easy++");
+  EXPECT_NE(s.result.predictor.find("user-last2"), std::string::npos) << s.result.predictor;
+  spec.predictor = "ruh";
+  EXPECT_THROW(prepare_simulation(spec), std::invalid_argument);
+  spec.predictor.clear();
+  spec.correction = "tsafrir";
+  EXPECT_THROW(prepare_simulation(spec), std::invalid_argument);
+}
+
+TEST(Simulation, UnknownNamesFailWhenPrepared) {
+  SimulationSpec spec;
+  spec.scheduler = "no-such-scheduler";
+  EXPECT_THROW(prepare_simulation(spec), std::invalid_argument);
+  spec.scheduler = "easy";
+  spec.predictor = "no-such-predictor";
+  EXPECT_THROW(prepare_simulation(spec), std::invalid_argument);
+}
+
+TEST(Simulation, EventCostAndJson) {
+  SimulationSpec spec;
+  spec.scheduler = "fcfs";
+  spec.correction = "double";
+  spec.event_cost = true;
+  spec.sim.warmup_fraction = 0.0;
+  const PreparedSimulation prepared = prepare_simulation(spec);
+  const Simulation s = run_simulation(prepared, swf::parse_log(kLog));
+  ASSERT_TRUE(s.event_cost.has_value());
+  EXPECT_EQ(s.event_cost->events, s.result.scheduler_calls);
+  // A second run with the same prepared policy reports only its own events.
+  const Simulation again = run_simulation(prepared, swf::parse_log(kLog));
+  EXPECT_EQ(again.event_cost->events, s.event_cost->events);
+  const nlohmann::json j = to_json(s);
+  EXPECT_EQ(j["scheduler"], "fcfs");
+  EXPECT_EQ(j["jobs"]["simulated"], 3);
+  EXPECT_EQ(j["jobs"]["excluded"]["larger_than_machine"], 1) << j["jobs"]["excluded"].dump();
+  EXPECT_DOUBLE_EQ(j["metrics"]["wait"]["mean"].get<double>(), s.result.metrics.wait.mean);
+  EXPECT_TRUE(j.contains("event_cost"));
+  EXPECT_NE(j["predictor"].get<std::string>().find("double"), std::string::npos) << j["predictor"];
+}
+
+}  // namespace
+}  // namespace schedlab::experiments
