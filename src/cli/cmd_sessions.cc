@@ -12,14 +12,11 @@
 #include "cli/analyze_util.h"
 #include "cli/commands.h"
 #include "cli/text_util.h"
-#include "schedlab/analysis/distribution.h"
-#include "schedlab/analysis/session_classes.h"
-#include "schedlab/trace/conventions.h"
+#include "schedlab/experiments/session_study.h"
+#include "schedlab/swf/writer.h"
 
 namespace schedlab::cli {
 namespace {
-
-using analysis::SessionRow;
 
 struct SessionsCliOptions {
   std::vector<std::string> paths;
@@ -29,241 +26,96 @@ struct SessionsCliOptions {
   int restarts = 10;
 };
 
-// Published shares (thesis §9.3, §9.5), printed beside the measured ones for comparison only.
-constexpr double kThesisSessionShare[] = {0.43, 0.29, 0.21, 0.04, 0.03};
-constexpr double kThesisUserShare[] = {0.55, 0.20, 0.10, 0.15};
-constexpr double kThesisPcaCumulative[] = {0.19, 0.31, 0.43, 0.54, 0.62, 0.69, 0.75, 0.81, 0.85};
+std::string_view session_class(int c) { return analysis::session_class_name(static_cast<analysis::SessionClass>(c)); }
+std::string_view user_class(int c) { return analysis::user_class_name(static_cast<analysis::UserClass>(c)); }
+double share(int64_t count, int64_t total) { return static_cast<double>(count) / static_cast<double>(total); }
 
-struct LogSessions {
-  std::string path;
-  swf::Log log;
-  trace::Sessions sessions;
-  std::vector<SessionRow> rows;
-  int64_t procs = 0, max_runtime = 0;
-  std::vector<int64_t> offsets;
-};
-
-std::string base_name(const std::string& path) {
-  const auto slash = path.find_last_of('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
-void run_sessions(const SessionsCliOptions& opt) {
-  check_one_stdout_document(opt.json, opt.out);
-  const int64_t threshold = parse_duration("--think-time", opt.think);
-  analysis::ClassifyOptions co;
-  co.seed = opt.seed;
-  co.restarts = opt.restarts;
-  if (opt.transform == "log") co.transform = analysis::Transform::kSignedLog;
-  else if (opt.transform != "none")
-    throw std::invalid_argument(fmt::format("--transform: '{}' is not none or log", opt.transform));
-  if (co.restarts < 1) throw std::invalid_argument("--restarts must be >= 1");
-
-  std::vector<LogSessions> logs;
-  for (const auto& path : opt.paths) {
-    LogSessions l;
-    l.path = path;
-    l.log = read_log_for_analysis(path, opt.skip_invalid);
-    l.sessions = trace::build_sessions(l.log.records, threshold);
-    if (l.sessions.sessions.empty()) throw std::invalid_argument(fmt::format("{}: no job with a known user and submit time", path));
-    l.procs = trace::machine_size(l.log.header, l.log.records).procs;
-    if (l.procs <= 0) throw std::invalid_argument(fmt::format("{}: the machine size is unknown", path));
-    try {
-      l.rows = analysis::session_variables(l.log.records, l.log.header, l.sessions.sessions, l.procs);
-    } catch (const std::invalid_argument& e) {
-      throw std::invalid_argument(fmt::format("{}: {}", path, e.what()));
-    }
-    l.max_runtime = l.log.header.max_runtime.value_or(0);
-    if (l.max_runtime <= 0)
-      for (const auto& r : l.log.records) l.max_runtime = std::max<int64_t>(l.max_runtime, trace::job_estimate(r));
-    l.max_runtime = std::max<int64_t>(l.max_runtime, 1);
-    std::vector<int64_t> starts;
-    for (const auto& s : l.sessions.sessions) starts.push_back(s.start);
-    l.offsets = analysis::utc_offsets(l.log.header, starts);
-    logs.push_back(std::move(l));
-  }
-  std::vector<SessionRow> pooled;
-  for (const auto& l : logs) pooled.insert(pooled.end(), l.rows.begin(), l.rows.end());
-
-  analysis::Classification sc, uc;
-  std::vector<int> online;
-  int64_t users_total = 0;
-  if (opt.classify) {
-    sc = analysis::classify_sessions(pooled, co);
-    std::vector<analysis::UserRow> user_rows;
-    size_t offset = 0;
-    for (const auto& l : logs) {
-      std::vector<int> labels(sc.labels.begin() + static_cast<std::ptrdiff_t>(offset),
-                              sc.labels.begin() + static_cast<std::ptrdiff_t>(offset + l.rows.size()));
-      offset += l.rows.size();
-      std::vector<int32_t> users;
-      auto rows = analysis::user_variables(l.log.records, l.log.header, l.sessions.sessions, labels, l.procs, users);
-      user_rows.insert(user_rows.end(), rows.begin(), rows.end());
-    }
-    users_total = static_cast<int64_t>(user_rows.size());
-    uc = analysis::classify_users(user_rows, co);
-  }
-  if (opt.online)
-    for (const auto& l : logs)
-      for (size_t s = 0; s < l.sessions.sessions.size(); ++s) {
-        const auto& sess = l.sessions.sessions[s];
-        const int64_t local = *l.log.header.unix_start_time + sess.start + l.offsets[s];
-        online.push_back(static_cast<int>(
-            analysis::online_session_class(l.log.records[sess.jobs.front()], local, l.procs, l.max_runtime)));
-      }
-  analysis::PcaResult pc;
-  if (opt.pca) {
-    analysis::Matrix m;
-    for (const auto& r : pooled) m.emplace_back(r.begin(), r.end());
-    pc = analysis::pca(m);
-  }
-
-  if (!opt.out.empty()) {
-    std::string head = "log,user,start";
-    for (const auto n : analysis::kSessionVarNames) head += fmt::format(",{}", n);
-    if (opt.classify) head += ",class";
-    if (opt.online) head += ",online_class";
-    std::vector<std::string> lines{head};
-    size_t k = 0;
-    for (const auto& l : logs)
-      for (size_t s = 0; s < l.rows.size(); ++s, ++k) {
-        std::string line = fmt::format("{},{},{}", base_name(l.path), l.sessions.sessions[s].user,
-                                       l.sessions.sessions[s].start);
-        for (const double v : l.rows[s]) {
-          line += ',';
-          line += csv_number(v);
-        }
-        if (opt.classify) line += fmt::format(",{}", analysis::session_class_name(static_cast<analysis::SessionClass>(sc.labels[k])));
-        if (opt.online) line += fmt::format(",{}", analysis::session_class_name(static_cast<analysis::SessionClass>(online[k])));
-        lines.push_back(std::move(line));
-      }
-    write_csv_lines(opt.out, lines);
-  }
-
-  // Medians of the variables over the pooled sessions.
-  std::array<analysis::Distribution, analysis::kSessionVars> dist;
-  for (int v = 0; v < analysis::kSessionVars; ++v) {
-    std::vector<double> col;
-    col.reserve(pooled.size());
-    for (const auto& r : pooled) col.push_back(r[static_cast<size_t>(v)]);
-    dist[static_cast<size_t>(v)] = analysis::describe(std::move(col));
-  }
-  const double n_sessions = static_cast<double>(pooled.size());
-  std::array<int64_t, analysis::kSessionClasses> online_counts{};
-  int64_t agree = 0;
-  for (size_t i = 0; i < online.size(); ++i) {
-    ++online_counts[static_cast<size_t>(online[i])];
-    if (opt.classify && online[i] == sc.labels[i]) ++agree;
-  }
-
-  if (opt.json) {
-    nlohmann::ordered_json j;
-    j["command"] = "sessions";
-    j["think_time_seconds"] = threshold;
-    j["logs"] = nlohmann::ordered_json::array();
-    for (const auto& l : logs)
-      j["logs"].push_back({{"path", l.path},
-                           {"sessions", static_cast<int64_t>(l.rows.size())},
-                           {"jobs_without_user_or_submit", l.sessions.unattributed},
-                           {"machine_procs", l.procs}});
-    j["sessions"] = static_cast<int64_t>(pooled.size());
-    for (int v = 0; v < analysis::kSessionVars; ++v) {
-      const auto& d = dist[static_cast<size_t>(v)];
-      j["variables"][std::string(analysis::kSessionVarNames[static_cast<size_t>(v)])] = {
-          {"mean", d.mean}, {"median", d.median}, {"p10_p90_width", d.p90 - d.p10}};
-    }
-    if (opt.classify) {
-      j["classify"] = {{"seed", co.seed}, {"restarts", co.restarts}, {"transform", opt.transform}};
-      for (int c = 0; c < analysis::kSessionClasses; ++c) {
-        nlohmann::ordered_json means;
-        for (size_t v = 0; v < sc.variables.size(); ++v)
-          means[std::string(sc.variables[v])] = sc.class_means[static_cast<size_t>(c)][v];
-        j["session_classes"][std::string(analysis::session_class_name(static_cast<analysis::SessionClass>(c)))] = {
-            {"sessions", sc.counts[static_cast<size_t>(c)]},
-            {"share", static_cast<double>(sc.counts[static_cast<size_t>(c)]) / n_sessions},
-            {"means", means}};
-      }
-      j["users"] = users_total;
-      for (int c = 0; c < analysis::kUserClasses; ++c) {
-        nlohmann::ordered_json means;
-        for (size_t v = 0; v < uc.variables.size(); ++v)
-          means[std::string(uc.variables[v])] = uc.class_means[static_cast<size_t>(c)][v];
-        j["user_classes"][std::string(analysis::user_class_name(static_cast<analysis::UserClass>(c)))] = {
-            {"users", uc.counts[static_cast<size_t>(c)]},
-            {"share", static_cast<double>(uc.counts[static_cast<size_t>(c)]) / static_cast<double>(users_total)},
-            {"means", means}};
-      }
-    }
-    if (opt.online) {
-      for (int c = 0; c < analysis::kSessionClasses; ++c)
-        j["online_classes"][std::string(analysis::session_class_name(static_cast<analysis::SessionClass>(c)))] =
-            static_cast<double>(online_counts[static_cast<size_t>(c)]) / n_sessions;
-      if (opt.classify) j["online_agreement_with_kmeans"] = static_cast<double>(agree) / n_sessions;
-    }
-    if (opt.pca) {
-      j["pca"]["variables"] = analysis::kSessionVarNames;
-      j["pca"]["explained"] = pc.explained;
-      j["pca"]["components"] = pc.components;
-    }
-    fmt::print("{}\n", j.dump(2));
-    return;
-  }
-  if (opt.out == "-") return;
-  std::string out = fmt::format("sessions (think time >= {} s starts a new one)\n", threshold);
-  for (const auto& l : logs)
+void print_text(const SessionsCliOptions& opt, const experiments::SessionStudy& st) {
+  using experiments::class_mean;
+  std::string out = fmt::format("sessions (think time >= {} s starts a new one)\n", st.options.think_time);
+  for (const auto& l : st.logs)
     out += fmt::format("  {:<36} {:>9} sessions  ({} jobs without user or submit time; machine {} procs)\n",
-                       base_name(l.path), group_thousands(static_cast<int64_t>(l.rows.size())),
+                       l.label, group_thousands(static_cast<int64_t>(l.rows.size())),
                        l.sessions.unattributed, l.procs);
   out += fmt::format("\n{:<4} {:>14} {:>14} {:>14}\n", "var", "mean", "median", "p10-p90 width");
-  for (int v = 0; v < analysis::kSessionVars; ++v) {
-    const auto& d = dist[static_cast<size_t>(v)];
-    out += fmt::format("{:<4} {:>14.2f} {:>14.2f} {:>14.2f}\n", analysis::kSessionVarNames[static_cast<size_t>(v)],
-                       d.mean, d.median, d.p90 - d.p10);
+  for (size_t v = 0; v < analysis::kSessionVars; ++v) {
+    const auto& d = st.variables[v];
+    out += fmt::format("{:<4} {:>14.2f} {:>14.2f} {:>14.2f}\n", analysis::kSessionVarNames[v], d.mean, d.median,
+                       d.p90 - d.p10);
   }
   if (opt.classify) {
+    const auto& co = st.options.classify_options;
+    const auto& sc = st.session_classes;
     out += fmt::format("\nsession classes (k-means k=5 on D Ti %D %W UP Pm Rm, z-scored, transform {}, seed {}, "
                        "{} restarts)\n",
                        opt.transform, co.seed, co.restarts);
     out += fmt::format("{:<6} {:>9} {:>7} {:>7} {:>11} {:>9} {:>6} {:>6} {:>7} {:>8}\n", "class", "sessions", "share",
                        "thesis", "mean D", "mean Ti", "%D", "%W", "Pm", "Rm");
     for (int c = 0; c < analysis::kSessionClasses; ++c) {
-      const auto& m = sc.class_means[static_cast<size_t>(c)];
+      const int64_t count = sc.counts[static_cast<size_t>(c)];
       out += fmt::format("{:<6} {:>9} {:>6.1f}% {:>6.0f}% {:>11.0f} {:>9.0f} {:>6.2f} {:>6.2f} {:>7.1f} {:>8.0f}\n",
-                         analysis::session_class_name(static_cast<analysis::SessionClass>(c)),
-                         sc.counts[static_cast<size_t>(c)],
-                         100.0 * static_cast<double>(sc.counts[static_cast<size_t>(c)]) / n_sessions,
-                         100 * kThesisSessionShare[c], m[0], m[1], m[2], m[3], m[5], m[6]);
+                         session_class(c), count, 100.0 * share(count, st.sessions),
+                         100 * experiments::kThesisSessionShare[static_cast<size_t>(c)], class_mean(sc, c, "D"),
+                         class_mean(sc, c, "Ti"), class_mean(sc, c, "PD"), class_mean(sc, c, "PW"),
+                         class_mean(sc, c, "Pm"), class_mean(sc, c, "Rm"));
     }
-    out += fmt::format("\nuser classes (k-means k=4 on %D Pm Rm J %W Im JW %BHD): {} users\n", users_total);
+    const auto& uc = st.user_classes;
+    out += fmt::format("\nuser classes (k-means k=4 on %D Pm Rm J %W Im JW %BHD): {} users\n", st.users);
     out += fmt::format("{:<6} {:>7} {:>7} {:>7} {:>6} {:>6} {:>8} {:>8} {:>9}\n", "class", "users", "share", "thesis",
                        "%D", "%W", "J", "JW", "%BHD");
     for (int c = 0; c < analysis::kUserClasses; ++c) {
-      const auto& m = uc.class_means[static_cast<size_t>(c)];
+      const int64_t count = uc.counts[static_cast<size_t>(c)];
       out += fmt::format("{:<6} {:>7} {:>6.1f}% {:>6.0f}% {:>6.2f} {:>6.2f} {:>8.0f} {:>8.1f} {:>8.1f}%\n",
-                         analysis::user_class_name(static_cast<analysis::UserClass>(c)),
-                         uc.counts[static_cast<size_t>(c)],
-                         100.0 * static_cast<double>(uc.counts[static_cast<size_t>(c)]) / static_cast<double>(users_total),
-                         100 * kThesisUserShare[c], m[0], m[4], m[3], m[6], 100 * m[7]);
+                         user_class(c), count, 100.0 * share(count, st.users),
+                         100 * experiments::kThesisUserShare[static_cast<size_t>(c)], class_mean(uc, c, "PD"),
+                         class_mean(uc, c, "PW"), class_mean(uc, c, "J"), class_mean(uc, c, "JW"),
+                         100 * class_mean(uc, c, "pBHD"));
     }
   }
   if (opt.online) {
     out += "\nonline heuristic classes (first job of each session):";
     for (int c = 0; c < analysis::kSessionClasses; ++c)
-      out += fmt::format(" {} {:.1f}%", analysis::session_class_name(static_cast<analysis::SessionClass>(c)),
-                         100.0 * static_cast<double>(online_counts[static_cast<size_t>(c)]) / n_sessions);
-    if (opt.classify) out += fmt::format("; agreement with k-means {:.1f}%", 100.0 * static_cast<double>(agree) / n_sessions);
+      out += fmt::format(" {} {:.1f}%", session_class(c),
+                         100.0 * share(st.online_counts[static_cast<size_t>(c)], st.sessions));
+    if (st.online_agreement) out += fmt::format("; agreement with k-means {:.1f}%", 100.0 * *st.online_agreement);
     out += "\n";
   }
   if (opt.pca) {
     out += "\nPCA of the 16 session variables (z-scored), cumulative explained variance (thesis, 18 variables):\n";
     double cum = 0;
-    for (size_t c = 0; c < pc.explained.size() && c < 9; ++c) {
-      cum += pc.explained[c];
-      out += fmt::format("  #{} {:>5.1f}% cumulative {:>5.1f}%  ({:.0f}%)\n", c + 1, 100 * pc.explained[c], 100 * cum,
-                         100 * kThesisPcaCumulative[c]);
+    for (size_t c = 0; c < st.pca.explained.size() && c < 9; ++c) {
+      cum += st.pca.explained[c];
+      out += fmt::format("  #{} {:>5.1f}% cumulative {:>5.1f}%  ({:.0f}%)\n", c + 1, 100 * st.pca.explained[c],
+                         100 * cum, 100 * experiments::kThesisPcaCumulative[c]);
     }
   }
   fmt::print("{}", out);
+}
+
+void run_sessions(const SessionsCliOptions& opt) {
+  check_one_stdout_document(opt.json, opt.out);
+  experiments::SessionStudyOptions so;
+  so.think_time = parse_duration("--think-time", opt.think);
+  so.classify = opt.classify;
+  so.online = opt.online;
+  so.pca = opt.pca;
+  so.classify_options.seed = opt.seed;
+  so.classify_options.restarts = opt.restarts;
+  if (opt.transform == "log") so.classify_options.transform = analysis::Transform::kSignedLog;
+  else if (opt.transform != "none")
+    throw std::invalid_argument(fmt::format("--transform: '{}' is not none or log", opt.transform));
+  if (opt.restarts < 1) throw std::invalid_argument("--restarts must be >= 1");
+  std::vector<std::pair<std::string, swf::Log>> logs;
+  for (const auto& path : opt.paths) logs.emplace_back(path, read_log_for_analysis(path, opt.skip_invalid));
+  const experiments::SessionStudy st = experiments::run_session_study(std::move(logs), so);
+
+  if (!opt.out.empty()) swf::write_text_file(opt.out, experiments::session_study_csv(st));
+  if (opt.json) {
+    fmt::print("{}\n", experiments::to_json(st).dump(2));
+    return;
+  }
+  if (opt.out == "-") return;
+  print_text(opt, st);
 }
 
 }  // namespace

@@ -1,0 +1,70 @@
+// The sessions study on the project's own KTH log: pooling, classes looked up by variable name, CSV, JSON,
+// and errors naming the log.
+#include "schedlab/experiments/session_study.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace schedlab::experiments {
+namespace {
+
+const swf::Log& kth() {
+  static const swf::Log log = swf::read_log(std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz");
+  return log;
+}
+
+TEST(SessionStudy, PoolingALogWithItselfDoublesTheSessionsAndKeepsTheMedians) {
+  SessionStudyOptions o;
+  const SessionStudy one = run_session_study({{"a/kth.swf", kth()}}, o);
+  const SessionStudy two = run_session_study({{"a/kth.swf", kth()}, {"b/kth.swf", kth()}}, o);
+  ASSERT_GT(one.sessions, 1000);
+  EXPECT_EQ(two.sessions, 2 * one.sessions);
+  for (size_t v = 0; v < analysis::kSessionVars; ++v) EXPECT_DOUBLE_EQ(two.variables[v].median, one.variables[v].median);
+  EXPECT_EQ(one.logs[0].label, "kth.swf");
+  const std::string csv = session_study_csv(two);
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), two.sessions + 1);
+  EXPECT_EQ(csv.rfind("kth.swf,", csv.find('\n') + 1), csv.find('\n') + 1);
+}
+
+TEST(SessionStudy, ClassMeansByNameAreTheClassificationsColumns) {
+  SessionStudyOptions o;
+  o.classify = true;
+  o.online = true;
+  o.classify_options.restarts = 2;
+  const SessionStudy st = run_session_study({{"kth", kth()}}, o);
+  const auto& sc = st.session_classes;
+  ASSERT_EQ(sc.variables.size(), 7u);
+  for (int c = 0; c < analysis::kSessionClasses; ++c)
+    for (size_t v = 0; v < sc.variables.size(); ++v)
+      EXPECT_EQ(class_mean(sc, c, sc.variables[v]), sc.class_means[static_cast<size_t>(c)][v]);
+  EXPECT_THROW(class_mean(sc, 0, "no-such-variable"), std::out_of_range);
+  int64_t online = 0;
+  for (const int64_t n : st.online_counts) online += n;
+  EXPECT_EQ(online, st.sessions);
+  ASSERT_TRUE(st.online_agreement.has_value());
+  const auto j = to_json(st);
+  EXPECT_EQ(j["sessions"], st.sessions);
+  EXPECT_EQ(j["users"], st.users);
+  EXPECT_TRUE(j.contains("online_agreement_with_kmeans"));
+}
+
+TEST(SessionStudy, ErrorsNameTheLog) {
+  swf::Log no_start = kth();
+  no_start.header.unix_start_time.reset();
+  SessionStudyOptions o;
+  o.online = true;
+  try {
+    run_session_study({{"nostart.swf", no_start}}, o);
+    FAIL() << "expected an error";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("nostart.swf"), std::string::npos) << e.what();
+  }
+  swf::Log empty = kth();
+  empty.records.clear();
+  EXPECT_THROW(run_session_study({{"empty.swf", empty}}, {}), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace schedlab::experiments
