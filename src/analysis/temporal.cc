@@ -5,6 +5,8 @@
 #include <limits>
 #include <stdexcept>
 
+#include <fmt/core.h>
+
 #include "schedlab/analysis/attribute.h"
 #include "schedlab/analysis/hurst.h"
 
@@ -89,14 +91,57 @@ Hurst estimate(std::span<const double> x) {
 
 }  // namespace
 
+namespace {
+
+// Submit times (known ones) in ascending order.
+std::vector<int64_t> sorted_submit_times(const std::vector<swf::Record>& records) {
+  std::vector<int64_t> out;
+  for (const auto& r : records)
+    if (r.submit_time >= 0) out.push_back(r.submit_time);
+  std::sort(out.begin(), out.end());
+  if (out.empty()) throw std::invalid_argument("no job has a known submit time");
+  return out;
+}
+
+// The per-job points of a series: "jobs" is 1 at every submit time; the others are the attribute's series.
+std::pair<std::vector<int64_t>, std::vector<double>> series_points(const std::vector<swf::Record>& records,
+                                                                   TemporalSeries which,
+                                                                   const std::vector<int64_t>& submit_times) {
+  Attribute attribute = Attribute::kRuntime;
+  switch (which) {
+    case TemporalSeries::kJobs: return {submit_times, std::vector<double>(submit_times.size(), 1.0)};
+    case TemporalSeries::kRuntime: attribute = Attribute::kRuntime; break;
+    case TemporalSeries::kProcs: attribute = Attribute::kProcs; break;
+    case TemporalSeries::kCpu: attribute = Attribute::kCpu; break;
+    case TemporalSeries::kInterarrival: attribute = Attribute::kInterarrival; break;
+  }
+  AttributeSeries s = attribute_series(records, attribute);
+  return {std::move(s.times), std::move(s.values)};
+}
+
+}  // namespace
+
+std::optional<TemporalSeries> parse_temporal_series(std::string_view name) {
+  for (int k = 0; k < kTemporalSeries; ++k)
+    if (temporal_series_name(static_cast<TemporalSeries>(k)) == name) return static_cast<TemporalSeries>(k);
+  return std::nullopt;
+}
+
+TemporalBins temporal_bins(const std::vector<swf::Record>& records, TemporalSeries series, int64_t width) {
+  if (width <= 0) throw std::invalid_argument(fmt::format("bin width must be > 0 seconds, got {}", width));
+  const std::vector<int64_t> submit_times = sorted_submit_times(records);
+  TemporalBins out;
+  out.origin = submit_times.front();
+  out.width = width;
+  const auto [times, values] = series_points(records, series, submit_times);
+  if (!times.empty()) out.bins = bin_series(times, values, out.origin, width, series == TemporalSeries::kJobs);
+  return out;
+}
+
 TemporalResult temporal(const std::vector<swf::Record>& records, bool with_hurst) {
   TemporalResult res;
   // Every job with a known submit time defines the origin and the "jobs" series.
-  std::vector<int64_t> submit_times;
-  for (const auto& r : records)
-    if (r.submit_time >= 0) submit_times.push_back(r.submit_time);
-  std::sort(submit_times.begin(), submit_times.end());
-  if (submit_times.empty()) throw std::invalid_argument("no job has a known submit time");
+  const std::vector<int64_t> submit_times = sorted_submit_times(records);
   const int64_t origin = submit_times.front();
   res.jobs = static_cast<int64_t>(submit_times.size());
   res.span_seconds = submit_times.back() - origin;
@@ -104,18 +149,7 @@ TemporalResult temporal(const std::vector<swf::Record>& records, bool with_hurst
   for (int k = 0; k < kTemporalSeries; ++k) {
     const auto which = static_cast<TemporalSeries>(k);
     const bool is_count = which == TemporalSeries::kJobs;
-    std::vector<int64_t> times;
-    std::vector<double> values;
-    if (is_count) {
-      times = submit_times;
-      values.assign(times.size(), 1.0);
-    } else {
-      static constexpr Attribute kAttr[] = {Attribute::kRuntime, Attribute::kProcs, Attribute::kCpu,
-                                            Attribute::kInterarrival};
-      AttributeSeries s = attribute_series(records, kAttr[k]);
-      times = std::move(s.times);
-      values = std::move(s.values);
-    }
+    auto [times, values] = series_points(records, which, submit_times);
     TemporalRow& row = res.rows[static_cast<size_t>(k)];
     if (times.empty()) {
       const double nan = std::numeric_limits<double>::quiet_NaN();

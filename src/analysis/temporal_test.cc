@@ -67,5 +67,30 @@ TEST(Temporal, DailyAndWeeklyCyclesAreFound) {
   EXPECT_LT(std::abs(procs.lag1_15m), 0.1);
 }
 
+// The binned series as the autocorrelations see them: counts for "jobs", means for the others, absent bins
+// where no job arrived; hand-computed on four jobs in bins of 100 s from the first submit: [50, 150) holds
+// the jobs at 50, 120 and 140 (runtimes 10, 30, 50), [350, 450) the one at 390.
+TEST(TemporalBins, CountsAndMeansPerBin) {
+  const std::vector<swf::Record> log = {testing::record({.submit_time = 50, .run_time = 10, .requested_procs = 1}),
+                                        testing::record({.submit_time = 120, .run_time = 30, .requested_procs = 2}),
+                                        testing::record({.submit_time = 140, .run_time = 50, .requested_procs = 4}),
+                                        testing::record({.submit_time = 390, .run_time = 70, .requested_procs = 8})};
+  const TemporalBins jobs = temporal_bins(log, TemporalSeries::kJobs, 100);
+  EXPECT_EQ(jobs.origin, 50);
+  EXPECT_EQ(jobs.bins.value, (std::vector<double>{3, 0, 0, 1}));
+  EXPECT_EQ(jobs.bins.present, (std::vector<uint8_t>{1, 1, 1, 1}));
+  const TemporalBins runtime = temporal_bins(log, TemporalSeries::kRuntime, 100);
+  ASSERT_EQ(runtime.bins.value.size(), 4u);
+  EXPECT_EQ(runtime.bins.present, (std::vector<uint8_t>{1, 0, 0, 1}));
+  EXPECT_EQ(runtime.bins.value[0], 30);
+  EXPECT_EQ(runtime.bins.value[3], 70);
+  EXPECT_THROW(temporal_bins(log, TemporalSeries::kJobs, 0), std::invalid_argument);
+  for (int k = 0; k < kTemporalSeries; ++k) {
+    const auto s = static_cast<TemporalSeries>(k);
+    EXPECT_EQ(parse_temporal_series(temporal_series_name(s)), s);
+  }
+  EXPECT_FALSE(parse_temporal_series("bogus").has_value());
+}
+
 }  // namespace
 }  // namespace schedlab::analysis

@@ -25,6 +25,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -36,6 +37,7 @@ namespace schedlab::analysis {
 enum class TemporalSeries { kRuntime, kProcs, kCpu, kInterarrival, kJobs };
 inline constexpr int kTemporalSeries = 5;
 std::string_view temporal_series_name(TemporalSeries s);  // "runtime", "procs", "cpu", "interarrival", "jobs"
+std::optional<TemporalSeries> parse_temporal_series(std::string_view name);  // inverse of temporal_series_name
 
 struct Binned {
   std::vector<double> value;
@@ -48,6 +50,16 @@ Binned bin_series(std::span<const int64_t> times, std::span<const double> values
                   int64_t width, bool count);
 
 double binned_autocorrelation(const Binned& series, int64_t lag);
+
+// One series binned as the autocorrelations see it: bins of `width` seconds (> 0) from the log's first
+// known submit time (`origin`). Empty `bins` when the series has no job. Throws std::invalid_argument when
+// no job has a known submit time.
+struct TemporalBins {
+  int64_t origin = 0;
+  int64_t width = 0;
+  Binned bins;
+};
+TemporalBins temporal_bins(const std::vector<swf::Record>& records, TemporalSeries series, int64_t width);
 
 struct Hurst {
   double variance_time = 0, rs = 0, periodogram = 0, average = 0;
