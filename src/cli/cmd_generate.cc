@@ -51,18 +51,7 @@ void run_profiler_experiment(const ProfilerExperimentCliOptions& opt) {
   if (training_runs > 0)
     swf::write_log(opt.training_out, model::profiler_training_header(o, training_runs), training);
 
-  // Offered load on the 16-processor machine over the arrival span, the thesis's target being about 75%.
-  double area = 0;
-  std::map<int32_t, std::pair<int64_t, double>> per_exe;  // executable -> (jobs, sum of run times)
-  for (const auto& r : jobs) {
-    area += static_cast<double>(r.requested_procs) * r.run_time;
-    auto& [n, sum] = per_exe[r.executable];
-    ++n;
-    sum += r.run_time;
-  }
-  const int64_t last_submit = jobs.back().submit_time;
-  const double load = last_submit > 0 ? area / (static_cast<double>(o.machine_procs) * static_cast<double>(last_submit))
-                                      : std::nan("");
+  const model::ProfilerExperimentStats stats = model::profiler_experiment_stats(jobs, o);
 
   if (opt.json) {
     nlohmann::ordered_json j;
@@ -72,17 +61,11 @@ void run_profiler_experiment(const ProfilerExperimentCliOptions& opt) {
     j["jobs"] = static_cast<int64_t>(jobs.size());
     j["mean_interarrival"] = o.mean_interarrival;
     j["machine_procs"] = o.machine_procs;
-    j["last_submit"] = last_submit;
-    j["offered_load"] = load;
+    j["last_submit"] = stats.last_submit;
+    j["offered_load"] = stats.offered_load;
     auto exes = nlohmann::ordered_json::array();
-    for (size_t k = 0; k < model::kProfilerExecutables.size(); ++k) {
-      const auto it = per_exe.find(static_cast<int32_t>(k + 1));
-      const int64_t n = it == per_exe.end() ? 0 : it->second.first;
-      exes.push_back({{"executable", k + 1},
-                      {"name", model::kProfilerExecutables[k].name},
-                      {"jobs", n},
-                      {"mean_runtime", n > 0 ? it->second.second / static_cast<double>(n) : std::nan("")}});
-    }
+    for (const auto& e : stats.executables)
+      exes.push_back({{"executable", e.number}, {"name", e.name}, {"jobs", e.jobs}, {"mean_runtime", e.mean_runtime}});
     j["executables"] = exes;
     if (training_runs > 0)
       j["training"] = {{"output", opt.training_out},
@@ -98,14 +81,12 @@ void run_profiler_experiment(const ProfilerExperimentCliOptions& opt) {
       group_thousands(static_cast<int64_t>(jobs.size())), opt.seed);
   out += fmt::format("submits 0..{} s (inter-arrival mean {} s); offered load over that span {:.1f}% of {} "
                      "processors\n",
-                     group_thousands(last_submit), o.mean_interarrival, 100 * load, o.machine_procs);
+                     group_thousands(stats.last_submit), o.mean_interarrival, 100 * stats.offered_load,
+                     o.machine_procs);
   out += fmt::format("{:<4} {:<7} {:>6} {:>12}\n", "exe", "name", "jobs", "mean t (s)");
-  for (size_t k = 0; k < model::kProfilerExecutables.size(); ++k) {
-    const auto it = per_exe.find(static_cast<int32_t>(k + 1));
-    const int64_t n = it == per_exe.end() ? 0 : it->second.first;
-    out += fmt::format("{:<4} {:<7} {:>6} {:>12}\n", k + 1, model::kProfilerExecutables[k].name, n,
-                       n > 0 ? fmt::format("{:.1f}", it->second.second / static_cast<double>(n)) : "-");
-  }
+  for (const auto& e : stats.executables)
+    out += fmt::format("{:<4} {:<7} {:>6} {:>12}\n", e.number, e.name, e.jobs,
+                       e.jobs > 0 ? fmt::format("{:.1f}", e.mean_runtime) : "-");
   if (training_runs > 0)
     out += fmt::format("training log {}: {} runs of each executable, {} records\n", opt.training_out, training_runs,
                        group_thousands(static_cast<int64_t>(training.size())));

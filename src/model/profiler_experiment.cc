@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <limits>
 #include <string>
 
@@ -200,6 +201,30 @@ swf::Header profiler_training_header(const ProfilerExperimentOptions& options, i
   h.add_note("the runs are in random order, each submitted when the previous one ends (wait 0)");
   add_model_notes(h);
   return h;
+}
+
+ProfilerExperimentStats profiler_experiment_stats(const std::vector<swf::Record>& jobs,
+                                                  const ProfilerExperimentOptions& options) {
+  ProfilerExperimentStats out;
+  double area = 0;
+  std::map<int32_t, std::pair<int64_t, double>> per_exe;  // executable -> (jobs, sum of run times)
+  for (const auto& r : jobs) {
+    area += static_cast<double>(r.requested_procs) * r.run_time;
+    auto& [n, sum] = per_exe[r.executable];
+    ++n;
+    sum += r.run_time;
+  }
+  out.last_submit = jobs.empty() ? 0 : jobs.back().submit_time;
+  out.offered_load = out.last_submit > 0
+                         ? area / (static_cast<double>(options.machine_procs) * static_cast<double>(out.last_submit))
+                         : std::nan("");
+  for (size_t k = 0; k < kProfilerExecutables.size(); ++k) {
+    const auto it = per_exe.find(static_cast<int32_t>(k + 1));
+    const int64_t n = it == per_exe.end() ? 0 : it->second.first;
+    out.executables.push_back({static_cast<int32_t>(k + 1), kProfilerExecutables[k].name, n,
+                               n > 0 ? it->second.second / static_cast<double>(n) : std::nan("")});
+  }
+  return out;
 }
 
 }  // namespace schedlab::model

@@ -225,5 +225,24 @@ TEST(ProfilerExperiment, RejectsBadOptions) {
   EXPECT_THROW(generate_profiler_experiment(o), ModelError);
 }
 
+// Offered load and per-executable means, hand-computed: 2x100 + 4x50 + 8x25 = 600 processor-seconds over 16
+// processors x 100 s = 37.5%.
+TEST(ProfilerExperimentStats, LoadAndPerExecutableMeans) {
+  std::vector<swf::Record> jobs(3);
+  jobs[0].submit_time = 0, jobs[0].run_time = 100, jobs[0].requested_procs = 2, jobs[0].executable = 1;
+  jobs[1].submit_time = 40, jobs[1].run_time = 50, jobs[1].requested_procs = 4, jobs[1].executable = 1;
+  jobs[2].submit_time = 100, jobs[2].run_time = 25, jobs[2].requested_procs = 8, jobs[2].executable = 13;
+  const ProfilerExperimentStats s = profiler_experiment_stats(jobs, ProfilerExperimentOptions{});
+  EXPECT_EQ(s.last_submit, 100);
+  EXPECT_DOUBLE_EQ(s.offered_load, 0.375);
+  ASSERT_EQ(s.executables.size(), 13u);
+  EXPECT_EQ(s.executables[0].jobs, 2);
+  EXPECT_DOUBLE_EQ(s.executables[0].mean_runtime, 75);
+  EXPECT_EQ(s.executables[1].jobs, 0);
+  EXPECT_TRUE(std::isnan(s.executables[1].mean_runtime));
+  EXPECT_EQ(s.executables[12].number, 13);
+  EXPECT_DOUBLE_EQ(s.executables[12].mean_runtime, 25);
+}
+
 }  // namespace
 }  // namespace schedlab::model

@@ -86,6 +86,23 @@ struct ProfilerExperimentOptions {
 std::vector<swf::Record> generate_profiler_experiment(const ProfilerExperimentOptions& options);
 swf::Header profiler_experiment_header(const ProfilerExperimentOptions& options);
 
+// What a generated experiment holds: the offered load on the machine over the arrival span (sum of procs x
+// runtime / (machine_procs x last submit); NaN when every job is submitted at 0; the thesis aims at about
+// 75%) and, per executable 1..13 (kProfilerExecutables), its jobs and mean runtime (NaN without jobs).
+struct ProfilerExperimentStats {
+  int64_t last_submit = 0;
+  double offered_load = 0;
+  struct Executable {
+    int32_t number = 0;
+    std::string_view name;
+    int64_t jobs = 0;
+    double mean_runtime = 0;
+  };
+  std::vector<Executable> executables;
+};
+ProfilerExperimentStats profiler_experiment_stats(const std::vector<swf::Record>& jobs,
+                                                  const ProfilerExperimentOptions& options);
+
 // runs_per_executable >= 1; the experiment options give seed and processor range.
 std::vector<swf::Record> generate_profiler_training(const ProfilerExperimentOptions& options,
                                                     int64_t runs_per_executable);
