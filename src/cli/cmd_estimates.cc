@@ -36,35 +36,6 @@ std::string hms(int64_t s) {
   return fmt::format("{}:{:02}:{:02}", s / 3600, (s % 3600) / 60, s % 60);
 }
 
-nlohmann::ordered_json bins_json(const model::EstimateBins& b, size_t top) {
-  nlohmann::ordered_json j;
-  j["counting_rule"] = "jobs with an estimate (field 9 > 0)";
-  j["records"] = b.records;
-  j["jobs"] = b.jobs;
-  j["without_estimate"] = b.without_estimate;
-  j["distinct"] = b.distinct;
-  j["t_max"] = b.t_max;
-  j["t_max_share"] = b.t_max_share;
-  j["t_max_popularity_rank"] = b.t_max_popularity_rank;
-  auto cover = nlohmann::ordered_json::array();
-  for (size_t i = 0; i < b.fractions.size(); ++i) cover.push_back({{"fraction", b.fractions[i]}, {"bins", b.cover[i]}});
-  j["cover"] = cover;
-  auto modes = nlohmann::ordered_json::array();
-  double cum = 0;
-  for (size_t i = 0; i < b.modes.size() && i < top; ++i) {
-    const auto& m = b.modes[i];
-    cum += m.share;
-    modes.push_back({{"popularity_rank", m.popularity_rank},
-                     {"value", m.value},
-                     {"jobs", m.jobs},
-                     {"share", m.share},
-                     {"cumulative_share", cum},
-                     {"time_rank", m.time_rank}});
-  }
-  j["modes"] = modes;
-  return j;
-}
-
 std::string bins_text(const model::EstimateBins& b, size_t top) {
   std::string out = fmt::format("jobs with an estimate (field 9 > 0): {} of {} records ({} without)\n",
                                 group_thousands(b.jobs), group_thousands(b.records), group_thousands(b.without_estimate));
@@ -78,12 +49,10 @@ std::string bins_text(const model::EstimateBins& b, size_t top) {
   for (const int64_t c : b.cover) out += fmt::format(" {:>5}", c);
   out += fmt::format("\n\ntop {} modes:\n  {:>4} {:>9} {:>8} {:>8} {:>7} {:>7} {:>9}\n", std::min(top, b.modes.size()),
                      "rank", "estimate", "seconds", "jobs", "share", "cum", "time rank");
-  double cum = 0;
   for (size_t i = 0; i < b.modes.size() && i < top; ++i) {
     const auto& m = b.modes[i];
-    cum += m.share;
     out += fmt::format("  {:>4} {:>9} {:>8} {:>8} {:>6.1f}% {:>6.1f}% {:>9}\n", m.popularity_rank, hms(m.value),
-                       m.value, m.jobs, 100 * m.share, 100 * cum, m.time_rank);
+                       m.value, m.jobs, 100 * m.share, 100 * m.cumulative_share, m.time_rank);
   }
   return out;
 }
@@ -97,20 +66,15 @@ struct BinsOptions {
 void run_bins(const BinsOptions& o) {
   if (o.top < 0) throw std::invalid_argument("--top must be >= 0");
   swf::Log log = read(o.path, o.skip_invalid);
-  int64_t dropped = 0;
-  if (!o.max_estimate.empty()) {  // e.g. KTH4H: the KTH jobs with an estimate <= 4 h
-    const int32_t limit = model::parse_duration(o.max_estimate);
-    const auto before = log.records.size();
-    std::erase_if(log.records, [&](const swf::Record& r) { return r.requested_time > limit; });
-    dropped = static_cast<int64_t>(before - log.records.size());
-  }
+  const int64_t dropped =  // e.g. KTH4H: the KTH jobs with an estimate <= 4 h
+      o.max_estimate.empty() ? 0 : model::drop_estimates_above(log.records, model::parse_duration(o.max_estimate));
   const model::EstimateBins b = model::estimate_bins(log.records);
   if (o.json) {
     nlohmann::ordered_json j;
     j["command"] = "estimates bins";
     j["path"] = o.path;
     if (!o.max_estimate.empty()) j["dropped_above_max_estimate"] = dropped;
-    const nlohmann::ordered_json body = bins_json(b, static_cast<size_t>(o.top));
+    const nlohmann::ordered_json body = model::to_json(b, static_cast<size_t>(o.top));
     for (auto it = body.begin(); it != body.end(); ++it) j[it.key()] = it.value();
     fmt::print("{}\n", j.dump(2));
     return;
@@ -120,18 +84,6 @@ void run_bins(const BinsOptions& o) {
                                     : fmt::format(" (only estimates <= {}: {} jobs above left out)", o.max_estimate,
                                                   group_thousands(dropped)),
              bins_text(b, static_cast<size_t>(o.top)));
-}
-
-void write_text(const std::string& path, const std::string& text) {
-  if (path == "-") {
-    fmt::print("{}", text);
-    return;
-  }
-  std::ofstream f(path, std::ios::binary);
-  if (!f) throw std::runtime_error(fmt::format("{}: cannot open for writing", path));
-  f << text;
-  f.close();
-  if (!f) throw std::runtime_error(fmt::format("{}: write failed", path));
 }
 
 struct FitOptions {
@@ -149,12 +101,12 @@ void run_fit(const FitOptions& o) {
     if (o.top < 0 || o.top >= model::kHeadSize)
       throw std::invalid_argument(fmt::format("--top must be in 0..{}", model::kHeadSize - 1));
     const swf::Log log = read(o.paths[0], o.skip_invalid);
-    j = model::fit_tsafrir(log.records, static_cast<int>(o.top));
+    const model::TsafrirFit fit = model::fit_tsafrir(log.records, static_cast<int>(o.top));
+    j = model::to_json(fit);
     j["info"]["source"] = o.paths[0];
     summary = fmt::format("tsafrir model of {}: N {} jobs with an estimate, T_max {} ({:.1f}% of jobs), {} more bins",
-                          o.paths[0], j["info"]["jobs"].get<int64_t>(), hms(j["tmax"].get<int64_t>()),
-                          j["tmax_share"].get<double>(), j["bins"].size());
-    for (const auto& b : j["bins"]) summary += fmt::format(" ({}, {:.1f}%)", hms(b["time"].get<int64_t>()), b["share"].get<double>());
+                          o.paths[0], fit.jobs, hms(fit.t_max), fit.t_max_share, fit.bins.size());
+    for (const auto& b : fit.bins) summary += fmt::format(" ({}, {:.1f}%)", hms(b.time), b.share);
     summary += "\n";
   } else if (o.model == "song") {
     model::SongFitOptions fo;
@@ -180,7 +132,7 @@ void run_fit(const FitOptions& o) {
   } else {
     throw std::invalid_argument(fmt::format("--model must be tsafrir or song (got {})", o.model));
   }
-  write_text(o.output, j.dump(2) + "\n");
+  swf::write_text_file(o.output, j.dump(2) + "\n");
   if (o.output != "-") fmt::print("{}wrote {}\n", summary, o.output);
 }
 
@@ -264,8 +216,8 @@ void run_compare(const CompareOptions& o) {
     j["sa_real"] = c.sa_real;
     j["sa_model"] = c.sa_model;
     j["d_sa"] = c.d_sa;
-    j["real_bins"] = bins_json(c.real, 20);
-    j["model_bins"] = bins_json(c.model, 20);
+    j["real_bins"] = model::to_json(c.real, 20);
+    j["model_bins"] = model::to_json(c.model, 20);
     fmt::print("{}\n", j.dump(2));
     return;
   }

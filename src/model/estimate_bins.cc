@@ -22,7 +22,7 @@ EstimateBins estimate_bins(const std::vector<swf::Record>& records, const std::v
   }
   b.distinct = static_cast<int64_t>(counts.size());
   b.modes.reserve(counts.size());
-  for (const auto& [value, jobs] : counts) b.modes.push_back({value, jobs, 0, 0, 0});
+  for (const auto& [value, jobs] : counts) b.modes.push_back({value, jobs, 0, 0, 0, 0});
   // Time ranks.
   std::sort(b.modes.begin(), b.modes.end(), [](const auto& x, const auto& y) { return x.value < y.value; });
   for (size_t i = 0; i < b.modes.size(); ++i) b.modes[i].time_rank = static_cast<int64_t>(i) + 1;
@@ -30,10 +30,13 @@ EstimateBins estimate_bins(const std::vector<swf::Record>& records, const std::v
   std::stable_sort(b.modes.begin(), b.modes.end(), [](const auto& x, const auto& y) { return x.jobs > y.jobs; });
   std::vector<int64_t> counts_desc;
   counts_desc.reserve(b.modes.size());
+  double cumulative = 0;
   for (size_t i = 0; i < b.modes.size(); ++i) {
     auto& m = b.modes[i];
     m.popularity_rank = static_cast<int64_t>(i) + 1;
     m.share = static_cast<double>(m.jobs) / static_cast<double>(b.jobs);
+    cumulative += m.share;
+    m.cumulative_share = cumulative;
     counts_desc.push_back(m.jobs);
     if (m.value > b.t_max) {
       b.t_max = m.value;
@@ -44,6 +47,39 @@ EstimateBins estimate_bins(const std::vector<swf::Record>& records, const std::v
   b.fractions = fractions;
   for (const double f : fractions) b.cover.push_back(popular_cover(counts_desc, b.jobs, f));
   return b;
+}
+
+nlohmann::ordered_json to_json(const EstimateBins& b, size_t top) {
+  nlohmann::ordered_json j;
+  j["counting_rule"] = "jobs with an estimate (field 9 > 0)";
+  j["records"] = b.records;
+  j["jobs"] = b.jobs;
+  j["without_estimate"] = b.without_estimate;
+  j["distinct"] = b.distinct;
+  j["t_max"] = b.t_max;
+  j["t_max_share"] = b.t_max_share;
+  j["t_max_popularity_rank"] = b.t_max_popularity_rank;
+  auto cover = nlohmann::ordered_json::array();
+  for (size_t i = 0; i < b.fractions.size(); ++i) cover.push_back({{"fraction", b.fractions[i]}, {"bins", b.cover[i]}});
+  j["cover"] = cover;
+  auto modes = nlohmann::ordered_json::array();
+  for (size_t i = 0; i < b.modes.size() && i < top; ++i) {
+    const auto& m = b.modes[i];
+    modes.push_back({{"popularity_rank", m.popularity_rank},
+                     {"value", m.value},
+                     {"jobs", m.jobs},
+                     {"share", m.share},
+                     {"cumulative_share", m.cumulative_share},
+                     {"time_rank", m.time_rank}});
+  }
+  j["modes"] = modes;
+  return j;
+}
+
+int64_t drop_estimates_above(std::vector<swf::Record>& records, int32_t limit) {
+  const auto before = records.size();
+  std::erase_if(records, [limit](const swf::Record& r) { return r.requested_time > limit; });
+  return static_cast<int64_t>(before - records.size());
 }
 
 double ks_statistic(std::vector<double> a, std::vector<double> b) {

@@ -137,5 +137,23 @@ TEST(CompareEstimates, PairedSquashedAreaDifference) {
   EXPECT_EQ(u.model_jobs, 2);
 }
 
+// Five jobs: 3 at 1 h, 2 at 2 h (and one without an estimate). Cumulative shares 60%, 100%; dropping the
+// estimates above 1 h removes the two 2 h jobs only.
+TEST(EstimateBins, CumulativeSharesAndDropAbove) {
+  std::vector<swf::Record> log;
+  for (int i = 0; i < 3; ++i) log.push_back(testing::record({.job_number = i, .run_time = 10, .requested_time = 3600}));
+  for (int i = 3; i < 5; ++i) log.push_back(testing::record({.job_number = i, .run_time = 10, .requested_time = 7200}));
+  log.push_back(testing::record({.job_number = 5, .run_time = 10}));
+  const EstimateBins b = estimate_bins(log);
+  ASSERT_EQ(b.modes.size(), 2u);
+  EXPECT_DOUBLE_EQ(b.modes[0].cumulative_share, 0.6);
+  EXPECT_DOUBLE_EQ(b.modes[1].cumulative_share, 1.0);
+  const auto j = to_json(b, 1);
+  EXPECT_EQ(j["modes"].size(), 1u);
+  EXPECT_DOUBLE_EQ(j["modes"][0]["cumulative_share"].get<double>(), 0.6);
+  EXPECT_EQ(drop_estimates_above(log, 3600), 2);
+  EXPECT_EQ(log.size(), 4u);
+}
+
 }  // namespace
 }  // namespace schedlab::model

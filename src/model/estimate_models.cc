@@ -133,27 +133,40 @@ const std::vector<std::string>& estimate_model_names() {
   return names;
 }
 
-nlohmann::ordered_json fit_tsafrir(const std::vector<swf::Record>& records, int top) {
+TsafrirFit fit_tsafrir(const std::vector<swf::Record>& records, int top) {
   const EstimateBins b = estimate_bins(records);
   if (b.jobs == 0) throw ModelError("tsafrir fit: the log has no estimates (no job has field 9 > 0)");
   if (top < 0 || top >= kHeadSize) throw ModelError(fmt::format("--top must be in 0..{}", kHeadSize - 1));
+  TsafrirFit f;
+  f.t_max = b.t_max;
+  f.t_max_share = 100.0 * b.t_max_share;
+  for (const auto& m : b.modes) {
+    if (static_cast<int>(f.bins.size()) >= top) break;
+    if (m.value == b.t_max) continue;
+    f.bins.push_back({m.value, 100.0 * m.share});
+  }
+  f.jobs = b.jobs;
+  f.without_estimate = b.without_estimate;
+  f.distinct = b.distinct;
+  f.k_model = tsafrir_k(b.jobs);
+  f.t_max_popularity_rank = b.t_max_popularity_rank;
+  return f;
+}
+
+nlohmann::ordered_json to_json(const TsafrirFit& f) {
   nlohmann::ordered_json j;
   j["model"] = "tsafrir";
-  j["tmax"] = b.t_max;
-  j["tmax_share"] = 100.0 * b.t_max_share;
+  j["tmax"] = f.t_max;
+  j["tmax_share"] = f.t_max_share;
   auto bins = nlohmann::ordered_json::array();
-  for (const auto& m : b.modes) {
-    if (static_cast<int>(bins.size()) >= top) break;
-    if (m.value == b.t_max) continue;
-    bins.push_back({{"time", m.value}, {"share", 100.0 * m.share}});
-  }
+  for (const auto& b : f.bins) bins.push_back({{"time", b.time}, {"share", b.share}});
   j["bins"] = bins;
   j["coefficients"] = "paper";
-  j["info"] = {{"jobs", b.jobs},
-               {"without_estimate", b.without_estimate},
-               {"distinct", b.distinct},
-               {"k_model", tsafrir_k(b.jobs)},
-               {"tmax_popularity_rank", b.t_max_popularity_rank}};
+  j["info"] = {{"jobs", f.jobs},
+               {"without_estimate", f.without_estimate},
+               {"distinct", f.distinct},
+               {"k_model", f.k_model},
+               {"tmax_popularity_rank", f.t_max_popularity_rank}};
   return j;
 }
 

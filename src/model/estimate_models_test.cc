@@ -124,7 +124,12 @@ TEST(EstimateModels, ParamsText) {
 TEST(EstimateModels, FitTsafrirReadsTheLog) {
   auto base = log_of(1000);
   for (size_t i = 0; i < 300; ++i) base[i].requested_time = 6 * 3600;
-  const auto j = fit_tsafrir(base, 2);
+  const TsafrirFit f = fit_tsafrir(base, 2);
+  EXPECT_EQ(f.t_max, 6 * 3600);
+  EXPECT_NEAR(f.t_max_share, 30.0, 0.11);
+  EXPECT_EQ(f.jobs, 1000);
+  EXPECT_LE(f.bins.size(), 2u);
+  const auto j = to_json(f);
   EXPECT_EQ(j["tmax"].get<int32_t>(), 6 * 3600);
   EXPECT_NEAR(j["tmax_share"].get<double>(), 30.0, 0.11);
   EXPECT_EQ(j["info"]["jobs"].get<int64_t>(), 1000);

@@ -14,6 +14,8 @@
 #include <cstdint>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "schedlab/analysis/distribution.h"
 #include "schedlab/swf/record.h"
 
@@ -28,6 +30,7 @@ struct EstimateMode {
   double share = 0;           // fraction of counted jobs, in [0, 1]
   int64_t popularity_rank = 0;  // 1 = most popular
   int64_t time_rank = 0;        // 1 = shortest value, K = T_max
+  double cumulative_share = 0;  // share of this bin and every more popular one
 };
 
 struct EstimateBins {
@@ -48,6 +51,13 @@ using analysis::popular_cover;
 
 EstimateBins estimate_bins(const std::vector<swf::Record>& records,
                            const std::vector<double>& fractions = kCoverFractions);
+
+// The bins as `schedlab estimates bins --json` prints them, with the `top` most popular modes.
+nlohmann::ordered_json to_json(const EstimateBins& bins, size_t top);
+
+// Removes the records whose estimate (field 9) is above `limit` seconds (e.g. KTH4H, the KTH jobs with an
+// estimate of at most 4 h); returns how many were removed.
+int64_t drop_estimates_above(std::vector<swf::Record>& records, int32_t limit);
 
 // Comparison of a log's estimates with a model's (or another log's).
 // Pairing: when both logs have the same number of records and the same job numbers in the same order, the

@@ -55,9 +55,22 @@ const std::vector<std::string>& estimate_model_names();
 GenerateReport apply_estimate_model(const std::string& name, const nlohmann::json& params,
                                     std::vector<swf::Record>& records, uint64_t seed);
 
-// The tsafrir model fitted to a log (N, T_max, T_max's share, the `top` most popular other values), as the
-// JSON parameter document that apply_estimate_model reads. Throws ModelError when the log has no estimates.
-nlohmann::ordered_json fit_tsafrir(const std::vector<swf::Record>& records, int top);
+// The tsafrir model fitted to a log: N, T_max, T_max's share, the `top` (0..kHeadSize-1) most popular other
+// values. Throws ModelError when the log has no estimates or `top` is out of range.
+struct TsafrirFit {
+  int32_t t_max = 0;
+  double t_max_share = 0;  // percent of the jobs with an estimate
+  struct Bin {
+    int32_t time = 0;
+    double share = 0;  // percent
+  };
+  std::vector<Bin> bins;  // by popularity
+  int64_t jobs = 0, without_estimate = 0, distinct = 0, t_max_popularity_rank = 0;
+  int64_t k_model = 0;  // the model's number of bins for N jobs (tsafrir_k)
+};
+TsafrirFit fit_tsafrir(const std::vector<swf::Record>& records, int top);
+// The fit as the JSON parameter document that apply_estimate_model reads.
+nlohmann::ordered_json to_json(const TsafrirFit& fit);
 
 // The parameters of the tsafrir model from a JSON document, for `n` jobs. `fallback_tmax` (0 = none) is used
 // when the document gives no tmax.
