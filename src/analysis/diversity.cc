@@ -58,6 +58,7 @@ double baseline(int64_t n, const Bins& bins, const DiversityOptions& options, ui
 
 DiversityResult diversity(const std::vector<std::vector<double>>& logs, const DiversityOptions& options) {
   if (logs.size() < 2) throw std::invalid_argument("diversity needs at least two logs");
+  check_bins_and_rounds(options.bins, options.rounds);
   std::vector<double> pooled, weights;
   for (size_t l = 0; l < logs.size(); ++l) {
     if (logs[l].empty()) throw std::invalid_argument(fmt::format("log {} has no values", l + 1));

@@ -53,5 +53,19 @@ TEST(Diversity, NeedsTwoNonEmptyLogs) {
   EXPECT_THROW(diversity({{1.0, 2.0}, {}}, {}), std::invalid_argument);
 }
 
+// Locality and diversity validate their shared histogram options the same way, in the library.
+TEST(Diversity, RejectsBadBinsAndRoundsLikeLocality) {
+  const std::vector<std::vector<double>> logs = {{1, 2, 3, 4}, {2, 3, 4, 5}};
+  DiversityOptions o;
+  o.bins = 1;
+  EXPECT_THROW(diversity(logs, o), std::invalid_argument);
+  o.bins = 4;
+  o.rounds = -1;
+  EXPECT_THROW(diversity(logs, o), std::invalid_argument);
+  EXPECT_EQ(parse_expected_counts("uniform"), ExpectedCounts::kUniform);
+  EXPECT_EQ(parse_expected_counts("share"), ExpectedCounts::kShare);
+  EXPECT_FALSE(parse_expected_counts("Share").has_value());
+}
+
 }  // namespace
 }  // namespace schedlab::analysis

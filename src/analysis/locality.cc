@@ -112,12 +112,21 @@ double max_deviation(std::span<const int64_t> counts, int64_t n, const Bins& bin
   return deviation(counts, n, bins, expected).first;
 }
 
+std::optional<ExpectedCounts> parse_expected_counts(std::string_view name) {
+  if (name == "share") return ExpectedCounts::kShare;
+  if (name == "uniform") return ExpectedCounts::kUniform;
+  return std::nullopt;
+}
+
+void check_bins_and_rounds(int bins, int rounds) {
+  if (bins < 2 || bins > 65535) throw std::invalid_argument(fmt::format("bins must be 2 to 65535 (got {})", bins));
+  if (rounds < 0) throw std::invalid_argument(fmt::format("the number of bootstrap rounds must be >= 0 (got {})", rounds));
+}
+
 LocalityResult locality(std::span<const int64_t> times, std::span<const double> values,
                         const LocalityOptions& options) {
   if (options.slice_seconds <= 0) throw std::invalid_argument("the slice length must be positive");
-  if (options.bins < 2 || options.bins > 65535)
-    throw std::invalid_argument(fmt::format("--bins must be 2 to 65535 (got {})", options.bins));
-  if (options.rounds < 0) throw std::invalid_argument("the number of bootstrap rounds must be >= 0");
+  check_bins_and_rounds(options.bins, options.rounds);
   if (options.shift < 0) throw std::invalid_argument("the shift must be >= 0");
   if (times.size() != values.size()) throw std::invalid_argument("locality: times and values differ in length");
   if (values.empty()) throw std::invalid_argument("no jobs with a known value of the attribute");

@@ -39,11 +39,10 @@ void run_diversity(const DiversityCliOptions& opt) {
   d.bins = opt.bins;
   d.rounds = opt.bootstrap;
   d.seed = opt.seed;
-  if (opt.expected == "uniform") d.expected = analysis::ExpectedCounts::kUniform;
-  else if (opt.expected != "share")
-    throw std::invalid_argument(fmt::format("--expected: '{}' is not share or uniform", opt.expected));
-  if (d.bins < 2 || d.bins > 65535) throw std::invalid_argument(fmt::format("--bins: {} is not 2 to 65535", d.bins));
-  if (d.rounds < 0) throw std::invalid_argument("--bootstrap must be >= 0");
+  const auto expected = analysis::parse_expected_counts(opt.expected);
+  if (!expected) throw std::invalid_argument(fmt::format("--expected: '{}' is not share or uniform", opt.expected));
+  d.expected = *expected;
+  analysis::check_bins_and_rounds(d.bins, d.rounds);  // before the logs are read
   if (opt.paths.size() < 2) throw std::invalid_argument("diversity needs at least two logs");
 
   std::vector<std::vector<double>> values;

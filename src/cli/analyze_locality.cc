@@ -102,11 +102,10 @@ void run_locality(const LocalityCliOptions& opt) {
   lo.rounds = opt.bootstrap;
   lo.seed = opt.seed;
   lo.threads = opt.threads;
-  if (opt.expected == "share") lo.expected = analysis::ExpectedCounts::kShare;
-  else if (opt.expected == "uniform") lo.expected = analysis::ExpectedCounts::kUniform;
-  else throw std::invalid_argument(fmt::format("--expected: '{}' is not share or uniform", opt.expected));
-  if (lo.bins < 2 || lo.bins > 65535) throw std::invalid_argument(fmt::format("--bins: {} is not 2 to 65535", lo.bins));
-  if (lo.rounds < 0) throw std::invalid_argument("--bootstrap must be >= 0");
+  const auto expected = analysis::parse_expected_counts(opt.expected);
+  if (!expected) throw std::invalid_argument(fmt::format("--expected: '{}' is not share or uniform", opt.expected));
+  lo.expected = *expected;
+  analysis::check_bins_and_rounds(lo.bins, lo.rounds);  // before the log is read
 
   const swf::Log log = read_log_for_analysis(opt.path, opt.skip_invalid);
   const analysis::AttributeSeries series = analysis::attribute_series(log.records, *attribute);

@@ -26,6 +26,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -33,6 +34,11 @@
 namespace schedlab::analysis {
 
 enum class ExpectedCounts { kShare, kUniform };
+// "share" / "uniform"; nullopt for anything else.
+std::optional<ExpectedCounts> parse_expected_counts(std::string_view name);
+// The histogram options locality and diversity share: throws std::invalid_argument unless 2 <= bins <= 65535
+// and rounds >= 0.
+void check_bins_and_rounds(int bins, int rounds);
 std::string_view expected_counts_name(ExpectedCounts e);  // "share", "uniform"
 
 struct Bins {
