@@ -9,6 +9,8 @@
 
 #include <fmt/core.h>
 
+#include "schedlab/swf/writer.h"
+
 namespace schedlab::cli {
 
 int64_t parse_duration(std::string_view option, std::string_view text, bool allow_zero) {
@@ -36,15 +38,12 @@ swf::Log read_log_for_analysis(const std::string& path, bool skip_invalid) {
 }
 
 void write_csv_lines(const std::string& path, const std::vector<std::string>& rows) {
-  std::FILE* f = path == "-" ? stdout : std::fopen(path.c_str(), "wb");
-  if (!f) throw std::runtime_error(fmt::format("{}: cannot write: {}", path, std::strerror(errno)));
-  bool ok = true;
+  std::string text;
   for (const auto& row : rows) {
-    ok = ok && std::fwrite(row.data(), 1, row.size(), f) == row.size() && std::fputc('\n', f) != EOF;
+    text += row;
+    text += '\n';
   }
-  if (f != stdout) ok = (std::fclose(f) == 0) && ok;
-  else ok = (std::fflush(f) == 0) && ok;
-  if (!ok) throw std::runtime_error(fmt::format("{}: write failed", path));
+  swf::write_text_file(path, text);
 }
 
 void check_one_stdout_document(bool json, const std::string& csv_path) {
