@@ -8,7 +8,7 @@
 #include <fmt/core.h>
 
 #include "schedlab/analysis/distribution.h"
-#include "schedlab/analysis/random.h"
+#include "schedlab/base/random.h"
 
 namespace schedlab::analysis {
 namespace {
@@ -40,7 +40,7 @@ double baseline(int64_t n, const Bins& bins, const DiversityOptions& options, ui
   std::vector<double> ms;
   std::vector<int64_t> counts(bins.shares.size());
   for (int k = 0; k < options.rounds; ++k) {
-    Rng rng = Rng::stream(seed, (log_index << 20) + static_cast<uint64_t>(k));
+    base::Rng rng = base::Rng::stream(seed, (log_index << 20) + static_cast<uint64_t>(k));
     std::fill(counts.begin(), counts.end(), 0);
     for (int64_t i = 0; i < n; ++i) {
       const double u = rng.uniform() * c;

@@ -5,13 +5,13 @@
 
 #include <gtest/gtest.h>
 
-#include "schedlab/analysis/random.h"
+#include "schedlab/base/random.h"
 
 namespace schedlab::analysis {
 namespace {
 
 std::vector<double> uniform_sample(size_t n, double lo, double hi, uint64_t seed) {
-  Rng rng(seed);
+  base::Rng rng(seed);
   std::vector<double> v(n);
   for (double& x : v) x = lo + (hi - lo) * rng.uniform();
   return v;

@@ -5,13 +5,13 @@
 
 #include <gtest/gtest.h>
 
-#include "schedlab/analysis/random.h"
+#include "schedlab/base/random.h"
 
 namespace schedlab::analysis {
 namespace {
 
 std::vector<double> white_noise(size_t n, uint64_t seed) {
-  Rng rng(seed);
+  base::Rng rng(seed);
   std::vector<double> x(n);
   for (double& v : x) v = rng.normal();
   return x;
@@ -24,7 +24,7 @@ std::vector<double> fgn_hosking(size_t n, double h, uint64_t seed) {
   };
   std::vector<double> g(n);
   for (size_t k = 0; k < n; ++k) g[k] = gamma(static_cast<double>(k));
-  Rng rng(seed);
+  base::Rng rng(seed);
   std::vector<double> x(n), phi(n, 0.0), prev(n, 0.0);
   x[0] = rng.normal();
   double v = 1.0;

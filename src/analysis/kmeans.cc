@@ -7,7 +7,7 @@
 
 #include <Eigen/Eigenvalues>
 
-#include "schedlab/analysis/random.h"
+#include "schedlab/base/random.h"
 
 namespace schedlab::analysis {
 namespace {
@@ -18,7 +18,7 @@ double dist2(const std::vector<double>& a, const std::vector<double>& b) {
   return s;
 }
 
-KMeansResult run_once(const Matrix& rows, int k, Rng& rng, int max_iterations) {
+KMeansResult run_once(const Matrix& rows, int k, base::Rng& rng, int max_iterations) {
   const size_t n = rows.size(), dims = rows.front().size();
   KMeansResult res;
   // k-means++ seeding.
@@ -101,7 +101,7 @@ KMeansResult kmeans(const Matrix& rows, int k, uint64_t seed, int restarts, int 
   KMeansResult best;
   bool have = false;
   for (int s = 0; s < std::max(1, restarts); ++s) {
-    Rng rng = Rng::stream(seed, static_cast<uint64_t>(s));
+    base::Rng rng = base::Rng::stream(seed, static_cast<uint64_t>(s));
     KMeansResult r = run_once(rows, k, rng, max_iterations);
     if (!have || r.inertia < best.inertia) {
       best = std::move(r);

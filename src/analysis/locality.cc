@@ -11,7 +11,7 @@
 #include <fmt/core.h>
 
 #include "schedlab/analysis/distribution.h"
-#include "schedlab/analysis/random.h"
+#include "schedlab/base/random.h"
 
 namespace schedlab::analysis {
 
@@ -189,9 +189,9 @@ LocalityResult locality(std::span<const int64_t> times, std::span<const double> 
       std::vector<int64_t> local_counts(static_cast<size_t>(options.bins));
       std::vector<double> local_ms;
       for (size_t k = next++; k < rounds; k = next++) {
-        Rng rng = Rng::stream(options.seed, k);
+        base::Rng rng = base::Rng::stream(options.seed, k);
         shuffled = job_bin;
-        shuffle(shuffled.begin(), shuffled.end(), rng);
+        base::shuffle(shuffled.begin(), shuffled.end(), rng);
         std::tie(res.boot_max[k], res.boot_med[k]) =
             summarize(shuffled, usable, res.bins, options.expected, local_counts, local_ms);
       }

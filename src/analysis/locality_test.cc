@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-#include "schedlab/analysis/random.h"
+#include "schedlab/base/random.h"
 
 namespace schedlab::analysis {
 namespace {
@@ -78,7 +78,7 @@ TEST(Locality, IidLogIsAtTheBaselineAndPlantedLocalityIsFarAbove) {
   LocalityOptions opt;
   opt.rounds = 200;
   opt.seed = 7;
-  Rng rng(42);
+  base::Rng rng(42);
   std::vector<int64_t> t1;
   std::vector<double> v1;
   make_log(300, 100, t1, v1, [&](int) { return rng.uniform(); });
@@ -93,7 +93,7 @@ TEST(Locality, IidLogIsAtTheBaselineAndPlantedLocalityIsFarAbove) {
   // Planted: every 3-day slice draws 60% of its jobs from one narrow range chosen for the slice.
   std::vector<int64_t> t2;
   std::vector<double> v2;
-  Rng rng2(43);
+  base::Rng rng2(43);
   std::vector<double> centre(100);
   for (double& c : centre) c = rng2.uniform() * 0.95;
   make_log(300, 100, t2, v2, [&](int day) {
@@ -107,7 +107,7 @@ TEST(Locality, IidLogIsAtTheBaselineAndPlantedLocalityIsFarAbove) {
 }
 
 TEST(Locality, BootstrapDoesNotDependOnThreadsAndFollowsTheSeed) {
-  Rng rng(1);
+  base::Rng rng(1);
   std::vector<int64_t> t;
   std::vector<double> v;
   make_log(60, 200, t, v, [&](int) { return std::floor(rng.uniform() * 50); });

@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-#include "schedlab/analysis/random.h"
+#include "schedlab/base/random.h"
 #include "test_util.h"
 
 namespace schedlab::analysis {
@@ -65,7 +65,7 @@ std::vector<swf::Record> planted_log(double theta, int runs, uint64_t seed) {
   std::vector<double> cdf(1000);
   double z = 0;
   for (int r = 1; r <= 1000; ++r) cdf[static_cast<size_t>(r - 1)] = (z += std::pow(r, -theta));
-  Rng rng(seed);
+  base::Rng rng(seed);
   std::vector<swf::Record> log;
   std::vector<int32_t> next_time(8, 0);
   for (int k = 0; k < runs; ++k) {

@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-#include "schedlab/analysis/random.h"
+#include "schedlab/base/random.h"
 
 namespace schedlab::analysis {
 namespace {
@@ -58,7 +58,7 @@ TEST(SessionVars, VariablesOfOneSession) {
 
 TEST(KMeans, SeparatedBlobsAreFoundAndNamed) {
   // Five planted session groups with the thesis's distinguishing traits (columns of SessionRow).
-  Rng rng(3);
+  base::Rng rng(3);
   std::vector<SessionRow> rows;
   std::vector<int> truth;
   const auto add = [&](int cls, double d, double pd, double pw, double pm) {
@@ -89,7 +89,7 @@ TEST(KMeans, SeparatedBlobsAreFoundAndNamed) {
 }
 
 TEST(Pca, ExplainedVarianceOfCorrelatedColumns) {
-  Rng rng(4);
+  base::Rng rng(4);
   Matrix m;
   for (int i = 0; i < 2000; ++i) {
     const double a = rng.normal();

@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-#include "schedlab/analysis/random.h"
+#include "schedlab/base/random.h"
 #include "test_util.h"
 
 namespace schedlab::analysis {
@@ -42,7 +42,7 @@ TEST(TemporalAcf, KnownAnswers) {
 
 TEST(Temporal, DailyAndWeeklyCyclesAreFound) {
   // 20 weeks; jobs only in daytime hours (8-16 h) on workdays; runtimes long by day, i.i.d. otherwise.
-  Rng rng(9);
+  base::Rng rng(9);
   std::vector<swf::Record> log;
   for (int day = 0; day < 140; ++day) {
     const bool workday = day % 7 < 5;

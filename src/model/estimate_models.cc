@@ -233,7 +233,7 @@ GenerateReport apply_estimate_model(const std::string& name, const nlohmann::jso
   const nlohmann::json params = params_in.is_null() ? nlohmann::json::object() : params_in;
   GenerateReport rep;
   rep.model = name;
-  analysis::Rng rng(seed);
+  base::Rng rng(seed);
   std::vector<size_t> jobs;
   if (name == "accurate") {
     check_keys(params, name, {});

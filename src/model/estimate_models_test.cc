@@ -9,7 +9,7 @@ namespace schedlab::model {
 namespace {
 
 std::vector<swf::Record> log_of(int n, uint64_t seed = 1) {
-  analysis::Rng rng(seed);
+  base::Rng rng(seed);
   std::vector<swf::Record> recs;
   for (int i = 0; i < n; ++i) {
     swf::Record r;

@@ -31,7 +31,7 @@ namespace {
 constexpr double kInt32Max = static_cast<double>(std::numeric_limits<int32_t>::max());
 
 // -ln U with U in (0, 1]: a unit-mean exponential by inversion, never infinite.
-double unit_exponential(analysis::Rng& rng) { return -std::log(1.0 - rng.uniform()); }
+double unit_exponential(base::Rng& rng) { return -std::log(1.0 - rng.uniform()); }
 
 void check_options(const ProfilerExperimentOptions& o) {
   if (o.jobs < 1 || o.jobs > std::numeric_limits<int32_t>::max())
@@ -45,7 +45,7 @@ void check_options(const ProfilerExperimentOptions& o) {
 }
 
 // Executable index by one uniform draw over the normalised fractions.
-size_t draw_executable(analysis::Rng& rng) {
+size_t draw_executable(base::Rng& rng) {
   double total = 0;
   for (const auto& e : kProfilerExecutables) total += e.fraction_percent;
   const double u = rng.uniform() * total;
@@ -57,12 +57,12 @@ size_t draw_executable(analysis::Rng& rng) {
   return kProfilerExecutables.size() - 1;  // u within rounding of the total
 }
 
-int32_t draw_procs(const ProfilerExperimentOptions& o, analysis::Rng& rng) {
+int32_t draw_procs(const ProfilerExperimentOptions& o, base::Rng& rng) {
   return o.min_procs + static_cast<int32_t>(rng.below(static_cast<uint64_t>(o.max_procs - o.min_procs) + 1));
 }
 
 // A job of executable k (index) with processors and run time drawn (processors first, then work).
-swf::Record draw_job(const ProfilerExperimentOptions& o, size_t k, analysis::Rng& rng) {
+swf::Record draw_job(const ProfilerExperimentOptions& o, size_t k, base::Rng& rng) {
   const ProfilerExecutable& e = kProfilerExecutables[k];
   swf::Record r;
   const int32_t p = draw_procs(o, rng);
@@ -100,7 +100,7 @@ void add_model_notes(swf::Header& h) {
 
 }  // namespace
 
-double sample_work(double mean, double cv, analysis::Rng& rng) {
+double sample_work(double mean, double cv, base::Rng& rng) {
   if (!(mean > 0) || !std::isfinite(mean)) throw ModelError(fmt::format("mean work must be > 0 (got {})", mean));
   if (cv == 0) return mean;
   if (!(cv >= 0.05 && cv <= 100))
@@ -135,7 +135,7 @@ int32_t profiler_job_time(double work, double sequential_fraction, int32_t procs
 
 std::vector<swf::Record> generate_profiler_experiment(const ProfilerExperimentOptions& options) {
   check_options(options);
-  analysis::Rng rng = analysis::Rng::stream(options.seed, 0);
+  base::Rng rng = base::Rng::stream(options.seed, 0);
   std::vector<swf::Record> jobs;
   jobs.reserve(static_cast<size_t>(options.jobs));
   double arrival = 0;  // unrounded running sum of the gaps
@@ -172,12 +172,12 @@ std::vector<swf::Record> generate_profiler_training(const ProfilerExperimentOpti
   if (runs_per_executable < 1 || runs_per_executable > std::numeric_limits<int32_t>::max() / n_exe)
     throw ModelError(fmt::format("training runs per executable must be 1 to {} (got {})",
                                  std::numeric_limits<int32_t>::max() / n_exe, runs_per_executable));
-  analysis::Rng rng = analysis::Rng::stream(options.seed, 1);
+  base::Rng rng = base::Rng::stream(options.seed, 1);
   std::vector<swf::Record> runs;
   runs.reserve(static_cast<size_t>(n_exe * runs_per_executable));
   for (size_t k = 0; k < kProfilerExecutables.size(); ++k)
     for (int64_t i = 0; i < runs_per_executable; ++i) runs.push_back(draw_job(options, k, rng));
-  analysis::shuffle(runs.begin(), runs.end(), rng);
+  base::shuffle(runs.begin(), runs.end(), rng);
   int64_t clock = 0;
   for (size_t i = 0; i < runs.size(); ++i) {
     if (clock > std::numeric_limits<int32_t>::max())

@@ -19,7 +19,7 @@ struct Moments {
 };
 
 Moments sample_moments(double mean, double cv, int n, uint64_t seed) {
-  analysis::Rng rng(seed);
+  base::Rng rng(seed);
   double m = 0, m2 = 0;  // Welford
   for (int i = 1; i <= n; ++i) {
     const double x = sample_work(mean, cv, rng);
@@ -59,7 +59,7 @@ TEST(ProfilerExperiment, WorkMomentsMatchForEachRegime) {
 }
 
 TEST(ProfilerExperiment, WorkEdgeCases) {
-  analysis::Rng rng(1);
+  base::Rng rng(1);
   EXPECT_EQ(sample_work(42.0, 0.0, rng), 42.0);
   EXPECT_THROW(sample_work(0.0, 1.0, rng), ModelError);
   EXPECT_THROW(sample_work(10.0, 0.01, rng), ModelError);

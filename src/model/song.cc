@@ -18,10 +18,10 @@
 namespace schedlab::model {
 namespace {
 
-// analysis::Rng as a Boost.Random engine.
+// base::Rng as a Boost.Random engine.
 struct Engine {
   using result_type = uint64_t;
-  analysis::Rng* rng;
+  base::Rng* rng;
   static constexpr result_type min() { return 0; }
   static constexpr result_type max() { return std::numeric_limits<uint64_t>::max(); }
   result_type operator()() { return rng->next(); }
@@ -212,7 +212,7 @@ int64_t song_align(int64_t e) {
   return (e + m / 2) / m * m;
 }
 
-int32_t song_estimate(const SongModel& m, int32_t rrt, analysis::Rng& rng) {
+int32_t song_estimate(const SongModel& m, int32_t rrt, base::Rng& rng) {
   const double r = std::max<int32_t>(rrt, 1);
   const double x = log_rrt(rrt);
   Engine eng{&rng};

@@ -16,7 +16,7 @@ namespace {
 
 struct Eng {
   using result_type = uint64_t;
-  analysis::Rng* rng;
+  base::Rng* rng;
   static constexpr result_type min() { return 0; }
   static constexpr result_type max() { return ~uint64_t{0}; }
   result_type operator()() { return rng->next(); }
@@ -24,7 +24,7 @@ struct Eng {
 
 TEST(SongFit, BetaMaximumLikelihoodRecoversParameters) {
   for (const auto& [p, q] : std::vector<std::pair<double, double>>{{2.0, 5.0}, {0.5, 1.5}, {8.0, 1.2}}) {
-    analysis::Rng rng(11);
+    base::Rng rng(11);
     Eng eng{&rng};
     boost::random::beta_distribution<double> beta(p, q);
     std::vector<double> x(20000);
@@ -37,7 +37,7 @@ TEST(SongFit, BetaMaximumLikelihoodRecoversParameters) {
 }
 
 TEST(SongFit, GammaMaximumLikelihoodRecoversParameters) {
-  analysis::Rng rng(12);
+  base::Rng rng(12);
   Eng eng{&rng};
   boost::random::gamma_distribution<double> gamma(0.7, 3.0);
   std::vector<double> x(20000);
@@ -62,7 +62,7 @@ TEST(SongAlign, NearestMultipleByRange) {
 
 // Synthetic log: accuracy ~ 1.1 Beta(p(r), q(r)) with known regressions.
 std::vector<swf::Record> synthetic(uint64_t seed, int n) {
-  analysis::Rng rng(seed);
+  base::Rng rng(seed);
   Eng eng{&rng};
   std::vector<swf::Record> recs;
   for (int i = 0; i < n; ++i) {
@@ -94,7 +94,7 @@ TEST(SongModel, EstimatesAreCappedAlignedAndDeterministic) {
   const auto recs = synthetic(4, 5000);
   SongModel m = fit_song({&recs});
   m.cap = 18 * 3600;
-  analysis::Rng a(1), b(1);
+  base::Rng a(1), b(1);
   int aligned = 0;
   for (int32_t rrt : {0, 1, 59, 600, 3000, 20000, 100000}) {
     for (int i = 0; i < 200; ++i) {

@@ -98,7 +98,7 @@ std::vector<double> tsafrir_f_pop(int64_t k, const TsafrirCoefficients& c) {
   return f;
 }
 
-std::vector<int> tsafrir_pool_map(const std::vector<int>& preassigned, analysis::Rng& rng) {
+std::vector<int> tsafrir_pool_map(const std::vector<int>& preassigned, base::Rng& rng) {
   const int h = static_cast<int>(preassigned.size());
   std::vector<int> map(preassigned);
   std::vector<bool> mapped(static_cast<size_t>(h) + 1, false);
@@ -174,7 +174,7 @@ std::vector<int64_t> shares_to_counts(const std::vector<double>& shares, const s
   return counts;
 }
 
-std::vector<TsafrirBin> tsafrir_bins(const TsafrirParams& p, analysis::Rng& rng) {
+std::vector<TsafrirBin> tsafrir_bins(const TsafrirParams& p, base::Rng& rng) {
   const TsafrirCoefficients coef = tsafrir_coefficients(p.coefficients);
   if (p.n <= 0) throw ModelError("tsafrir model: N (number of jobs) must be > 0");
   if (p.t_max <= 0) throw ModelError("tsafrir model: T_max must be > 0 seconds");
@@ -328,8 +328,8 @@ std::vector<TsafrirBin> tsafrir_bins(const TsafrirParams& p, analysis::Rng& rng)
     }
     std::vector<int64_t> tail_ranks(static_cast<size_t>(m));
     std::iota(tail_ranks.begin(), tail_ranks.end(), h + 1);
-    analysis::shuffle(tail_times.begin(), tail_times.end(), rng);
-    analysis::shuffle(tail_ranks.begin(), tail_ranks.end(), rng);
+    base::shuffle(tail_times.begin(), tail_times.end(), rng);
+    base::shuffle(tail_ranks.begin(), tail_ranks.end(), rng);
     for (size_t i = 0; i < tail_times.size(); ++i)
       bins.push_back({tail_times[i], pop[static_cast<size_t>(tail_ranks[i] - 1)] * tail_scale, 0, tail_ranks[i],
                       false, false});
@@ -348,7 +348,7 @@ std::vector<TsafrirBin> tsafrir_bins(const TsafrirParams& p, analysis::Rng& rng)
 }
 
 std::vector<int32_t> random_shuffle_assign(std::span<const int32_t> runtimes, std::vector<int32_t> estimates,
-                                           analysis::Rng& rng, const std::string& hint) {
+                                           base::Rng& rng, const std::string& hint) {
   const size_t n = runtimes.size();
   if (estimates.size() != n)
     throw ModelError(fmt::format("random shuffle: {} estimates for {} jobs", estimates.size(), n));

@@ -70,7 +70,7 @@ TEST(TsafrirHeadTimes, ThirtySixHours) {
 
 TEST(TsafrirPool, MapsEveryTtrToADistinctRankAndTmaxToRankOne) {
   for (uint64_t seed = 0; seed < 200; ++seed) {
-    analysis::Rng rng(seed);
+    base::Rng rng(seed);
     const auto map = tsafrir_pool_map(std::vector<int>(20, 0), rng);
     ASSERT_EQ(map.size(), 20u);
     EXPECT_EQ(map[0], 1);
@@ -87,7 +87,7 @@ TEST(TsafrirPool, RankInAllFourTracesIsForced) {
   // ttr 8 at the latest, whatever the random draws. The randomness shows in different maps for different seeds.
   std::set<std::vector<int>> maps;
   for (uint64_t seed = 0; seed < 100; ++seed) {
-    analysis::Rng rng(seed);
+    base::Rng rng(seed);
     const auto map = tsafrir_pool_map(std::vector<int>(20, 0), rng);
     const auto pos = std::find(map.begin(), map.end(), 2) - map.begin();
     EXPECT_LE(pos, 8);
@@ -100,7 +100,7 @@ TEST(TsafrirPool, PreassignedTtrsAndRanksAreKept) {
   std::vector<int> pre(20, 0);
   pre[4] = 2;
   pre[0] = 1;
-  analysis::Rng rng(7);
+  base::Rng rng(7);
   const auto map = tsafrir_pool_map(pre, rng);
   EXPECT_EQ(map[4], 2);
   EXPECT_EQ(std::count(map.begin(), map.end(), 2), 1);
@@ -129,7 +129,7 @@ TEST(TsafrirBins, ExactCountsDistinctTimesAndTmax) {
     TsafrirParams p;
     p.n = n;
     p.t_max = 18 * kH;
-    analysis::Rng rng(42);
+    base::Rng rng(42);
     const auto bins = tsafrir_bins(p, rng);
     ASSERT_EQ(static_cast<int64_t>(bins.size()), tsafrir_k(n)) << n;
     int64_t total = 0;
@@ -154,7 +154,7 @@ TEST(TsafrirBins, HeadHolds89PercentAndUserBinsAreHonoured) {
   p.t_max = 4 * kH;
   p.t_max_share = 12.5;
   p.user_bins = {{5 * kM, 25.0}};
-  analysis::Rng rng(3);
+  base::Rng rng(3);
   const auto bins = tsafrir_bins(p, rng);
   int64_t head = 0, total = 0;
   for (const auto& b : bins) {
@@ -176,7 +176,7 @@ TEST(TsafrirBins, SameSeedSameBinsAndBadParametersFail) {
   TsafrirParams p;
   p.n = 5000;
   p.t_max = 36 * kH;
-  analysis::Rng a(9), b(9), c(10);
+  base::Rng a(9), b(9), c(10);
   const auto x = tsafrir_bins(p, a), y = tsafrir_bins(p, b), z = tsafrir_bins(p, c);
   ASSERT_EQ(x.size(), y.size());
   for (size_t i = 0; i < x.size(); ++i) {
@@ -197,14 +197,14 @@ TEST(TsafrirBins, SameSeedSameBinsAndBadParametersFail) {
 }
 
 TEST(RandomShuffle, EveryEstimateCoversItsRuntimeAndTheMultisetIsKept) {
-  analysis::Rng gen(1);
+  base::Rng gen(1);
   std::vector<int32_t> rt(5000), est(5000);
   for (size_t i = 0; i < rt.size(); ++i) {
     rt[i] = static_cast<int32_t>(gen.below(10000));
     est[i] = rt[i] + static_cast<int32_t>(gen.below(500));
   }
   std::reverse(est.begin(), est.end());
-  analysis::Rng rng(5);
+  base::Rng rng(5);
   const auto out = random_shuffle_assign(rt, est, rng);
   for (size_t i = 0; i < rt.size(); ++i) EXPECT_GE(out[i], rt[i]);
   auto a = out, b = est;
@@ -214,7 +214,7 @@ TEST(RandomShuffle, EveryEstimateCoversItsRuntimeAndTheMultisetIsKept) {
 }
 
 TEST(RandomShuffle, InfeasibleIsAClearError) {
-  analysis::Rng rng(1);
+  base::Rng rng(1);
   const std::vector<int32_t> rt = {100, 200, 300};
   try {
     random_shuffle_assign(rt, {400, 150, 150}, rng, "use a larger T_max");  // 150 < 200

@@ -12,7 +12,7 @@
 //             own estimate, which keeps the shuffle always feasible when logs have runtimes above estimates)
 //   tsafrir   the modal model's bins for N = the jobs to assign, then the random-shuffle assignment
 //   song      the runtime-conditioned model
-// Uniforms come from analysis::Rng's raw 64-bit words (top 53 bits), never from <random> distributions.
+// Uniforms come from base::Rng's raw 64-bit words (top 53 bits), never from <random> distributions.
 //
 // Parameters are a JSON object (from a model file written by `schedlab estimates fit`, and/or "k=v,k=v"
 // text); unknown keys are errors.
@@ -24,7 +24,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "schedlab/analysis/random.h"
+#include "schedlab/base/random.h"
 #include "schedlab/model/estimate_bins.h"
 #include "schedlab/model/song.h"
 #include "schedlab/model/tsafrir.h"

@@ -2,10 +2,10 @@
 // "Synthetic experiment"): 13 executables of the sleeping synthetic application on a 16-processor machine.
 //
 // Contract of generate_profiler_experiment():
-// - Job i (1..jobs) draws, in this order, from one generator Rng::stream(seed, 0):
+// - Job i (1..jobs) draws, in this order, from one generator base::Rng::stream(seed, 0):
 //     executable  k with probability fraction_k / sum of fractions (Table 6.2's fractions sum to 99.9%),
 //                 by one uniform u: the first k whose cumulative fraction exceeds u x sum;
-//     processors  p uniform over the integers min_procs..max_procs (2..16) (Rng::below);
+//     processors  p uniform over the integers min_procs..max_procs (2..16) (base::Rng::below);
 //     work        W from sample_work(mean_k, cv_k) (below);
 //     gap         the exponential inter-arrival time to the NEXT job, -mean_interarrival ln(1 - u).
 //   Job 1 is submitted at 0; job i+1 at round(sum of the first i gaps) (rounding the running sum, not each gap,
@@ -20,14 +20,14 @@
 //
 // Training runs (the thesis seeded the profiler's repository with 25 random runs of each executable):
 // generate_profiler_training() draws runs_per_executable runs of every executable from a separate generator
-// Rng::stream(seed, 1) (so asking for training runs never changes the experiment): per run, in executable order
+// base::Rng::stream(seed, 1) (so asking for training runs never changes the experiment): per run, in executable order
 // 1..13 and run order, processors then work as above; the runs are then put in a random order (Fisher-Yates
 // with the same generator) and logged as run one after another on an idle machine: submit = end of the previous
 // run (the first at 0), wait 0, so a profiler or a replay sees each run complete before the next. Job numbers
 // are 1..13 x runs. The repository weighs all jobs equally (no decay), so only the runs, not their times,
 // matter to it. The file is history for the profiler, not a workload to simulate.
 //
-// Randomness: only analysis::Rng's 64-bit words and uniform doubles, std::log and std::sqrt, so the output is
+// Randomness: only base::Rng's 64-bit words and uniform doubles, std::log and std::sqrt, so the output is
 // byte-identical for a seed on every IEEE-754 platform with a correctly rounded log (glibc, musl, libc++).
 #pragma once
 
@@ -36,7 +36,7 @@
 #include <string_view>
 #include <vector>
 
-#include "schedlab/analysis/random.h"
+#include "schedlab/base/random.h"
 #include "schedlab/model/tsafrir.h"  // ModelError
 #include "schedlab/swf/header.h"
 #include "schedlab/swf/record.h"
@@ -63,11 +63,11 @@ extern const std::array<ProfilerExecutable, 13> kProfilerExecutables;
 // - cv > 1: balanced hyperexponential, a = (1 - sqrt((C^2-1)/(C^2+1))) / 2; one uniform i picks the branch
 //   -M/(2a) ln U when i < a, else -M/(2(1-a)) ln U.
 // - cv = 0: the constant M (no draw).
-// U = 1 - Rng::uniform() lies in (0, 1], so ln U is finite. Throws ModelError unless mean > 0 and cv is 0 or in
+// U = 1 - base::Rng::uniform() lies in (0, 1], so ln U is finite. Throws ModelError unless mean > 0 and cv is 0 or in
 // [0.05, 100] (below 0.05 the mixture needs over 400 phases).
 // (The thesis's typeset Erlang formula - a = T + sqrt(kT)/(C^2+1), k or k+1 phases - gives neither the mean M
 // nor the C.V. C; the version above, the spec's, gives both exactly.)
-double sample_work(double mean, double cv, analysis::Rng& rng);
+double sample_work(double mean, double cv, base::Rng& rng);
 
 // Equation 6.1 rounded to whole seconds (half away from zero), at least 1 s. Throws ModelError when the result
 // exceeds the 32-bit range of an SWF field, p < 1, or D is outside [0, 1].

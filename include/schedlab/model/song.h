@@ -22,7 +22,7 @@
 // nearest multiple of 1 min (60 s <= E < 5 min), 5 min (5 min <= E < 1 h), 20 min (1 h <= E <= 4 h), 1 h (> 4 h)
 // (E < 60 s is not aligned); then E = min(E, max(cap, RRT)); at least 1 s. Runtimes < 0 are not given an
 // estimate by the caller.
-// Random variates: Boost.Random beta_distribution / gamma_distribution driven by analysis::Rng (portable
+// Random variates: Boost.Random beta_distribution / gamma_distribution driven by base::Rng (portable
 // engine; the Boost algorithms are fixed code, so the sequence does not depend on the standard library).
 #pragma once
 
@@ -32,7 +32,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "schedlab/analysis/random.h"
+#include "schedlab/base/random.h"
 #include "schedlab/swf/record.h"
 
 namespace schedlab::model {
@@ -79,7 +79,7 @@ bool fit_gamma_ml(const std::vector<double>& x, double& shape, double& scale);
 int64_t song_align(int64_t e);
 
 // One estimate for runtime `rrt` (>= 0).
-int32_t song_estimate(const SongModel& m, int32_t rrt, analysis::Rng& rng);
+int32_t song_estimate(const SongModel& m, int32_t rrt, base::Rng& rng);
 
 nlohmann::ordered_json song_to_json(const SongModel& m);
 SongModel song_from_json(const nlohmann::json& j);  // throws ModelError on a malformed document

@@ -1,7 +1,7 @@
 // The modal user-estimate model of Tsafrir, Etsion and Feitelson (2005), as specified in
 // docs/estimate-models.md, and the "random shuffle" assignment of estimates to jobs.
 //
-// Randomness: every random choice draws from analysis::Rng (xoshiro256**, raw 64-bit words turned into
+// Randomness: every random choice draws from base::Rng (xoshiro256**, raw 64-bit words turned into
 // unbiased bounded integers by Lemire's method), so the same seed gives the same bins and assignment on every
 // platform; no <random> distribution is used.
 //
@@ -29,7 +29,7 @@
 #include <string>
 #include <vector>
 
-#include "schedlab/analysis/random.h"
+#include "schedlab/base/random.h"
 
 namespace schedlab::model {
 
@@ -76,7 +76,7 @@ extern const int kFLog[4][kHeadSize];
 
 // The pool algorithm. `preassigned[ttr]` = popularity rank (> 0) fixed by a user bin, or 0. Returns
 // map[ttr] = popularity rank (1-based) for ttr 0..h-1 (h = preassigned.size() <= 20); ranks used are 1..h.
-std::vector<int> tsafrir_pool_map(const std::vector<int>& preassigned, analysis::Rng& rng);
+std::vector<int> tsafrir_pool_map(const std::vector<int>& preassigned, base::Rng& rng);
 
 // Percent shares -> job counts summing to exactly n: `exact` bins get round(p n / 100); the others
 // max(1, round(p n / 100)); then the total is fixed by adding/removing one job at a time to/from non-exact
@@ -107,13 +107,13 @@ struct TsafrirBin {
 };
 
 // The model's K bins, ascending by time; jobs sum to params.n. Throws ModelError on bad parameters.
-std::vector<TsafrirBin> tsafrir_bins(const TsafrirParams& params, analysis::Rng& rng);
+std::vector<TsafrirBin> tsafrir_bins(const TsafrirParams& params, base::Rng& rng);
 
 // The random-shuffle assignment: estimate for each runtime, E >= R, drawn uniformly from the remaining
 // estimates (processing runtimes in descending order; jobs sharing a runtime in index order). Feasible iff the
 // k-th largest estimate >= the k-th largest runtime for every k; otherwise throws ModelError naming the first
 // failing pair and `hint`. Runtimes < 0 count as 0. estimates.size() must equal runtimes.size().
 std::vector<int32_t> random_shuffle_assign(std::span<const int32_t> runtimes, std::vector<int32_t> estimates,
-                                           analysis::Rng& rng, const std::string& hint = "");
+                                           base::Rng& rng, const std::string& hint = "");
 
 }  // namespace schedlab::model

@@ -1,6 +1,6 @@
-// A small, portable, seeded random number generator for the analyses (bootstrap, k-means++, synthetic
-// test data). std::mt19937 with std::uniform_int_distribution is not byte-identical across standard
-// libraries; this generator is: xoshiro256** seeded through splitmix64, with bounded integers by
+// A small, portable, seeded random number generator for everything in schedlab that draws (bootstrap,
+// k-means++, estimate models, workload generators, synthetic test data). std::mt19937 with
+// std::uniform_int_distribution is not byte-identical across standard libraries; this generator is: xoshiro256** seeded through splitmix64, with bounded integers by
 // Lemire's multiply-shift method (exactly unbiased) and doubles from the top 53 bits.
 //
 // Contract: the same seed gives the same sequence on every platform and build. `Rng::stream(seed, k)`
@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <utility>
 
-namespace schedlab::analysis {
+namespace schedlab::base {
 
 // One step of splitmix64 (also a good 64-bit mixing function).
 inline uint64_t splitmix64(uint64_t& state) {
@@ -90,4 +90,4 @@ void shuffle(It first, It last, Rng& rng) {
   }
 }
 
-}  // namespace schedlab::analysis
+}  // namespace schedlab::base
