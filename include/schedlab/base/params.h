@@ -1,0 +1,90 @@
+// Plug-in specs and typed plug-in parameters: one grammar and one declaration per plug-in (scheduler,
+// predictor, ...), from which parsing, validation, `--list` and the docs' tables all derive.
+//
+// Spec grammar:
+//   SPEC  := NAME [ ':' PARAM { ';' PARAM } ]     e.g.  conservative:compress=fixpoint;check=1
+//          | '@' PATH                              the spec is read from a file
+//   PARAM := KEY '=' VALUE
+//   VALUE := text without ';' ':' '=' '[' ']'       e.g.  PE,P,E,*
+//          | '[' SPEC-or-text ']'                  brackets nest: a parameter may itself be a spec,
+//                                                  e.g.  adaptive:candidates=[easy,[conservative:check=1]]
+// Spaces around tokens are ignored. In a spec file, lines starting with '#' are comments and line breaks
+// are spaces, so a long spec can be written one parameter per line.
+//
+// Declarations: a plug-in lists its parameters (name, type, default, range or choices, help). Params checks
+// a parsed spec against them: an unknown key, a value of the wrong type, out of range or not among the
+// choices is a std::invalid_argument naming the plug-in, the parameter and what it accepts.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace schedlab::base {
+
+struct Spec {
+  std::string name;
+  std::map<std::string, std::string> params;  // a bracketed value is stored without its brackets
+};
+
+// Parses SPEC (or reads "@PATH"). `kind` names what is parsed in messages ("scheduler", "predictor").
+// Throws std::invalid_argument on a malformed spec or an unreadable file.
+Spec parse_spec(std::string_view text, std::string_view kind);
+// A list of specs (the value of a parameter that takes several): items separated by top-level ',', an item
+// with parameters in brackets: "easy,[conservative:check=1;compress=fixpoint],easy-sjbf".
+std::vector<std::string> parse_spec_list(std::string_view text, std::string_view kind);
+// The canonical text of a spec: keys in sorted order, values that need it in brackets.
+std::string format_spec(const Spec& spec);
+
+enum class ParamType {
+  kInt,     // a whole number in [min, max]
+  kDouble,  // a number in [min, max]
+  kBool,    // 0/1, false/true, no/yes, off/on
+  kString,  // any text
+  kChoice,  // one of `choices`
+  kSpec,    // a nested spec (of a scheduler, a predictor, ...), checked by whoever makes it
+};
+std::string_view param_type_name(ParamType t);  // "int", "number", "bool", "text", "choice", "spec"
+
+struct ParamDecl {
+  std::string name = {};
+  ParamType type = ParamType::kString;
+  std::string default_value = {};  // as a user would write it; empty: unset unless given
+  std::string help = {};                 // one line
+  double min = -std::numeric_limits<double>::infinity();  // kInt / kDouble, inclusive
+  double max = std::numeric_limits<double>::infinity();
+  std::vector<std::string> choices = {};  // kChoice
+  std::string metavar = {};          // shown for the value in lists ("SECONDS"); default from the type
+};
+
+// "name=VALUES (default)" items, comma-separated (what `--list` prints).
+std::string describe_params(const std::vector<ParamDecl>& decls);
+// A Markdown table of the declarations (parameter, type, default, accepted values, meaning) for the docs.
+std::string params_markdown(const std::vector<ParamDecl>& decls);
+
+// The checked, typed values of one plug-in's parameters: every given one validated against `decls`, every
+// other one at its default.
+class Params {
+ public:
+  Params(std::string_view plugin, const std::vector<ParamDecl>& decls, const std::map<std::string, std::string>& given);
+
+  bool given(const std::string& name) const;  // the user gave it (not the default)
+  bool has(const std::string& name) const;    // given, or declared with a default
+  int64_t get_int(const std::string& name) const;
+  double get_double(const std::string& name) const;
+  bool get_bool(const std::string& name) const;
+  const std::string& get_string(const std::string& name) const;  // kString, kChoice, kSpec
+
+ private:
+  const ParamDecl& decl(const std::string& name, ParamType want) const;
+  const std::string& text(const std::string& name) const;
+  std::string plugin_;
+  const std::vector<ParamDecl>* decls_;
+  std::map<std::string, std::string> values_;  // given or default
+  std::map<std::string, bool> given_;
+};
+
+}  // namespace schedlab::base

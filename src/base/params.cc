@@ -1,0 +1,301 @@
+#include "schedlab/base/params.h"
+
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include <fmt/core.h>
+
+namespace schedlab::base {
+namespace {
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
+// The spec written in a file: '#' comment lines dropped, line breaks as spaces.
+std::string read_spec_file(std::string_view path, std::string_view kind) {
+  std::ifstream in{std::string(path)};
+  if (!in) throw std::invalid_argument(fmt::format("{} spec file '{}': cannot be read", kind, path));
+  std::string out, line;
+  while (std::getline(in, line)) {
+    if (trim(line).starts_with('#')) continue;
+    out += line;
+    out += ' ';
+  }
+  return out;
+}
+
+// Splits at the top-level occurrences of `sep` (outside brackets). Throws on unbalanced brackets.
+std::vector<std::string_view> split_top(std::string_view text, char sep, std::string_view whole,
+                                        std::string_view kind) {
+  std::vector<std::string_view> out;
+  int depth = 0;
+  size_t start = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '[') ++depth;
+    if (text[i] == ']' && --depth < 0)
+      throw std::invalid_argument(fmt::format("{} spec '{}': ']' without '['", kind, whole));
+    if (text[i] == sep && depth == 0) {
+      out.push_back(text.substr(start, i - start));
+      start = i + 1;
+    }
+  }
+  if (depth != 0) throw std::invalid_argument(fmt::format("{} spec '{}': '[' without ']'", kind, whole));
+  out.push_back(text.substr(start));
+  return out;
+}
+
+bool needs_brackets(std::string_view v) { return v.find_first_of(":;=[]") != std::string_view::npos; }
+
+std::string default_metavar(const ParamDecl& d) {
+  switch (d.type) {
+    case ParamType::kInt: return "N";
+    case ParamType::kDouble: return "X";
+    case ParamType::kBool: return "0|1";
+    case ParamType::kString: return "TEXT";
+    case ParamType::kChoice: {
+      std::string out;
+      for (const auto& c : d.choices) out += (out.empty() ? "" : "|") + c;
+      return out;
+    }
+    case ParamType::kSpec: return "[SPEC]";
+  }
+  return "VALUE";
+}
+
+std::string number_text(double v) { return fmt::format("{:g}", v); }
+
+// What a parameter accepts, for messages and tables.
+std::string accepted(const ParamDecl& d) {
+  const bool lo = std::isfinite(d.min), hi = std::isfinite(d.max);
+  switch (d.type) {
+    case ParamType::kInt:
+    case ParamType::kDouble: {
+      const std::string what = d.type == ParamType::kInt ? "a whole number" : "a number";
+      if (lo && hi) return fmt::format("{} from {} to {}", what, number_text(d.min), number_text(d.max));
+      if (lo) return fmt::format("{} >= {}", what, number_text(d.min));
+      if (hi) return fmt::format("{} <= {}", what, number_text(d.max));
+      return what;
+    }
+    case ParamType::kBool: return "0 or 1 (also false/true, no/yes, off/on)";
+    case ParamType::kString: return "any text";
+    case ParamType::kChoice: {
+      std::string out = "one of ";
+      for (size_t i = 0; i < d.choices.size(); ++i) out += (i == 0 ? "" : ", ") + d.choices[i];
+      return out;
+    }
+    case ParamType::kSpec: return "a spec, in brackets when it has parameters";
+  }
+  return "";
+}
+
+bool parse_bool(std::string_view s, bool& out) {
+  if (s == "1" || s == "true" || s == "yes" || s == "on") return out = true, true;
+  if (s == "0" || s == "false" || s == "no" || s == "off") return out = false, true;
+  return false;
+}
+
+bool parse_int(std::string_view s, int64_t& out) {
+  const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+  return ec == std::errc() && ptr == s.data() + s.size() && !s.empty();
+}
+
+bool parse_double(std::string_view s, double& out) {
+  const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+  return ec == std::errc() && ptr == s.data() + s.size() && !s.empty() && std::isfinite(out);
+}
+
+// Throws unless `value` is a valid value of `d`.
+void check_value(std::string_view plugin, const ParamDecl& d, const std::string& value) {
+  bool ok = false;
+  switch (d.type) {
+    case ParamType::kInt: {
+      int64_t v = 0;
+      ok = parse_int(value, v) && static_cast<double>(v) >= d.min && static_cast<double>(v) <= d.max;
+      break;
+    }
+    case ParamType::kDouble: {
+      double v = 0;
+      ok = parse_double(value, v) && v >= d.min && v <= d.max;
+      break;
+    }
+    case ParamType::kBool: {
+      bool b = false;
+      ok = parse_bool(value, b);
+      break;
+    }
+    case ParamType::kString: ok = true; break;
+    case ParamType::kChoice:
+      for (const auto& c : d.choices) ok = ok || c == value;
+      break;
+    case ParamType::kSpec: ok = !trim(value).empty(); break;
+  }
+  if (!ok)
+    throw std::invalid_argument(
+        fmt::format("{}: parameter {} must be {}, got '{}'", plugin, d.name, accepted(d), value));
+}
+
+}  // namespace
+
+Spec parse_spec(std::string_view text, std::string_view kind) {
+  const std::string_view t = trim(text);
+  if (t.starts_with('@')) return parse_spec(read_spec_file(trim(t.substr(1)), kind), kind);
+  Spec spec;
+  const size_t colon = t.find(':');
+  spec.name = std::string(trim(t.substr(0, colon)));
+  if (spec.name.empty()) throw std::invalid_argument(fmt::format("{} spec '{}' has no name", kind, text));
+  if (spec.name.find_first_of(";=[]") != std::string::npos)
+    throw std::invalid_argument(fmt::format("{} spec '{}': malformed name '{}'", kind, text, spec.name));
+  if (colon == std::string_view::npos) return spec;
+  for (const std::string_view raw : split_top(t.substr(colon + 1), ';', text, kind)) {
+    const std::string_view item = trim(raw);
+    if (item.empty()) continue;
+    const size_t eq = item.find('=');
+    if (eq == std::string_view::npos)
+      throw std::invalid_argument(fmt::format("{} spec '{}': parameter '{}' needs a value (KEY=VALUE)", kind, text, item));
+    const std::string key(trim(item.substr(0, eq)));
+    std::string_view value = trim(item.substr(eq + 1));
+    const bool bracketed = value.starts_with('[') && value.ends_with(']');
+    if (bracketed) value = trim(value.substr(1, value.size() - 2));
+    if (key.empty() || key.find_first_of(":;=[] ") != std::string::npos || value.empty() ||
+        (!bracketed && value.find_first_of(":=[]") != std::string_view::npos))
+      throw std::invalid_argument(fmt::format("{} spec '{}': malformed parameter '{}'", kind, text, item));
+    if (!spec.params.emplace(key, std::string(value)).second)
+      throw std::invalid_argument(fmt::format("{} spec '{}': parameter '{}' given twice", kind, text, key));
+  }
+  return spec;
+}
+
+std::vector<std::string> parse_spec_list(std::string_view text, std::string_view kind) {
+  std::vector<std::string> out;
+  for (const std::string_view raw : split_top(text, ',', text, kind)) {
+    std::string_view item = trim(raw);
+    if (item.starts_with('[') && item.ends_with(']')) item = trim(item.substr(1, item.size() - 2));
+    if (item.empty()) throw std::invalid_argument(fmt::format("{} list '{}' has an empty item", kind, text));
+    out.emplace_back(item);
+  }
+  return out;
+}
+
+std::string format_spec(const Spec& spec) {
+  std::string out = spec.name;
+  char sep = ':';
+  for (const auto& [k, v] : spec.params) {
+    out += sep;
+    out += k + "=" + (needs_brackets(v) ? "[" + v + "]" : v);
+    sep = ';';
+  }
+  return out;
+}
+
+std::string_view param_type_name(ParamType t) {
+  switch (t) {
+    case ParamType::kInt: return "int";
+    case ParamType::kDouble: return "number";
+    case ParamType::kBool: return "bool";
+    case ParamType::kString: return "text";
+    case ParamType::kChoice: return "choice";
+    case ParamType::kSpec: return "spec";
+  }
+  return "?";
+}
+
+std::string describe_params(const std::vector<ParamDecl>& decls) {
+  std::string out;
+  for (const auto& d : decls) {
+    out += out.empty() ? "" : ", ";
+    out += d.name + "=" + (d.metavar.empty() ? default_metavar(d) : d.metavar);
+    if (!d.default_value.empty()) out += " (" + d.default_value + ")";
+  }
+  return out;
+}
+
+std::string params_markdown(const std::vector<ParamDecl>& decls) {
+  std::string out = "| parameter | type | default | accepts | meaning |\n|---|---|---|---|---|\n";
+  for (const auto& d : decls) {
+    out += fmt::format("| `{}` | {} | {} | {} | {} |\n", d.name, param_type_name(d.type),
+                       d.default_value.empty() ? "—" : "`" + d.default_value + "`", accepted(d), d.help);
+  }
+  return out;
+}
+
+Params::Params(std::string_view plugin, const std::vector<ParamDecl>& decls,
+               const std::map<std::string, std::string>& given)
+    : plugin_(plugin), decls_(&decls) {
+  for (const auto& [key, value] : given) {
+    const ParamDecl* d = nullptr;
+    for (const auto& decl : decls)
+      if (decl.name == key) d = &decl;
+    if (d == nullptr) {
+      std::string names;
+      for (const auto& decl : decls) names += (names.empty() ? "" : ", ") + decl.name;
+      throw std::invalid_argument(fmt::format("{} has no parameter '{}' ({})", plugin, key,
+                                              names.empty() ? "it has no parameters" : "its parameters: " + names));
+    }
+    check_value(plugin, *d, value);
+    values_[key] = value;
+    given_[key] = true;
+  }
+  for (const auto& d : decls) {
+    if (values_.count(d.name) || d.default_value.empty()) continue;
+    check_value(plugin, d, d.default_value);  // a bad default is a bug in the declaration: found by any use
+    values_[d.name] = d.default_value;
+  }
+}
+
+bool Params::given(const std::string& name) const { return given_.count(name) > 0; }
+bool Params::has(const std::string& name) const { return values_.count(name) > 0; }
+
+const ParamDecl& Params::decl(const std::string& name, ParamType want) const {
+  for (const auto& d : *decls_) {
+    if (d.name != name) continue;
+    const bool text_like = want == ParamType::kString &&
+                           (d.type == ParamType::kString || d.type == ParamType::kChoice || d.type == ParamType::kSpec);
+    if (d.type != want && !text_like)
+      throw std::logic_error(fmt::format("{}: parameter {} is declared {}, read as {}", plugin_, name,
+                                         param_type_name(d.type), param_type_name(want)));
+    return d;
+  }
+  throw std::logic_error(fmt::format("{}: parameter {} is read but not declared", plugin_, name));
+}
+
+const std::string& Params::text(const std::string& name) const {
+  const auto it = values_.find(name);
+  if (it == values_.end())
+    throw std::logic_error(fmt::format("{}: parameter {} has no value and no default", plugin_, name));
+  return it->second;
+}
+
+int64_t Params::get_int(const std::string& name) const {
+  decl(name, ParamType::kInt);
+  int64_t v = 0;
+  parse_int(text(name), v);
+  return v;
+}
+
+double Params::get_double(const std::string& name) const {
+  decl(name, ParamType::kDouble);
+  double v = 0;
+  parse_double(text(name), v);
+  return v;
+}
+
+bool Params::get_bool(const std::string& name) const {
+  decl(name, ParamType::kBool);
+  bool v = false;
+  parse_bool(text(name), v);
+  return v;
+}
+
+const std::string& Params::get_string(const std::string& name) const {
+  decl(name, ParamType::kString);
+  return text(name);
+}
+
+}  // namespace schedlab::base

@@ -1,0 +1,134 @@
+// Specs (with nesting and files) and typed parameters: every malformed input is an error naming it.
+#include "schedlab/base/params.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <stdexcept>
+#include <string>
+
+namespace schedlab::base {
+namespace {
+
+TEST(Spec, NameAndParameters) {
+  const Spec s = parse_spec(" sbh : criteria=PE,P,E,* ; order = dfs;propagate=1 ", "predictor");
+  EXPECT_EQ(s.name, "sbh");
+  EXPECT_EQ(s.params.at("criteria"), "PE,P,E,*");
+  EXPECT_EQ(s.params.at("order"), "dfs");
+  EXPECT_EQ(format_spec(s), "sbh:criteria=PE,P,E,*;order=dfs;propagate=1");
+  EXPECT_TRUE(parse_spec("easy", "scheduler").params.empty());
+}
+
+TEST(Spec, BracketsNestSpecs) {
+  const Spec s = parse_spec("adaptive:candidates=[easy,[conservative:check=1;compress=fixpoint]];window=[a:b=[c:d=1]]",
+                            "scheduler");
+  EXPECT_EQ(s.params.at("candidates"), "easy,[conservative:check=1;compress=fixpoint]");
+  const auto list = parse_spec_list(s.params.at("candidates"), "scheduler");
+  ASSERT_EQ(list.size(), 2u);
+  EXPECT_EQ(list[0], "easy");
+  EXPECT_EQ(parse_spec(list[1], "scheduler").params.at("compress"), "fixpoint");
+  EXPECT_THROW(parse_spec_list("easy,,fcfs", "scheduler"), std::invalid_argument);
+  EXPECT_EQ(s.params.at("window"), "a:b=[c:d=1]");
+  const Spec inner = parse_spec(s.params.at("window"), "scheduler");
+  EXPECT_EQ(inner.name, "a");
+  EXPECT_EQ(parse_spec(inner.params.at("b"), "scheduler").params.at("d"), "1");
+  // Round trip through the canonical text.
+  EXPECT_EQ(parse_spec(format_spec(s), "scheduler").params, s.params);
+}
+
+TEST(Spec, MalformedSpecsAreErrors) {
+  for (const char* bad : {":a=1", "ruh:propagate", "ruh:a=1;a=2", "x:a=[1", "x:a=1]", "x:=1", "x:a=", "x:a=b:c",
+                          "x[1]:a=1"}) {
+    EXPECT_THROW(parse_spec(bad, "predictor"), std::invalid_argument) << bad;
+  }
+  try {
+    parse_spec("ruh:a=1;a=2", "predictor");
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("'a' given twice"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Spec, FromAFileWithCommentsAndLineBreaks) {
+  const std::string path = testing::TempDir() + "/schedlab-spec-test.spec";
+  {
+    std::ofstream f(path);
+    f << "# candidates of an adaptive scheduler\nadaptive:\n  candidates=[easy,\n    [conservative:check=1]];\n"
+         "  # the window\n  window=3600\n";
+  }
+  const Spec s = parse_spec("@" + path, "scheduler");
+  EXPECT_EQ(s.name, "adaptive");
+  EXPECT_EQ(s.params.at("window"), "3600");
+  const auto candidates = parse_spec_list(s.params.at("candidates"), "scheduler");
+  ASSERT_EQ(candidates.size(), 2u);
+  EXPECT_EQ(parse_spec(candidates[1], "scheduler").params.at("check"), "1");
+  std::remove(path.c_str());
+  EXPECT_THROW(parse_spec("@/no/such/file.spec", "scheduler"), std::invalid_argument);
+}
+
+const std::vector<ParamDecl>& decls() {
+  static const std::vector<ParamDecl> d = {
+      {.name = "delay", .type = ParamType::kInt, .default_value = "0", .help = "seconds", .min = 0,
+       .metavar = "SECONDS"},
+      {.name = "confidence", .type = ParamType::kDouble, .default_value = "0.95", .help = "level", .min = 0.5,
+       .max = 0.999},
+      {.name = "check", .type = ParamType::kBool, .default_value = "0", .help = "self-check"},
+      {.name = "compress", .type = ParamType::kChoice, .default_value = "once", .help = "how", .choices = {"once", "fixpoint"}},
+      {.name = "db", .type = ParamType::kString, .help = "a file"},
+      {.name = "inner", .type = ParamType::kSpec, .default_value = "easy", .help = "a scheduler"},
+  };
+  return d;
+}
+
+TEST(Params, DefaultsAndGivenValuesTyped) {
+  const Params p("scheduler x", decls(), {{"delay", "30"}, {"check", "on"}, {"inner", "conservative:check=1"}});
+  EXPECT_EQ(p.get_int("delay"), 30);
+  EXPECT_TRUE(p.get_bool("check"));  // "on" is true, not silently false
+  EXPECT_DOUBLE_EQ(p.get_double("confidence"), 0.95);
+  EXPECT_EQ(p.get_string("compress"), "once");
+  EXPECT_EQ(p.get_string("inner"), "conservative:check=1");
+  EXPECT_TRUE(p.given("delay"));
+  EXPECT_FALSE(p.given("compress"));
+  EXPECT_FALSE(p.has("db"));
+}
+
+TEST(Params, BadValuesAndUnknownKeysNameTheParameter) {
+  const auto message = [](const std::map<std::string, std::string>& given) {
+    try {
+      Params("scheduler x", decls(), given);
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(message({{"delay", "-1"}}), "scheduler x: parameter delay must be a whole number >= 0, got '-1'");
+  EXPECT_EQ(message({{"delay", "1.5"}}), "scheduler x: parameter delay must be a whole number >= 0, got '1.5'");
+  EXPECT_EQ(message({{"confidence", "1"}}),
+            "scheduler x: parameter confidence must be a number from 0.5 to 0.999, got '1'");
+  EXPECT_EQ(message({{"check", "maybe"}}),
+            "scheduler x: parameter check must be 0 or 1 (also false/true, no/yes, off/on), got 'maybe'");
+  EXPECT_EQ(message({{"compress", "twice"}}),
+            "scheduler x: parameter compress must be one of once, fixpoint, got 'twice'");
+  EXPECT_EQ(message({{"colour", "red"}}),
+            "scheduler x has no parameter 'colour' (its parameters: delay, confidence, check, compress, db, inner)");
+  EXPECT_EQ(Params("p", {}, {}).has("x"), false);
+  EXPECT_THROW(Params("p", {}, {{"x", "1"}}), std::invalid_argument);
+}
+
+TEST(Params, ReadingAsTheWrongTypeIsABug) {
+  const Params p("x", decls(), {});
+  EXPECT_THROW(p.get_int("check"), std::logic_error);
+  EXPECT_THROW(p.get_int("undeclared"), std::logic_error);
+}
+
+TEST(Params, DescriptionsDeriveFromTheDeclarations) {
+  EXPECT_EQ(describe_params(decls()),
+            "delay=SECONDS (0), confidence=X (0.95), check=0|1 (0), compress=once|fixpoint (once), db=TEXT, "
+            "inner=[SPEC] (easy)");
+  const std::string md = params_markdown(decls());
+  EXPECT_NE(md.find("| `delay` | int | `0` | a whole number >= 0 | seconds |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| `db` | text | — | any text | a file |"), std::string::npos) << md;
+}
+
+}  // namespace
+}  // namespace schedlab::base
