@@ -144,3 +144,32 @@ TEST(SimCliTest, LoadScalingAndWarmup) {
 
 }  // namespace
 }  // namespace schedlab
+
+namespace {
+using schedlab::testing::run_cli;
+
+// docs/parameters.md is what the declarations say: regenerate it with `schedlab simulate --list --markdown`.
+TEST(SimCliTest, ParameterDocsMatchTheDeclarations) {
+  const auto r = run_cli({"simulate", "--list", "--markdown"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, schedlab::testing::read_file(std::string(SCHEDLAB_SOURCE_DIR) + "/docs/parameters.md"))
+      << "docs/parameters.md is stale: build/schedlab simulate --list --markdown > docs/parameters.md";
+  EXPECT_NE(r.out.find("| `compress` | choice | `once` | one of once, fixpoint |"), std::string::npos);
+}
+
+// A bad plug-in parameter is an error naming the plug-in, the parameter and what it accepts.
+TEST(SimCliTest, BadPluginParametersAreNamed) {
+  const auto kth = std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz";
+  auto r = run_cli({"simulate", kth, "--scheduler", "conservative:check=maybe"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("scheduler conservative: parameter check must be 0 or 1"), std::string::npos) << r.err;
+  r = run_cli({"simulate", kth, "--scheduler", "easy", "--predictor", "sbh:depth=-1"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("predictor sbh: parameter depth must be a whole number from 0 to"), std::string::npos) << r.err;
+  r = run_cli({"simulate", kth, "--scheduler", "easy", "--predictor", "ruh:colour=red"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("predictor ruh has no parameter 'colour' (its parameters: jobs, propagate)"), std::string::npos)
+      << r.err;
+}
+
+}  // namespace

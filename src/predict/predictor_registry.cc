@@ -15,32 +15,29 @@
 namespace schedlab::predict {
 
 template <typename T>
-static std::unique_ptr<Predictor> make(const PredictorConfig& config) {
-  ParamReader(T{}.name(), config.params).finish();
+static std::unique_ptr<Predictor> make(const PredictorConfig&, const base::Params&) {
   return std::make_unique<T>();
 }
 
-static std::unique_ptr<Predictor> make_constant(const PredictorConfig& config) {
-  ParamReader r("constant", config.params);
-  const int64_t value = r.get_int("value", 1, 0);
-  r.finish();
-  return std::make_unique<ConstantPredictor>(value);
+static std::unique_ptr<Predictor> make_constant(const PredictorConfig&, const base::Params& p) {
+  return std::make_unique<ConstantPredictor>(p.get_int("value"));
 }
 
 const std::vector<PredictorEntry>& predictors() {
   static const std::vector<PredictorEntry> table = {
       {"estimate", "the user's runtime estimate (the runtime when the log has none); default", make<EstimatePredictor>},
       {"perfect", "the job's actual runtime (an oracle, for upper bounds)", make<PerfectPredictor>},
-      {"constant", "the same prediction for every job", make_constant, "value=SECONDS (1)"},
+      {"constant", "the same prediction for every job", make_constant,
+       {{.name = "value", .type = base::ParamType::kInt, .default_value = "1", .help = "the prediction, seconds",
+         .min = 0, .metavar = "SECONDS"}}},
       {"user-last2", "mean runtime of the user's 2 most recent finished jobs, <= estimate (Tsafrir 2007)",
-       make_user_last2, "order=submit|end (submit), propagate=0|1 (0)"},
+       make_user_last2, user_last2_params()},
       {"ruh", "median runtime of the user's last 3 terminated jobs, else the estimate (Talby RUH)", make_ruh,
-       "jobs=N (3), propagate=0|1 (0)"},
+       ruh_params()},
       {"sbh", "session-based history: median over the newest similar session's jobs (Talby SBH)", make_sbh,
-       "criteria=PE,P,E,* order=dfs|bfs depth=N(0=all) propagate=0|1(1) think=1200 noest=0|1 initial=1 "
-       "factor=10 cap=0"},
+       sbh_params()},
       {"profiler", "Gibbons's historical profiler: (exe,user) -> exe -> system fit T(p)=a/p+b+cp, learns online",
-       make_profiler, "confidence=0<C<1 (0.95), bound=upper|mean (upper), db=FILE, train=FILE.swf"},
+       make_profiler, profiler_params()},
   };
   return table;
 }
@@ -60,7 +57,8 @@ std::unique_ptr<Predictor> make_predictor(std::string_view text, const Predictor
   std::string known;
   for (const auto& entry : predictors()) {
     if (entry.name == spec.name) {
-      auto p = entry.make(PredictorConfig{config.seed, spec.params});
+      const base::Params params(fmt::format("predictor {}", entry.name), entry.parameters, spec.params);
+      auto p = entry.make(PredictorConfig{config.seed, spec.params}, params);
       if (correction != Correction::kNone) p = std::make_unique<CorrectedPredictor>(std::move(p), correction);
       return p;
     }

@@ -65,27 +65,34 @@ void ProfilerPredictor::on_deadline_miss(int64_t now, const Job& job, int64_t st
   updates.push_back({job.id, std::max(next, r + 1)});
 }
 
-std::unique_ptr<Predictor> make_profiler(const PredictorConfig& config) {
-  ParamReader r("profiler", config.params);
-  const std::string conf = r.get_string("confidence", "0.95");
-  const std::string bound = r.get_string("bound", "upper");
-  const std::string db = r.get_string("db", "");
-  const std::string train = r.get_string("train", "");
-  r.finish();
+const std::vector<base::ParamDecl>& profiler_params() {
+  using base::ParamType;
+  static const std::vector<base::ParamDecl> d = {
+      {.name = "confidence", .type = ParamType::kDouble, .default_value = "0.95",
+       .help = "confidence level of the prediction interval (strictly between 0 and 1)", .min = 0, .max = 1,
+       .metavar = "0<C<1"},
+      {.name = "bound", .type = ParamType::kChoice, .default_value = "upper",
+       .help = "predict the interval's upper bound or the fitted mean", .choices = {"upper", "mean"}},
+      {.name = "db", .type = ParamType::kString, .help = "start from this repository (SQLite, `schedlab profiler`)",
+       .metavar = "FILE"},
+      {.name = "train", .type = ParamType::kString, .help = "first learn every job of this SWF log",
+       .metavar = "FILE.swf"},
+  };
+  return d;
+}
+
+std::unique_ptr<Predictor> make_profiler(const PredictorConfig&, const base::Params& p) {
   ProfilerOptions o;
-  const auto [ptr, ec] = std::from_chars(conf.data(), conf.data() + conf.size(), o.confidence);
-  if (ec != std::errc() || ptr != conf.data() + conf.size() || !(o.confidence > 0 && o.confidence < 1)) {
+  o.confidence = p.get_double("confidence");
+  if (!(o.confidence > 0 && o.confidence < 1)) {  // the declaration's range is inclusive; 0 and 1 make no interval
     throw std::invalid_argument(
-        fmt::format("predictor 'profiler': confidence must be a number between 0 and 1 (exclusive), got '{}'", conf));
+        fmt::format("predictor profiler: parameter confidence must be strictly between 0 and 1, got {}", o.confidence));
   }
-  if (bound != "upper" && bound != "mean") {
-    throw std::invalid_argument(fmt::format("predictor 'profiler': bound must be 'upper' or 'mean', got '{}'", bound));
-  }
-  o.upper = bound == "upper";
+  o.upper = p.get_string("bound") == "upper";
   profiler::Repository repo;
-  if (!db.empty()) repo = profiler::load_repository(db);
-  if (!train.empty()) {
-    swf::Reader reader(train);
+  if (p.has("db")) repo = profiler::load_repository(p.get_string("db"));
+  if (p.has("train")) {
+    swf::Reader reader(p.get_string("train"));
     swf::Record record;
     while (reader.next(record)) profiler::add_record(repo, record);
   }

@@ -111,10 +111,35 @@ int64_t SbhPredictor::missed(int64_t now, const Entry& e, int64_t prediction) {
   return std::max(p, now - e.start + 1);
 }
 
-std::unique_ptr<Predictor> make_sbh(const PredictorConfig& config) {
-  ParamReader r("sbh", config.params);
+const std::vector<base::ParamDecl>& sbh_params() {
+  using base::ParamType;
+  static const std::vector<base::ParamDecl> d = {
+      {.name = "criteria", .type = ParamType::kString, .default_value = "PE,P,E,*",
+       .help = "similarity criteria tried in order, comma-separated (P size, E estimate, * any)",
+       .metavar = "LIST"},
+      {.name = "order", .type = ParamType::kChoice, .default_value = "dfs",
+       .help = "search the session tree depth first or breadth first", .choices = {"dfs", "bfs"}},
+      {.name = "depth", .type = ParamType::kInt, .default_value = "0",
+       .help = "sessions searched back (0 = all)", .min = 0, .max = 1 << 30},
+      {.name = "propagate", .type = ParamType::kBool, .default_value = "1",
+       .help = "update the user's queued jobs when a job ends"},
+      {.name = "think", .type = ParamType::kInt, .default_value = "1200",
+       .help = "think time that starts a new session, seconds", .min = 1, .metavar = "SECONDS"},
+      {.name = "noest", .type = ParamType::kBool, .default_value = "0",
+       .help = "predict without the user's estimate (deadline misses grow the prediction by `factor`)"},
+      {.name = "initial", .type = ParamType::kInt, .default_value = "1",
+       .help = "first prediction without history or estimate, seconds", .min = 0, .metavar = "SECONDS"},
+      {.name = "factor", .type = ParamType::kInt, .default_value = "10",
+       .help = "growth factor of a missed prediction (noest=1)", .min = 2},
+      {.name = "cap", .type = ParamType::kInt, .default_value = "0",
+       .help = "largest prediction, seconds (0 = none)", .min = 0, .metavar = "SECONDS"},
+  };
+  return d;
+}
+
+std::unique_ptr<Predictor> make_sbh(const PredictorConfig&, const base::Params& p) {
   SbhOptions o;
-  const std::string criteria = r.get_string("criteria", "PE,P,E,*");
+  const std::string& criteria = p.get_string("criteria");
   o.criteria.clear();
   size_t pos = 0;
   while (pos <= criteria.size()) {
@@ -123,19 +148,14 @@ std::unique_ptr<Predictor> make_sbh(const PredictorConfig& config) {
     if (comma == std::string::npos) break;
     pos = comma + 1;
   }
-  const std::string order = r.get_string("order", "dfs");
-  if (order != "dfs" && order != "bfs") {
-    throw std::invalid_argument("predictor 'sbh': order must be 'dfs' or 'bfs', got '" + order + "'");
-  }
-  o.bfs = order == "bfs";
-  o.depth = static_cast<int32_t>(std::min<int64_t>(r.get_int("depth", 0, 0), 1 << 30));
-  o.propagate = r.get_bool("propagate", true);
-  o.think = r.get_int("think", 20 * 60, 1);
-  o.no_estimate = r.get_bool("noest", false);
-  o.initial = r.get_int("initial", 1, 0);
-  o.factor = r.get_int("factor", 10, 2);
-  o.cap = r.get_int("cap", 0, 0);
-  r.finish();
+  o.bfs = p.get_string("order") == "bfs";
+  o.depth = static_cast<int32_t>(p.get_int("depth"));
+  o.propagate = p.get_bool("propagate");
+  o.think = p.get_int("think");
+  o.no_estimate = p.get_bool("noest");
+  o.initial = p.get_int("initial");
+  o.factor = p.get_int("factor");
+  o.cap = p.get_int("cap");
   return std::make_unique<SbhPredictor>(std::move(o));
 }
 

@@ -125,23 +125,34 @@ void RuhPredictor::record(int64_t /*now*/, const Entry& e, int64_t runtime) {
   }
 }
 
-std::unique_ptr<Predictor> make_user_last2(const PredictorConfig& config) {
-  ParamReader r("user-last2", config.params);
-  const std::string order = r.get_string("order", "submit");
-  const bool propagate = r.get_bool("propagate", false);
-  r.finish();
-  if (order != "end" && order != "submit") {
-    throw std::invalid_argument("predictor 'user-last2': order must be 'end' or 'submit', got '" + order + "'");
-  }
-  return std::make_unique<UserLast2Predictor>(order == "submit", propagate);
+static base::ParamDecl propagate_param(const char* default_value) {
+  return {.name = "propagate", .type = base::ParamType::kBool, .default_value = default_value,
+          .help = "apply a finished job's runtime to the user's queued and running jobs at once"};
 }
 
-std::unique_ptr<Predictor> make_ruh(const PredictorConfig& config) {
-  ParamReader r("ruh", config.params);
-  const auto jobs = r.get_int("jobs", 3, 1);
-  const bool propagate = r.get_bool("propagate", false);
-  r.finish();
-  return std::make_unique<RuhPredictor>(static_cast<int>(std::min<int64_t>(jobs, 1000)), propagate);
+const std::vector<base::ParamDecl>& user_last2_params() {
+  static const std::vector<base::ParamDecl> d = {
+      {.name = "order", .type = base::ParamType::kChoice, .default_value = "submit",
+       .help = "the user's two most recent jobs by submit time, or by end time", .choices = {"submit", "end"}},
+      propagate_param("0")};
+  return d;
+}
+
+const std::vector<base::ParamDecl>& ruh_params() {
+  static const std::vector<base::ParamDecl> d = {
+      {.name = "jobs", .type = base::ParamType::kInt, .default_value = "3",
+       .help = "the median is over the user's last N terminated jobs (at most 1000 used)", .min = 1},
+      propagate_param("0")};
+  return d;
+}
+
+std::unique_ptr<Predictor> make_user_last2(const PredictorConfig&, const base::Params& p) {
+  return std::make_unique<UserLast2Predictor>(p.get_string("order") == "submit", p.get_bool("propagate"));
+}
+
+std::unique_ptr<Predictor> make_ruh(const PredictorConfig&, const base::Params& p) {
+  return std::make_unique<RuhPredictor>(static_cast<int>(std::min<int64_t>(p.get_int("jobs"), 1000)),
+                                        p.get_bool("propagate"));
 }
 
 }  // namespace schedlab::predict

@@ -497,19 +497,4 @@ void ConservativeScheduler::self_check(const SimState& state, const Decision& de
   }
 }
 
-std::unique_ptr<Scheduler> make_conservative_scheduler(const SchedulerConfig& config) {
-  ConservativeScheduler::Options options;
-  if (auto it = config.params.find("check"); it != config.params.end()) {
-    options.self_check = it->second == "1" || it->second == "true" || it->second == "yes";
-  }
-  if (auto it = config.params.find("compress"); it != config.params.end()) {
-    if (it->second != "once" && it->second != "fixpoint") {
-      throw std::invalid_argument(
-          fmt::format("scheduler conservative: compress must be 'once' or 'fixpoint', got '{}'", it->second));
-    }
-    options.fixpoint = it->second == "fixpoint";
-  }
-  return std::make_unique<ConservativeScheduler>(options);
-}
-
 }  // namespace schedlab::sim

@@ -296,7 +296,7 @@ TEST(Conservative, ZeroLengthJobs) {
 TEST(Conservative, FactoryAndName) {
   SchedulerConfig config;
   config.params["check"] = "1";
-  auto s = make_conservative_scheduler(config);
+  auto s = make_scheduler("conservative", config);
   EXPECT_EQ(s->name(), "conservative");
   auto copy = s->clone();
   EXPECT_EQ(copy->name(), "conservative");
@@ -307,9 +307,14 @@ TEST(Conservative, FactoryAndName) {
     make_scheduler("conservative:compress=twice");
     FAIL() << "accepted compress=twice";
   } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("compress must be 'once' or 'fixpoint', got 'twice'"), std::string::npos)
-        << e.what();
+    EXPECT_EQ(std::string(e.what()),
+              "scheduler conservative: parameter compress must be one of once, fixpoint, got 'twice'");
   }
+  // A boolean that is not one is an error (it used to be read as false).
+  EXPECT_THROW(make_scheduler("conservative:check=maybe"), std::invalid_argument);
+  EXPECT_THROW(make_scheduler("easy-kill:check=2"), std::invalid_argument);
+  EXPECT_THROW(make_scheduler("lerwf:resume_delay=-5"), std::invalid_argument);
+  EXPECT_THROW(make_scheduler("easy:resume_delay=5"), std::invalid_argument);  // easy has no parameters
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -33,6 +33,7 @@
 #include <memory>
 #include <string>
 
+#include "schedlab/base/params.h"
 #include "schedlab/predict/predictor.h"
 #include "schedlab/predict/profiler.h"
 
@@ -66,6 +67,7 @@ class ProfilerPredictor final : public Predictor {
 };
 
 // The registry's factory: parameters confidence, bound, db, train (see above).
-std::unique_ptr<Predictor> make_profiler(const PredictorConfig& config);
+std::unique_ptr<Predictor> make_profiler(const PredictorConfig& config, const base::Params& params);
+const std::vector<base::ParamDecl>& profiler_params();
 
 }  // namespace schedlab::predict

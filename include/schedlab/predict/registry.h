@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "schedlab/base/params.h"
 #include "schedlab/predict/predictor.h"
 
 namespace schedlab::predict {
@@ -15,8 +16,9 @@ namespace schedlab::predict {
 struct PredictorEntry {
   std::string_view name;
   std::string_view description;  // one line
-  std::function<std::unique_ptr<Predictor>(const PredictorConfig&)> make;
-  std::string_view parameters = {};  // one line: KEY=VALUES (default), ...; empty = none
+  // Makes the predictor from checked parameters (every declared one has its given value or its default).
+  std::function<std::unique_ptr<Predictor>(const PredictorConfig&, const base::Params&)> make;
+  std::vector<base::ParamDecl> parameters = {};  // base/params.h; `correction` is common to all, not listed
 };
 
 // All registered predictors, in the order they are listed to users.

@@ -38,6 +38,7 @@
 #include <string>
 #include <vector>
 
+#include "schedlab/base/params.h"
 #include "schedlab/predict/user_history.h"
 
 namespace schedlab::predict {
@@ -113,6 +114,7 @@ class SbhPredictor final : public UserHistoryPredictor {
   std::vector<int32_t> session_;  // per JobId
 };
 
-std::unique_ptr<Predictor> make_sbh(const PredictorConfig& config);
+std::unique_ptr<Predictor> make_sbh(const PredictorConfig& config, const base::Params& params);
+const std::vector<base::ParamDecl>& sbh_params();
 
 }  // namespace schedlab::predict

@@ -28,6 +28,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "schedlab/base/params.h"
 #include "schedlab/predict/predictor.h"
 
 namespace schedlab::predict {
@@ -121,7 +122,9 @@ class RuhPredictor final : public UserHistoryPredictor {
   std::vector<History> history_;
 };
 
-std::unique_ptr<Predictor> make_user_last2(const PredictorConfig& config);
-std::unique_ptr<Predictor> make_ruh(const PredictorConfig& config);
+std::unique_ptr<Predictor> make_user_last2(const PredictorConfig& config, const base::Params& params);
+const std::vector<base::ParamDecl>& user_last2_params();
+std::unique_ptr<Predictor> make_ruh(const PredictorConfig& config, const base::Params& params);
+const std::vector<base::ParamDecl>& ruh_params();
 
 }  // namespace schedlab::predict

@@ -220,7 +220,5 @@ class ConservativeScheduler final : public Scheduler {
   Stats stats_;
 };
 
-// Factory for the registry: SchedulerConfig::params["check"] = "1"/"true" turns the self-check on.
-std::unique_ptr<Scheduler> make_conservative_scheduler(const SchedulerConfig& config);
 
 }  // namespace schedlab::sim

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "schedlab/base/params.h"
 #include "schedlab/sim/scheduler.h"
 
 namespace schedlab::sim {
@@ -17,16 +18,18 @@ namespace schedlab::sim {
 struct SchedulerEntry {
   std::string_view name;
   std::string_view description;  // one line
-  std::function<std::unique_ptr<Scheduler>(const SchedulerConfig&)> make;
-  std::string_view params = {};  // its parameters, "key=VALUES (default)" items; empty: none
+  // Makes the scheduler from checked parameters (every declared one has its given value or its default).
+  std::function<std::unique_ptr<Scheduler>(const SchedulerConfig&, const base::Params&)> make;
+  std::vector<base::ParamDecl> params = {};  // its parameters (base/params.h); empty: none
 };
 
 // All registered schedulers, in the order they are listed to users.
 const std::vector<SchedulerEntry>& schedulers();
 
-// Makes a scheduler from `spec` = NAME[:KEY=VALUE[;KEY=VALUE...]] (e.g. "lerwf:resume_delay=30"); the
-// parameters join config.params. Throws std::invalid_argument listing the known names if unknown, or
-// naming a parameter the scheduler does not have.
+// Makes a scheduler from `spec` = NAME[:KEY=VALUE[;KEY=VALUE...]] (e.g. "lerwf:resume_delay=30"; the
+// grammar of base/params.h, "@FILE" included); the parameters join config.params. Throws
+// std::invalid_argument listing the known names if unknown, or naming a parameter the scheduler does not
+// have or a value it does not accept.
 std::unique_ptr<Scheduler> make_scheduler(std::string_view spec, const SchedulerConfig& config = {});
 
 // Presets (Tsafrir, Etsion & Feitelson 2007): names usable wherever a scheduler name is, that fix the
