@@ -17,7 +17,8 @@
 #include "schedlab/predict/accuracy.h"
 #include "schedlab/predict/predictor.h"
 #include "schedlab/sim/scheduler.h"
-#include "schedlab/sim/simulate.h"
+#include "schedlab/sim/result.h"
+#include "schedlab/sim/workload.h"
 #include "schedlab/sim/state.h"
 #include "schedlab/sim/workload.h"
 

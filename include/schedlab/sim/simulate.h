@@ -30,48 +30,12 @@
 #include <string_view>
 #include <vector>
 
-#include "schedlab/predict/accuracy.h"
 #include "schedlab/predict/predictor.h"
-#include "schedlab/sim/metrics.h"
+#include "schedlab/sim/result.h"
 #include "schedlab/sim/scheduler.h"
 #include "schedlab/sim/workload.h"
 
 namespace schedlab::sim {
-
-struct SimOptions {
-  bool check = false;
-  int64_t bsld_tau = 10;          // seconds, > 0
-  double warmup_fraction = 0.0;   // in [0, 1)
-  uint64_t seed = 0;              // passed to the scheduler and predictor factories (by-name overload)
-};
-
-struct JobOutcome {
-  int64_t start = -1;  // first start
-  int64_t end = -1;
-  int64_t prediction_at_start = -1;
-  int64_t ran = 0;          // seconds run in all (end - start unless suspended)
-  int32_t suspensions = 0;  // times suspended by a preemptive scheduler
-  bool killed = false;      // killed by the scheduler's overrun policy (not --kill-at-estimate)
-};
-
-struct SimResult {
-  std::string scheduler;
-  std::string predictor;
-  int64_t procs = 0;
-  std::vector<JobOutcome> jobs;        // indexed by JobId
-  std::vector<JobId> termination_order;
-  Metrics metrics;
-  // Accuracy of the predictions the scheduler used (predict/accuracy.h): per job (by JobId), and summarised
-  // over the jobs of the averages (warm-up excluded).
-  std::vector<predict::JobAccuracy> job_accuracy;
-  predict::AccuracySummary accuracy;
-  int64_t scheduler_calls = 0;
-  int64_t deadline_misses = 0;
-  int64_t suspensions = 0;             // by preemptive schedulers (sum over jobs)
-  int64_t kills = 0;                   // jobs killed by the scheduler's overrun policy
-  int64_t reservations_checked = 0;    // reservations verified by --check
-  double wall_time_s = 0;              // time spent simulating (not reading the log)
-};
 
 // Simulates `workload` under copies (clone()) of `scheduler` and `predictor`.
 SimResult simulate(const Workload& workload, const Scheduler& scheduler, const predict::Predictor& predictor,
