@@ -9,6 +9,8 @@
 
 #include <fmt/core.h>
 
+#include "schedlab/base/errors.h"
+
 namespace schedlab::base {
 namespace {
 
@@ -258,17 +260,17 @@ const ParamDecl& Params::decl(const std::string& name, ParamType want) const {
     const bool text_like = want == ParamType::kString &&
                            (d.type == ParamType::kString || d.type == ParamType::kChoice || d.type == ParamType::kSpec);
     if (d.type != want && !text_like)
-      throw std::logic_error(fmt::format("{}: parameter {} is declared {}, read as {}", plugin_, name,
+      throw InternalError(fmt::format("{}: parameter {} is declared {}, read as {}", plugin_, name,
                                          param_type_name(d.type), param_type_name(want)));
     return d;
   }
-  throw std::logic_error(fmt::format("{}: parameter {} is read but not declared", plugin_, name));
+  throw InternalError(fmt::format("{}: parameter {} is read but not declared", plugin_, name));
 }
 
 const std::string& Params::text(const std::string& name) const {
   const auto it = values_.find(name);
   if (it == values_.end())
-    throw std::logic_error(fmt::format("{}: parameter {} has no value and no default", plugin_, name));
+    throw InternalError(fmt::format("{}: parameter {} has no value and no default", plugin_, name));
   return it->second;
 }
 

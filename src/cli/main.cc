@@ -1,12 +1,14 @@
 // schedlab: the command-line tool. A thin layer over the library: each subcommand parses its options,
 // calls library functions, and prints text or JSON.
-// Exit status: 0 success, 1 bad input or failure (message on stderr), 2 usage error.
+// Exit status: 0 success, 1 bad input or failure (message on stderr), 2 usage error, 70 internal error (a bug
+// in schedlab: base/errors.h).
 #include <cstdio>
 #include <exception>
 
 #include <fmt/core.h>
 
 #include "cli/commands.h"
+#include "schedlab/base/errors.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"schedlab: workload logs, scheduler simulation and runtime prediction for parallel machines"};
@@ -39,6 +41,13 @@ int main(int argc, char** argv) {
     return 2;
   } catch (const std::exception& e) {
     std::fflush(stdout);
+    if (schedlab::base::is_internal_error(e)) {
+      fmt::print(stderr,
+                 "schedlab: internal error: {}\nThis is a bug in schedlab, not in your input: please report it with "
+                 "the command line that caused it.\n",
+                 e.what());
+      return 70;
+    }
     fmt::print(stderr, "schedlab: error: {}\n", e.what());
     return 1;
   }
