@@ -9,26 +9,18 @@
 
 #include <fmt/core.h>
 
+#include "schedlab/base/duration.h"
 #include "schedlab/swf/writer.h"
 
 namespace schedlab::cli {
 
 int64_t parse_duration(std::string_view option, std::string_view text, bool allow_zero) {
-  int64_t value = 0;
-  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  const std::string_view unit(ptr, static_cast<size_t>(text.data() + text.size() - ptr));
-  int64_t scale = 0;
-  if (unit.empty() || unit == "s") scale = 1;
-  else if (unit == "m") scale = 60;
-  else if (unit == "h") scale = 3600;
-  else if (unit == "d") scale = 86400;
-  else if (unit == "w") scale = 7 * 86400;
-  if (text.empty() || ec != std::errc() || scale == 0 || value < 0 || (value == 0 && !allow_zero) ||
-      value > INT64_MAX / scale / 4)
+  const auto seconds = base::parse_duration(text);
+  if (!seconds || (*seconds == 0 && !allow_zero))
     throw std::invalid_argument(fmt::format(
-        "{}: '{}' is not a {}duration (N, Ns, Nm, Nh, Nd or Nw with a whole number N)", option, text,
-        allow_zero ? "" : "positive "));
-  return value * scale;
+        "{}: '{}' is not a {}duration (a number with an optional unit s, m, h, d or w: 90, 15m, 1.5h, 2d)", option,
+        text, allow_zero ? "" : "positive "));
+  return *seconds;
 }
 
 swf::Log read_log_for_analysis(const std::string& path, bool skip_invalid) {

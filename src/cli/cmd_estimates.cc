@@ -11,6 +11,7 @@
 
 #include "cli/commands.h"
 #include "cli/text_util.h"
+#include "schedlab/base/duration.h"
 #include "schedlab/model/estimate_bins.h"
 #include "schedlab/model/estimate_models.h"
 #include "schedlab/model/song.h"
@@ -27,14 +28,7 @@ swf::Log read(const std::string& path, bool skip_invalid) {
   return swf::read_log(path, o);
 }
 
-// 14400 -> "4h", 300 -> "5m", 12000 -> "3:20", 90 -> "1m30s", 5430 -> "1:30:30".
-std::string hms(int64_t s) {
-  if (s % 3600 == 0) return fmt::format("{}h", s / 3600);
-  if (s < 3600 && s % 60 == 0) return fmt::format("{}m", s / 60);
-  if (s < 3600) return s >= 60 ? fmt::format("{}m{:02}s", s / 60, s % 60) : fmt::format("{}s", s);
-  if (s % 60 == 0) return fmt::format("{}:{:02}", s / 3600, (s % 3600) / 60);
-  return fmt::format("{}:{:02}:{:02}", s / 3600, (s % 3600) / 60, s % 60);
-}
+std::string hms(int64_t seconds) { return base::format_duration(seconds); }
 
 std::string bins_text(const model::EstimateBins& b, size_t top) {
   std::string out = fmt::format("jobs with an estimate (field 9 > 0): {} of {} records ({} without)\n",

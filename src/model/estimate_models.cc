@@ -8,6 +8,7 @@
 
 #include <fmt/core.h>
 
+#include "schedlab/base/duration.h"
 #include "schedlab/trace/conventions.h"
 
 namespace schedlab::model {
@@ -89,23 +90,11 @@ std::vector<int32_t> runtimes_of(const std::vector<swf::Record>& records, std::v
 }  // namespace
 
 int32_t parse_duration(const std::string& text) {
-  const std::string t = trim(text);
-  if (t.empty()) throw ModelError("empty duration");
-  double mult = 1;
-  std::string num = t;
-  switch (t.back()) {
-    case 's': mult = 1; num.pop_back(); break;
-    case 'm': mult = 60; num.pop_back(); break;
-    case 'h': mult = 3600; num.pop_back(); break;
-    case 'd': mult = 86400; num.pop_back(); break;
-    default: break;
-  }
-  double v = 0;
-  if (!parse_double(num, v))
-    throw ModelError(fmt::format("not a duration: \"{}\" (seconds, or a number with s/m/h/d)", text));
-  const double s = std::round(v * mult);
-  if (!(s >= 1 && s <= kInt32Max)) throw ModelError(fmt::format("duration out of range: \"{}\"", text));
-  return static_cast<int32_t>(s);
+  if (trim(text).empty()) throw ModelError("empty duration");
+  const auto seconds = base::parse_duration(text);
+  if (!seconds) throw ModelError(fmt::format("not a duration: \"{}\" (seconds, or a number with s/m/h/d/w)", text));
+  if (!(*seconds >= 1 && *seconds <= kInt32Max)) throw ModelError(fmt::format("duration out of range: \"{}\"", text));
+  return static_cast<int32_t>(*seconds);
 }
 
 nlohmann::json parse_params_text(const std::string& text) {

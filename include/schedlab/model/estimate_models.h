@@ -44,7 +44,8 @@ struct GenerateReport {
 // Parses "k=v,k=v" into a JSON object. Values: numbers stay numbers; durations with a unit suffix
 // ("18h", "5m", "30s", "1.5h") become seconds; everything else stays a string. Throws ModelError.
 nlohmann::json parse_params_text(const std::string& text);
-// A duration "3600", "60m", "18h", "1d", "90s" in seconds. Throws ModelError.
+// A duration "3600", "60m", "18h", "1d", "90s" in seconds (base/duration.h), 1 s to 2^31 - 1 s. Throws
+// ModelError.
 int32_t parse_duration(const std::string& text);
 
 // The model names accepted by apply_estimate_model.
