@@ -9,19 +9,19 @@
 
 #include "schedlab/sim/scheduler_registry.h"
 #include "schedlab/sim/simulate.h"
-#include "schedlab/sim/workload.h"
+#include "schedlab/workload/workload.h"
 #include "schedlab/swf/reader.h"
 
 namespace {
 
-const schedlab::sim::Workload* workload(const std::string& file) {
-  static std::map<std::string, std::unique_ptr<schedlab::sim::Workload>> cache;
+const schedlab::workload::Workload* workload(const std::string& file) {
+  static std::map<std::string, std::unique_ptr<schedlab::workload::Workload>> cache;
   auto& slot = cache[file];
   if (!slot) {
     const std::string path = std::string(SCHEDLAB_TRACES_DIR) + "/" + file;
     if (!std::filesystem::exists(path)) return nullptr;
     const auto log = schedlab::swf::read_log(path);
-    slot = std::make_unique<schedlab::sim::Workload>(schedlab::sim::build_workload(log.header, log.records));
+    slot = std::make_unique<schedlab::workload::Workload>(schedlab::workload::build_workload(log.header, log.records));
   }
   return slot.get();
 }

@@ -11,7 +11,7 @@ import pathlib
 import re
 import sys
 
-ORDER = ["base", "swf", "trace", "analysis", "model", "predict", "sim", "experiments"]
+ORDER = ["base", "swf", "trace", "analysis", "model", "workload", "predict", "sim", "experiments"]
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 

@@ -43,7 +43,7 @@ void run(const PredictArgs& a) {
     fmt::print("{}\n", doc.dump(2));
     return;
   }
-  const sim::Workload& w = r.workload;
+  const workload::Workload& w = r.workload;
   const auto& s = r.result.summary;
   fmt::print("trace        {}\n", a.trace);
   fmt::print("predictor    {}\n", r.predictor);

@@ -13,7 +13,7 @@
 #include "schedlab/sim/job_output.h"
 #include "schedlab/sim/scheduler_registry.h"
 #include "schedlab/sim/simulate.h"
-#include "schedlab/sim/workload.h"
+#include "schedlab/workload/workload.h"
 #include "schedlab/swf/reader.h"
 
 namespace schedlab::cli {
@@ -115,7 +115,7 @@ void print_json(const SimulateArgs& a, const experiments::Simulation& sim) {
 }
 
 void print_text(const SimulateArgs& a, const experiments::Simulation& sim) {
-  const sim::Workload& w = sim.workload;
+  const workload::Workload& w = sim.workload;
   const sim::SimResult& r = sim.result;
   const auto& m = r.metrics;
   fmt::print("trace        {}\n", a.trace);

@@ -14,11 +14,11 @@ LogReplay replay_log(const swf::Log& log, const predict::Predictor& predictor, c
     throw std::invalid_argument(fmt::format("warm-up fraction must be in [0, 1), got {}", options.warmup_fraction));
   }
   LogReplay out;
-  sim::WorkloadOptions wo;
+  workload::WorkloadOptions wo;
   wo.procs = options.procs;
   wo.extend_estimates = options.extend_estimates;
-  out.workload = sim::build_workload(log.header, log.records, wo);
-  const sim::Workload& w = out.workload;
+  out.workload = workload::build_workload(log.header, log.records, wo);
+  const workload::Workload& w = out.workload;
   out.start.resize(w.jobs.size());
   for (size_t i = 0; i < w.jobs.size(); ++i) {
     const auto wait = log.records[w.record_index[i]].wait_time;
@@ -33,7 +33,7 @@ LogReplay replay_log(const swf::Log& log, const predict::Predictor& predictor, c
 }
 
 std::string log_replay_csv(const LogReplay& replay) {
-  const sim::Workload& w = replay.workload;
+  const workload::Workload& w = replay.workload;
   const predict::ReplayResult& r = replay.result;
   std::string out =
       "job_id,user,submit,start,end,runtime,estimate,initial_prediction,prediction_at_start,absolute_error,"
@@ -50,7 +50,7 @@ std::string log_replay_csv(const LogReplay& replay) {
 }
 
 nlohmann::json to_json(const LogReplay& replay) {
-  const sim::Workload& w = replay.workload;
+  const workload::Workload& w = replay.workload;
   return {
       {"predictor", replay.predictor},
       {"jobs",

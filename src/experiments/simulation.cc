@@ -24,7 +24,7 @@ PreparedSimulation prepare_simulation(const SimulationSpec& spec) {
 Simulation run_simulation(const PreparedSimulation& prepared, const swf::Log& log) {
   Simulation out;
   out.spec = prepared.spec;
-  out.workload = sim::build_workload(log.header, log.records, prepared.spec.workload);
+  out.workload = workload::build_workload(log.header, log.records, prepared.spec.workload);
   // The recorder's clones share its sample list, so the samples of this run are the new ones.
   const size_t samples_before = prepared.recorder != nullptr ? prepared.recorder->samples().size() : 0;
   out.result = sim::simulate(out.workload, *prepared.scheduler, *prepared.predictor, prepared.spec.sim);
@@ -38,7 +38,7 @@ Simulation run_simulation(const PreparedSimulation& prepared, const swf::Log& lo
 }
 
 nlohmann::json to_json(const Simulation& s) {
-  const sim::Workload& w = s.workload;
+  const workload::Workload& w = s.workload;
   const sim::SimResult& r = s.result;
   const auto& m = r.metrics;
   nlohmann::json excluded = nlohmann::json::object();

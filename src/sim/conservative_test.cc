@@ -13,7 +13,7 @@
 #include "schedlab/predict/basic_predictors.h"
 #include "schedlab/sim/scheduler_registry.h"
 #include "schedlab/sim/simulate.h"
-#include "schedlab/sim/workload.h"
+#include "schedlab/workload/workload.h"
 #include "schedlab/swf/reader.h"
 #include "test_util.h"
 

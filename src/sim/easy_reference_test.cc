@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "schedlab/sim/simulate.h"
-#include "schedlab/sim/workload.h"
+#include "schedlab/workload/workload.h"
 #include "schedlab/swf/reader.h"
 #include "test_util.h"
 

@@ -139,8 +139,8 @@ class Doubling final : public predict::Predictor {
  public:
   std::unique_ptr<Predictor> clone() const override { return std::make_unique<Doubling>(*this); }
   std::string_view name() const override { return "doubling"; }
-  int64_t on_arrival(int64_t, const predict::Job&, predict::Updates&) override { return 10; }
-  void on_deadline_miss(int64_t, const predict::Job& job, int64_t, int64_t prediction,
+  int64_t on_arrival(int64_t, const workload::Job&, predict::Updates&) override { return 10; }
+  void on_deadline_miss(int64_t, const workload::Job& job, int64_t, int64_t prediction,
                         predict::Updates& updates) override {
     ++misses;
     updates.push_back({job.id, 1});  // below the elapsed time: clamped

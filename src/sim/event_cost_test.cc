@@ -8,7 +8,7 @@
 #include "schedlab/predict/registry.h"
 #include "schedlab/sim/scheduler_registry.h"
 #include "schedlab/sim/simulate.h"
-#include "schedlab/sim/workload.h"
+#include "schedlab/workload/workload.h"
 #include "schedlab/swf/reader.h"
 #include "sim_test_helpers.h"
 #include "test_util.h"

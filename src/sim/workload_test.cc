@@ -1,4 +1,4 @@
-#include "schedlab/sim/workload.h"
+#include "schedlab/workload/workload.h"
 
 #include "schedlab/sim/simulate.h"
 

@@ -12,7 +12,7 @@
 
 #include "schedlab/predict/predictor.h"
 #include "schedlab/predict/replay.h"
-#include "schedlab/sim/workload.h"
+#include "schedlab/workload/workload.h"
 #include "schedlab/swf/reader.h"
 
 namespace schedlab::experiments {
@@ -25,7 +25,7 @@ struct LogReplayOptions {
 
 struct LogReplay {
   std::string predictor;         // the predictor's name
-  sim::Workload workload;        // the jobs replayed, with the exclusion counts
+  workload::Workload workload;        // the jobs replayed, with the exclusion counts
   std::vector<int64_t> start;    // by job id: submit + max(logged wait, 0)
   int64_t unknown_wait = 0;      // jobs whose log wait was -1 (replayed as 0)
   double warmup_fraction = 0.0;

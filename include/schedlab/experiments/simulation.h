@@ -18,7 +18,7 @@
 #include "schedlab/sim/event_cost.h"
 #include "schedlab/sim/scheduler.h"
 #include "schedlab/sim/simulate.h"
-#include "schedlab/sim/workload.h"
+#include "schedlab/workload/workload.h"
 #include "schedlab/swf/reader.h"
 
 namespace schedlab::experiments {
@@ -27,7 +27,7 @@ struct SimulationSpec {
   std::string scheduler;   // a scheduler spec or a preset (sim/scheduler_registry.h)
   std::string predictor;   // a predictor spec; empty: the default (estimate) or the preset's
   std::string correction;  // empty: none (a preset sets its own)
-  sim::WorkloadOptions workload;
+  workload::WorkloadOptions workload;
   sim::SimOptions sim;     // sim.seed also seeds the scheduler and predictor factories
   bool event_cost = false;  // time the scheduler at every event (sim/event_cost.h); decisions unchanged
 };
@@ -41,7 +41,7 @@ struct PreparedSimulation {
 
 struct Simulation {
   SimulationSpec spec;
-  sim::Workload workload;
+  workload::Workload workload;
   sim::SimResult result;  // result.scheduler is the name the user gave (a preset's, when one was given)
   std::optional<sim::EventCostSummary> event_cost;
 };

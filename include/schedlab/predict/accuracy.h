@@ -14,9 +14,12 @@
 #include <cstdint>
 #include <vector>
 
-#include "schedlab/predict/job.h"
+#include "schedlab/workload/job.h"
 
 namespace schedlab::predict {
+
+using workload::Job;
+using workload::JobId;
 
 double relative_accuracy(int64_t runtime, int64_t prediction);
 

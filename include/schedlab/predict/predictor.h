@@ -24,9 +24,13 @@
 #include <string_view>
 #include <vector>
 
-#include "schedlab/predict/job.h"
+#include "schedlab/workload/job.h"
 
 namespace schedlab::predict {
+
+// The job model (workload/job.h) is the predictors' vocabulary.
+using workload::Job;
+using workload::JobId;
 
 struct PredictionUpdate {
   JobId job = -1;

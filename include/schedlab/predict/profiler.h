@@ -52,7 +52,7 @@
 #include <utility>
 #include <vector>
 
-#include "schedlab/predict/job.h"
+#include "schedlab/workload/job.h"
 #include "schedlab/swf/record.h"
 
 namespace schedlab::predict::profiler {

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "schedlab/predict/accuracy.h"
-#include "schedlab/predict/job.h"
+#include "schedlab/workload/job.h"
 #include "schedlab/predict/predictor.h"
 
 namespace schedlab::predict {

@@ -18,9 +18,9 @@
 #include "schedlab/predict/predictor.h"
 #include "schedlab/sim/scheduler.h"
 #include "schedlab/sim/result.h"
-#include "schedlab/sim/workload.h"
+#include "schedlab/workload/workload.h"
 #include "schedlab/sim/state.h"
-#include "schedlab/sim/workload.h"
+#include "schedlab/workload/workload.h"
 
 namespace schedlab::sim {
 

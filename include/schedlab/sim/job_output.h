@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "schedlab/sim/simulate.h"
-#include "schedlab/sim/workload.h"
+#include "schedlab/workload/workload.h"
 #include "schedlab/swf/header.h"
 #include "schedlab/swf/record.h"
 

@@ -17,11 +17,11 @@
 #include <map>
 #include <vector>
 
-#include "schedlab/predict/job.h"
+#include "schedlab/workload/job.h"
 
 namespace schedlab::sim {
 
-using predict::JobId;
+using workload::JobId;
 
 // Processors [lo, hi).
 struct ProcRange {

@@ -7,12 +7,18 @@
 #include <vector>
 
 #include "schedlab/predict/accuracy.h"
-#include "schedlab/predict/job.h"
+#include "schedlab/workload/job.h"
+#include "schedlab/workload/workload.h"
 #include "schedlab/sim/metrics.h"
 
 namespace schedlab::sim {
 
-using predict::JobId;
+// The job model and the workload (workload/) are the simulator's input.
+using workload::Job;
+using workload::JobId;
+using workload::Workload;
+using workload::WorkloadOptions;
+using workload::build_workload;
 
 struct SimOptions {
   bool check = false;

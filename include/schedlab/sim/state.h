@@ -22,13 +22,13 @@
 #include <unordered_map>
 #include <vector>
 
-#include "schedlab/predict/job.h"
+#include "schedlab/workload/job.h"
 #include "schedlab/sim/machine.h"
 
 namespace schedlab::sim {
 
-using predict::Job;
-using predict::JobId;
+using workload::Job;
+using workload::JobId;
 
 struct WaitingJob {
   JobId id = -1;

@@ -6,7 +6,7 @@
 // - Jobs that cannot be simulated are left out and counted by reason (trace::exclusion_name):
 //   runtime < 0, size <= 0, size > machine. Never silently: see Workload::excluded and notes.
 // - A job without an estimate (field 9 <= 0) uses its runtime as the estimate (counted).
-// - With extend_estimates (--extend-estimates; Tsafrir 2007 note) a job whose runtime exceeds its estimate
+// - With extend_estimates (Tsafrir 2007 note) a job whose runtime exceeds its estimate
 //   gets its estimate raised to its runtime (counted in Workload::extended). Default off: estimates as
 //   logged. Combined with kill_at_estimate no job is then cut (the extension comes first).
 // - With kill_at_estimate a job runs min(runtime, estimate) and counts as killed when that cuts it;
@@ -31,21 +31,20 @@
 #include <string>
 #include <vector>
 
-#include "schedlab/predict/job.h"
+#include "schedlab/workload/job.h"
 #include "schedlab/swf/header.h"
 #include "schedlab/swf/record.h"
 #include "schedlab/trace/conventions.h"
 
-namespace schedlab::sim {
+namespace schedlab::workload {
 
-using predict::Job;
 
 struct WorkloadOptions {
-  std::optional<int64_t> procs;  // machine size (--procs)
+  std::optional<int64_t> procs;  // machine size (default: from the header, see above)
   bool kill_at_estimate = false;
   bool extend_estimates = false;
-  std::optional<double> load;    // target offered load (--load), > 0
-  double arrival_scale = 1.0;    // inter-arrival factor (--arrival-scale), > 0
+  std::optional<double> load;    // target offered load, > 0
+  double arrival_scale = 1.0;    // inter-arrival factor, > 0
 };
 
 struct Workload {
@@ -72,4 +71,4 @@ double offered_load(const std::vector<Job>& jobs, int64_t procs);
 Workload build_workload(const swf::Header& header, const std::vector<swf::Record>& records,
                         const WorkloadOptions& options = {});
 
-}  // namespace schedlab::sim
+}  // namespace schedlab::workload

@@ -1,4 +1,4 @@
-#include "schedlab/sim/workload.h"
+#include "schedlab/workload/workload.h"
 
 #include <algorithm>
 #include <cmath>
@@ -7,7 +7,7 @@
 
 #include <fmt/core.h>
 
-namespace schedlab::sim {
+namespace schedlab::workload {
 
 double offered_load(const std::vector<Job>& jobs, int64_t procs) {
   if (jobs.empty() || procs <= 0) return 0.0;
@@ -100,7 +100,7 @@ Workload build_workload(const swf::Header& header, const std::vector<swf::Record
   for (size_t i = 0; i < kept.size(); ++i) {
     const swf::Record& r = records[kept[i]];
     Job j;
-    j.id = static_cast<predict::JobId>(i);
+    j.id = static_cast<workload::JobId>(i);
     j.job_number = r.job_number;
     j.submit = r.submit_time;
     j.procs = trace::job_size(r);
@@ -153,4 +153,4 @@ Workload build_workload(const swf::Header& header, const std::vector<swf::Record
   return w;
 }
 
-}  // namespace schedlab::sim
+}  // namespace schedlab::workload
