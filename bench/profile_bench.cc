@@ -9,7 +9,7 @@
 #include <random>
 #include <vector>
 
-#include "schedlab/sim/availability_profile.h"
+#include "sim/availability_profile.h"
 
 namespace {
 

@@ -1,4 +1,4 @@
-#include "schedlab/sim/availability_profile.h"
+#include "sim/availability_profile.h"
 
 #include <algorithm>
 #include <stdexcept>

@@ -1,4 +1,4 @@
-#include "schedlab/sim/conservative.h"
+#include "sim/conservative.h"
 
 #include <gtest/gtest.h>
 

@@ -4,7 +4,7 @@
 #include <utility>
 #include <vector>
 
-#include "schedlab/sim/availability_profile.h"
+#include "sim/availability_profile.h"
 
 namespace schedlab::sim {
 

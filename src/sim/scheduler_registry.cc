@@ -9,7 +9,7 @@
 #include <fmt/core.h>
 
 #include "schedlab/predict/registry.h"
-#include "schedlab/sim/conservative.h"
+#include "sim/conservative.h"
 #include "schedlab/sim/easy.h"
 #include "schedlab/sim/easy_preemptive.h"
 #include "schedlab/sim/fcfs.h"

@@ -23,8 +23,7 @@
 // met × scan) with a scan linear below 256 steps and skipping blocks of 16 above, and a reservation, O(n)
 // (vector insertion); plus O(R × ranges) per suspended job.
 // So O(Q × (n + R × ranges)) at worst: meant for preemption studies (hundreds to a few thousand jobs in the
-// queue), not for saturated million-job logs. Measured: 14 s on CTC-SP2, 14 s in the scheduler on the first
-// 100k jobs of the generated log at load 0.9 (README, Performance).
+// queue), not for saturated million-job logs (measurements: docs/performance.md).
 #pragma once
 
 #include <cstdint>

@@ -144,10 +144,7 @@ class AvailabilityProfile {
 
   static constexpr size_t kBlock = 16;
   // Shorter profiles are scanned step by step, and a scan that reaches stale block bounds recomputes two
-  // blocks at a time. Measured (scheduler time; 512 steps and 16 blocks before): on the first 100k jobs of the
-  // generated log at load 0.9, conservative 4.63 -> 3.90 s and easy-preemptive 19.8 -> 13.6 s (it scans
-  // from now for every job); KTH at load 0.95 (100 processors, short scans) 0.691 -> 0.708 s, CEA-Curie
-  // 1.51 -> 1.53 s. 128 steps saved more on the generated log but cost KTH 12%.
+  // blocks at a time (the thresholds were chosen by measurement: docs/performance.md).
   static constexpr size_t kLinearBelow = 256;
   static constexpr size_t kRefreshAhead = 2;  // blocks recomputed at a time when a scan reaches stale ones
 

@@ -1,8 +1,9 @@
+// A private header (src/sim): the scheduler is made by name through the registry (sim/scheduler_registry.h).
 // Conservative backfilling (Mu'alem & Feitelson 2001; Talby thesis §2, docs/simulator.md):
 // every waiting job holds a reservation, given in arrival order, and no job may start early if that
 // would delay any reservation.
 //
-// The schedule lives in an availability profile (sim/availability_profile.h): free processors as a step
+// The schedule lives in an availability profile (src/sim/availability_profile.h, private): free processors as a step
 // function of time, built from the running jobs' expected ends and the waiting jobs' reservations.
 // Durations are PREDICTIONS (WaitingJob/RunningJob::prediction), never raw estimates or runtimes.
 //
@@ -67,14 +68,8 @@
 //   to place each new job; when processors were given back, compression: O(P × Q) O(1) tests plus
 //   O(C × r × s) for the runs, where a scan s is O(n) on short profiles (< 256 steps) and
 //   O(n / 16 + 16) on long ones (block maxima and minima); plus O(n) per move (the profile is a vector).
-//   So O(Q + C × n) per event: not O(Q log Q), since C grows with Q (the moves carried from the last
-//   pass widen the span: C was 87% of the jobs tested on the first 100k jobs of the generated log at load
-//   0.9, 74% on CEA-Curie; 9-11% of those searches moved the job, and most of the rest found room in the
-//   span but not for the job's duration, which the O(1) test does not consider). A B+ tree profile
-//   (O(log n) per change and per run met) gave identical schedules but was slower on every log measured
-//   (README, Performance). Plus O(Q + R) when a prediction changed. Self-check: O((Q + R) log(Q + R) + 64 n).
-//   Measured (2-core machine, reading included): CEA-Curie (312,807 jobs, 93,312 processors) 1.68 s;
-//   KTH-SP2 on 100 processors 0.05 s; README, Performance, has the generated log at loads 0.5 to 0.95.
+//   So O(Q + C × n) per event, not O(Q log Q): C grows with Q (docs/performance.md has the measurements
+//   and the alternatives tried). Plus O(Q + R) when a prediction changed. Self-check: O((Q + R) log(Q + R) + 64 n).
 // If the notifications ever disagree with the state (e.g. a state copied in from elsewhere), the
 // profile is rebuilt from the state: running jobs, then every waiting job placed in queue order.
 // State: O(largest job id) per-job slots plus the profile; copied by clone().
@@ -88,7 +83,7 @@
 #include <utility>
 #include <vector>
 
-#include "schedlab/sim/availability_profile.h"
+#include "sim/availability_profile.h"
 #include "schedlab/sim/scheduler.h"
 
 namespace schedlab::sim {
