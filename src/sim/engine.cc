@@ -36,6 +36,9 @@ Engine::Engine(const Workload& workload, std::unique_ptr<Scheduler> scheduler,
   eff_start_.assign(n, 0);
   attained_.assign(n, 0);
   end_at_.assign(n, -1);
+  arrival_end_ = n;
+  runtime_.resize(n);
+  for (size_t i = 0; i < n; ++i) runtime_[i] = workload.jobs[i].runtime;
   accuracy_.resize(workload.jobs.size());
   result_.job_accuracy.resize(workload.jobs.size());
   if (options_.check) promise_.assign(workload.jobs.size(), {kNever, -1});
@@ -50,6 +53,10 @@ Engine::Engine(const Workload& workload, std::unique_ptr<Scheduler> scheduler,
 
 Engine::Engine(const Engine& other)
     : workload_(other.workload_),
+      arrival_end_(other.arrival_end_),
+      predicted_runtimes_(other.predicted_runtimes_),
+      runtime_(other.runtime_),
+      done_before_(other.done_before_),
       scheduler_(other.scheduler_->clone()),
       predictor_(other.predictor_->clone()),
       options_(other.options_),
@@ -79,9 +86,102 @@ Engine& Engine::operator=(const Engine& other) {
   return *this;
 }
 
+Engine Engine::fork(std::unique_ptr<Scheduler> scheduler, const ForkOptions& options) const {
+  if (!scheduler) throw std::invalid_argument("fork needs a scheduler");
+  if (scheduler->needs_processors() && !state_.machine.tracks_processors()) {
+    throw std::invalid_argument(fmt::format("scheduler {} needs processor identities, which this simulation does not "
+                                            "track: fork from a simulation of such a scheduler or under --check",
+                                            scheduler->name()));
+  }
+  Engine f(*this);
+  f.scheduler_ = std::move(scheduler);
+  f.result_.scheduler = std::string(f.scheduler_->name());
+  f.wake_at_ = kNever;  // the old scheduler's request
+  f.idle_wakeups_ = 0;
+  // --check holds a scheduler to its own reservations, not to those of the one it replaces.
+  std::fill(f.promise_.begin(), f.promise_.end(), std::pair<int64_t, int64_t>{kNever, -1});
+  ++f.epoch_;
+  if (!options.future_arrivals) f.arrival_end_ = f.next_arrival_;
+  if (options.runtimes == ForkOptions::Runtimes::kPredicted) {
+    f.predicted_runtimes_ = true;
+    // Running jobs end at their predicted end (an overdue one now); the heaps are rebuilt for that.
+    f.terminations_ = MinHeap();
+    f.deadlines_ = MinHeap();
+    for (const RunningJob& r : f.state_.running) {
+      const auto idx = static_cast<size_t>(r.id);
+      const int64_t end = std::max(f.eff_start_[idx] + f.prediction_[idx], f.state_.now);
+      f.runtime_[idx] = end - f.eff_start_[idx];
+      f.end_at_[idx] = end;
+      f.terminations_.push({end, r.id});
+    }
+  }
+  return f;
+}
+
+Engine Engine::from_state(const Workload& workload, const SimState& snapshot, std::unique_ptr<Scheduler> scheduler,
+                          std::unique_ptr<predict::Predictor> predictor, const SimOptions& options,
+                          const ForkOptions& fork_options) {
+  Engine e(workload, std::move(scheduler), std::move(predictor), options);
+  const int64_t now = snapshot.now;
+  const auto& jobs = workload.jobs;
+  const auto job_of = [&](JobId id) -> const Job& {
+    if (id < 0 || static_cast<size_t>(id) >= jobs.size() || jobs[static_cast<size_t>(id)].submit > now)
+      throw std::invalid_argument(fmt::format("state snapshot at {}: job {} is not a submitted job of the workload",
+                                              now, id));
+    return jobs[static_cast<size_t>(id)];
+  };
+  if (snapshot.machine.total() != workload.procs)
+    throw std::invalid_argument(fmt::format("state snapshot: a machine of {} processors, the workload has {}",
+                                            snapshot.machine.total(), workload.procs));
+  if (e.scheduler_->needs_processors() && !snapshot.machine.tracks_processors())
+    throw std::invalid_argument(fmt::format("scheduler {} needs processor identities the snapshot does not track",
+                                            e.scheduler_->name()));
+  e.state_ = snapshot;
+  e.state_.jobs = &jobs;
+  const bool predicted = fork_options.runtimes == ForkOptions::Runtimes::kPredicted;
+  e.predicted_runtimes_ = predicted;
+  e.next_arrival_ = static_cast<size_t>(
+      std::upper_bound(jobs.begin(), jobs.end(), now, [](int64_t t, const Job& j) { return t < j.submit; }) -
+      jobs.begin());
+  e.arrival_end_ = fork_options.future_arrivals ? jobs.size() : e.next_arrival_;
+  for (const WaitingJob& wj : snapshot.queue) {
+    const Job& job = job_of(wj.id);
+    const auto idx = static_cast<size_t>(wj.id);
+    e.status_[idx] = Status::kWaiting;
+    e.prediction_[idx] = e.arrival_prediction_[idx] = wj.prediction;
+    e.attained_[idx] = wj.attained;
+    e.accuracy_.set(wj.id, now, wj.prediction, job.runtime);
+  }
+  for (const RunningJob& r : snapshot.running) {
+    const Job& job = job_of(r.id);
+    const auto idx = static_cast<size_t>(r.id);
+    if (e.status_[idx] != Status::kPending)
+      throw std::invalid_argument(fmt::format("state snapshot: job {} is both waiting and running", r.id));
+    e.status_[idx] = Status::kRunning;
+    e.prediction_[idx] = e.arrival_prediction_[idx] = r.prediction;
+    e.eff_start_[idx] = r.start;
+    const int64_t end = predicted ? std::max(r.start + r.prediction, now) : std::max(r.start + job.runtime, now);
+    e.runtime_[idx] = end - r.start;
+    e.end_at_[idx] = end;
+    e.terminations_.push({end, r.id});
+    if (e.runtime_[idx] > r.prediction) e.deadlines_.push({std::max(now, r.predicted_end()), r.id});
+    e.result_.jobs[idx].start = r.start;
+    e.result_.jobs[idx].prediction_at_start = r.prediction;
+    e.accuracy_.set(r.id, now, r.prediction, job.runtime);
+    e.accuracy_.started(r.id, job.runtime);
+  }
+  for (size_t i = 0; i < e.next_arrival_; ++i) {
+    if (e.status_[i] == Status::kPending) {
+      e.status_[i] = Status::kDone;
+      ++e.done_before_;
+    }
+  }
+  return e;
+}
+
 int64_t Engine::next_time() const {
   int64_t t = kNever;
-  if (next_arrival_ < workload_->jobs.size()) t = workload_->jobs[next_arrival_].submit;
+  if (next_arrival_ < arrival_end_) t = workload_->jobs[next_arrival_].submit;
   if (!terminations_.empty()) t = std::min(t, terminations_.top().first);
   if (!deadlines_.empty()) t = std::min(t, deadlines_.top().first);
   return std::min(t, wake_at_);
@@ -106,7 +206,7 @@ bool Engine::step() {
   }
   // 2. Arrivals, in queue order (ids follow (submit, job number)).
   const auto& jobs = workload_->jobs;
-  while (next_arrival_ < jobs.size() && jobs[next_arrival_].submit == t) {
+  while (next_arrival_ < arrival_end_ && jobs[next_arrival_].submit == t) {
     const Job& job = jobs[next_arrival_++];
     const auto idx = static_cast<size_t>(job.id);
     const int64_t p = std::max<int64_t>(0, predictor_->on_arrival(t, job, updates_));
@@ -220,7 +320,7 @@ void Engine::start_jobs() {
     // A scheduler that only ever asks to be woken again, with nothing running and no job left to arrive,
     // would never let the run end (time only moves on): an error after a bounded number of such calls.
     if (wake_at_ != kNever && decision_.start.empty() && state_.running.empty() &&
-        next_arrival_ == workload_->jobs.size()) {
+        next_arrival_ == arrival_end_) {
       if (++idle_wakeups_ > kMaxIdleWakeups) {
         throw std::logic_error(fmt::format("scheduler {} asked to be woken {} times on an idle machine with no "
                                            "job left to arrive, starting none of the {} waiting jobs",
@@ -321,14 +421,17 @@ void Engine::start_job(JobId id) {
   run.insert(std::lower_bound(run.begin(), run.end(), std::pair{r.predicted_end(), id}, running_before), r);
   status_[idx] = Status::kRunning;
   eff_start_[idx] = r.start;
-  end_at_[idx] = r.start + job.runtime;
+  // A fork with predicted runtimes: the job runs what is predicted for it now (never less than it has run).
+  if (predicted_runtimes_) runtime_[idx] = std::max(prediction_[idx], attained_[idx]);
+  const int64_t runtime = runtime_[idx];
+  end_at_[idx] = r.start + runtime;
   if (o.start < 0) {
     o.start = now;
     o.prediction_at_start = r.prediction;
     accuracy_.started(id, job.runtime);
   }
   terminations_.push({end_at_[idx], id});
-  if (job.runtime > r.prediction) deadlines_.push({std::max(now, r.predicted_end()), id});
+  if (runtime > r.prediction) deadlines_.push({std::max(now, r.predicted_end()), id});
 }
 
 ProcSet Engine::release(const RunningJob& r) {
@@ -374,9 +477,9 @@ void Engine::terminate(JobId id, bool killed) {
   auto it = find_running(id);
   const int64_t now = state_.now;
   const int64_t ran = now - eff_start_[idx];
-  if (options_.check && (killed ? ran > job.runtime : ran != job.runtime)) {
+  if (options_.check && (killed ? ran > runtime_[idx] : ran != runtime_[idx])) {
     throw std::logic_error(fmt::format("check failed: job {} (SWF job {}) ran {} s instead of {} s", id,
-                                       job.job_number, ran, job.runtime));
+                                       job.job_number, ran, runtime_[idx]));
   }
   const RunningJob finished = *it;
   state_.running.erase(it);
@@ -409,9 +512,9 @@ void Engine::finish() {
   const auto& jobs = workload_->jobs;
   std::vector<JobTimes> times;
   times.reserve(jobs.size());
-  if (result_.termination_order.size() != jobs.size()) {
-    throw std::logic_error(fmt::format("check failed: {} of {} jobs terminated", result_.termination_order.size(),
-                                       jobs.size()));
+  if (result_.termination_order.size() + done_before_ != arrival_end_) {
+    throw std::logic_error(fmt::format("check failed: {} of {} jobs terminated",
+                                       result_.termination_order.size() + done_before_, arrival_end_));
   }
   for (JobId id : result_.termination_order) {
     const auto idx = static_cast<size_t>(id);
