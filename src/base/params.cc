@@ -9,6 +9,7 @@
 
 #include <fmt/core.h>
 
+#include "schedlab/base/duration.h"
 #include "schedlab/base/errors.h"
 
 namespace schedlab::base {
@@ -67,11 +68,15 @@ std::string default_metavar(const ParamDecl& d) {
       return out;
     }
     case ParamType::kSpec: return "[SPEC]";
+    case ParamType::kDuration: return "DURATION";
   }
   return "VALUE";
 }
 
-std::string number_text(double v) { return fmt::format("{:g}", v); }
+std::string number_text(double v) {
+  if (v == std::floor(v) && std::fabs(v) < 1e15) return fmt::format("{}", static_cast<int64_t>(v));
+  return fmt::format("{:g}", v);
+}
 
 // What a parameter accepts, for messages and tables.
 std::string accepted(const ParamDecl& d) {
@@ -93,6 +98,12 @@ std::string accepted(const ParamDecl& d) {
       return out;
     }
     case ParamType::kSpec: return "a spec, in brackets when it has parameters";
+    case ParamType::kDuration: {
+      const std::string what = "a duration (90, 15m, 1.5h, 2d)";
+      if (lo && hi) return fmt::format("{} from {} s to {} s", what, number_text(d.min), number_text(d.max));
+      if (lo) return fmt::format("{} >= {} s", what, number_text(d.min));
+      return what;
+    }
   }
   return "";
 }
@@ -137,6 +148,11 @@ void check_value(std::string_view plugin, const ParamDecl& d, const std::string&
       for (const auto& c : d.choices) ok = ok || c == value;
       break;
     case ParamType::kSpec: ok = !trim(value).empty(); break;
+    case ParamType::kDuration: {
+      const auto seconds = parse_duration(value);
+      ok = seconds && static_cast<double>(*seconds) >= d.min && static_cast<double>(*seconds) <= d.max;
+      break;
+    }
   }
   if (!ok)
     throw std::invalid_argument(
@@ -204,6 +220,7 @@ std::string_view param_type_name(ParamType t) {
     case ParamType::kString: return "text";
     case ParamType::kChoice: return "choice";
     case ParamType::kSpec: return "spec";
+    case ParamType::kDuration: return "duration";
   }
   return "?";
 }
@@ -293,6 +310,11 @@ bool Params::get_bool(const std::string& name) const {
   bool v = false;
   parse_bool(text(name), v);
   return v;
+}
+
+int64_t Params::get_duration(const std::string& name) const {
+  decl(name, ParamType::kDuration);
+  return parse_duration(text(name)).value_or(0);
 }
 
 const std::string& Params::get_string(const std::string& name) const {

@@ -76,6 +76,7 @@ const std::vector<ParamDecl>& decls() {
       {.name = "compress", .type = ParamType::kChoice, .default_value = "once", .help = "how", .choices = {"once", "fixpoint"}},
       {.name = "db", .type = ParamType::kString, .help = "a file"},
       {.name = "inner", .type = ParamType::kSpec, .default_value = "easy", .help = "a scheduler"},
+      {.name = "window", .type = ParamType::kDuration, .default_value = "1h", .help = "how far", .min = 1},
   };
   return d;
 }
@@ -90,6 +91,10 @@ TEST(Params, DefaultsAndGivenValuesTyped) {
   EXPECT_TRUE(p.given("delay"));
   EXPECT_FALSE(p.given("compress"));
   EXPECT_FALSE(p.has("db"));
+  EXPECT_EQ(p.get_duration("window"), 3600);
+  EXPECT_EQ(Params("x", decls(), {{"window", "1.5h"}}).get_duration("window"), 5400);
+  EXPECT_THROW(Params("x", decls(), {{"window", "0"}}), std::invalid_argument);
+  EXPECT_THROW(Params("x", decls(), {{"window", "soon"}}), std::invalid_argument);
 }
 
 TEST(Params, BadValuesAndUnknownKeysNameTheParameter) {
@@ -110,7 +115,8 @@ TEST(Params, BadValuesAndUnknownKeysNameTheParameter) {
   EXPECT_EQ(message({{"compress", "twice"}}),
             "scheduler x: parameter compress must be one of once, fixpoint, got 'twice'");
   EXPECT_EQ(message({{"colour", "red"}}),
-            "scheduler x has no parameter 'colour' (its parameters: delay, confidence, check, compress, db, inner)");
+            "scheduler x has no parameter 'colour' (its parameters: delay, confidence, check, compress, db, inner, "
+            "window)");
   EXPECT_EQ(Params("p", {}, {}).has("x"), false);
   EXPECT_THROW(Params("p", {}, {{"x", "1"}}), std::invalid_argument);
 }
@@ -124,7 +130,7 @@ TEST(Params, ReadingAsTheWrongTypeIsABug) {
 TEST(Params, DescriptionsDeriveFromTheDeclarations) {
   EXPECT_EQ(describe_params(decls()),
             "delay=SECONDS (0), confidence=X (0.95), check=0|1 (0), compress=once|fixpoint (once), db=TEXT, "
-            "inner=[SPEC] (easy)");
+            "inner=[SPEC] (easy), window=DURATION (1h)");
   const std::string md = params_markdown(decls());
   EXPECT_NE(md.find("| `delay` | int | `0` | a whole number >= 0 | seconds |"), std::string::npos) << md;
   EXPECT_NE(md.find("| `db` | text | — | any text | a file |"), std::string::npos) << md;

@@ -4,6 +4,8 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <map>
+#include <optional>
 #include <set>
 
 #include <fmt/core.h>
@@ -87,6 +89,166 @@ std::vector<int32_t> runtimes_of(const std::vector<swf::Record>& records, std::v
   return rt;
 }
 
+void apply_accurate([[maybe_unused]] const nlohmann::json& params, [[maybe_unused]] const base::Params& typed,
+                   std::vector<swf::Record>& records, [[maybe_unused]] base::Rng& rng, GenerateReport& rep) {
+  [[maybe_unused]] const std::string name = "accurate";
+  std::vector<size_t> jobs;
+
+  runtimes_of(records, jobs, rep);
+  for (const size_t i : jobs) records[i].requested_time = std::max<int32_t>(records[i].run_time, 1);
+}
+
+void apply_f([[maybe_unused]] const nlohmann::json& params, [[maybe_unused]] const base::Params& typed,
+                   std::vector<swf::Record>& records, [[maybe_unused]] base::Rng& rng, GenerateReport& rep) {
+  [[maybe_unused]] const std::string name = "f";
+  std::vector<size_t> jobs;
+
+  if (!typed.given("f")) throw ModelError("f model: parameter f is required (e.g. f=3)");
+  const double f = typed.get_double("f");
+  rep.parameters = fmt::format("f={}", f);
+  runtimes_of(records, jobs, rep);
+  for (const size_t i : jobs) {
+    const double r = records[i].run_time;
+    records[i].requested_time = saturate(r + std::round(rng.uniform() * f * r));
+  }
+}
+
+void apply_feit([[maybe_unused]] const nlohmann::json& params, [[maybe_unused]] const base::Params& typed,
+                   std::vector<swf::Record>& records, [[maybe_unused]] base::Rng& rng, GenerateReport& rep) {
+  [[maybe_unused]] const std::string name = "feit";
+  std::vector<size_t> jobs;
+
+  const auto max = static_cast<int32_t>(typed.get_duration("max"));
+  rep.parameters = fmt::format("max={}", max);
+  runtimes_of(records, jobs, rep);
+  for (const size_t i : jobs) {
+    const double r = records[i].run_time;
+    const double u = 1.0 - rng.uniform();  // (0, 1]
+    records[i].requested_time = saturate(std::max(r, std::min(std::round(r / u), static_cast<double>(max))));
+  }
+}
+
+void apply_x2([[maybe_unused]] const nlohmann::json& params, [[maybe_unused]] const base::Params& typed,
+                   std::vector<swf::Record>& records, [[maybe_unused]] base::Rng& rng, GenerateReport& rep) {
+  [[maybe_unused]] const std::string name = "x2";
+  std::vector<size_t> jobs;
+
+  runtimes_of(records, jobs, rep);
+  for (const size_t i : jobs) {
+    const double base = trace::has_estimate(records[i]) ? records[i].requested_time : records[i].run_time;
+    records[i].requested_time = saturate(2.0 * base);
+  }
+}
+
+void apply_shfl([[maybe_unused]] const nlohmann::json& params, [[maybe_unused]] const base::Params& typed,
+                   std::vector<swf::Record>& records, [[maybe_unused]] base::Rng& rng, GenerateReport& rep) {
+  [[maybe_unused]] const std::string name = "shfl";
+  std::vector<size_t> jobs;
+
+  std::vector<int32_t> rt, est;
+  for (size_t i = 0; i < records.size(); ++i) {
+    if (!trace::has_estimate(records[i])) {
+      ++rep.unknown_runtime;
+      continue;
+    }
+    jobs.push_back(i);
+    est.push_back(records[i].requested_time);
+    rt.push_back(std::min(std::max<int32_t>(records[i].run_time, 0), records[i].requested_time));
+  }
+  rep.assigned = static_cast<int64_t>(jobs.size());
+  if (jobs.empty()) throw ModelError("shfl model: the log has no estimates to shuffle");
+  if (rep.unknown_runtime > 0)
+    rep.warnings.push_back(fmt::format("shfl: {} jobs without an estimate kept unchanged", rep.unknown_runtime));
+  const auto out = random_shuffle_assign(rt, std::move(est), rng);
+  for (size_t k = 0; k < jobs.size(); ++k) records[jobs[k]].requested_time = out[k];
+}
+
+void apply_tsafrir([[maybe_unused]] const nlohmann::json& params, [[maybe_unused]] const base::Params& typed,
+                   std::vector<swf::Record>& records, [[maybe_unused]] base::Rng& rng, GenerateReport& rep) {
+  [[maybe_unused]] const std::string name = "tsafrir";
+  std::vector<size_t> jobs;
+  const EstimateBins b = estimate_bins(records);
+  std::vector<int32_t> rt = runtimes_of(records, jobs, rep);
+  if (jobs.empty()) throw ModelError("tsafrir model: no job with a known runtime to assign estimates to");
+  nlohmann::json p = params;
+  if (!p.contains("tmax") && !p.contains("tmax_share") && b.jobs > 0)  // vanilla fit from the log itself
+    p["tmax_share"] = 100.0 * b.t_max_share;
+  const TsafrirParams tp = tsafrir_params_from_json(p, static_cast<int64_t>(jobs.size()), b.t_max);
+  const auto bins = tsafrir_bins(tp, rng);
+  std::vector<int32_t> est;
+  est.reserve(jobs.size());
+  for (const auto& bin : bins) est.insert(est.end(), static_cast<size_t>(bin.jobs), bin.time);
+  for (auto& r : rt)
+    if (r > tp.t_max) {
+      r = tp.t_max;
+      ++rep.truncated_runtimes;
+    }
+  if (rep.truncated_runtimes > 0)
+    rep.warnings.push_back(fmt::format("tsafrir: {} runtimes above T_max = {} s were treated as T_max",
+                                       rep.truncated_runtimes, tp.t_max));
+  std::string ub;
+  for (const auto& u : tp.user_bins) ub += fmt::format("{}{}:{:.4g}", ub.empty() ? "" : "/", u.time, u.share);
+  rep.parameters = fmt::format("N={} K={} tmax={}{}{}{}", tp.n, bins.size(), tp.t_max,
+                               tp.t_max_share ? fmt::format(" tmax_share={:.4g}", *tp.t_max_share) : "",
+                               ub.empty() ? "" : " bins=" + ub,
+                               tp.coefficients == TsafrirCoefficientSet::kReference ? " coefficients=ref" : "");
+  const auto out = random_shuffle_assign(
+      rt, std::move(est), rng,
+      "give a larger tmax, or a larger tmax_share so that more long estimates exist");
+  for (size_t k = 0; k < jobs.size(); ++k) records[jobs[k]].requested_time = out[k];
+}
+
+void apply_song([[maybe_unused]] const nlohmann::json& params, [[maybe_unused]] const base::Params& typed,
+                   std::vector<swf::Record>& records, [[maybe_unused]] base::Rng& rng, GenerateReport& rep) {
+  [[maybe_unused]] const std::string name = "song";
+  std::vector<size_t> jobs;
+
+  SongModel m;
+  if (params.contains("regression")) {
+    nlohmann::json doc = params;
+    doc["model"] = "song";
+    for (const char* k : {"a1", "b1", "a2", "b2"})
+      if (params.contains(k)) doc["regression"][k] = number(params, k, name);
+    if (doc.contains("cap")) doc["cap"] = duration(doc, "cap", name);
+    if (doc.contains("align_prob")) doc["align_prob"] = number(doc, "align_prob", name);
+    m = song_from_json(doc);
+  } else {
+    SongFitOptions fo;
+    if (params.contains("family")) {
+      const std::string f = params.at("family").is_string() ? params.at("family").get<std::string>() : "";
+      if (f == "beta") fo.family = SongFamily::kBeta;
+      else if (f == "gamma") fo.family = SongFamily::kGamma;
+      else throw ModelError("song model: family must be beta or gamma");
+    }
+    if (params.contains("min_group_jobs")) fo.min_group_jobs = static_cast<int64_t>(number(params, "min_group_jobs", name));
+    m = fit_song({&records}, fo);  // self-trained
+    for (const char* k : {"a1", "b1", "a2", "b2"})
+      if (params.contains(k)) throw ModelError(fmt::format("song model: {} needs a full regression (a model file)", k));
+    if (params.contains("cap")) m.cap = duration(params, "cap", name);
+    if (params.contains("align_prob")) m.align_prob = number(params, "align_prob", name);
+    if (!(m.align_prob >= 0 && m.align_prob <= 1)) throw ModelError("song model: align_prob must be in [0, 1]");
+  }
+  rep.parameters = fmt::format("family={} a1={:.6g} b1={:.6g} a2={:.6g} b2={:.6g} cap={} align_prob={}",
+                               m.family == SongFamily::kBeta ? "beta" : "gamma", m.a1, m.b1, m.a2, m.b2, m.cap,
+                               m.align_prob);
+  runtimes_of(records, jobs, rep);
+  for (const size_t i : jobs) records[i].requested_time = song_estimate(m, records[i].run_time, rng);
+}
+
+// A JSON parameter value as the text base::Params checks: strings as they are, numbers in their shortest
+// form (3.0 -> "3"), booleans as 1/0; nullopt for lists and objects (read by the model from the JSON).
+std::optional<std::string> scalar_text(const nlohmann::json& v) {
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_boolean()) return std::string(v.get<bool>() ? "1" : "0");
+  if (v.is_number_integer()) return v.dump();
+  if (v.is_number()) {
+    const double d = v.get<double>();
+    if (d == std::floor(d) && std::fabs(d) < 1e15) return fmt::format("{}", static_cast<int64_t>(d));
+    return fmt::format("{}", d);
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 int32_t parse_duration(const std::string& text) {
@@ -117,10 +279,6 @@ nlohmann::json parse_params_text(const std::string& text) {
   return j;
 }
 
-const std::vector<std::string>& estimate_model_names() {
-  static const std::vector<std::string> names = {"tsafrir", "song", "accurate", "f", "feit", "x2", "shfl"};
-  return names;
-}
 
 TsafrirFit fit_tsafrir(const std::vector<swf::Record>& records, int top) {
   const EstimateBins b = estimate_bins(records);
@@ -217,133 +375,103 @@ TsafrirParams tsafrir_params_from_json(const nlohmann::json& params, int64_t n, 
   return p;
 }
 
+const std::vector<EstimateModelEntry>& estimate_models() {
+  using base::ParamType;
+  const auto json_key = [](const char* name, const char* help) {
+    return base::ParamDecl{.name = name, .type = ParamType::kString, .help = help, .metavar = "JSON"};
+  };
+  static const std::vector<EstimateModelEntry> table = {
+      {"tsafrir", "the modal model of Tsafrir, Etsion & Feitelson 2005 (fitted to the log unless tmax is given)",
+       {{.name = "tmax", .type = ParamType::kDuration, .help = "the largest estimate T_max", .min = 1, .max = 2147483647},
+        {.name = "tmax_share", .type = ParamType::kDouble, .help = "percent of the jobs at T_max", .min = 0, .max = 100},
+        {.name = "bins", .type = ParamType::kString, .help = "the user's own popular values, percent each",
+         .metavar = "T:P/T:P"},
+        {.name = "top", .type = ParamType::kInt, .help = "keep only the first N of bins", .min = 0},
+        {.name = "coefficients", .type = ParamType::kChoice, .help = "the paper's coefficients or the reference ones",
+         .choices = {"paper", "ref", "reference"}},
+        {.name = "k", .type = ParamType::kInt, .help = "the number of bins (default: the model's for N jobs)", .min = 1},
+        json_key("info", "information written by `estimates fit` (ignored)")},
+       apply_tsafrir},
+      {"song", "the runtime-conditioned model of Song, Ernemann & Yahyapour (self-trained unless a regression is given)",
+       {{.name = "family", .type = ParamType::kChoice, .help = "the distribution per runtime group",
+         .choices = {"beta", "gamma"}},
+        json_key("regression", "a fitted regression {a1, b1, a2, b2} (from `estimates fit --model song`)"),
+        {.name = "a1", .type = ParamType::kDouble, .help = "regression coefficient (with a model file)"},
+        {.name = "b1", .type = ParamType::kDouble, .help = "regression coefficient (with a model file)"},
+        {.name = "a2", .type = ParamType::kDouble, .help = "regression coefficient (with a model file)"},
+        {.name = "b2", .type = ParamType::kDouble, .help = "regression coefficient (with a model file)"},
+        {.name = "cap", .type = ParamType::kDuration, .help = "the largest estimate", .min = 1, .max = 2147483647},
+        {.name = "align_prob", .type = ParamType::kDouble, .help = "probability of rounding to a popular value",
+         .min = 0, .max = 1},
+        {.name = "min_group_jobs", .type = ParamType::kInt, .help = "fewest jobs for a group of its own", .min = 1},
+        json_key("accuracy_max", "written by `estimates fit`"), json_key("sources", "written by `estimates fit`"),
+        json_key("training_jobs", "written by `estimates fit`"),
+        json_key("dropped_accuracy_over_max", "written by `estimates fit`"),
+        json_key("without_estimate_or_runtime", "written by `estimates fit`"),
+        json_key("regression_form", "written by `estimates fit`"), json_key("groups", "written by `estimates fit`")},
+       apply_song},
+      {"accurate", "estimate = runtime (perfect estimates)", {}, apply_accurate},
+      {"f", "estimate = runtime x (1 + f u), u uniform in [0, 1] (Mu'alem & Feitelson)",
+       {{.name = "f", .type = ParamType::kDouble, .help = "the overestimation factor (required)", .min = 0}}, apply_f},
+      {"feit", "estimate = min(runtime / u, max), at least the runtime (Feitelson)",
+       {{.name = "max", .type = ParamType::kDuration, .default_value = "86400", .help = "the largest estimate",
+         .min = 1, .max = 2147483647}},
+       apply_feit},
+      {"x2", "estimate = twice the logged estimate (the runtime when there is none)", {}, apply_x2},
+      {"shfl", "the log's own estimates, shuffled among the jobs (random shuffle assignment)", {}, apply_shfl},
+  };
+  return table;
+}
+
+const std::vector<std::string>& estimate_model_names() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+    for (const auto& e : estimate_models()) out.emplace_back(e.name);
+    return out;
+  }();
+  return names;
+}
+
 GenerateReport apply_estimate_model(const std::string& name, const nlohmann::json& params_in,
                                     std::vector<swf::Record>& records, uint64_t seed) {
   const nlohmann::json params = params_in.is_null() ? nlohmann::json::object() : params_in;
-  GenerateReport rep;
-  rep.model = name;
-  base::Rng rng(seed);
-  std::vector<size_t> jobs;
-  if (name == "accurate") {
-    check_keys(params, name, {});
-    runtimes_of(records, jobs, rep);
-    for (const size_t i : jobs) records[i].requested_time = std::max<int32_t>(records[i].run_time, 1);
-  } else if (name == "f") {
-    check_keys(params, name, {"f"});
-    if (!params.contains("f")) throw ModelError("f model: parameter f is required (e.g. f=3)");
-    const double f = number(params, "f", name);
-    if (!(f >= 0)) throw ModelError("f model: f must be >= 0");
-    rep.parameters = fmt::format("f={}", f);
-    runtimes_of(records, jobs, rep);
-    for (const size_t i : jobs) {
-      const double r = records[i].run_time;
-      records[i].requested_time = saturate(r + std::round(rng.uniform() * f * r));
-    }
-  } else if (name == "feit") {
-    check_keys(params, name, {"max"});
-    const int32_t max = params.contains("max") ? duration(params, "max", name) : 86400;
-    rep.parameters = fmt::format("max={}", max);
-    runtimes_of(records, jobs, rep);
-    for (const size_t i : jobs) {
-      const double r = records[i].run_time;
-      const double u = 1.0 - rng.uniform();  // (0, 1]
-      records[i].requested_time = saturate(std::max(r, std::min(std::round(r / u), static_cast<double>(max))));
-    }
-  } else if (name == "x2") {
-    check_keys(params, name, {});
-    runtimes_of(records, jobs, rep);
-    for (const size_t i : jobs) {
-      const double base = trace::has_estimate(records[i]) ? records[i].requested_time : records[i].run_time;
-      records[i].requested_time = saturate(2.0 * base);
-    }
-  } else if (name == "shfl") {
-    check_keys(params, name, {});
-    std::vector<int32_t> rt, est;
-    for (size_t i = 0; i < records.size(); ++i) {
-      if (!trace::has_estimate(records[i])) {
-        ++rep.unknown_runtime;
-        continue;
-      }
-      jobs.push_back(i);
-      est.push_back(records[i].requested_time);
-      rt.push_back(std::min(std::max<int32_t>(records[i].run_time, 0), records[i].requested_time));
-    }
-    rep.assigned = static_cast<int64_t>(jobs.size());
-    if (jobs.empty()) throw ModelError("shfl model: the log has no estimates to shuffle");
-    if (rep.unknown_runtime > 0)
-      rep.warnings.push_back(fmt::format("shfl: {} jobs without an estimate kept unchanged", rep.unknown_runtime));
-    const auto out = random_shuffle_assign(rt, std::move(est), rng);
-    for (size_t k = 0; k < jobs.size(); ++k) records[jobs[k]].requested_time = out[k];
-  } else if (name == "tsafrir") {
-    const EstimateBins b = estimate_bins(records);
-    std::vector<int32_t> rt = runtimes_of(records, jobs, rep);
-    if (jobs.empty()) throw ModelError("tsafrir model: no job with a known runtime to assign estimates to");
-    nlohmann::json p = params;
-    if (!p.contains("tmax") && !p.contains("tmax_share") && b.jobs > 0)  // vanilla fit from the log itself
-      p["tmax_share"] = 100.0 * b.t_max_share;
-    const TsafrirParams tp = tsafrir_params_from_json(p, static_cast<int64_t>(jobs.size()), b.t_max);
-    const auto bins = tsafrir_bins(tp, rng);
-    std::vector<int32_t> est;
-    est.reserve(jobs.size());
-    for (const auto& bin : bins) est.insert(est.end(), static_cast<size_t>(bin.jobs), bin.time);
-    for (auto& r : rt)
-      if (r > tp.t_max) {
-        r = tp.t_max;
-        ++rep.truncated_runtimes;
-      }
-    if (rep.truncated_runtimes > 0)
-      rep.warnings.push_back(fmt::format("tsafrir: {} runtimes above T_max = {} s were treated as T_max",
-                                         rep.truncated_runtimes, tp.t_max));
-    std::string ub;
-    for (const auto& u : tp.user_bins) ub += fmt::format("{}{}:{:.4g}", ub.empty() ? "" : "/", u.time, u.share);
-    rep.parameters = fmt::format("N={} K={} tmax={}{}{}{}", tp.n, bins.size(), tp.t_max,
-                                 tp.t_max_share ? fmt::format(" tmax_share={:.4g}", *tp.t_max_share) : "",
-                                 ub.empty() ? "" : " bins=" + ub,
-                                 tp.coefficients == TsafrirCoefficientSet::kReference ? " coefficients=ref" : "");
-    const auto out = random_shuffle_assign(
-        rt, std::move(est), rng,
-        "give a larger tmax, or a larger tmax_share so that more long estimates exist");
-    for (size_t k = 0; k < jobs.size(); ++k) records[jobs[k]].requested_time = out[k];
-  } else if (name == "song") {
-    check_keys(params, name,
-               {"family", "regression", "a1", "b1", "a2", "b2", "cap", "align_prob", "accuracy_max", "sources",
-                "training_jobs", "dropped_accuracy_over_max", "without_estimate_or_runtime", "regression_form",
-                "groups", "min_group_jobs"});
-    SongModel m;
-    if (params.contains("regression")) {
-      nlohmann::json doc = params;
-      doc["model"] = "song";
-      for (const char* k : {"a1", "b1", "a2", "b2"})
-        if (params.contains(k)) doc["regression"][k] = number(params, k, name);
-      if (doc.contains("cap")) doc["cap"] = duration(doc, "cap", name);
-      if (doc.contains("align_prob")) doc["align_prob"] = number(doc, "align_prob", name);
-      m = song_from_json(doc);
-    } else {
-      SongFitOptions fo;
-      if (params.contains("family")) {
-        const std::string f = params.at("family").is_string() ? params.at("family").get<std::string>() : "";
-        if (f == "beta") fo.family = SongFamily::kBeta;
-        else if (f == "gamma") fo.family = SongFamily::kGamma;
-        else throw ModelError("song model: family must be beta or gamma");
-      }
-      if (params.contains("min_group_jobs")) fo.min_group_jobs = static_cast<int64_t>(number(params, "min_group_jobs", name));
-      m = fit_song({&records}, fo);  // self-trained
-      for (const char* k : {"a1", "b1", "a2", "b2"})
-        if (params.contains(k)) throw ModelError(fmt::format("song model: {} needs a full regression (a model file)", k));
-      if (params.contains("cap")) m.cap = duration(params, "cap", name);
-      if (params.contains("align_prob")) m.align_prob = number(params, "align_prob", name);
-      if (!(m.align_prob >= 0 && m.align_prob <= 1)) throw ModelError("song model: align_prob must be in [0, 1]");
-    }
-    rep.parameters = fmt::format("family={} a1={:.6g} b1={:.6g} a2={:.6g} b2={:.6g} cap={} align_prob={}",
-                                 m.family == SongFamily::kBeta ? "beta" : "gamma", m.a1, m.b1, m.a2, m.b2, m.cap,
-                                 m.align_prob);
-    runtimes_of(records, jobs, rep);
-    for (const size_t i : jobs) records[i].requested_time = song_estimate(m, records[i].run_time, rng);
-  } else {
+  const EstimateModelEntry* entry = nullptr;
+  for (const auto& e : estimate_models())
+    if (e.name == name) entry = &e;
+  if (entry == nullptr) {
     std::string list;
     for (const auto& n : estimate_model_names()) list += (list.empty() ? "" : ", ") + n;
     throw ModelError(fmt::format("unknown estimate model \"{}\" (known: {})", name, list));
   }
+  if (!params.is_object()) throw ModelError(fmt::format("{} model: parameters must be a JSON object", name));
+  std::map<std::string, std::string> scalars;
+  for (const auto& [key, value] : params.items()) {
+    if (key == "model") {
+      if (!value.is_string() || value.get<std::string>() != name)
+        throw ModelError(fmt::format("parameters are for model \"{}\", not \"{}\"",
+                                     value.is_string() ? value.get<std::string>() : value.dump(), name));
+      continue;
+    }
+    bool declared = false;
+    for (const auto& d : entry->params) declared = declared || d.name == key;
+    if (!declared) {
+      std::string list;
+      for (const auto& d : entry->params) list += (list.empty() ? "" : ", ") + d.name;
+      throw ModelError(fmt::format("{} model: unknown parameter \"{}\" (known: {})", name, key,
+                                   list.empty() ? "none" : list));
+    }
+    if (const auto text = scalar_text(value)) scalars[key] = *text;
+  }
+  std::optional<base::Params> typed;
+  try {
+    typed.emplace(fmt::format("{} model", name), entry->params, scalars);
+  } catch (const std::invalid_argument& e) {
+    throw ModelError(e.what());
+  }
+  GenerateReport rep;
+  rep.model = name;
+  base::Rng rng(seed);
+  entry->apply(params, *typed, records, rng, rep);
   return rep;
 }
 

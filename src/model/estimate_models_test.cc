@@ -137,5 +137,32 @@ TEST(EstimateModels, FitTsafrirReadsTheLog) {
   EXPECT_THROW(fit_tsafrir(none, 2), ModelError);
 }
 
+// Parameters are checked against each model's declarations: the value's type and range, unknown keys, and
+// durations in any unit.
+TEST(EstimateModels, ParametersAreCheckedAgainstTheDeclarations) {
+  auto log = log_of(100);
+  const auto message = [&](const std::string& model, const nlohmann::json& params) {
+    auto copy = log;
+    try {
+      apply_estimate_model(model, params, copy, 1);
+    } catch (const ModelError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(message("f", {{"f", -1}}), "f model: parameter f must be a number >= 0, got '-1'");
+  EXPECT_EQ(message("f", nlohmann::json::object()), "f model: parameter f is required (e.g. f=3)");
+  EXPECT_EQ(message("feit", {{"max", "soon"}}).find("feit model: parameter max must be a duration"), 0u);
+  EXPECT_EQ(message("feit", {{"colour", 1}}), "feit model: unknown parameter \"colour\" (known: max)");
+  EXPECT_EQ(message("song", {{"family", "normal"}}),
+            "song model: parameter family must be one of beta, gamma, got 'normal'");
+  auto a = log, b = log;
+  apply_estimate_model("feit", {{"max", "1.5h"}}, a, 7);
+  apply_estimate_model("feit", {{"max", 5400}}, b, 7);
+  EXPECT_EQ(a, b);
+  for (const auto& r : a) EXPECT_LE(r.requested_time, std::max(5400, r.run_time));
+  EXPECT_EQ(estimate_model_names().size(), estimate_models().size());
+}
+
 }  // namespace
 }  // namespace schedlab::model

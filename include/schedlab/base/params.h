@@ -46,15 +46,16 @@ enum class ParamType {
   kString,  // any text
   kChoice,  // one of `choices`
   kSpec,    // a nested spec (of a scheduler, a predictor, ...), checked by whoever makes it
+  kDuration,  // a duration (base/duration.h: 90, 15m, 1.5h, ...) in seconds, in [min, max]
 };
-std::string_view param_type_name(ParamType t);  // "int", "number", "bool", "text", "choice", "spec"
+std::string_view param_type_name(ParamType t);  // "int", "number", "bool", "text", "choice", "spec", "duration"
 
 struct ParamDecl {
   std::string name = {};
   ParamType type = ParamType::kString;
   std::string default_value = {};  // as a user would write it; empty: unset unless given
   std::string help = {};                 // one line
-  double min = -std::numeric_limits<double>::infinity();  // kInt / kDouble, inclusive
+  double min = -std::numeric_limits<double>::infinity();  // kInt / kDouble / kDuration (seconds), inclusive
   double max = std::numeric_limits<double>::infinity();
   std::vector<std::string> choices = {};  // kChoice
   std::string metavar = {};          // shown for the value in lists ("SECONDS"); default from the type
@@ -76,6 +77,7 @@ class Params {
   int64_t get_int(const std::string& name) const;
   double get_double(const std::string& name) const;
   bool get_bool(const std::string& name) const;
+  int64_t get_duration(const std::string& name) const;  // seconds
   const std::string& get_string(const std::string& name) const;  // kString, kChoice, kSpec
 
  private:

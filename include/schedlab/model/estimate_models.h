@@ -24,6 +24,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "schedlab/base/params.h"
 #include "schedlab/base/random.h"
 #include "schedlab/model/estimate_bins.h"
 #include "schedlab/model/song.h"
@@ -48,7 +49,18 @@ nlohmann::json parse_params_text(const std::string& text);
 // ModelError.
 int32_t parse_duration(const std::string& text);
 
-// The model names accepted by apply_estimate_model.
+// The estimate models, by name, each with its parameters declared (base/params.h): a parameter the model
+// does not declare, or a value of the wrong type or out of range, is a ModelError naming it. Parameters
+// that are lists or objects (a fitted model's bins, regression, ...) are read by the model itself.
+struct EstimateModelEntry {
+  std::string_view name;
+  std::string_view description;
+  std::vector<base::ParamDecl> params;
+  void (*apply)(const nlohmann::json& params, const base::Params& typed, std::vector<swf::Record>& records,
+                base::Rng& rng, GenerateReport& rep);
+};
+const std::vector<EstimateModelEntry>& estimate_models();
+// The model names accepted by apply_estimate_model, in table order.
 const std::vector<std::string>& estimate_model_names();
 
 // Applies model `name` with parameters `params` (a JSON object, possibly empty) to `records` in place.
