@@ -19,14 +19,44 @@ int64_t held(int64_t prediction) { return std::max<int64_t>(prediction, 1); }
 
 ConservativeScheduler::Slot& ConservativeScheduler::slot(JobId id) {
   if (id < 0) throw std::logic_error(fmt::format("conservative: negative job id {}", id));
-  const auto i = static_cast<size_t>(id);
+  if (id < slot_base_) {  // an older job than any in the window (a state rebuilt from elsewhere)
+    const auto more = static_cast<size_t>(slot_base_ - id);
+    slots_.insert(slots_.begin(), more, Slot{});
+    slot_base_ = id;
+    used_ += more;
+    dead_front_ = 0;
+  }
+  const auto i = static_cast<size_t>(id - slot_base_);
   if (i >= slots_.size()) slots_.resize(std::max(i + 1, slots_.size() * 2));
+  used_ = std::max(used_, i + 1);
   return slots_[i];
 }
 
+ConservativeScheduler::Slot& ConservativeScheduler::at(JobId id) {
+  if (id < slot_base_) return dead_ = Slot{};
+  return slots_[static_cast<size_t>(id - slot_base_)];
+}
+
+const ConservativeScheduler::Slot& ConservativeScheduler::at(JobId id) const {
+  static const Slot kDead{};
+  if (id < slot_base_) return kDead;
+  return slots_[static_cast<size_t>(id - slot_base_)];
+}
+
+void ConservativeScheduler::drop_done_slots() {
+  // Each slot is passed once as it becomes done; erased in batches of at least half the window, so the
+  // erase costs O(1) per job.
+  while (dead_front_ < used_ && slots_[dead_front_].status == Status::kNone) ++dead_front_;
+  if (dead_front_ < 1024 || dead_front_ * 2 < used_) return;
+  slots_.erase(slots_.begin(), slots_.begin() + static_cast<std::ptrdiff_t>(dead_front_));
+  slot_base_ += static_cast<JobId>(dead_front_);
+  used_ -= dead_front_;
+  dead_front_ = 0;
+}
+
 std::optional<int64_t> ConservativeScheduler::reservation(JobId job) const {
-  if (job < 0 || static_cast<size_t>(job) >= slots_.size()) return std::nullopt;
-  const Slot& s = slots_[static_cast<size_t>(job)];
+  if (job < slot_base_ || static_cast<size_t>(job - slot_base_) >= slots_.size()) return std::nullopt;
+  const Slot& s = at(job);
   if (s.status != Status::kPlaced) return std::nullopt;
   return s.start;
 }
@@ -77,7 +107,7 @@ void ConservativeScheduler::on_prediction_change(const SimState& /*state*/, JobI
 }
 
 void ConservativeScheduler::unplace(JobId id, int64_t now) {
-  Slot& s = slots_[static_cast<size_t>(id)];
+  Slot& s = at(id);
   const int64_t from = std::max(s.start, now);
   if (s.end > from) {
     profile_.release(from, s.end, s.procs);
@@ -92,7 +122,7 @@ void ConservativeScheduler::unplace(JobId id, int64_t now) {
 }
 
 void ConservativeScheduler::reserved(JobId id) {
-  due_.emplace_back(slots_[static_cast<size_t>(id)].start, id);
+  due_.emplace_back(at(id).start, id);
   std::push_heap(due_.begin(), due_.end(), std::greater<>{});
 }
 
@@ -161,7 +191,7 @@ int64_t ConservativeScheduler::earliest_start(const Slot& s, const Bounds& b, in
 }
 
 void ConservativeScheduler::try_earlier(JobId id, int64_t now) {
-  Slot& s = slots_[static_cast<size_t>(id)];
+  Slot& s = at(id);
   const int64_t t = earliest_start(s, gains_since_last_look(s.seq), now);
   s.certified = true;  // looked at: it has no earlier window now (after the move below, none either)
   if (t >= s.start) return;
@@ -184,7 +214,7 @@ void ConservativeScheduler::make_room(const SimState& state, int64_t from, int64
   if (profile_.min_free(from, to) >= procs) return;
   const auto& queue = state.queue;
   for (auto k = queue.rbegin(); k != queue.rend(); ++k) {
-    const Slot& s = slots_[static_cast<size_t>(k->id)];
+    const Slot& s = at(k->id);
     if (s.status != Status::kPlaced || s.start >= to || s.end <= from) continue;
     unplace(k->id, state.now);
     if (profile_.min_free(from, to) >= procs) return;
@@ -198,6 +228,7 @@ void ConservativeScheduler::rebuild(const SimState& state) {
   ++stats_.rebuilds;
   const int64_t now = state.now;
   for (Slot& s : slots_) s = Slot{};
+  dead_front_ = 0;
   forced_ids_.clear();
   due_.clear();
   unplaced_.clear();
@@ -237,8 +268,9 @@ void ConservativeScheduler::rebuild(const SimState& state) {
 void ConservativeScheduler::schedule(const SimState& state, Decision& decision) {
   ++stats_.calls;
   const int64_t now = state.now;
-  for (JobId id : forced_ids_) slots_[static_cast<size_t>(id)].forced = false;
+  for (JobId id : forced_ids_) at(id).forced = false;
   forced_ids_.clear();
+  drop_done_slots();
 
   if (!initialized_ || desync_ || waiting_ != state.queue.size() || running_ != state.running.size() ||
       profile_.capacity() != state.machine.total() || profile_.origin() > now) {
@@ -252,13 +284,13 @@ void ConservativeScheduler::schedule(const SimState& state, Decision& decision) 
       const auto [t, id] = due_.front();
       std::pop_heap(due_.begin(), due_.end(), later);
       due_.pop_back();
-      const Slot& s = slots_[static_cast<size_t>(id)];
+      const Slot& s = at(id);
       if (s.status == Status::kPlaced && s.start == t) unplace(id, now);
     }
     // Overdue running jobs hold their processors until now + 1 (they are busy now).
     for (const RunningJob& r : state.running) {
       if (r.predicted_end() > now) break;  // running is ordered by predicted end: the rest is not overdue
-      Slot& s = slots_[static_cast<size_t>(r.id)];
+      Slot& s = at(r.id);
       if (s.end > now) continue;
       make_room(state, now, now + 1, r.procs);
       profile_.reserve(now, now + 1, r.procs);
@@ -267,7 +299,7 @@ void ConservativeScheduler::schedule(const SimState& state, Decision& decision) 
     if (predictions_changed_) {
       predictions_changed_ = false;
       for (const RunningJob& r : state.running) {
-        Slot& s = slots_[static_cast<size_t>(r.id)];
+        Slot& s = at(r.id);
         const int64_t want = std::max(r.predicted_end(), now + 1);
         if (want < s.end) {
           profile_.release(want, s.end, s.procs);
@@ -279,7 +311,7 @@ void ConservativeScheduler::schedule(const SimState& state, Decision& decision) 
         s.end = want;
       }
       for (const WaitingJob& w : state.queue) {
-        Slot& s = slots_[static_cast<size_t>(w.id)];
+        Slot& s = at(w.id);
         if (s.status != Status::kPlaced) continue;
         const int64_t want = s.start + held(w.prediction);
         if (want != s.end) s.certified = false;  // its windows changed length
@@ -321,10 +353,10 @@ void ConservativeScheduler::schedule(const SimState& state, Decision& decision) 
     // Nothing was given back: no compression, only the jobs without a reservation are placed, in queue
     // order (arrival numbers), without going through the whole queue.
     std::sort(unplaced_.begin(), unplaced_.end(), [&](JobId a, JobId b) {
-      return slots_[static_cast<size_t>(a)].seq < slots_[static_cast<size_t>(b)].seq;
+      return at(a).seq < at(b).seq;
     });
     for (JobId id : unplaced_) {
-      Slot& s = slots_[static_cast<size_t>(id)];
+      Slot& s = at(id);
       const WaitingJob* w = s.status == Status::kWaiting ? queue.find(id) : nullptr;
       if (w) place(*w, s);
     }
@@ -335,7 +367,7 @@ void ConservativeScheduler::schedule(const SimState& state, Decision& decision) 
       ++stats_.passes;
       carried_cursor_ = 0;
       for (const WaitingJob& w : queue) {
-        Slot& s = slots_[static_cast<size_t>(w.id)];
+        Slot& s = at(w.id);
         if (s.status == Status::kWaiting) {
           place(w, s);
         } else if (s.start > now) {
@@ -354,7 +386,7 @@ void ConservativeScheduler::schedule(const SimState& state, Decision& decision) 
     const JobId id = due_.front().second;
     std::pop_heap(due_.begin(), due_.end(), later);
     due_.pop_back();
-    Slot& s = slots_[static_cast<size_t>(id)];
+    Slot& s = at(id);
     if (s.status == Status::kPlaced && s.start == now && s.listed != stats_.calls) {
       s.listed = stats_.calls;
       starting_.emplace_back(s.seq, id);
@@ -364,13 +396,13 @@ void ConservativeScheduler::schedule(const SimState& state, Decision& decision) 
   int64_t starting = 0;
   for (const auto& [seq, id] : starting_) {
     decision.start.push_back(id);
-    starting += slots_[static_cast<size_t>(id)].procs;
+    starting += at(id).procs;
   }
   // Stale entries (of jobs that moved or started) go when their time passes; if they pile up (many moves
   // far ahead), the heap is rebuilt from the queue: O(Q), at most once per 4Q reservations given.
   if (due_.size() > 4 * queue.size() + 1024) {
     due_.clear();
-    for (const WaitingJob& w : queue) due_.emplace_back(slots_[static_cast<size_t>(w.id)].start, w.id);
+    for (const WaitingJob& w : queue) due_.emplace_back(at(w.id).start, w.id);
     std::make_heap(due_.begin(), due_.end(), later);
   }
   // Be called at the next reservation even if no termination or arrival comes then: after one pass a
@@ -383,7 +415,7 @@ void ConservativeScheduler::schedule(const SimState& state, Decision& decision) 
   // and go too: a wake-up is for a later time.)
   while (!options_.fixpoint && !overdue && !due_.empty()) {
     const auto [t, id] = due_.front();
-    const Slot& s = slots_[static_cast<size_t>(id)];
+    const Slot& s = at(id);
     if (t > now && s.status == Status::kPlaced && s.start == t) {
       decision.wake_at = t;
       break;
@@ -394,7 +426,7 @@ void ConservativeScheduler::schedule(const SimState& state, Decision& decision) 
   const bool report = decision.wants_reservations && !overdue;
   if (report) {
     for (const WaitingJob& w : queue) {
-      const Slot& s = slots_[static_cast<size_t>(w.id)];
+      const Slot& s = at(w.id);
       if (s.start != now) decision.reservations.push_back({w.id, s.start});
     }
   }
@@ -419,16 +451,17 @@ void ConservativeScheduler::self_check(const SimState& state, const Decision& de
   std::vector<std::pair<int64_t, int64_t>> deltas;
   deltas.reserve(2 * (state.queue.size() + state.running.size()));
   for (const RunningJob& r : state.running) {
-    const Slot& s = slots_[static_cast<size_t>(r.id)];
+    const Slot& s = at(r.id);
     if (s.status != Status::kRunning || s.end <= now) fail(fmt::format("running job {} has no hold after now", r.id));
     deltas.emplace_back(now, -s.procs);
     deltas.emplace_back(s.end, s.procs);
   }
-  if (last_start_.size() < slots_.size()) last_start_.resize(slots_.size(), -1);
+  const size_t ids = static_cast<size_t>(slot_base_) + slots_.size();
+  if (last_start_.size() < ids) last_start_.resize(ids, -1);
   bool first = true;
   uint64_t seq = 0;
   for (const WaitingJob& w : state.queue) {
-    const Slot& s = slots_[static_cast<size_t>(w.id)];
+    const Slot& s = at(w.id);
     // Jobs are started in the order of their arrival numbers: that must be the queue order.
     if (!first && s.seq <= seq) fail(fmt::format("waiting job {} out of arrival order", w.id));
     first = false;
@@ -466,7 +499,7 @@ void ConservativeScheduler::self_check(const SimState& state, const Decision& de
   if (!options_.fixpoint && !overdue) {
     int64_t next = -1;
     for (const WaitingJob& w : state.queue) {
-      const int64_t t = slots_[static_cast<size_t>(w.id)].start;
+      const int64_t t = at(w.id).start;
       if (t > now && (next < 0 || t < next)) next = t;
     }
     if (decision.wake_at != next) {
@@ -481,7 +514,7 @@ void ConservativeScheduler::self_check(const SimState& state, const Decision& de
   const size_t stride = (queued + 63) / 64;
   size_t i = 0;
   for (const WaitingJob& w : state.queue) {
-    const Slot& s = slots_[static_cast<size_t>(w.id)];
+    const Slot& s = at(w.id);
     if (stride > 1 && i++ % stride != static_cast<size_t>(stats_.calls) % stride) continue;
     if (!s.certified) continue;
     Bounds b = fresh_;

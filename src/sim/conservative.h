@@ -72,7 +72,7 @@
 //   and the alternatives tried). Plus O(Q + R) when a prediction changed. Self-check: O((Q + R) log(Q + R) + 64 n).
 // If the notifications ever disagree with the state (e.g. a state copied in from elsewhere), the
 // profile is rebuilt from the state: running jobs, then every waiting job placed in queue order.
-// State: O(largest job id) per-job slots plus the profile; copied by clone().
+// State: a slot per job from the oldest live one to the newest arrival, plus the profile; copied by clone().
 #pragma once
 
 #include <cstdint>
@@ -123,6 +123,8 @@ class ConservativeScheduler final : public Scheduler {
   // For tests and tools: the current reservation of a waiting job (after the last schedule() call), or
   // nothing if the job is not waiting with a reservation.
   std::optional<int64_t> reservation(JobId job) const;
+  // Slots held: from the oldest live job to the newest arrival (what clone() copies besides the profile).
+  size_t slots_held() const { return used_ - dead_front_; }
   const AvailabilityProfile& profile() const { return profile_; }
   const Stats& stats() const { return stats_; }
 
@@ -188,7 +190,17 @@ class ConservativeScheduler final : public Scheduler {
   bool desync_ = false;               // a notification did not match the scheduler's bookkeeping
   bool predictions_changed_ = false;  // a prediction changed since the last call
   size_t waiting_ = 0, running_ = 0;  // jobs known in each state (checked against SimState)
-  std::vector<Slot> slots_;           // by JobId
+  // Slots of jobs slot_base_, slot_base_ + 1, ...: the jobs below slot_base_ are done, so the window spans
+  // the live jobs (from the oldest waiting or running one) and a clone() copies that, not every job so far.
+  std::vector<Slot> slots_;
+  JobId slot_base_ = 0;
+  size_t used_ = 0;        // slots_[0, used_) have been given to a job (the rest is spare capacity)
+  size_t dead_front_ = 0;  // slots_[0, dead_front_) are done jobs, erased in batches
+  Slot dead_;  // what at() gives for a job below the window (a stale reference: a done job)
+  Slot& at(JobId id);
+  const Slot& at(JobId id) const;
+  // Drops the done jobs at the front of the window (amortised O(1) per job).
+  void drop_done_slots();
   std::vector<JobId> forced_ids_;     // jobs with Slot::forced set (reset at the next call)
   std::vector<int64_t> last_start_;   // self-check: reservation after the previous call (-1: none)
   // Gains since the last compression pass began (terminations, releases, shorter predictions, and the

@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "schedlab/predict/basic_predictors.h"
+#include "schedlab/predict/registry.h"
+#include "schedlab/sim/engine.h"
 #include "schedlab/sim/scheduler_registry.h"
 #include "schedlab/sim/simulate.h"
 #include "schedlab/workload/workload.h"
@@ -315,6 +317,25 @@ TEST(Conservative, FactoryAndName) {
   EXPECT_THROW(make_scheduler("easy-kill:check=2"), std::invalid_argument);
   EXPECT_THROW(make_scheduler("lerwf:resume_delay=-5"), std::invalid_argument);
   EXPECT_THROW(make_scheduler("easy:resume_delay=5"), std::invalid_argument);  // easy has no parameters
+}
+
+// What a clone copies is the live span of jobs, not one slot per job so far: after the whole KTH log the
+// scheduler holds a few hundred slots, not 28,489.
+TEST(Conservative, SlotsHeldAreTheLiveWindow) {
+  const swf::Log log = swf::read_log(std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz");
+  WorkloadOptions wo;
+  wo.procs = 100;
+  const Workload w = build_workload(log.header, log.records, wo);
+  Engine e(w, make_scheduler("conservative"), predict::make_predictor("estimate"), SimOptions{});
+  size_t most = 0;
+  while (e.step()) {
+    const auto& c = dynamic_cast<const ConservativeScheduler&>(e.scheduler());
+    most = std::max(most, c.slots_held());
+    const size_t live = e.state().queue.size() + e.state().running.size();
+    ASSERT_GE(c.slots_held() + 1, live);
+  }
+  EXPECT_LT(most, w.jobs.size() / 4) << "the window should follow the live jobs";
+  EXPECT_GT(most, 0u);
 }
 
 // ---------------------------------------------------------------------------------------------------

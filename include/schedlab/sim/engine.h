@@ -69,6 +69,7 @@ class Engine {
   void run();
 
   const SimState& state() const { return state_; }
+  const Scheduler& scheduler() const { return *scheduler_; }
   // The results so far (metrics are filled in by run()).
   const SimResult& result() const { return result_; }
   SimResult take_result() { return std::move(result_); }
