@@ -149,7 +149,11 @@ TemporalResult temporal(const std::vector<swf::Record>& records, bool with_hurst
   for (int k = 0; k < kTemporalSeries; ++k) {
     const auto which = static_cast<TemporalSeries>(k);
     const bool is_count = which == TemporalSeries::kJobs;
-    auto [times, values] = series_points(records, which, submit_times);
+    // Plain references, not a structured binding: the lambda below captures them (clang 14 cannot capture
+    // a binding).
+    const auto points = series_points(records, which, submit_times);
+    const std::vector<int64_t>& times = points.first;
+    const std::vector<double>& values = points.second;
     TemporalRow& row = res.rows[static_cast<size_t>(k)];
     if (times.empty()) {
       const double nan = std::numeric_limits<double>::quiet_NaN();
