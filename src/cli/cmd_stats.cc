@@ -9,6 +9,7 @@
 #include "cli/commands.h"
 #include "cli/text_util.h"
 #include "schedlab/analysis/summary.h"
+#include "schedlab/experiments/log_summary.h"
 #include "schedlab/swf/reader.h"
 #include "schedlab/trace/log_time.h"
 
@@ -25,77 +26,6 @@ struct StatsOptions {
   std::string procs;
 };
 
-// ---- JSON ----
-
-nlohmann::ordered_json distribution_json(const Distribution& d) {
-  return {{"count", d.count}, {"min", d.min},   {"p10", d.p10}, {"p25", d.p25},   {"median", d.median},
-          {"p75", d.p75},     {"p90", d.p90},   {"p99", d.p99}, {"max", d.max},   {"mean", d.mean},
-          {"cv", d.cv}};
-}
-
-std::optional<std::string> date_or_none(int64_t seconds, const swf::Header& header) {
-  try {
-    return trace::format_log_time(seconds, header);
-  } catch (const trace::TimeError&) {
-    return std::nullopt;  // zone not in the database: the report still shows seconds
-  }
-}
-
-nlohmann::ordered_json stats_json(const std::string& path, const swf::Header& header, const Summary& s) {
-  nlohmann::ordered_json j;
-  j["path"] = path;
-  j["records"] = s.records;
-  j["valid_jobs"] = s.valid_jobs;
-  nlohmann::ordered_json excluded = nlohmann::ordered_json::object();
-  for (int i = 1; i < trace::kExclusionKinds; ++i)
-    excluded[std::string(trace::exclusion_name(static_cast<trace::Exclusion>(i)))] = s.excluded[i];
-  j["excluded"] = excluded;
-  j["without_estimate"] = s.without_estimate;
-  j["machine"] = {{"procs", s.machine.procs}, {"source", trace::machine_size_source_name(s.machine.source)}};
-  j["distinct"] = {{"users", s.users},
-                   {"groups", s.groups},
-                   {"executables", s.executables},
-                   {"queues", s.queues},
-                   {"partitions", s.partitions}};
-  nlohmann::ordered_json submit = {{"known", s.submit_known},
-                           {"first", s.first_submit},
-                           {"last", s.last_submit},
-                           {"span_days", s.span_days},
-                           {"jobs_per_day", s.jobs_per_day}};
-  if (s.submit_known > 0) {
-    if (auto d = date_or_none(s.first_submit, header)) submit["first_date"] = *d;
-    if (auto d = date_or_none(s.last_submit, header)) submit["last_date"] = *d;
-    submit["time_zone"] = trace::log_time_zone(header);
-  }
-  j["submit"] = submit;
-  j["offered_load"] = s.offered_load;
-  j["distributions"] = {{"runtime", distribution_json(s.runtime)},
-                        {"size", distribution_json(s.size)},
-                        {"estimate", distribution_json(s.estimate)},
-                        {"interarrival", distribution_json(s.interarrival)},
-                        {"wait", distribution_json(s.wait)},
-                        {"accuracy", distribution_json(s.accuracy)}};
-  j["estimates"] = {{"runtime_over_estimate_share", s.runtime_over_estimate_share},
-                    {"distinct", s.distinct_estimates},
-                    {"popular_for_50pct", s.estimates_for_50},
-                    {"popular_for_90pct", s.estimates_for_90}};
-  j["power_of_two_share"] = s.power_of_two_share;
-  nlohmann::ordered_json warnings = nlohmann::ordered_json::object();
-  for (int i = 0; i < swf::kWarningKinds; ++i) {
-    const auto& w = s.read.warnings[static_cast<size_t>(i)];
-    warnings[std::string(swf::warning_name(static_cast<swf::Warning>(i)))] = {{"count", w.count},
-                                                                               {"first_line", w.first_line}};
-  }
-  nlohmann::ordered_json skipped = nlohmann::ordered_json::object();
-  for (const auto& [reason, count] : s.read.skipped) skipped[reason] = count;
-  j["read"] = {{"lines", s.read.lines},
-               {"header_lines", s.read.header_lines},
-               {"blank_lines", s.read.blank_lines},
-               {"decimal_fields", s.read.decimal_fields},
-               {"skipped", skipped},
-               {"warnings", warnings}};
-  return j;
-}
 
 // ---- text ----
 
@@ -204,7 +134,7 @@ std::string stats_text(const std::string& path, const swf::Header& header, const
   out += "\nTime (seconds from the log start)\n";
   const auto stamp = [&](int64_t t) {
     if (s.submit_known == 0) return std::string("-");
-    const auto date = date_or_none(t, header);
+    const auto date = trace::format_log_time_if_known(t, header);
     return date ? fmt::format("{}  ({})", count(t), *date) : count(t);
   };
   line(out, "first submit", stamp(s.first_submit));
@@ -238,7 +168,12 @@ void run_stats(const StatsOptions& opt) {
   read_options.skip_invalid = opt.skip_invalid;
   const swf::Log log = swf::read_log(opt.path, read_options);
   const Summary s = analysis::summarize(log, procs);
-  if (opt.json) fmt::print("{}\n", stats_json(opt.path, log.header, s).dump(2));
+  if (opt.json) {
+    nlohmann::ordered_json j;
+    j["path"] = opt.path;
+    j.update(experiments::to_json(s, log.header));
+    fmt::print("{}\n", j.dump(2));
+  }
   else fmt::print("{}", stats_text(opt.path, log.header, s));
 }
 

@@ -151,4 +151,12 @@ std::optional<std::string> format_log_time(int64_t seconds, const swf::Header& h
   return std::string(buf, n);
 }
 
+std::optional<std::string> format_log_time_if_known(int64_t seconds, const swf::Header& header) {
+  try {
+    return format_log_time(seconds, header);
+  } catch (const TimeError&) {
+    return std::nullopt;
+  }
+}
+
 }  // namespace schedlab::trace

@@ -36,5 +36,7 @@ std::string log_time_zone(const swf::Header& header);
 // "YYYY-MM-DD HH:MM:SS ZZZ" in the log's time zone for `seconds` from the log's start, or nullopt when
 // the header has no UnixStartTime.
 std::optional<std::string> format_log_time(int64_t seconds, const swf::Header& header);
+// The same, and nullopt too when the zone is not in the system's database (reports then show seconds).
+std::optional<std::string> format_log_time_if_known(int64_t seconds, const swf::Header& header);
 
 }  // namespace schedlab::trace
