@@ -120,4 +120,15 @@ RunsResult find_runs(const std::vector<swf::Record>& records, bool match_executa
   return res;
 }
 
+std::vector<RunLengthGroup> run_length_groups(const RunsResult& r) {
+  std::vector<RunLengthGroup> out;
+  for (int64_t lo = 1; lo <= r.longest; lo *= 2) {
+    RunLengthGroup g{lo, lo * 2 - 1, 0};
+    for (auto it = r.histogram.lower_bound(g.from); it != r.histogram.end() && it->first <= g.to; ++it)
+      g.runs += it->second;
+    out.push_back(g);
+  }
+  return out;
+}
+
 }  // namespace schedlab::analysis

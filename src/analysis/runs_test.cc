@@ -99,5 +99,22 @@ TEST(Runs, FitsAreNanWithoutDistinctLengths) {
   EXPECT_TRUE(std::isnan(r.theta_loglog));
 }
 
+// Logarithmic groups of the histogram: lengths 1, 2-3, 4-7, ... up to the longest run.
+TEST(Runs, LengthGroups) {
+  RunsResult r;
+  r.histogram = {{1, 10}, {2, 4}, {3, 1}, {6, 2}, {9, 1}};
+  r.longest = 9;
+  const auto g = run_length_groups(r);
+  ASSERT_EQ(g.size(), 4u);
+  EXPECT_EQ(g[0].from, 1);
+  EXPECT_EQ(g[0].runs, 10);
+  EXPECT_EQ(g[1].to, 3);
+  EXPECT_EQ(g[1].runs, 5);
+  EXPECT_EQ(g[2].runs, 2);
+  EXPECT_EQ(g[3].from, 8);
+  EXPECT_EQ(g[3].to, 15);
+  EXPECT_EQ(g[3].runs, 1);
+}
+
 }  // namespace
 }  // namespace schedlab::analysis

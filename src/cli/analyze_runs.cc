@@ -11,6 +11,8 @@
 #include "cli/analyze_util.h"
 #include "cli/text_util.h"
 #include "schedlab/analysis/runs.h"
+#include "schedlab/experiments/runs_report.h"
+#include "schedlab/swf/writer.h"
 
 namespace schedlab::cli {
 namespace {
@@ -31,30 +33,13 @@ void run_runs(const RunsCliOptions& opt) {
           opt.path));
     throw std::invalid_argument(fmt::format("{}: no job with a known user, size and submit time", opt.path));
   }
-  if (!opt.csv.empty()) {
-    std::vector<std::string> rows{"length,runs"};
-    for (const auto& [len, count] : r.histogram) rows.push_back(fmt::format("{},{}", len, count));
-    write_csv_lines(opt.csv, rows);
-  }
+  if (!opt.csv.empty()) swf::write_text_file(opt.csv, experiments::runs_csv(r));
   const char* key = opt.size_only ? "user, size" : "user, executable, size";
   if (opt.json) {
     nlohmann::ordered_json j;
     j["command"] = "analyze runs";
     j["path"] = opt.path;
-    j["equivalence"] = key;
-    j["jobs"] = r.jobs;
-    j["excluded"] = {{"unknown_submit", r.unknown_submit},
-                     {"unknown_user", r.unknown_user},
-                     {"no_size", r.no_size},
-                     {"unknown_executable", r.unknown_executable}};
-    j["runs"] = r.runs;
-    j["mean_length"] = r.mean_length;
-    j["longest"] = r.longest;
-    j["jobs_in_repeated_runs_share"] = r.jobs_in_repeated_share;
-    j["theta"] = {{"mle", r.theta_mle}, {"mle_r_max", r.r_max}, {"loglog_slope", r.theta_loglog}};
-    nlohmann::ordered_json h = nlohmann::ordered_json::array();
-    for (const auto& [len, count] : r.histogram) h.push_back({len, count});
-    j["histogram"] = h;
+    j.update(experiments::to_json(r, key));
     fmt::print("{}\n", j.dump(2));
     return;
   }
@@ -67,16 +52,9 @@ void run_runs(const RunsCliOptions& opt) {
   out += fmt::format("theta (P(R = r) ~ r^-theta): MLE {:.3f} (r <= {}), log-log histogram slope {:.3f}\n\n",
                      r.theta_mle, r.r_max, r.theta_loglog);
   out += fmt::format("{:>12} {:>10}\n", "length", "runs");
-  // Logarithmic groups keep the table short.
-  int64_t lo = 1;
-  while (lo <= r.longest) {
-    const int64_t hi = lo * 2 - 1;
-    int64_t n = 0;
-    for (auto it = r.histogram.lower_bound(lo); it != r.histogram.end() && it->first <= hi; ++it) n += it->second;
-    out += fmt::format("{:>12} {:>10}\n", lo == hi ? std::to_string(lo) : fmt::format("{}-{}", lo, hi),
-                       group_thousands(n));
-    lo *= 2;
-  }
+  for (const auto& g : analysis::run_length_groups(r))  // logarithmic groups keep the table short
+    out += fmt::format("{:>12} {:>10}\n", g.from == g.to ? std::to_string(g.from) : fmt::format("{}-{}", g.from, g.to),
+                       group_thousands(g.runs));
   fmt::print("{}", out);
 }
 

@@ -40,6 +40,14 @@ struct RunsResult {
 
 RunsResult find_runs(const std::vector<swf::Record>& records, bool match_executable = true);
 
+// The histogram in logarithmic groups of run lengths [1], [2, 3], [4, 7], ... up to the longest run: the
+// short table of `schedlab analyze runs`.
+struct RunLengthGroup {
+  int64_t from = 0, to = 0;  // lengths, inclusive
+  int64_t runs = 0;
+};
+std::vector<RunLengthGroup> run_length_groups(const RunsResult& r);
+
 // MLE of theta for run lengths given as a histogram, truncated to 1..r_max (see above).
 double fit_theta_mle(const std::map<int64_t, int64_t>& histogram, int64_t r_max);
 // Log-log histogram slope fit (see above).
