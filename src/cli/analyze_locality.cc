@@ -11,6 +11,8 @@
 #include "cli/text_util.h"
 #include "schedlab/analysis/attribute.h"
 #include "schedlab/analysis/locality.h"
+#include "schedlab/experiments/locality_report.h"
+#include "schedlab/swf/writer.h"
 
 namespace schedlab::cli {
 namespace {
@@ -21,44 +23,6 @@ struct LocalityCliOptions {
   uint64_t seed = 1;
   bool json = false, skip_invalid = false;
 };
-
-nlohmann::ordered_json result_json(const LocalityCliOptions& opt, const analysis::AttributeSeries& series,
-                                   const analysis::LocalityOptions& lo, const analysis::LocalityResult& r) {
-  nlohmann::ordered_json j;
-  j["command"] = "analyze locality";
-  j["path"] = opt.path;
-  j["attribute"] = opt.attr;
-  j["options"] = {{"slice_seconds", lo.slice_seconds}, {"bins", lo.bins},         {"bootstrap", lo.rounds},
-                  {"seed", lo.seed},                   {"shift_seconds", lo.shift}, {"min_expected", lo.min_expected},
-                  {"expected_counts", analysis::expected_counts_name(lo.expected)}};
-  j["jobs"] = r.jobs;
-  j["unknown_submit"] = series.unknown_submit;
-  j["unknown_value"] = series.unknown_value;
-  if (opt.attr == "estimate") j["estimate_from_runtime"] = series.estimate_from_runtime;
-  j["slices"] = static_cast<int64_t>(r.slices.size());
-  j["usable_slices"] = r.usable_slices;
-  j["jobs_in_usable_slices"] = r.jobs_in_usable;
-  j["m_prime"] = {{"max", r.m_max_prime}, {"median", r.m_med_prime}};
-  if (lo.rounds > 0) {
-    j["baseline"] = {{"rounds", lo.rounds},
-                     {"max", {{"median", r.g_max}, {"p05", r.boot_max_p05}, {"p95", r.boot_max_p95}}},
-                     {"median", {{"median", r.g_med}, {"p05", r.boot_med_p05}, {"p95", r.boot_med_p95}}}};
-    j["m"] = {{"max", r.m_max}, {"median", r.m_med}};
-    j["p_value"] = {{"max", r.p_max}, {"median", r.p_med}};
-  }
-  j["bins"] = {{"bounds", r.bins.bounds}, {"shares", r.bins.shares}};
-  nlohmann::ordered_json slices = nlohmann::ordered_json::array();
-  for (const auto& s : r.slices) {
-    nlohmann::ordered_json e = {{"index", s.index}, {"start", s.start}, {"jobs", s.jobs}, {"usable", s.usable}};
-    if (s.usable) {
-      e["m"] = s.m;
-      e["top_bin"] = s.top_bin;
-    }
-    slices.push_back(e);
-  }
-  j["series"] = slices;
-  return j;
-}
 
 void print_text(const LocalityCliOptions& opt, const analysis::AttributeSeries& series,
                 const analysis::LocalityOptions& lo, const analysis::LocalityResult& r) {
@@ -113,15 +77,16 @@ void run_locality(const LocalityCliOptions& opt) {
     throw std::invalid_argument(fmt::format("{}: no job has a known {}", opt.path, opt.attr));
   const analysis::LocalityResult r = analysis::locality(series.times, series.values, lo);
 
-  if (!opt.csv.empty()) {
-    std::vector<std::string> rows{"slice,start,jobs,usable,m,top_bin"};
-    for (const auto& s : r.slices)
-      rows.push_back(fmt::format("{},{},{},{},{},{}", s.index, s.start, s.jobs, s.usable ? 1 : 0,
-                                 s.usable ? csv_number(s.m) : "", s.usable ? std::to_string(s.top_bin) : ""));
-    write_csv_lines(opt.csv, rows);
+  if (!opt.csv.empty()) swf::write_text_file(opt.csv, experiments::locality_csv(r));
+  if (opt.json) {
+    nlohmann::ordered_json j;
+    j["command"] = "analyze locality";
+    j["path"] = opt.path;
+    j.update(experiments::to_json(r, lo, series, *attribute));
+    fmt::print("{}\n", j.dump(2));
+  } else if (opt.csv != "-") {
+    print_text(opt, series, lo, r);
   }
-  if (opt.json) fmt::print("{}\n", result_json(opt, series, lo, r).dump(2));
-  else if (opt.csv != "-") print_text(opt, series, lo, r);
 }
 
 }  // namespace
