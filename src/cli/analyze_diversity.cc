@@ -12,6 +12,9 @@
 #include "cli/text_util.h"
 #include "schedlab/analysis/attribute.h"
 #include "schedlab/analysis/diversity.h"
+#include "schedlab/base/file_name.h"
+#include "schedlab/experiments/diversity_study.h"
+#include "schedlab/swf/writer.h"
 
 namespace schedlab::cli {
 namespace {
@@ -23,11 +26,6 @@ struct DiversityCliOptions {
   uint64_t seed = 1;
   bool json = false, skip_invalid = false;
 };
-
-std::string base_name(const std::string& path) {
-  const auto slash = path.find_last_of('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
 
 void run_diversity(const DiversityCliOptions& opt) {
   check_one_stdout_document(opt.json, opt.csv);
@@ -45,53 +43,17 @@ void run_diversity(const DiversityCliOptions& opt) {
   analysis::check_bins_and_rounds(d.bins, d.rounds);  // before the logs are read
   if (opt.paths.size() < 2) throw std::invalid_argument("diversity needs at least two logs");
 
-  std::vector<std::vector<double>> values;
-  std::vector<int64_t> unknown;
-  for (const auto& path : opt.paths) {
-    const swf::Log log = read_log_for_analysis(path, opt.skip_invalid);
-    analysis::AttributeSeries s = analysis::attribute_series(log.records, *attribute);
-    if (s.values.empty()) throw std::invalid_argument(fmt::format("{}: no job has a known {}", path, opt.attr));
-    unknown.push_back(s.unknown_value + s.unknown_submit);
-    values.push_back(std::move(s.values));
-  }
-  const analysis::DiversityResult r = analysis::diversity(values, d);
+  std::vector<experiments::DiversityLog> logs;
+  for (const auto& path : opt.paths)  // one log in memory at a time: only its values are kept
+    logs.push_back(experiments::diversity_log(path, read_log_for_analysis(path, opt.skip_invalid), *attribute));
+  const experiments::DiversityStudy st = experiments::run_diversity_study(std::move(logs), *attribute, d);
+  const analysis::DiversityResult& r = st.result;
 
-  if (!opt.csv.empty()) {
-    std::vector<std::string> rows{
-        "log,jobs,job_weighted,same_weight,baseline_job_weighted,baseline_same_weight,top_bin_job_weighted,"
-        "top_bin_same_weight"};
-    for (size_t i = 0; i < r.rows.size(); ++i) {
-      const auto& row = r.rows[i];
-      rows.push_back(fmt::format("{},{},{},{},{},{},{},{}", base_name(opt.paths[i]), row.jobs,
-                                 csv_number(row.job_weighted), csv_number(row.same_weight),
-                                 csv_number(row.baseline_job_weighted), csv_number(row.baseline_same_weight),
-                                 row.top_bin_job_weighted, row.top_bin_same_weight));
-    }
-    write_csv_lines(opt.csv, rows);
-  }
+  if (!opt.csv.empty()) swf::write_text_file(opt.csv, experiments::diversity_csv(st));
   if (opt.json) {
     nlohmann::ordered_json j;
     j["command"] = "analyze diversity";
-    j["attribute"] = opt.attr;
-    j["options"] = {{"bins", d.bins},
-                    {"bootstrap", d.rounds},
-                    {"seed", d.seed},
-                    {"expected_counts", analysis::expected_counts_name(d.expected)}};
-    j["logs"] = nlohmann::ordered_json::array();
-    for (size_t i = 0; i < r.rows.size(); ++i) {
-      const auto& row = r.rows[i];
-      j["logs"].push_back({{"path", opt.paths[i]},
-                           {"jobs", row.jobs},
-                           {"jobs_without_value", unknown[i]},
-                           {"job_weighted", row.job_weighted},
-                           {"same_weight", row.same_weight},
-                           {"baseline_job_weighted", row.baseline_job_weighted},
-                           {"baseline_same_weight", row.baseline_same_weight},
-                           {"top_bin_job_weighted", row.top_bin_job_weighted},
-                           {"top_bin_same_weight", row.top_bin_same_weight}});
-    }
-    j["bins"] = {{"job_weighted", {{"bounds", r.job_weighted_bins.bounds}, {"shares", r.job_weighted_bins.shares}}},
-                 {"same_weight", {{"bounds", r.same_weight_bins.bounds}, {"shares", r.same_weight_bins.shares}}}};
+    j.update(experiments::to_json(st));
     fmt::print("{}\n", j.dump(2));
     return;
   }
@@ -103,7 +65,7 @@ void run_diversity(const DiversityCliOptions& opt) {
                      "baseline");
   for (size_t i = 0; i < r.rows.size(); ++i) {
     const auto& row = r.rows[i];
-    out += fmt::format("{:<36} {:>10} {:>9.3f} {:>9.3f} {:>9.3f} {:>9.3f}\n", base_name(opt.paths[i]),
+    out += fmt::format("{:<36} {:>10} {:>9.3f} {:>9.3f} {:>9.3f} {:>9.3f}\n", base::file_name(opt.paths[i]),
                        group_thousands(row.jobs), row.job_weighted, row.baseline_job_weighted, row.same_weight,
                        row.baseline_same_weight);
   }

@@ -6,15 +6,11 @@
 
 #include <fmt/core.h>
 
+#include "schedlab/base/file_name.h"
 #include "schedlab/trace/conventions.h"
 
 namespace schedlab::experiments {
 namespace {
-
-std::string base_name(const std::string& path) {
-  const auto slash = path.find_last_of('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
 
 std::string csv_number(double v) { return std::isnan(v) ? "nan" : fmt::format("{}", v); }
 
@@ -26,7 +22,7 @@ std::string_view user_class(int c) { return analysis::user_class_name(static_cas
 SessionStudyLog study_log(std::string name, swf::Log log, int64_t think_time) {
   SessionStudyLog l;
   l.name = std::move(name);
-  l.label = base_name(l.name);
+  l.label = base::file_name(l.name);
   l.log = std::move(log);
   l.sessions = trace::build_sessions(l.log.records, think_time);
   if (l.sessions.sessions.empty())
