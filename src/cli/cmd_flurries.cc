@@ -9,6 +9,8 @@
 #include "cli/analyze_util.h"
 #include "cli/commands.h"
 #include "cli/text_util.h"
+#include "schedlab/experiments/flurries_report.h"
+#include "schedlab/swf/writer.h"
 #include "schedlab/trace/flurries.h"
 #include "schedlab/trace/log_time.h"
 
@@ -27,43 +29,17 @@ void run_flurries(const FlurriesCliOptions& opt) {
   trace::FlurryOptions fo;
   fo.factor = opt.factor;
   fo.min_jobs = opt.min_jobs;
-  if (!(fo.factor >= 1)) throw std::invalid_argument(fmt::format("--factor must be >= 1 (got {})", opt.factor));
-  if (fo.min_jobs < 0) throw std::invalid_argument("--min-jobs must be >= 0");
+  trace::check_flurry_options(fo);  // before the log is read
   const swf::Log log = read_log_for_analysis(opt.path, opt.skip_invalid);
   const auto flurries = trace::find_flurries(log.records, fo);
-  int64_t jobs = 0;
-  for (const auto& f : flurries) jobs += f.jobs;
-  const auto date = [&](int64_t t) -> std::string {
-    try {
-      return trace::format_log_time(t, log.header).value_or("");
-    } catch (const trace::TimeError&) {
-      return "";
-    }
-  };
-  if (!opt.csv.empty()) {
-    std::vector<std::string> rows{"user,week,week_start,jobs,runner_up,runner_up_jobs,ratio"};
-    for (const auto& f : flurries)
-      rows.push_back(fmt::format("{},{},{},{},{},{},{}", f.user, f.week, f.week_start, f.jobs, f.runner_up,
-                                 f.runner_up_jobs, csv_number(f.ratio)));
-    write_csv_lines(opt.csv, rows);
-  }
+  const int64_t jobs = experiments::flurry_jobs(flurries);
+  const auto date = [&](int64_t t) { return trace::format_log_time_if_known(t, log.header).value_or(""); };
+  if (!opt.csv.empty()) swf::write_text_file(opt.csv, experiments::flurries_csv(flurries));
   if (opt.json) {
     nlohmann::ordered_json j;
     j["command"] = "flurries";
     j["path"] = opt.path;
-    j["rule"] = {{"factor", fo.factor}, {"min_jobs", fo.min_jobs}, {"week_seconds", fo.week_seconds}};
-    j["records"] = static_cast<int64_t>(log.records.size());
-    j["flurry_jobs"] = jobs;
-    j["flurries"] = nlohmann::ordered_json::array();
-    for (const auto& f : flurries)
-      j["flurries"].push_back({{"user", f.user},
-                               {"week", f.week},
-                               {"week_start", f.week_start},
-                               {"week_start_date", date(f.week_start)},
-                               {"jobs", f.jobs},
-                               {"runner_up", f.runner_up},
-                               {"runner_up_jobs", f.runner_up_jobs},
-                               {"ratio", f.ratio}});
+    j.update(experiments::to_json(flurries, fo, log));
     fmt::print("{}\n", j.dump(2));
     return;
   }

@@ -16,10 +16,15 @@ int64_t first_submit_time(const std::vector<swf::Record>& records) {
   return first;
 }
 
-std::vector<Flurry> find_flurries(const std::vector<swf::Record>& records, const FlurryOptions& options) {
-  if (options.factor < 1) throw std::invalid_argument(fmt::format("the flurry factor must be >= 1 (got {})", options.factor));
+void check_flurry_options(const FlurryOptions& options) {
+  if (!(options.factor >= 1))
+    throw std::invalid_argument(fmt::format("the flurry factor must be >= 1 (got {})", options.factor));
   if (options.week_seconds <= 0) throw std::invalid_argument("the week length must be positive");
   if (options.min_jobs < 0) throw std::invalid_argument("the minimum number of jobs must be >= 0");
+}
+
+std::vector<Flurry> find_flurries(const std::vector<swf::Record>& records, const FlurryOptions& options) {
+  check_flurry_options(options);
   const int64_t first = first_submit_time(records);
   std::map<int64_t, std::map<int32_t, int64_t>> weeks;  // week -> user -> jobs
   for (const auto& r : records)

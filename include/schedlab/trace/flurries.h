@@ -32,6 +32,10 @@ struct Flurry {
   double ratio = 0;
 };
 
+// Throws std::invalid_argument unless factor >= 1, week_seconds > 0 and min_jobs >= 0 (find_flurries checks
+// too; a command calls it first to fail before reading a log).
+void check_flurry_options(const FlurryOptions& options);
+
 // Flurries ordered by (week, user). Throws std::invalid_argument when factor < 1 or week_seconds <= 0.
 std::vector<Flurry> find_flurries(const std::vector<swf::Record>& records, const FlurryOptions& options = {});
 
