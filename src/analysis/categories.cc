@@ -1,5 +1,6 @@
 #include "schedlab/analysis/categories.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -172,7 +173,7 @@ std::optional<CategoryKey> Categorization::lowest_cv() const {
   return best;
 }
 
-Categorization categorize(const std::vector<swf::Record>& records, const CategorizeOptions& options) {
+void check_categorize_options(const CategorizeOptions& options) {
   if (options.min_group_jobs < 2)
     throw std::invalid_argument(fmt::format(
         "the minimum group size must be >= 2 (the sample standard deviation needs two jobs), got {}",
@@ -180,6 +181,25 @@ Categorization categorize(const std::vector<swf::Record>& records, const Categor
   if (options.max_group_jobs < 0 || (options.max_group_jobs > 0 && options.max_group_jobs < options.min_group_jobs))
     throw std::invalid_argument(fmt::format("the maximum group size ({}) must be 0 (no limit) or >= the minimum ({})",
                                             options.max_group_jobs, options.min_group_jobs));
+}
+
+std::string_view parallelism_bucket_name(ParallelismBucket b) { return b == ParallelismBucket::kLog2 ? "log2" : "exact"; }
+
+std::optional<ParallelismBucket> parse_parallelism_bucket(std::string_view name) {
+  if (name == "exact") return ParallelismBucket::kExact;
+  if (name == "log2") return ParallelismBucket::kLog2;
+  return std::nullopt;
+}
+
+std::vector<CategoryGroup> largest_groups(const CategoryResult& r, int64_t top) {
+  std::vector<CategoryGroup> list = r.group_list;
+  std::stable_sort(list.begin(), list.end(), [](const auto& a, const auto& b) { return a.jobs > b.jobs; });
+  if (top > 0 && static_cast<int64_t>(list.size()) > top) list.resize(static_cast<size_t>(top));
+  return list;
+}
+
+Categorization categorize(const std::vector<swf::Record>& records, const CategorizeOptions& options) {
+  check_categorize_options(options);
   Categorization c;
   c.records = static_cast<int64_t>(records.size());
   c.options = options;

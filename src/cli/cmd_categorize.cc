@@ -13,6 +13,7 @@
 
 #include "cli/analyze_util.h"
 #include "cli/commands.h"
+#include "schedlab/experiments/categorize_report.h"
 #include "cli/text_util.h"
 #include "schedlab/analysis/categories.h"
 
@@ -41,27 +42,15 @@ std::string group_label(const analysis::CategoryGroup& g, bool log2_buckets) {
   return out;
 }
 
-// The groups to list: largest first (ties in key order), at most `top` (0 = all).
-std::vector<analysis::CategoryGroup> listed_groups(const analysis::CategoryResult& r, int64_t top) {
-  std::vector<analysis::CategoryGroup> list = r.group_list;
-  std::stable_sort(list.begin(), list.end(), [](const auto& a, const auto& b) { return a.jobs > b.jobs; });
-  if (top > 0 && static_cast<int64_t>(list.size()) > top) list.resize(static_cast<size_t>(top));
-  return list;
-}
-
 void run_categorize(const CategorizeCliOptions& opt) {
   analysis::CategorizeOptions co;
   co.min_group_jobs = opt.min_jobs;
   co.max_group_jobs = opt.max_jobs;
-  if (opt.parallelism == "exact") co.parallelism = analysis::ParallelismBucket::kExact;
-  else if (opt.parallelism == "log2") co.parallelism = analysis::ParallelismBucket::kLog2;
-  else throw std::invalid_argument(fmt::format("--parallelism must be exact or log2 (got '{}')", opt.parallelism));
+  const auto bucket = analysis::parse_parallelism_bucket(opt.parallelism);
+  if (!bucket) throw std::invalid_argument(fmt::format("--parallelism must be exact or log2 (got '{}')", opt.parallelism));
+  co.parallelism = *bucket;
   if (opt.top < 0) throw std::invalid_argument("--top must be >= 0");
-  if (opt.min_jobs < 2)
-    throw std::invalid_argument(fmt::format("--min-jobs must be >= 2 (a C.V. needs two jobs), got {}", opt.min_jobs));
-  if (opt.max_jobs < 0 || (opt.max_jobs > 0 && opt.max_jobs < opt.min_jobs))
-    throw std::invalid_argument(
-        fmt::format("--max-jobs must be 0 (no limit) or >= --min-jobs ({}), got {}", opt.min_jobs, opt.max_jobs));
+  analysis::check_categorize_options(co);  // before the log is read
   std::optional<analysis::CategoryKey> list_key;
   if (!opt.groups.empty()) {
     list_key = analysis::parse_category_key(opt.groups);
@@ -78,43 +67,7 @@ void run_categorize(const CategorizeCliOptions& opt) {
     nlohmann::ordered_json j;
     j["command"] = "categorize";
     j["path"] = opt.path;
-    j["records"] = c.records;
-    j["rule"] = {{"quantity", "run time (field 4), seconds"},
-                 {"min_group_jobs", co.min_group_jobs},
-                 {"max_group_jobs", co.max_group_jobs},
-                 {"parallelism", opt.parallelism},
-                 {"cv", "sample standard deviation / mean per group"},
-                 {"weights", "jobs per group"}};
-    j["keys"] = nlohmann::ordered_json::array();
-    for (const auto& r : c.keys) {
-      nlohmann::ordered_json excluded;
-      for (int e = 0; e < analysis::kCategoryExclusionKinds; ++e)
-        excluded[std::string(analysis::category_exclusion_name(static_cast<analysis::CategoryExclusion>(e)))] =
-            r.excluded[static_cast<size_t>(e)];
-      j["keys"].push_back({{"key", analysis::category_key_name(r.key)},
-                           {"groups", r.groups},
-                           {"jobs", r.jobs},
-                           {"mean_runtime", r.mean_runtime},
-                           {"weighted_cv", r.weighted_cv},
-                           {"excluded", excluded}});
-    }
-    j["lowest_cv_key"] = lowest ? nlohmann::ordered_json(analysis::category_key_name(*lowest)) : nullptr;
-    if (list_key) {
-      const auto& r = c[*list_key];
-      nlohmann::ordered_json list = nlohmann::ordered_json::array();
-      for (const auto& g : listed_groups(r, opt.top)) {
-        nlohmann::ordered_json row;
-        if (g.executable >= 0) row["executable"] = g.executable;
-        if (g.user >= 0) row["user"] = g.user;
-        if (g.queue >= 0) row["queue"] = g.queue;
-        if (g.parallelism >= 0) row["parallelism"] = g.parallelism;
-        row["jobs"] = g.jobs;
-        row["mean_runtime"] = g.mean;
-        row["cv"] = g.cv;
-        list.push_back(row);
-      }
-      j["groups"] = {{"key", analysis::category_key_name(*list_key)}, {"count", r.groups}, {"list", list}};
-    }
+    j.update(experiments::to_json(c, list_key, opt.top));
     fmt::print("{}\n", j.dump(2));
     return;
   }
@@ -155,7 +108,7 @@ void run_categorize(const CategorizeCliOptions& opt) {
   }
   if (list_key) {
     const auto& r = c[*list_key];
-    const auto list = listed_groups(r, opt.top);
+    const auto list = analysis::largest_groups(r, opt.top);
     out += fmt::format("\ngroups of {} ({} of {}, most jobs first):\n", analysis::category_key_name(*list_key),
                        list.size(), r.groups);
     out += fmt::format("  {:<34} {:>8} {:>11} {:>8}\n", "group", "jobs", "mean (s)", "C.V.");

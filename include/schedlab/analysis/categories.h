@@ -107,6 +107,16 @@ struct Categorization {
   std::optional<CategoryKey> lowest_cv() const;
 };
 
+// Throws std::invalid_argument when min_group_jobs < 2 or 0 < max_group_jobs < min_group_jobs (categorize
+// checks too; a command calls it first to fail before reading a log).
+void check_categorize_options(const CategorizeOptions& options);
+// "exact" / "log2", and back (nullopt for anything else).
+std::string_view parallelism_bucket_name(ParallelismBucket b);
+std::optional<ParallelismBucket> parse_parallelism_bucket(std::string_view name);
+
+// The groups of a key to list: largest first (ties in key order), at most `top` (0 = all).
+std::vector<CategoryGroup> largest_groups(const CategoryResult& r, int64_t top);
+
 // Throws std::invalid_argument when min_group_jobs < 2 or 0 < max_group_jobs < min_group_jobs.
 Categorization categorize(const std::vector<swf::Record>& records, const CategorizeOptions& options = {});
 
