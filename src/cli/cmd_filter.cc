@@ -11,7 +11,7 @@
 #include "schedlab/swf/reader.h"
 #include "schedlab/swf/writer.h"
 #include "schedlab/trace/filter.h"
-#include "schedlab/trace/flurries.h"
+#include "schedlab/trace/filter_log.h"
 #include "schedlab/trace/log_time.h"
 
 namespace schedlab::cli {
@@ -75,26 +75,12 @@ void run_filter(const FilterOptions& opt) {
   make_spec(no_times, swf::Header{});
   swf::Log log = swf::read_log(opt.path, read_options);
   const trace::FilterSpec spec = make_spec(opt, log.header);
-  trace::FilterResult result = trace::apply_filter(log.records, spec);
-
-  swf::Header header = log.header;
-  for (const auto& note : trace::filter_notes(spec, result)) header.add_note(note);
-  int64_t flurry_dropped = 0;
-  if (opt.drop_flurries) {
-    // Flurries are found in the whole input log (weeks from its first submit), then removed from the kept jobs.
-    trace::FlurryOptions fo;
-    fo.factor = opt.flurry_factor;
-    fo.min_jobs = opt.flurry_min_jobs;
-    const auto flurries = trace::find_flurries(log.records, fo);
-    auto kept = trace::drop_flurries(result.kept, flurries, trace::first_submit_time(log.records), fo.week_seconds);
-    flurry_dropped = static_cast<int64_t>(result.kept.size() - kept.size());
-    result.kept = std::move(kept);
-    for (const auto& note : trace::flurry_notes(flurries, fo, flurry_dropped)) header.add_note(note);
-  }
-  if (log.report.skipped_total() > 0)
-    header.add_note(fmt::format("filter: the input had {} invalid lines, skipped (--skip-invalid)",
-                                log.report.skipped_total()));
-  swf::write_log(opt.out, header, result.kept);
+  std::optional<trace::FlurryOptions> flurry_rule;
+  if (opt.drop_flurries) flurry_rule = trace::FlurryOptions{opt.flurry_factor, opt.flurry_min_jobs};
+  const trace::FilteredLog filtered = trace::filter_log(log, spec, flurry_rule);
+  const trace::FilterResult& result = filtered.result;
+  const int64_t flurry_dropped = filtered.flurry_dropped;
+  swf::write_log(opt.out, filtered.header, result.kept);
 
   std::string msg = fmt::format("schedlab filter: kept {} of {} records, excluded {}\n",
                                 group_thousands(static_cast<int64_t>(result.kept.size())),
