@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "schedlab/experiments/profiler_report.h"
 #include "schedlab/predict/profiler.h"
 #include "schedlab/predict/profiler_db.h"
 
@@ -60,31 +61,6 @@ void check_job(const JobArgs& j, const char* which) {
 
 pf::JobQuery to_query(const JobArgs& j) { return {j.exe, j.user, j.procs, j.elapsed}; }
 
-nlohmann::json estimate_json(const pf::Estimate& e, double confidence) {
-  nlohmann::json j = {{"ok", e.ok}};
-  if (!e.ok) return j;
-  j["estimate"] = e.estimate;
-  j["half_width"] = e.half_width;
-  j["confidence"] = confidence;
-  j["lower"] = e.estimate - e.half_width;
-  j["upper"] = e.upper();
-  j["std_error"] = e.std_error;
-  j["dof"] = e.dof;
-  j["corrected"] = e.corrected;
-  if (e.corrected) j["uncorrected"] = e.uncorrected;
-  j["level"] = std::string(pf::level_name(e.level));
-  j["method"] = std::string(pf::method_name(e.method));
-  j["samples"] = e.samples;
-  j["buckets"] = e.buckets;
-  if (e.function) {
-    const auto& b = e.function->coefficients();
-    j["function"] = {{"a", b[0]}, {"b", b[1]}, {"c", b[2]}};
-  } else {
-    j["sd"] = e.sd;
-  }
-  return j;
-}
-
 std::string describe_job(const JobArgs& j) {
   return fmt::format("user {}, executable {}, {} processors{}", j.user,
                      j.exe < 0 ? std::string("unknown") : std::to_string(j.exe), j.procs,
@@ -123,7 +99,6 @@ void run_ingest(const IngestArgs& a) {
     throw std::invalid_argument("--source names one log; give one TRACE with it");
   }
   pf::ProfilerDb db(a.db, pf::ProfilerDb::Mode::kWrite);
-  nlohmann::json logs = nlohmann::json::array();
   std::vector<pf::IngestReport> reports;
   const auto t0 = std::chrono::steady_clock::now();
   for (const auto& trace : a.traces) reports.push_back(db.ingest(trace, {a.source}));
@@ -132,24 +107,10 @@ void run_ingest(const IngestArgs& a) {
   int64_t records = 0;
   for (const auto& r : reports) records += r.records;
   if (a.json) {
-    for (const auto& r : reports) {
-      logs.push_back({{"trace", r.trace},
-                      {"source", r.source},
-                      {"new_source", r.new_source},
-                      {"records", r.records},
-                      {"added", r.added},
-                      {"already_present", r.already},
-                      {"skipped", r.skipped},
-                      {"skipped_total", r.skipped_total},
-                      {"entries_written", r.entries_written}});
-    }
-    nlohmann::json sources = nlohmann::json::array();
-    for (const auto& s : sum.sources) sources.push_back({{"identity", s.identity}, {"path", s.path}, {"jobs", s.jobs}});
-    const nlohmann::json doc = {{"db", a.db},
-                                {"created", db.created()},
-                                {"logs", logs},
-                                {"database", {{"jobs", sum.jobs}, {"entries", sum.entries}, {"sources", sources}}},
-                                {"wall_time_s", seconds}};
+    nlohmann::json doc = experiments::to_json(reports, sum);
+    doc["db"] = a.db;
+    doc["created"] = db.created();
+    doc["wall_time_s"] = seconds;
     fmt::print("{}\n", doc.dump(2));
     return;
   }
@@ -172,7 +133,7 @@ void run_query(const QueryArgs& a) {
   const pf::Repository repo = pf::load_repository(a.db);
   const pf::Estimate e = repo.get_estimate(to_query(a.job), a.confidence);
   if (a.json) {
-    nlohmann::json doc = estimate_json(e, a.confidence);
+    nlohmann::json doc = experiments::to_json(e, a.confidence);
     doc["job"] = {{"user", a.job.user}, {"executable", a.job.exe}, {"procs", a.job.procs}, {"elapsed", a.job.elapsed}};
     doc["db"] = a.db;
     fmt::print("{}\n", doc.dump(2));
@@ -194,17 +155,8 @@ void run_compare(const CompareArgs& a) {
   }
   const std::string verdict = c.test.accepted ? "accepted" : "not supported";
   if (a.json) {
-    const nlohmann::json doc = {
-        {"db", a.db},
-        {"a", estimate_json(c.a, a.confidence)},
-        {"b", estimate_json(c.b, a.confidence)},
-        {"difference", a.difference},
-        {"confidence", a.confidence},
-        {"t", std::isfinite(c.test.t) ? nlohmann::json(c.test.t) : nlohmann::json(c.test.t > 0 ? "inf" : "-inf")},
-        {"dof", std::isfinite(c.test.dof) ? nlohmann::json(c.test.dof) : nlohmann::json("inf")},
-        {"critical", c.test.critical},
-        {"accepted", c.test.accepted},
-    };
+    nlohmann::json doc = experiments::to_json(c, a.difference, a.confidence);
+    doc["db"] = a.db;
     fmt::print("{}\n", doc.dump(2));
     return;
   }
