@@ -265,90 +265,87 @@ void ConservativeScheduler::rebuild(const SimState& state) {
   predictions_changed_ = false;
 }
 
-void ConservativeScheduler::schedule(const SimState& state, Decision& decision) {
-  ++stats_.calls;
+// The profile moved on to now: reservations that passed without the job starting are released, and
+// overdue running jobs hold their processors until now + 1.
+void ConservativeScheduler::catch_up(const SimState& state) {
   const int64_t now = state.now;
-  for (JobId id : forced_ids_) at(id).forced = false;
-  forced_ids_.clear();
-  drop_done_slots();
+  profile_.advance(now);
+  // Reservations whose time passed without the job starting (only after an overrun): release them.
+  // (In any order: each only gives processors back.)
+  auto later = std::greater<>{};
+  while (!due_.empty() && due_.front().first < now) {
+    const auto [t, id] = due_.front();
+    std::pop_heap(due_.begin(), due_.end(), later);
+    due_.pop_back();
+    const Slot& s = at(id);
+    if (s.status == Status::kPlaced && s.start == t) unplace(id, now);
+  }
+  // Overdue running jobs hold their processors until now + 1 (they are busy now).
+  for (const RunningJob& r : state.running) {
+    if (r.predicted_end() > now) break;  // running is ordered by predicted end: the rest is not overdue
+    Slot& s = at(r.id);
+    if (s.end > now) continue;
+    make_room(state, now, now + 1, r.procs);
+    profile_.reserve(now, now + 1, r.procs);
+    s.end = now + 1;
+  }
+}
 
-  if (!initialized_ || desync_ || waiting_ != state.queue.size() || running_ != state.running.size() ||
-      profile_.capacity() != state.machine.total() || profile_.origin() > now) {
-    rebuild(state);
-  } else {
-    profile_.advance(now);
-    // Reservations whose time passed without the job starting (only after an overrun): release them.
-    // (In any order: each only gives processors back.)
-    auto later = std::greater<>{};
-    while (!due_.empty() && due_.front().first < now) {
-      const auto [t, id] = due_.front();
-      std::pop_heap(due_.begin(), due_.end(), later);
-      due_.pop_back();
-      const Slot& s = at(id);
-      if (s.status == Status::kPlaced && s.start == t) unplace(id, now);
+// Holds follow the running and waiting jobs' new predictions: shorter ones give processors back (a gain),
+// longer ones take room, and a waiting job whose own need grew past its window is placed again.
+void ConservativeScheduler::follow_prediction_changes(const SimState& state) {
+  const int64_t now = state.now;
+  for (const RunningJob& r : state.running) {
+    Slot& s = at(r.id);
+    const int64_t want = std::max(r.predicted_end(), now + 1);
+    if (want < s.end) {
+      profile_.release(want, s.end, s.procs);
+      gained(want, s.end, s.procs);
+    } else if (want > s.end) {
+      make_room(state, s.end, want, s.procs);
+      profile_.reserve(s.end, want, s.procs);
     }
-    // Overdue running jobs hold their processors until now + 1 (they are busy now).
-    for (const RunningJob& r : state.running) {
-      if (r.predicted_end() > now) break;  // running is ordered by predicted end: the rest is not overdue
-      Slot& s = at(r.id);
-      if (s.end > now) continue;
-      make_room(state, now, now + 1, r.procs);
-      profile_.reserve(now, now + 1, r.procs);
-      s.end = now + 1;
-    }
-    if (predictions_changed_) {
-      predictions_changed_ = false;
-      for (const RunningJob& r : state.running) {
-        Slot& s = at(r.id);
-        const int64_t want = std::max(r.predicted_end(), now + 1);
-        if (want < s.end) {
-          profile_.release(want, s.end, s.procs);
-          gained(want, s.end, s.procs);
-        } else if (want > s.end) {
-          make_room(state, s.end, want, s.procs);
-          profile_.reserve(s.end, want, s.procs);
-        }
+    s.end = want;
+  }
+  for (const WaitingJob& w : state.queue) {
+    Slot& s = at(w.id);
+    if (s.status != Status::kPlaced) continue;
+    const int64_t want = s.start + held(w.prediction);
+    if (want != s.end) s.certified = false;  // its windows changed length
+    if (want < s.end) {
+      profile_.release(want, s.end, s.procs);
+      gained(want, s.end, s.procs);
+      s.end = want;
+    } else if (want > s.end) {
+      if (profile_.min_free(s.end, want) >= s.procs) {
+        profile_.reserve(s.end, want, s.procs);
         s.end = want;
-      }
-      for (const WaitingJob& w : state.queue) {
-        Slot& s = at(w.id);
-        if (s.status != Status::kPlaced) continue;
-        const int64_t want = s.start + held(w.prediction);
-        if (want != s.end) s.certified = false;  // its windows changed length
-        if (want < s.end) {
-          profile_.release(want, s.end, s.procs);
-          gained(want, s.end, s.procs);
-          s.end = want;
-        } else if (want > s.end) {
-          if (profile_.min_free(s.end, want) >= s.procs) {
-            profile_.reserve(s.end, want, s.procs);
-            s.end = want;
-          } else {
-            unplace(w.id, now);  // its own need grew: it alone moves
-          }
-        }
+      } else {
+        unplace(w.id, now);  // its own need grew: it alone moves
       }
     }
   }
+}
 
+void ConservativeScheduler::place(const WaitingJob& w, Slot& s, int64_t now) {
+  const int64_t d = held(w.prediction);
+  const int64_t t = profile_.reserve_earliest(now, w.procs, d);
+  s.certified = true;
+  if (s.forced && t > s.previous) ++stats_.forced_later;
+  s.start = t;
+  s.end = t + d;
+  s.status = Status::kPlaced;
+  reserved(w.id);
+  ++stats_.placed;
+}
+
+void ConservativeScheduler::compress_and_place(const WaitQueue& queue, int64_t now) {
   // Compression (Mu'alem & Feitelson): when processors were given back, one pass over the queue in order
   // moves each job to its earliest start if that is earlier, and places the jobs without a reservation.
   // A job looks at the profile only through earliest_start(): it sat at its earliest fit when it last
   // looked (placed, moved, or found unable to move), so only gains since then can open a window for it —
   // this call's, and the moves of the last pass by jobs behind it in the queue (it was visited before
   // they moved: those windows wait for the next pass, as in one pass of the textbook algorithm).
-  const auto& queue = state.queue;
-  auto place = [&](const WaitingJob& w, Slot& s) {
-    const int64_t d = held(w.prediction);
-    const int64_t t = profile_.reserve_earliest(now, w.procs, d);
-    s.certified = true;
-    if (s.forced && t > s.previous) ++stats_.forced_later;
-    s.start = t;
-    s.end = t + d;
-    s.status = Status::kPlaced;
-    reserved(w.id);
-    ++stats_.placed;
-  };
   if (fresh_count_ == 0) {
     // Nothing was given back: no compression, only the jobs without a reservation are placed, in queue
     // order (arrival numbers), without going through the whole queue.
@@ -358,7 +355,7 @@ void ConservativeScheduler::schedule(const SimState& state, Decision& decision) 
     for (JobId id : unplaced_) {
       Slot& s = at(id);
       const WaitingJob* w = s.status == Status::kWaiting ? queue.find(id) : nullptr;
-      if (w) place(*w, s);
+      if (w) place(*w, s, now);
     }
   } else {
     // With Options::fixpoint, passes repeat while a job moves: a pass sees the moves of the one before
@@ -369,7 +366,7 @@ void ConservativeScheduler::schedule(const SimState& state, Decision& decision) 
       for (const WaitingJob& w : queue) {
         Slot& s = at(w.id);
         if (s.status == Status::kWaiting) {
-          place(w, s);
+          place(w, s, now);
         } else if (s.start > now) {
           try_earlier(w.id, now);
         }
@@ -378,8 +375,10 @@ void ConservativeScheduler::schedule(const SimState& state, Decision& decision) 
     } while (options_.fixpoint && !carried_.empty());
   }
   unplaced_.clear();
+}
 
-  // Start the jobs whose reservation is now, in queue order; report the others when asked.
+// Starts the jobs whose reservation is now, in queue order; returns their processors.
+int64_t ConservativeScheduler::start_due_jobs(const WaitQueue& queue, int64_t now, Decision& decision) {
   auto later = std::greater<>{};
   starting_.clear();
   while (!due_.empty() && due_.front().first <= now) {  // (none is < now: every reservation is >= now)
@@ -405,6 +404,13 @@ void ConservativeScheduler::schedule(const SimState& state, Decision& decision) 
     for (const WaitingJob& w : queue) due_.emplace_back(at(w.id).start, w.id);
     std::make_heap(due_.begin(), due_.end(), later);
   }
+  return starting;
+}
+
+void ConservativeScheduler::request_wake_up_and_report(const SimState& state, Decision& decision) {
+  const int64_t now = state.now;
+  const auto& queue = state.queue;
+  auto later = std::greater<>{};
   // Be called at the next reservation even if no termination or arrival comes then: after one pass a
   // reservation can rest on a hold that has since moved away (the heap's stale entries go first). Not
   // while a running job is overdue: then the reservations rest on its ending "now + 1", no promise,
@@ -430,6 +436,28 @@ void ConservativeScheduler::schedule(const SimState& state, Decision& decision) 
       if (s.start != now) decision.reservations.push_back({w.id, s.start});
     }
   }
+}
+
+void ConservativeScheduler::schedule(const SimState& state, Decision& decision) {
+  ++stats_.calls;
+  const int64_t now = state.now;
+  for (JobId id : forced_ids_) at(id).forced = false;
+  forced_ids_.clear();
+  drop_done_slots();
+
+  if (!initialized_ || desync_ || waiting_ != state.queue.size() || running_ != state.running.size() ||
+      profile_.capacity() != state.machine.total() || profile_.origin() > now) {
+    rebuild(state);
+  } else {
+    catch_up(state);
+    if (predictions_changed_) {
+      predictions_changed_ = false;
+      follow_prediction_changes(state);
+    }
+  }
+  compress_and_place(state.queue, now);
+  const int64_t starting = start_due_jobs(state.queue, now, decision);
+  request_wake_up_and_report(state, decision);
 
   // Never over-commit: what the profile leaves free now plus what starts now is what the machine has free.
   if (profile_.free_at(now) + starting != state.machine.free()) {

@@ -147,6 +147,13 @@ class ConservativeScheduler final : public Scheduler {
 
   Slot& slot(JobId id);
   void rebuild(const SimState& state);
+  // The steps of schedule(), in order.
+  void catch_up(const SimState& state);
+  void follow_prediction_changes(const SimState& state);
+  void compress_and_place(const WaitQueue& queue, int64_t now);
+  void place(const WaitingJob& w, Slot& s, int64_t now);
+  int64_t start_due_jobs(const WaitQueue& queue, int64_t now, Decision& decision);
+  void request_wake_up_and_report(const SimState& state, Decision& decision);
   // Releases the waiting holds overlapping [from, to), latest in queue order first, until `procs`
   // processors are free on the whole interval.
   void make_room(const SimState& state, int64_t from, int64_t to, int64_t procs);
