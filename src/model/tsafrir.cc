@@ -174,24 +174,13 @@ std::vector<int64_t> shares_to_counts(const std::vector<double>& shares, const s
   return counts;
 }
 
-std::vector<TsafrirBin> tsafrir_bins(const TsafrirParams& p, base::Rng& rng) {
-  const TsafrirCoefficients coef = tsafrir_coefficients(p.coefficients);
-  if (p.n <= 0) throw ModelError("tsafrir model: N (number of jobs) must be > 0");
-  if (p.t_max <= 0) throw ModelError("tsafrir model: T_max must be > 0 seconds");
-  const int64_t k = p.k.value_or(tsafrir_k(p.n));
-  if (k <= 0 || k > p.n) throw ModelError(fmt::format("tsafrir model: K = {} must be in 1..N = {}", k, p.n));
-  if (p.user_bins.size() >= kHeadSize)
-    throw ModelError(fmt::format("tsafrir model: at most {} user bins besides T_max", kHeadSize - 1));
-  std::vector<int32_t> head_times = tsafrir_head_times(p.t_max);
-  const int h = static_cast<int>(std::min<int64_t>({k, kHeadSize, static_cast<int64_t>(head_times.size())}));
-  head_times.resize(static_cast<size_t>(h));
-  if (k > h && static_cast<int64_t>(p.t_max) <= k)
-    throw ModelError(fmt::format("tsafrir model: T_max = {} s is too small for K = {} distinct values", p.t_max, k));
+namespace {
 
-  // User bins: the T_max pair and the others.
-  std::optional<double> tmax_share = p.t_max_share;
+// The user's bins other than T_max, checked (times in 1..T_max, shares in 0..100, no time twice, the sum at
+// most 100%); a bin at T_max sets `tmax_share`. `user_sum` gets the sum of the user's shares, T_max's included.
+std::vector<UserBin> checked_user_bins(const TsafrirParams& p, int h, std::optional<double>& tmax_share,
+                                       double& user_sum) {
   std::vector<UserBin> users;
-  double user_sum = 0;
   for (const auto& u : p.user_bins) {
     if (u.time <= 0 || u.time > p.t_max)
       throw ModelError(fmt::format("tsafrir model: user bin time {} s must be in 1..T_max = {}", u.time, p.t_max));
@@ -210,13 +199,19 @@ std::vector<TsafrirBin> tsafrir_bins(const TsafrirParams& p, base::Rng& rng) {
     throw ModelError(fmt::format("tsafrir model: T_max share {}% must be in 0..100", *tmax_share));
   if (static_cast<int>(users.size()) + 1 > h)
     throw ModelError(fmt::format("tsafrir model: {} user bins do not fit in a head of {} bins", users.size() + 1, h));
+  user_sum = 0;
   for (const auto& u : users) user_sum += u.share;
   if (tmax_share) user_sum += *tmax_share;
   if (user_sum > 100.0 + 1e-9) throw ModelError(fmt::format("tsafrir model: user shares sum to {}% > 100%", user_sum));
 
-  // User times replace default head slots (slot 0 = T_max is never replaced).
-  std::vector<bool> slot_user(static_cast<size_t>(h), false);
-  std::vector<int> user_slot(users.size(), -1);
+  return users;
+}
+
+// Each user time takes the free head slot nearest to it (an exact time first, then not a joint time, then the
+// smallest distance, then the lowest slot), the users taken in the order that gives the best match first.
+void place_user_times(const std::vector<UserBin>& users, std::vector<int32_t>& head_times,
+                      std::vector<bool>& slot_user, std::vector<int>& user_slot) {
+  const int h = static_cast<int>(head_times.size());
   for (size_t round = 0; round < users.size(); ++round) {
     std::tuple<bool, bool, int64_t, int> best{true, true, INT64_MAX, INT32_MAX};
     size_t best_u = 0;
@@ -238,6 +233,63 @@ std::vector<TsafrirBin> tsafrir_bins(const TsafrirParams& p, base::Rng& rng) {
     slot_user[static_cast<size_t>(s)] = true;
     head_times[static_cast<size_t>(s)] = users[best_u].time;
   }
+
+}
+
+// The tail's M distinct times (F_tim at i/M, rounded to minutes, nudged off the values already taken).
+std::vector<int32_t> tail_times_of(int32_t t_max, int64_t m, double a, const std::vector<int32_t>& head_times) {
+  std::vector<int32_t> tail_times;
+  std::set<int32_t> used(head_times.begin(), head_times.end());
+  tail_times.reserve(static_cast<size_t>(m));
+  const auto free_value = [&](int64_t v) { return v > 0 && v < t_max && !used.count(static_cast<int32_t>(v)); };
+  for (int64_t i = 1; i <= m; ++i) {
+    const double raw = tsafrir_f_tim(static_cast<double>(i) / static_cast<double>(m), t_max, a);
+    const int64_t rounded = round_half_away(raw / 60.0) * 60;
+    int64_t chosen = -1;
+    for (const int64_t nudge : {0, 30, -30, 20, -20, 10, -10})
+      if (free_value(rounded + nudge)) {
+        chosen = rounded + nudge;
+        break;
+      }
+    for (int64_t d = 0; chosen < 0 && d <= t_max; ++d) {
+      const int64_t base = std::clamp<int64_t>(round_half_away(raw), 1, t_max - 1);
+      if (free_value(base + d))
+        chosen = base + d;
+      else if (free_value(base - d))
+        chosen = base - d;
+    }
+    if (chosen < 0) throw ModelError("tsafrir model: T_max too small for the number of bins");
+    used.insert(static_cast<int32_t>(chosen));
+    tail_times.push_back(static_cast<int32_t>(chosen));
+  }
+  return tail_times;
+}
+
+}  // namespace
+
+std::vector<TsafrirBin> tsafrir_bins(const TsafrirParams& p, base::Rng& rng) {
+  const TsafrirCoefficients coef = tsafrir_coefficients(p.coefficients);
+  if (p.n <= 0) throw ModelError("tsafrir model: N (number of jobs) must be > 0");
+  if (p.t_max <= 0) throw ModelError("tsafrir model: T_max must be > 0 seconds");
+  const int64_t k = p.k.value_or(tsafrir_k(p.n));
+  if (k <= 0 || k > p.n) throw ModelError(fmt::format("tsafrir model: K = {} must be in 1..N = {}", k, p.n));
+  if (p.user_bins.size() >= kHeadSize)
+    throw ModelError(fmt::format("tsafrir model: at most {} user bins besides T_max", kHeadSize - 1));
+  std::vector<int32_t> head_times = tsafrir_head_times(p.t_max);
+  const int h = static_cast<int>(std::min<int64_t>({k, kHeadSize, static_cast<int64_t>(head_times.size())}));
+  head_times.resize(static_cast<size_t>(h));
+  if (k > h && static_cast<int64_t>(p.t_max) <= k)
+    throw ModelError(fmt::format("tsafrir model: T_max = {} s is too small for K = {} distinct values", p.t_max, k));
+
+  // User bins: the T_max pair and the others.
+  std::optional<double> tmax_share = p.t_max_share;
+  double user_sum = 0;
+  const std::vector<UserBin> users = checked_user_bins(p, h, tmax_share, user_sum);
+
+  // User times replace default head slots (slot 0 = T_max is never replaced).
+  std::vector<bool> slot_user(static_cast<size_t>(h), false);
+  std::vector<int> user_slot(users.size(), -1);
+  place_user_times(users, head_times, slot_user, user_slot);
 
   // ttr: T_max = 0, the other head times ascending = 1..h-1.
   std::vector<int> order(static_cast<size_t>(h - 1));
@@ -304,28 +356,8 @@ std::vector<TsafrirBin> tsafrir_bins(const TsafrirParams& p, base::Rng& rng) {
   if (has_tail) {
     const int64_t m = k - h;
     const double a = tsafrir_a(k, coef);  // a is fitted as a function of the model's K
-    std::set<int32_t> used(head_times.begin(), head_times.end());
-    std::vector<int32_t> tail_times;
-    tail_times.reserve(static_cast<size_t>(m));
-    const auto free_value = [&](int64_t v) { return v > 0 && v < p.t_max && !used.count(static_cast<int32_t>(v)); };
-    for (int64_t i = 1; i <= m; ++i) {
-      const double raw = tsafrir_f_tim(static_cast<double>(i) / static_cast<double>(m), p.t_max, a);
-      const int64_t rounded = round_half_away(raw / 60.0) * 60;
-      int64_t chosen = -1;
-      for (const int64_t nudge : {0, 30, -30, 20, -20, 10, -10})
-        if (free_value(rounded + nudge)) {
-          chosen = rounded + nudge;
-          break;
-        }
-      for (int64_t d = 0; chosen < 0 && d <= p.t_max; ++d) {
-        const int64_t base = std::clamp<int64_t>(round_half_away(raw), 1, p.t_max - 1);
-        if (free_value(base + d)) chosen = base + d;
-        else if (free_value(base - d)) chosen = base - d;
-      }
-      if (chosen < 0) throw ModelError("tsafrir model: T_max too small for the number of bins");
-      used.insert(static_cast<int32_t>(chosen));
-      tail_times.push_back(static_cast<int32_t>(chosen));
-    }
+    const std::vector<int32_t> times = tail_times_of(p.t_max, m, a, head_times);
+    std::vector<int32_t> tail_times(times);
     std::vector<int64_t> tail_ranks(static_cast<size_t>(m));
     std::iota(tail_ranks.begin(), tail_ranks.end(), h + 1);
     base::shuffle(tail_times.begin(), tail_times.end(), rng);
