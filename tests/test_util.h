@@ -1,6 +1,7 @@
 // Helpers shared by the tests: where the real logs are, temporary files, and running the CLI.
 #pragma once
 
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,32 @@ std::vector<std::string> all_traces();            // every *.swf.gz in traces_di
 // A record for a hand-written test log, every field named: record({.submit_time = 0, .run_time = 100,
 // .requested_procs = 4}). Fields left out are -1 (unknown), as in a Record.
 swf::Record record(const swf::RecordFields& fields);
+
+// One job of a hand-made log: SWF job number, submit, runtime, processors, estimate (-1 = none).
+struct J {
+  int32_t number;
+  int32_t submit;
+  int32_t run;
+  int32_t procs;
+  int32_t estimate;
+};
+
+inline std::vector<swf::Record> records(std::initializer_list<J> jobs) {
+  std::vector<swf::Record> out;
+  for (const J& j : jobs) {
+    swf::Record r;
+    r.job_number = j.number;
+    r.submit_time = j.submit;
+    r.run_time = j.run;
+    r.requested_procs = j.procs;
+    r.allocated_procs = j.procs;
+    r.requested_time = j.estimate;
+    r.status = 1;
+    r.user_id = 1;
+    out.push_back(r);
+  }
+  return out;
+}
 
 // A fresh temporary directory, removed when the object goes out of scope.
 class TempDir {

@@ -21,7 +21,8 @@ TEST(Duration, ParsesNumbersWithUnits) {
 }
 
 TEST(Duration, RejectsWhatIsNotADuration) {
-  for (const char* bad : {"", "h", "-5m", "+5", "5x", "5 m", "1h-30m", "1h 30m", "abc", "1e400", "inf", "nan", "5mm", "1e20w"}) {
+  for (const char* bad :
+       {"", "h", "-5m", "+5", "5x", "5 m", "1h-30m", "1h 30m", "abc", "1e400", "inf", "nan", "5mm", "1e20w"}) {
     EXPECT_FALSE(parse_duration(bad).has_value()) << bad;
   }
 }

@@ -176,7 +176,8 @@ Spec parse_spec(std::string_view text, std::string_view kind) {
     if (item.empty()) continue;
     const size_t eq = item.find('=');
     if (eq == std::string_view::npos)
-      throw std::invalid_argument(fmt::format("{} spec '{}': parameter '{}' needs a value (KEY=VALUE)", kind, text, item));
+      throw std::invalid_argument(
+          fmt::format("{} spec '{}': parameter '{}' needs a value (KEY=VALUE)", kind, text, item));
     const std::string key(trim(item.substr(0, eq)));
     std::string_view value = trim(item.substr(eq + 1));
     const bool bracketed = value.starts_with('[') && value.ends_with(']');

@@ -30,14 +30,15 @@ nlohmann::ordered_json to_json(const std::vector<trace::Flurry>& flurries, const
   j["flurry_jobs"] = flurry_jobs(flurries);
   j["flurries"] = nlohmann::ordered_json::array();
   for (const auto& f : flurries)
-    j["flurries"].push_back({{"user", f.user},
-                             {"week", f.week},
-                             {"week_start", f.week_start},
-                             {"week_start_date", trace::format_log_time_if_known(f.week_start, log.header).value_or("")},
-                             {"jobs", f.jobs},
-                             {"runner_up", f.runner_up},
-                             {"runner_up_jobs", f.runner_up_jobs},
-                             {"ratio", f.ratio}});
+    j["flurries"].push_back(
+        {{"user", f.user},
+         {"week", f.week},
+         {"week_start", f.week_start},
+         {"week_start_date", trace::format_log_time_if_known(f.week_start, log.header).value_or("")},
+         {"jobs", f.jobs},
+         {"runner_up", f.runner_up},
+         {"runner_up_jobs", f.runner_up_jobs},
+         {"ratio", f.ratio}});
   return j;
 }
 

@@ -21,7 +21,8 @@ TEST(SessionStudy, PoolingALogWithItselfDoublesTheSessionsAndKeepsTheMedians) {
   const SessionStudy two = run_session_study({{"a/kth.swf", kth()}, {"b/kth.swf", kth()}}, o);
   ASSERT_GT(one.sessions, 1000);
   EXPECT_EQ(two.sessions, 2 * one.sessions);
-  for (size_t v = 0; v < analysis::kSessionVars; ++v) EXPECT_DOUBLE_EQ(two.variables[v].median, one.variables[v].median);
+  for (size_t v = 0; v < analysis::kSessionVars; ++v)
+    EXPECT_DOUBLE_EQ(two.variables[v].median, one.variables[v].median);
   EXPECT_EQ(one.logs[0].label, "kth.swf");
   const std::string csv = session_study_csv(two);
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), two.sessions + 1);

@@ -285,3 +285,25 @@ TEST(EngineTest, MachineRefusesOverCommitment) {
 
 }  // namespace
 }  // namespace schedlab::sim
+
+namespace schedlab::sim {
+namespace {
+
+// A record with an unknown submit time (-1) cannot be placed in time: it is excluded and counted, and
+// the rest of the log still simulates (it used to break the engine, which uses -1 for "not started").
+TEST(EngineTest, UnknownSubmitTimeIsExcludedAndTheRestSimulates) {
+  auto recs = testing::records({J{1, 0, 10, 4, 10}, J{2, 5, 10, 4, 10}, J{3, 6, 10, 4, 10}});
+  recs[1].submit_time = -1;
+  WorkloadOptions o;
+  o.procs = 8;
+  const Workload w = build_workload(swf::Header{}, recs, o);
+  ASSERT_EQ(w.jobs.size(), 2u);
+  EXPECT_EQ(w.excluded.at("no_submit_time"), 1);
+  const SimResult r = simulate(w, "easy");
+  ASSERT_EQ(r.jobs.size(), 2u);
+  EXPECT_EQ(r.jobs[0].start, 0);
+  EXPECT_EQ(r.jobs[1].start, 6);
+}
+
+}  // namespace
+}  // namespace schedlab::sim

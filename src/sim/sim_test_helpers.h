@@ -9,34 +9,13 @@
 #include "schedlab/workload/workload.h"
 #include "schedlab/swf/header.h"
 #include "schedlab/swf/record.h"
+#include "test_util.h"
 
 namespace schedlab::sim::testing {
 
-// One job of a hand-made log: SWF job number, submit, runtime, processors, estimate (-1 = none).
-struct J {
-  int32_t number;
-  int32_t submit;
-  int32_t run;
-  int32_t procs;
-  int32_t estimate;
-};
-
-inline std::vector<swf::Record> records(std::initializer_list<J> jobs) {
-  std::vector<swf::Record> out;
-  for (const J& j : jobs) {
-    swf::Record r;
-    r.job_number = j.number;
-    r.submit_time = j.submit;
-    r.run_time = j.run;
-    r.requested_procs = j.procs;
-    r.allocated_procs = j.procs;
-    r.requested_time = j.estimate;
-    r.status = 1;
-    r.user_id = 1;
-    out.push_back(r);
-  }
-  return out;
-}
+// One job of a hand-made log and its records: tests/test_util.h.
+using schedlab::testing::J;
+using schedlab::testing::records;
 
 inline Workload workload(int64_t procs, std::initializer_list<J> jobs, bool kill_at_estimate = false) {
   WorkloadOptions o;

@@ -1,6 +1,7 @@
 // Durations as users write them, one rule for every command and parameter: a decimal number with an
 // optional unit — s (default), m, h, d or w — e.g. "90", "90s", "15m", "1.5h", "2d", "1w", or several such
-// parts ("1h30m", "1m30s"). The value is rounded to whole seconds, half away from zero. And back: the short form used in tables.
+// parts ("1h30m", "1m30s"). The value is rounded to whole seconds, half away from zero. And back: the
+// short form used in tables.
 #pragma once
 
 #include <cstdint>

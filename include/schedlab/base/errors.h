@@ -21,8 +21,8 @@ inline bool is_internal_error(const std::exception& e) {
   if (dynamic_cast<const InternalError*>(&e) != nullptr) return true;
   if (dynamic_cast<const std::logic_error*>(&e) == nullptr) return false;
   return dynamic_cast<const std::invalid_argument*>(&e) == nullptr &&
-         dynamic_cast<const std::out_of_range*>(&e) == nullptr && dynamic_cast<const std::domain_error*>(&e) == nullptr &&
-         dynamic_cast<const std::length_error*>(&e) == nullptr;
+         dynamic_cast<const std::out_of_range*>(&e) == nullptr &&
+         dynamic_cast<const std::domain_error*>(&e) == nullptr && dynamic_cast<const std::length_error*>(&e) == nullptr;
 }
 
 }  // namespace schedlab::base

@@ -1,7 +1,8 @@
 // A small, portable, seeded random number generator for everything in schedlab that draws (bootstrap,
 // k-means++, estimate models, workload generators, synthetic test data). std::mt19937 with
-// std::uniform_int_distribution is not byte-identical across standard libraries; this generator is: xoshiro256** seeded through splitmix64, with bounded integers by
-// Lemire's multiply-shift method (exactly unbiased) and doubles from the top 53 bits.
+// std::uniform_int_distribution is not byte-identical across standard libraries; this generator is:
+// xoshiro256** seeded through splitmix64, with bounded integers by Lemire's multiply-shift method (exactly
+// unbiased) and doubles from the top 53 bits.
 //
 // Contract: the same seed gives the same sequence on every platform and build. `Rng::stream(seed, k)`
 // gives independent-looking generator number k for a seed, so work split over threads can draw from a
