@@ -289,20 +289,21 @@ TEST(EngineTest, MachineRefusesOverCommitment) {
 namespace schedlab::sim {
 namespace {
 
-// A record with an unknown submit time (-1) cannot be placed in time: it is excluded and counted, and
-// the rest of the log still simulates (it used to break the engine, which uses -1 for "not started").
+// A log with a record of unknown submit time (-1) still simulates: that job is left out (workload/), and
+// the engine, which uses -1 for "not started", never sees it.
 TEST(EngineTest, UnknownSubmitTimeIsExcludedAndTheRestSimulates) {
-  auto recs = testing::records({J{1, 0, 10, 4, 10}, J{2, 5, 10, 4, 10}, J{3, 6, 10, 4, 10}});
-  recs[1].submit_time = -1;
+  const std::vector<swf::Record> log = {
+      schedlab::testing::record({.job_number = 1, .submit_time = 0, .run_time = 10, .allocated_procs = 4,
+                                 .requested_procs = 4, .requested_time = 10}),
+      schedlab::testing::record({.job_number = 2, .submit_time = -1, .run_time = 10, .requested_procs = 8}),
+      schedlab::testing::record({.job_number = 3, .submit_time = 6, .run_time = 10, .allocated_procs = 6,
+                                 .requested_procs = 6, .requested_time = 10})};
   WorkloadOptions o;
   o.procs = 8;
-  const Workload w = build_workload(swf::Header{}, recs, o);
-  ASSERT_EQ(w.jobs.size(), 2u);
-  EXPECT_EQ(w.excluded.at("no_submit_time"), 1);
-  const SimResult r = simulate(w, "easy");
+  const SimResult r = simulate(build_workload(swf::Header{}, log, o), "easy");
   ASSERT_EQ(r.jobs.size(), 2u);
   EXPECT_EQ(r.jobs[0].start, 0);
-  EXPECT_EQ(r.jobs[1].start, 6);
+  EXPECT_EQ(r.jobs[1].start, 10);  // 6 processors wait for job 1's 4 to be given back
 }
 
 }  // namespace
