@@ -176,11 +176,7 @@ void run_generate(const GenerateOptions& o) {
     j["output"] = o.output;
     j["model"] = o.model;
     j["seed"] = o.seed;
-    j["parameters"] = rep.parameters;
-    j["assigned"] = rep.assigned;
-    j["unchanged"] = rep.unknown_runtime;
-    j["truncated_runtimes"] = rep.truncated_runtimes;
-    j["warnings"] = rep.warnings;
+    j.update(model::to_json(rep));
     fmt::print(o.output == "-" ? stderr : stdout, "{}\n", j.dump(2));
   } else if (o.output != "-") {
     fmt::print("{}: {} model, seed {}: {} estimates written, {} jobs unchanged{}\n", o.output, o.model, o.seed,
@@ -203,15 +199,7 @@ void run_compare(const CompareOptions& o) {
     j["command"] = "estimates compare";
     j["real"] = o.real;
     j["model"] = o.model;
-    j["paired"] = c.paired;
-    j["real_jobs"] = c.real_jobs;
-    j["model_jobs"] = c.model_jobs;
-    j["ks"] = c.ks;
-    j["sa_real"] = c.sa_real;
-    j["sa_model"] = c.sa_model;
-    j["d_sa"] = c.d_sa;
-    j["real_bins"] = model::to_json(c.real, 20);
-    j["model_bins"] = model::to_json(c.model, 20);
+    j.update(model::to_json(c));
     fmt::print("{}\n", j.dump(2));
     return;
   }

@@ -58,15 +58,7 @@ void run_profiler_experiment(const ProfilerExperimentCliOptions& opt) {
     j["command"] = "generate profiler-experiment";
     j["output"] = opt.output;
     j["seed"] = opt.seed;
-    j["jobs"] = static_cast<int64_t>(jobs.size());
-    j["mean_interarrival"] = o.mean_interarrival;
-    j["machine_procs"] = o.machine_procs;
-    j["last_submit"] = stats.last_submit;
-    j["offered_load"] = stats.offered_load;
-    auto exes = nlohmann::ordered_json::array();
-    for (const auto& e : stats.executables)
-      exes.push_back({{"executable", e.number}, {"name", e.name}, {"jobs", e.jobs}, {"mean_runtime", e.mean_runtime}});
-    j["executables"] = exes;
+    j.update(model::to_json(stats, o, static_cast<int64_t>(jobs.size())));
     if (training_runs > 0)
       j["training"] = {{"output", opt.training_out},
                        {"runs_per_executable", training_runs},

@@ -76,6 +76,20 @@ nlohmann::ordered_json to_json(const EstimateBins& b, size_t top) {
   return j;
 }
 
+nlohmann::ordered_json to_json(const EstimateComparison& c) {
+  nlohmann::ordered_json j;
+  j["paired"] = c.paired;
+  j["real_jobs"] = c.real_jobs;
+  j["model_jobs"] = c.model_jobs;
+  j["ks"] = c.ks;
+  j["sa_real"] = c.sa_real;
+  j["sa_model"] = c.sa_model;
+  j["d_sa"] = c.d_sa;
+  j["real_bins"] = to_json(c.real, 20);
+  j["model_bins"] = to_json(c.model, 20);
+  return j;
+}
+
 int64_t drop_estimates_above(std::vector<swf::Record>& records, int32_t limit) {
   const auto before = records.size();
   std::erase_if(records, [limit](const swf::Record& r) { return r.requested_time > limit; });

@@ -259,6 +259,16 @@ int32_t parse_duration(const std::string& text) {
   return static_cast<int32_t>(*seconds);
 }
 
+nlohmann::ordered_json to_json(const GenerateReport& rep) {
+  nlohmann::ordered_json j;
+  j["parameters"] = rep.parameters;
+  j["assigned"] = rep.assigned;
+  j["unchanged"] = rep.unknown_runtime;
+  j["truncated_runtimes"] = rep.truncated_runtimes;
+  j["warnings"] = rep.warnings;
+  return j;
+}
+
 nlohmann::json parse_params_text(const std::string& text) {
   nlohmann::json j = nlohmann::json::object();
   size_t start = 0;

@@ -164,5 +164,20 @@ TEST(EstimateModels, ParametersAreCheckedAgainstTheDeclarations) {
   EXPECT_EQ(estimate_model_names().size(), estimate_models().size());
 }
 
+// The JSON of a generation and of a comparison carry the report's figures.
+TEST(EstimateModels, ReportAndComparisonJson) {
+  auto log = log_of(200);
+  auto mod = log;
+  const GenerateReport rep = apply_estimate_model("f", {{"f", 1}}, mod, 3);
+  const auto j = to_json(rep);
+  EXPECT_EQ(j["assigned"].get<int64_t>(), rep.assigned);
+  EXPECT_EQ(j["parameters"].get<std::string>(), rep.parameters);
+  const EstimateComparison c = compare_estimates(log, mod);
+  const auto k = to_json(c);
+  EXPECT_EQ(k["paired"].get<bool>(), c.paired);
+  EXPECT_DOUBLE_EQ(k["ks"].get<double>(), c.ks);
+  EXPECT_LE(k["real_bins"]["modes"].size(), 20u);
+}
+
 }  // namespace
 }  // namespace schedlab::model

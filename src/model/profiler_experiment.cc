@@ -227,4 +227,19 @@ ProfilerExperimentStats profiler_experiment_stats(const std::vector<swf::Record>
   return out;
 }
 
+nlohmann::ordered_json to_json(const ProfilerExperimentStats& stats, const ProfilerExperimentOptions& options,
+                               int64_t jobs) {
+  nlohmann::ordered_json j;
+  j["jobs"] = jobs;
+  j["mean_interarrival"] = options.mean_interarrival;
+  j["machine_procs"] = options.machine_procs;
+  j["last_submit"] = stats.last_submit;
+  j["offered_load"] = stats.offered_load;
+  auto exes = nlohmann::ordered_json::array();
+  for (const auto& e : stats.executables)
+    exes.push_back({{"executable", e.number}, {"name", e.name}, {"jobs", e.jobs}, {"mean_runtime", e.mean_runtime}});
+  j["executables"] = exes;
+  return j;
+}
+
 }  // namespace schedlab::model

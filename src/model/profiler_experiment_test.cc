@@ -242,6 +242,10 @@ TEST(ProfilerExperimentStats, LoadAndPerExecutableMeans) {
   EXPECT_TRUE(std::isnan(s.executables[1].mean_runtime));
   EXPECT_EQ(s.executables[12].number, 13);
   EXPECT_DOUBLE_EQ(s.executables[12].mean_runtime, 25);
+  const auto j = to_json(s, ProfilerExperimentOptions{}, 3);
+  EXPECT_EQ(j["jobs"].get<int64_t>(), 3);
+  EXPECT_DOUBLE_EQ(j["offered_load"].get<double>(), 0.375);
+  EXPECT_EQ(j["executables"].size(), 13u);
 }
 
 }  // namespace

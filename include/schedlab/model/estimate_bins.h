@@ -76,6 +76,9 @@ struct EstimateComparison {
 };
 
 EstimateComparison compare_estimates(const std::vector<swf::Record>& real, const std::vector<swf::Record>& model);
+// {"paired", "real_jobs", "model_jobs", "ks", "sa_real", "sa_model", "d_sa", "real_bins", "model_bins" (the 20
+// most popular modes of each)}
+nlohmann::ordered_json to_json(const EstimateComparison& c);
 
 // Two-sample KS statistic of two samples (any order; copies are sorted). 0 when either is empty.
 double ks_statistic(std::vector<double> a, std::vector<double> b);

@@ -42,6 +42,9 @@ struct GenerateReport {
   std::vector<std::string> warnings;
 };
 
+// {"parameters", "assigned", "unchanged", "truncated_runtimes", "warnings"}
+nlohmann::ordered_json to_json(const GenerateReport& report);
+
 // Parses "k=v,k=v" into a JSON object. Values: numbers stay numbers; durations with a unit suffix
 // ("18h", "5m", "30s", "1.5h") become seconds; everything else stays a string. Throws ModelError.
 nlohmann::json parse_params_text(const std::string& text);

@@ -36,6 +36,8 @@
 #include <string_view>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "schedlab/base/random.h"
 #include "schedlab/model/tsafrir.h"  // ModelError
 #include "schedlab/swf/header.h"
@@ -102,6 +104,9 @@ struct ProfilerExperimentStats {
 };
 ProfilerExperimentStats profiler_experiment_stats(const std::vector<swf::Record>& jobs,
                                                   const ProfilerExperimentOptions& options);
+// {"jobs", "mean_interarrival", "machine_procs", "last_submit", "offered_load", "executables": [...]}
+nlohmann::ordered_json to_json(const ProfilerExperimentStats& stats, const ProfilerExperimentOptions& options,
+                               int64_t jobs);
 
 // runs_per_executable >= 1; the experiment options give seed and processor range.
 std::vector<swf::Record> generate_profiler_training(const ProfilerExperimentOptions& options,
