@@ -39,30 +39,31 @@ void LewfScheduler::on_arrival(const SimState& state, const WaitingJob& job) {
     by_size_.assign(leaves_, {});
     tree_.assign(2 * leaves_, kNoKey);
   }
-  const auto i = static_cast<size_t>(job.id);
-  if (i >= prediction_.size()) prediction_.resize(std::max(i + 1, prediction_.size() * 2), -1);
-  prediction_[i] = job.prediction;
+  prediction_[job.id] = job.prediction;
   index({job.prediction, job.id}, job.procs);
 }
 
 void LewfScheduler::on_start(const SimState& state, const RunningJob& job) {
-  const auto i = static_cast<size_t>(job.id);
-  if (i < prediction_.size()) unindex({prediction_[i], job.id}, state.job(job.id).procs);
+  const auto it = prediction_.find(job.id);
+  if (it == prediction_.end()) return;
+  unindex({it->second, job.id}, state.job(job.id).procs);
+  prediction_.erase(it);
 }
 
 void LewfScheduler::on_prediction_change(const SimState& state, JobId job, int64_t /*old_prediction*/) {
-  const auto i = static_cast<size_t>(job);
-  if (i >= prediction_.size()) return;
+  const auto it = prediction_.find(job);
+  if (it == prediction_.end()) return;
   // Only waiting jobs are indexed; a running job's key is not in the set and nothing changes.
   const WaitingJob* w = state.queue.find(job);
-  if (w == nullptr || !waiting_.contains({prediction_[i], job})) return;
-  unindex({prediction_[i], job}, w->procs);
-  prediction_[i] = w->prediction;
+  if (w == nullptr || !waiting_.contains({it->second, job})) return;
+  unindex({it->second, job}, w->procs);
+  it->second = w->prediction;
   index({w->prediction, job}, w->procs);
 }
 
 void LewfScheduler::rebuild(const SimState& state) {
   waiting_.clear();
+  prediction_.clear();
   for (auto& set : by_size_) set.clear();
   std::fill(tree_.begin(), tree_.end(), kNoKey);
   for (const WaitingJob& w : state.queue) on_arrival(state, w);

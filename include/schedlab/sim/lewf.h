@@ -41,7 +41,8 @@ class LewfScheduler final : public Scheduler {
   void index(const Key& key, int32_t procs);
   void unindex(const Key& key, int32_t procs);
   std::set<Key> waiting_;
-  std::vector<int64_t> prediction_;  // by JobId: the key under which a waiting job is indexed
+  // The key under which each waiting job is indexed (waiting jobs only, so a clone copies the queue's size).
+  std::unordered_map<JobId, int64_t> prediction_;
   // lewf-fill: waiting jobs by size (index procs - 1), and a min segment tree over the sizes' first keys.
   std::vector<std::set<Key>> by_size_;
   std::vector<Key> tree_;  // tree_[leaves_ + s] = first key of size s + 1; inner nodes: min of children
