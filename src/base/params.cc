@@ -163,7 +163,15 @@ void check_value(std::string_view plugin, const ParamDecl& d, const std::string&
 
 Spec parse_spec(std::string_view text, std::string_view kind) {
   const std::string_view t = trim(text);
-  if (t.starts_with('@')) return parse_spec(read_spec_file(trim(t.substr(1)), kind), kind);
+  if (t.starts_with('@')) {
+    const std::string path(trim(t.substr(1)));
+    const std::string content = read_spec_file(path, kind);
+    // One level only: a file naming another file could name itself and never end.
+    if (trim(content).starts_with('@'))
+      throw std::invalid_argument(fmt::format("{} spec file '{}' names another spec file; write the spec itself", kind,
+                                              path));
+    return parse_spec(content, kind);
+  }
   Spec spec;
   const size_t colon = t.find(':');
   spec.name = std::string(trim(t.substr(0, colon)));

@@ -62,8 +62,14 @@ TEST(Spec, FromAFileWithCommentsAndLineBreaks) {
   const auto candidates = parse_spec_list(s.params.at("candidates"), "scheduler");
   ASSERT_EQ(candidates.size(), 2u);
   EXPECT_EQ(parse_spec(candidates[1], "scheduler").params.at("check"), "1");
-  std::remove(path.c_str());
   EXPECT_THROW(parse_spec("@/no/such/file.spec", "scheduler"), std::invalid_argument);
+  // A file that names a file (here itself) is an error, not an endless recursion.
+  {
+    std::ofstream f(path);
+    f << "@" << path << "\n";
+  }
+  EXPECT_THROW(parse_spec("@" + path, "scheduler"), std::invalid_argument);
+  std::remove(path.c_str());
 }
 
 const std::vector<ParamDecl>& decls() {

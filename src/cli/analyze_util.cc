@@ -1,16 +1,10 @@
 #include "cli/analyze_util.h"
 
-#include <cerrno>
-#include <charconv>
-#include <cmath>
-#include <cstdio>
-#include <cstring>
 #include <stdexcept>
 
 #include <fmt/core.h>
 
 #include "schedlab/base/duration.h"
-#include "schedlab/swf/writer.h"
 
 namespace schedlab::cli {
 
@@ -29,23 +23,9 @@ swf::Log read_log_for_analysis(const std::string& path, bool skip_invalid) {
   return swf::read_log(path, options);
 }
 
-void write_csv_lines(const std::string& path, const std::vector<std::string>& rows) {
-  std::string text;
-  for (const auto& row : rows) {
-    text += row;
-    text += '\n';
-  }
-  swf::write_text_file(path, text);
-}
-
 void check_one_stdout_document(bool json, const std::string& csv_path) {
   if (json && csv_path == "-")
     throw std::invalid_argument("--json and CSV to standard output ('-') cannot be combined: write the CSV to a file");
-}
-
-std::string csv_number(double v) {
-  if (std::isnan(v)) return "nan";
-  return fmt::format("{}", v);
 }
 
 }  // namespace schedlab::cli

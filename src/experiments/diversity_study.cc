@@ -5,12 +5,12 @@
 
 #include <fmt/core.h>
 
+#include "schedlab/base/csv_number.h"
 #include "schedlab/base/file_name.h"
 
 namespace schedlab::experiments {
 namespace {
 
-std::string csv_number(double v) { return std::isnan(v) ? "nan" : fmt::format("{}", v); }
 
 }  // namespace
 
@@ -43,8 +43,8 @@ std::string diversity_csv(const DiversityStudy& st) {
   for (size_t i = 0; i < st.result.rows.size(); ++i) {
     const auto& row = st.result.rows[i];
     out += fmt::format("{},{},{},{},{},{},{},{}\n", base::file_name(st.names[i]), row.jobs,
-                       csv_number(row.job_weighted), csv_number(row.same_weight),
-                       csv_number(row.baseline_job_weighted), csv_number(row.baseline_same_weight),
+                       base::csv_number(row.job_weighted), base::csv_number(row.same_weight),
+                       base::csv_number(row.baseline_job_weighted), base::csv_number(row.baseline_same_weight),
                        row.top_bin_job_weighted, row.top_bin_same_weight);
   }
   return out;

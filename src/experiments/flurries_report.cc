@@ -4,6 +4,7 @@
 
 #include <fmt/core.h>
 
+#include "schedlab/base/csv_number.h"
 #include "schedlab/trace/log_time.h"
 
 namespace schedlab::experiments {
@@ -12,7 +13,7 @@ std::string flurries_csv(const std::vector<trace::Flurry>& flurries) {
   std::string out = "user,week,week_start,jobs,runner_up,runner_up_jobs,ratio\n";
   for (const auto& f : flurries)
     out += fmt::format("{},{},{},{},{},{},{}\n", f.user, f.week, f.week_start, f.jobs, f.runner_up, f.runner_up_jobs,
-                       std::isnan(f.ratio) ? "nan" : fmt::format("{}", f.ratio));
+                       base::csv_number(f.ratio));
   return out;
 }
 

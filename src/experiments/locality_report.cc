@@ -4,13 +4,15 @@
 
 #include <fmt/core.h>
 
+#include "schedlab/base/csv_number.h"
+
 namespace schedlab::experiments {
 
 std::string locality_csv(const analysis::LocalityResult& r) {
   std::string out = "slice,start,jobs,usable,m,top_bin\n";
   for (const auto& s : r.slices)
     out += fmt::format("{},{},{},{},{},{}\n", s.index, s.start, s.jobs, s.usable ? 1 : 0,
-                       s.usable ? (std::isnan(s.m) ? "nan" : fmt::format("{}", s.m)) : "",
+                       s.usable ? base::csv_number(s.m) : "",
                        s.usable ? std::to_string(s.top_bin) : "");
   return out;
 }

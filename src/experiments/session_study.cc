@@ -6,13 +6,13 @@
 
 #include <fmt/core.h>
 
+#include "schedlab/base/csv_number.h"
 #include "schedlab/base/file_name.h"
 #include "schedlab/trace/conventions.h"
 
 namespace schedlab::experiments {
 namespace {
 
-std::string csv_number(double v) { return std::isnan(v) ? "nan" : fmt::format("{}", v); }
 
 std::string_view transform_name(analysis::Transform t) { return t == analysis::Transform::kSignedLog ? "log" : "none"; }
 
@@ -125,7 +125,7 @@ std::string session_study_csv(const SessionStudy& st) {
       out += fmt::format("{},{},{}", l.label, l.sessions.sessions[s].user, l.sessions.sessions[s].start);
       for (const double v : l.rows[s]) {
         out += ',';
-        out += csv_number(v);
+        out += base::csv_number(v);
       }
       if (st.options.classify) out += fmt::format(",{}", session_class(st.session_classes.labels[k]));
       if (st.options.online) out += fmt::format(",{}", session_class(st.online[k]));

@@ -10,6 +10,7 @@ PreparedSimulation prepare_simulation(const SimulationSpec& spec) {
   PreparedSimulation out;
   out.spec = spec;
   const sim::Policy policy = sim::resolve_policy(spec.scheduler, spec.predictor, spec.correction);
+  out.name = policy.name;
   out.scheduler = sim::make_scheduler(policy.scheduler, sim::SchedulerConfig{spec.sim.seed, {}});
   if (spec.event_cost) {
     auto wrapped = std::make_unique<sim::EventCostRecorder>(std::move(out.scheduler));
@@ -28,7 +29,7 @@ Simulation run_simulation(const PreparedSimulation& prepared, const swf::Log& lo
   // The recorder's clones share its sample list, so the samples of this run are the new ones.
   const size_t samples_before = prepared.recorder != nullptr ? prepared.recorder->samples().size() : 0;
   out.result = sim::simulate(out.workload, *prepared.scheduler, *prepared.predictor, prepared.spec.sim);
-  out.result.scheduler = prepared.spec.scheduler;
+  out.result.scheduler = prepared.name;
   if (prepared.recorder != nullptr) {
     const auto& all = prepared.recorder->samples();
     out.event_cost = sim::summarize_event_cost(

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <fstream>
 #include <stdexcept>
 
 #include "schedlab/sim/simulate.h"
@@ -77,6 +79,28 @@ TEST(Simulation, EventCostAndJson) {
   EXPECT_DOUBLE_EQ(j["metrics"]["wait"]["mean"].get<double>(), s.result.metrics.wait.mean);
   EXPECT_TRUE(j.contains("event_cost"));
   EXPECT_NE(j["predictor"].get<std::string>().find("double"), std::string::npos) << j["predictor"];
+}
+
+// A scheduler spec may come from a file (comments and line breaks allowed), naming a preset too; results
+// name it by the spec the file holds.
+TEST(Simulation, SchedulerSpecFromAFile) {
+  const std::string path = ::testing::TempDir() + "/schedlab-simulation-test.spec";
+  {
+    std::ofstream f(path);
+    f << "# the paper's EASY++\neasy++\n";
+  }
+  SimulationSpec spec;
+  spec.scheduler = "@" + path;
+  const Simulation s = run_simulation(prepare_simulation(spec), swf::parse_log(kLog));
+  EXPECT_EQ(s.result.scheduler, "easy++");
+  EXPECT_NE(s.result.predictor.find("user-last2"), std::string::npos) << s.result.predictor;
+  {
+    std::ofstream f(path);
+    f << "conservative:\n  compress=fixpoint\n";
+  }
+  EXPECT_EQ(run_simulation(prepare_simulation(spec), swf::parse_log(kLog)).result.scheduler,
+            "conservative:compress=fixpoint");
+  std::remove(path.c_str());
 }
 
 }  // namespace

@@ -4,10 +4,11 @@
 
 #include <fmt/core.h>
 
+#include "schedlab/base/csv_number.h"
+
 namespace schedlab::experiments {
 namespace {
 
-std::string csv_number(double v) { return std::isnan(v) ? "nan" : fmt::format("{}", v); }
 nlohmann::ordered_json number(double v) { return std::isnan(v) ? nlohmann::ordered_json() : nlohmann::ordered_json(v); }
 std::string_view series_name(int k) { return analysis::temporal_series_name(static_cast<analysis::TemporalSeries>(k)); }
 
@@ -19,10 +20,10 @@ std::string temporal_csv(const analysis::TemporalResult& r) {
       "hurst_average\n";
   for (int k = 0; k < analysis::kTemporalSeries; ++k) {
     const auto& row = r.rows[static_cast<size_t>(k)];
-    out += fmt::format("{},{},{},{},{},{},{},{},{},{}\n", series_name(k), csv_number(row.lag1_15m),
-                       csv_number(row.lag1_150m), csv_number(row.daily_12h), csv_number(row.daily_24h),
-                       csv_number(row.weekly_7d), csv_number(row.hurst.variance_time), csv_number(row.hurst.rs),
-                       csv_number(row.hurst.periodogram), csv_number(row.hurst.average));
+    out += fmt::format("{},{},{},{},{},{},{},{},{},{}\n", series_name(k), base::csv_number(row.lag1_15m),
+                       base::csv_number(row.lag1_150m), base::csv_number(row.daily_12h), base::csv_number(row.daily_24h),
+                       base::csv_number(row.weekly_7d), base::csv_number(row.hurst.variance_time), base::csv_number(row.hurst.rs),
+                       base::csv_number(row.hurst.periodogram), base::csv_number(row.hurst.average));
   }
   return out;
 }
@@ -31,7 +32,7 @@ std::string temporal_bins_csv(const analysis::TemporalBins& b) {
   std::string out = "bin,start,value\n";
   for (size_t i = 0; i < b.bins.value.size(); ++i)
     out += fmt::format("{},{},{}\n", i, static_cast<int64_t>(i) * b.width + b.origin,
-                       b.bins.present[i] ? csv_number(b.bins.value[i]) : "");
+                       b.bins.present[i] ? base::csv_number(b.bins.value[i]) : "");
   return out;
 }
 

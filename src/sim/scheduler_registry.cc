@@ -104,8 +104,12 @@ const Preset* find_preset(std::string_view name) {
   return nullptr;
 }
 
-Policy resolve_policy(std::string_view scheduler, std::string_view predictor, std::string_view correction) {
+Policy resolve_policy(std::string_view given, std::string_view predictor, std::string_view correction) {
   Policy out;
+  const std::string from_file =
+      given.starts_with('@') ? base::format_spec(base::parse_spec(given, "scheduler")) : std::string();
+  const std::string_view scheduler = from_file.empty() ? given : std::string_view(from_file);
+  out.name = std::string(scheduler);
   if (const Preset* preset = find_preset(scheduler)) {
     if (!predictor.empty() || !correction.empty()) {
       throw std::invalid_argument(fmt::format(

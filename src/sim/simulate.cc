@@ -33,7 +33,7 @@ SimResult simulate(const Workload& workload, std::string_view scheduler, std::st
   const auto s = make_scheduler(policy.scheduler, SchedulerConfig{options.seed, {}});
   const auto p = predict::make_predictor(policy.predictor, predict::PredictorConfig{options.seed, policy.predictor_params});
   SimResult r = simulate(workload, *s, *p, options);
-  r.scheduler = std::string(scheduler);
+  r.scheduler = policy.name;
   return r;
 }
 

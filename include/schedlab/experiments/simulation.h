@@ -34,6 +34,7 @@ struct SimulationSpec {
 
 struct PreparedSimulation {
   SimulationSpec spec;
+  std::string name;  // the scheduler as results name it (sim::Policy::name)
   std::unique_ptr<sim::Scheduler> scheduler;
   std::unique_ptr<predict::Predictor> predictor;
   const sim::EventCostRecorder* recorder = nullptr;  // inside `scheduler` when spec.event_cost
@@ -42,7 +43,7 @@ struct PreparedSimulation {
 struct Simulation {
   SimulationSpec spec;
   workload::Workload workload;
-  sim::SimResult result;  // result.scheduler is the name the user gave (a preset's, when one was given)
+  sim::SimResult result;  // result.scheduler: the name given (a preset's too), or a spec file's spec
   std::optional<sim::EventCostSummary> event_cost;
 };
 

@@ -18,9 +18,8 @@
 
 #include "schedlab/predict/accuracy.h"
 #include "schedlab/predict/predictor.h"
-#include "schedlab/sim/scheduler.h"
 #include "schedlab/sim/result.h"
-#include "schedlab/workload/workload.h"
+#include "schedlab/sim/scheduler.h"
 #include "schedlab/sim/state.h"
 #include "schedlab/workload/workload.h"
 

@@ -53,13 +53,15 @@ const Preset* find_preset(std::string_view name);
 // A policy as a user names it — a scheduler or a preset, optionally a predictor spec and a correction —
 // resolved to what the registries make. Presets are expanded here and nowhere else.
 struct Policy {
+  std::string name;       // what results call it: the name given (a preset's too), or a spec file's spec
   std::string scheduler;  // a scheduler spec (make_scheduler)
   std::string predictor;  // a predictor spec (predict::make_predictor)
   // Joined to the predictor spec's parameters by make_predictor: the correction, when one was given.
   std::map<std::string, std::string> predictor_params;
 };
 // `predictor` and `correction` empty = not given (the predictor is then predict::kDefaultPredictor, or the
-// preset's). Throws std::invalid_argument when a preset comes with a predictor or a correction. Unknown names
+// preset's). A scheduler given as "@FILE" is read first (base/params.h), so a file may name a preset too.
+// Throws std::invalid_argument when a preset comes with a predictor or a correction. Unknown names
 // are found when the scheduler and predictor are made.
 Policy resolve_policy(std::string_view scheduler, std::string_view predictor = {}, std::string_view correction = {});
 
