@@ -122,6 +122,18 @@ void print_json(const SimulateArgs& a, const experiments::Simulation& sim) {
   fmt::print("{}\n", doc.dump(2));
 }
 
+void print_adaptive_text(const sim::AdaptiveStats& a) {
+  const nlohmann::json j = experiments::to_json(a);
+  fmt::print("\n{} switch points {}, switches taken {} ({:.1f}%)\n", a.kind, a.switch_points, a.switches,
+             100.0 * j["switches_share"].get<double>());
+  fmt::print("{:<40} {:>12} {:>10}\n", "candidate", "time active", "chosen");
+  for (const auto& c : j["candidates"]) {
+    fmt::print("{:<40} {:>11.1f}% {:>10}\n", c["spec"].get<std::string>(), 100.0 * c["time_share"].get<double>(),
+               c["chosen"].get<int64_t>());
+  }
+  fmt::print("\n");
+}
+
 void print_text(const SimulateArgs& a, const experiments::Simulation& sim) {
   const workload::Workload& w = sim.workload;
   const sim::SimResult& r = sim.result;
@@ -155,6 +167,7 @@ void print_text(const SimulateArgs& a, const experiments::Simulation& sim) {
     fmt::print("{:<26} {:>14}\n", "suspensions", r.suspensions);
     fmt::print("{:<26} {:>14}\n", "killed by the scheduler", r.kills);
   }
+  if (r.adaptive) print_adaptive_text(*r.adaptive);
   fmt::print("{:<26} {:>14.3f} s{}\n", "simulation wall time", r.wall_time_s, a.check ? " (invariants checked)" : "");
   if (sim.event_cost) print_event_cost_text(*sim.event_cost);
 }

@@ -38,6 +38,23 @@ Simulation run_simulation(const PreparedSimulation& prepared, const swf::Log& lo
   return out;
 }
 
+nlohmann::json to_json(const sim::AdaptiveStats& a) {
+  int64_t total = 0;
+  for (const auto& c : a.candidates) total += c.active_seconds;
+  nlohmann::json candidates = nlohmann::json::array();
+  for (const auto& c : a.candidates) {
+    candidates.push_back({{"spec", c.spec},
+                          {"active_seconds", c.active_seconds},
+                          {"time_share", total > 0 ? static_cast<double>(c.active_seconds) / static_cast<double>(total) : 0.0},
+                          {"chosen", c.chosen}});
+  }
+  return {{"kind", a.kind},
+          {"switch_points", a.switch_points},
+          {"switches", a.switches},
+          {"switches_share", a.switch_points > 0 ? static_cast<double>(a.switches) / static_cast<double>(a.switch_points) : 0.0},
+          {"candidates", candidates}};
+}
+
 nlohmann::json to_json(const Simulation& s) {
   const workload::Workload& w = s.workload;
   const sim::SimResult& r = s.result;
@@ -79,6 +96,7 @@ nlohmann::json to_json(const Simulation& s) {
       {"wall_time_s", r.wall_time_s},
   };
   if (s.event_cost) doc["event_cost"] = to_json(*s.event_cost);
+  if (r.adaptive) doc["adaptive"] = to_json(*r.adaptive);
   return doc;
 }
 

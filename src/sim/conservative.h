@@ -118,6 +118,8 @@ class ConservativeScheduler final : public Scheduler {
   void on_start(const SimState& state, const RunningJob& job) override;
   void on_termination(const SimState& state, const RunningJob& job) override;
   void on_prediction_change(const SimState& state, JobId job, int64_t old_prediction) override;
+  // The profile is rebuilt from the state at the next call.
+  void on_sync(const SimState& /*state*/) override { desync_ = true; }
   void schedule(const SimState& state, Decision& decision) override;
 
   // For tests and tools: the current reservation of a waiting job (after the last schedule() call), or

@@ -530,6 +530,7 @@ void Engine::finish() {
       throw std::logic_error("check failed: processors still allocated at the end");
     }
   }
+  if (const AdaptiveStats* a = scheduler_->adaptive_stats()) result_.adaptive = *a;
   result_.metrics = compute_metrics(times, workload_->procs, options_.bsld_tau, options_.warmup_fraction);
   // Accuracy over the same jobs as the averages (termination order minus the warm-up).
   std::vector<predict::JobAccuracy> kept;

@@ -1,6 +1,7 @@
 // THE table of scheduling policies. To add one: write its file, then add one line here.
 #include "schedlab/sim/scheduler_registry.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <map>
 #include <string>
@@ -10,6 +11,10 @@
 
 #include "schedlab/predict/registry.h"
 #include "sim/conservative.h"
+#include "sim/flex.h"
+#include "sim/maui.h"
+#include "sim/pbas.h"
+#include "sim/wbas.h"
 #include "schedlab/sim/easy.h"
 #include "schedlab/sim/easy_preemptive.h"
 #include "schedlab/sim/fcfs.h"
@@ -58,6 +63,85 @@ static std::unique_ptr<Scheduler> make_easy_kill(const SchedulerConfig&, const b
   return std::make_unique<KillAtPrediction>("easy-kill", std::make_unique<ConservativeScheduler>(conservative_options(p)));
 }
 
+static std::unique_ptr<Scheduler> make_maui(const SchedulerConfig&, const base::Params& p) {
+  MauiScheduler::Options o;
+  o.depth = static_cast<int>(p.get_int("depth"));
+  o.priority = p.get_string("priority") == "xfactor" ? MauiScheduler::Options::Priority::kXfactor
+                                                     : MauiScheduler::Options::Priority::kFcfs;
+  const std::string backfill = p.get_string("backfill");
+  o.backfill = backfill == "bestfit"    ? MauiScheduler::Options::Backfill::kBestFit
+               : backfill == "shortest" ? MauiScheduler::Options::Backfill::kShortest
+                                        : MauiScheduler::Options::Backfill::kFirstFit;
+  o.fixed_reservations = p.get_string("reservation") == "fixed";
+  o.backfill_new_only_at_arrival = p.get_string("arrivals") == "new";
+  return std::make_unique<MauiScheduler>(o);
+}
+
+static std::unique_ptr<Scheduler> make_flex(const SchedulerConfig&, const base::Params& p) {
+  FlexScheduler::Options o;
+  o.slack_factor = p.get_double("slack_factor");
+  o.slack = p.get_string("slack") == "avgwait" ? FlexScheduler::Options::Slack::kAverageWait
+                                               : FlexScheduler::Options::Slack::kEstimate;
+  const std::string cost = p.get_string("cost");
+  o.cost = cost == "wait"   ? FlexScheduler::Options::Cost::kWait
+           : cost == "bsld" ? FlexScheduler::Options::Cost::kBoundedSlowdown
+                            : FlexScheduler::Options::Cost::kWork;
+  return std::make_unique<FlexScheduler>(o);
+}
+
+// A candidate of an adaptive scheduler, the error naming the parameter it came from.
+static std::unique_ptr<Scheduler> make_candidate(std::string_view adaptive, std::string_view param,
+                                                 const std::string& spec, const SchedulerConfig& config) {
+  try {
+    SchedulerConfig inner;
+    inner.seed = config.seed;
+    return make_scheduler(spec, inner);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(fmt::format("scheduler {}: parameter {}: {}", adaptive, param, e.what()));
+  }
+}
+
+// The candidates list: "a,b", "a+b" or "[a:k=v],[b]" (base::parse_spec_list).
+static std::vector<std::string> candidate_list(const std::string& text) {
+  if (text.find('[') == std::string::npos && text.find('+') != std::string::npos) {
+    std::string commas = text;
+    std::replace(commas.begin(), commas.end(), '+', ',');
+    return base::parse_spec_list(commas, "scheduler");
+  }
+  return base::parse_spec_list(text, "scheduler");
+}
+
+static std::unique_ptr<Scheduler> make_pbas(const SchedulerConfig& config, const base::Params& p) {
+  PbasScheduler::Options o;
+  try {
+    o.candidates = candidate_list(p.get_string("candidates"));
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(fmt::format("scheduler pbas: parameter candidates: {}", e.what()));
+  }
+  o.interval = p.get_duration("interval");
+  const std::string metric = p.get_string("metric");
+  o.metric = metric == "wait"       ? AdaptiveMetric::kWait
+             : metric == "response" ? AdaptiveMetric::kResponse
+             : metric == "slowdown" ? AdaptiveMetric::kSlowdown
+             : metric == "bsld"     ? AdaptiveMetric::kBoundedSlowdown
+                                    : AdaptiveMetric::kUtilization;
+  o.log_runtimes = p.get_string("runtimes") == "log";
+  std::vector<std::unique_ptr<Scheduler>> candidates;
+  for (const std::string& spec : o.candidates) candidates.push_back(make_candidate("pbas", "candidates", spec, config));
+  return std::make_unique<PbasScheduler>(std::move(o), std::move(candidates));
+}
+
+static std::unique_ptr<Scheduler> make_wbas(const SchedulerConfig& config, const base::Params& p) {
+  WbasScheduler::Options o;
+  o.high = p.get_string("high");
+  o.low = p.get_string("low");
+  o.maf = p.get_double("maf");
+  o.interval = p.get_duration("interval");
+  if (!(o.maf > 0)) throw std::invalid_argument(fmt::format("scheduler wbas: parameter maf must be > 0 (got {})", o.maf));
+  return std::make_unique<WbasScheduler>(o, make_candidate("wbas", "high", o.high, config),
+                                         make_candidate("wbas", "low", o.low, config));
+}
+
 const std::vector<SchedulerEntry>& schedulers() {
   static const std::vector<SchedulerEntry> table = {
       {"fcfs", "first come first served; stop at the first job that does not fit", make<FcfsScheduler, false>},
@@ -72,6 +156,54 @@ const std::vector<SchedulerEntry>& schedulers() {
          .help = "after a job ends early, move every reservation earlier once, or repeat until nothing moves",
          .choices = {"once", "fixpoint"}},
         check_param()}},
+      {"maui", "Maui as the Talby thesis configured it: EASY-like, with Maui's configurable rules", make_maui,
+       {{.name = "depth", .type = base::ParamType::kInt, .default_value = "1",
+         .help = "jobs holding a reservation (Maui's RESERVATIONDEPTH)", .min = 1, .metavar = "N"},
+        {.name = "priority", .type = base::ParamType::kChoice, .default_value = "fcfs",
+         .help = "the order jobs are considered in: arrival, or highest expansion factor first",
+         .choices = {"fcfs", "xfactor"}},
+        {.name = "backfill", .type = base::ParamType::kChoice, .default_value = "firstfit",
+         .help = "the order jobs after the last reservation are tried in", .choices = {"firstfit", "bestfit", "shortest"}},
+        {.name = "reservation", .type = base::ParamType::kChoice, .default_value = "dynamic",
+         .help = "recompute reservations at every event, or keep a job's first reservation time while it fits",
+         .choices = {"dynamic", "fixed"}},
+        {.name = "arrivals", .type = base::ParamType::kChoice, .default_value = "all",
+         .help = "at an instant where jobs only arrived, backfill every waiting job or only the new ones",
+         .choices = {"all", "new"}}}},
+      {"flex", "slack-based backfilling (Talby & Feitelson 1999): the cheapest queue order whose jobs all keep "
+       "their slack", make_flex,
+       {{.name = "slack_factor", .type = base::ParamType::kDouble, .default_value = "1",
+         .help = "a job's slack = this × its slack base", .min = 0, .metavar = "F"},
+        {.name = "slack", .type = base::ParamType::kChoice, .default_value = "avgwait",
+         .help = "slack base: the mean wait of the jobs started so far (Talby & Feitelson 1999) or the job's "
+                 "prediction (at least 60 s)",
+         .choices = {"estimate", "avgwait"}},
+        {.name = "cost", .type = base::ParamType::kChoice, .default_value = "work",
+         .help = "schedule cost: sum of processors × delay, of delay, or of bounded slowdown",
+         .choices = {"work", "wait", "bsld"}}}},
+      {"pbas", "performance-based adaptive scheduling (Talby §7.3): the candidate that did best in the last "
+       "interval drives the next", make_pbas,
+       {{.name = "candidates", .type = base::ParamType::kSpec, .default_value = "flex,maui",
+         .help = "the candidate schedulers: specs separated by ',' or '+', a spec with parameters in brackets",
+         .metavar = "SPECS"},
+        {.name = "interval", .type = base::ParamType::kDuration, .default_value = "7d",
+         .help = "time between switch points, also the history window", .min = 1},
+        {.name = "metric", .type = base::ParamType::kChoice, .default_value = "utilization",
+         .help = "how candidates are compared over the last interval",
+         .choices = {"wait", "response", "slowdown", "bsld", "utilization"}},
+        {.name = "runtimes", .type = base::ParamType::kChoice, .default_value = "log",
+         .help = "how long jobs run in the background candidates' runs: the log's runtimes or the predictions",
+         .choices = {"log", "predicted"}}}},
+      {"wbas", "workload-based adaptive scheduling (Talby §7.4): high when recent jobs are wider than the "
+       "long-term average, else low", make_wbas,
+       {{.name = "high", .type = base::ParamType::kSpec, .default_value = "flex",
+         .help = "the scheduler for windows of wide jobs", .metavar = "SPEC"},
+        {.name = "low", .type = base::ParamType::kSpec, .default_value = "maui",
+         .help = "the scheduler otherwise", .metavar = "SPEC"},
+        {.name = "maf", .type = base::ParamType::kDouble, .default_value = "5000",
+         .help = "moving average factor: avg += (processors - avg) / maf at every arrival", .min = 0, .metavar = "F"},
+        {.name = "interval", .type = base::ParamType::kDuration, .default_value = "1d",
+         .help = "time between switch points", .min = 1}}},
       {"lewf", "least estimated work (predicted runtime) first; stop at the first job that does not fit",
        make<LewfScheduler, false>},
       {"lewf-fill", "least estimated work first, starting every job that fits", make<LewfScheduler, true>},

@@ -53,6 +53,9 @@ PreparedSimulation prepare_simulation(const SimulationSpec& spec);
 // Throws std::invalid_argument on bad workload or simulation options.
 Simulation run_simulation(const PreparedSimulation& prepared, const swf::Log& log);
 
+// An adaptive scheduler's report: per candidate the time it was active (seconds and share) and the switch
+// points where it was chosen; the switch points and the switches taken (Talby Table 12's columns).
+nlohmann::json to_json(const sim::AdaptiveStats& a);
 // Everything `schedlab simulate --json` prints except the trace's path.
 nlohmann::json to_json(const Simulation& s);
 

@@ -31,6 +31,7 @@ class LewfScheduler final : public Scheduler {
   void on_arrival(const SimState& state, const WaitingJob& job) override;
   void on_start(const SimState& state, const RunningJob& job) override;
   void on_prediction_change(const SimState& state, JobId job, int64_t old_prediction) override;
+  void on_sync(const SimState& state) override { rebuild(state); }
   void schedule(const SimState& state, Decision& decision) override;
 
  private:

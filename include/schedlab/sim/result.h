@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -10,6 +11,7 @@
 #include "schedlab/workload/job.h"
 #include "schedlab/workload/workload.h"
 #include "schedlab/sim/metrics.h"
+#include "schedlab/sim/scheduler.h"
 
 namespace schedlab::sim {
 
@@ -53,6 +55,7 @@ struct SimResult {
   int64_t kills = 0;                   // jobs killed by the scheduler's overrun policy
   int64_t reservations_checked = 0;    // reservations verified by --check
   double wall_time_s = 0;              // time spent simulating (not reading the log)
+  std::optional<AdaptiveStats> adaptive;  // adaptive schedulers (pbas, wbas): candidates' time and switches
 };
 
 }  // namespace schedlab::sim

@@ -32,6 +32,9 @@
 //   must not read Job::runtime.
 // - Schedulers are copyable values via clone(): internal state (e.g. an availability profile) is copied.
 //   Deterministic; randomness only from SchedulerConfig::seed.
+// - Adaptive schedulers (pbas, wbas) run other schedulers as candidates and synchronise them to the real
+//   state (on_sync): afterwards the state the scheduler sees is not the one its notifications built. A
+//   scheduler that keeps bookkeeping about jobs must then follow the state (rebuild what disagrees).
 #pragma once
 
 #include <cstdint>
@@ -44,6 +47,19 @@
 #include "schedlab/sim/state.h"
 
 namespace schedlab::sim {
+
+// What an adaptive scheduler reports (sim/result.h carries it into SimResult).
+struct AdaptiveStats {
+  struct Candidate {
+    std::string spec;
+    int64_t active_seconds = 0;  // time this candidate's decisions drove the machine
+    int64_t chosen = 0;          // switch points at which it was chosen
+  };
+  std::string kind;              // "pbas" or "wbas"
+  std::vector<Candidate> candidates;
+  int64_t switch_points = 0;     // times the choice was made
+  int64_t switches = 0;          // times the active candidate changed
+};
 
 struct Reservation {
   JobId job = -1;
@@ -104,6 +120,13 @@ class Scheduler {
   virtual void on_prediction_change(const SimState& state, JobId job, int64_t old_prediction) {
     (void)state, (void)job, (void)old_prediction;
   }
+
+  // The state was replaced by another (an adaptive scheduler synchronising its candidates): what the
+  // scheduler knows about jobs may be stale; the next schedule() sees `state` (or a later one).
+  virtual void on_sync(const SimState& state) { (void)state; }
+
+  // Adaptive schedulers: which candidate was active how long, and the switches (nullptr: not adaptive).
+  virtual const AdaptiveStats* adaptive_stats() const { return nullptr; }
 
   // Decides which waiting jobs start now (see the contract above). `decision` arrives empty.
   virtual void schedule(const SimState& state, Decision& decision) = 0;

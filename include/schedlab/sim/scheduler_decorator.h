@@ -30,6 +30,8 @@ class SchedulerDecorator : public Scheduler {
   void on_prediction_change(const SimState& state, JobId job, int64_t old_prediction) override {
     inner_->on_prediction_change(state, job, old_prediction);
   }
+  void on_sync(const SimState& state) override { inner_->on_sync(state); }
+  const AdaptiveStats* adaptive_stats() const override { return inner_->adaptive_stats(); }
   void schedule(const SimState& state, Decision& decision) override { inner_->schedule(state, decision); }
 
  private:

@@ -1,0 +1,68 @@
+// Hand-computed Flex schedules (src/sim/flex.h). Most use slack=estimate (slack = the job's estimate, at
+// least 60 s) so that each deadline is known in advance; --check (testing::run) verifies that no job
+// starts after its first promised start plus its slack.
+#include "sim/flex.h"
+
+#include <gtest/gtest.h>
+
+#include "sim/sim_test_helpers.h"
+
+namespace schedlab::sim {
+namespace {
+using testing::J;
+using V = std::vector<int64_t>;
+
+TEST(FlexTest, InsertsANewJobAheadWithinTheSlack) {
+  // 10 processors. J2 (6) is promised 100 (J1 ends), deadline 200. J3 (6, 50 s) placed last starts at 200
+  // (cost 6 × 198 = 1188); inserted before J2 it starts at 100 and J2 moves to 150 (cost 6 × 98 + 6 × 50 =
+  // 888): inserted.
+  const auto w = testing::workload(10, {J{1, 0, 100, 10, 100}, J{2, 1, 100, 6, 100}, J{3, 2, 50, 6, 50}});
+  EXPECT_EQ(testing::starts(w, testing::run(w, "flex:slack=estimate")), (V{0, 150, 100}));
+  // Without slack J2 may not move: J3 goes last.
+  EXPECT_EQ(testing::starts(w, testing::run(w, "flex:slack=estimate;slack_factor=0")), (V{0, 100, 200}));
+}
+
+TEST(FlexTest, TheCostCriterionDecides) {
+  // 10 processors. J2 (9 procs) promised 100. J3 (2 procs, 50 s): last at 200, or before J2 at 100 with J2
+  // moved to 150. Work: 2 × 198 = 396 against 2 × 98 + 9 × 50 = 646: last. Wait: 198 against 98 + 50 =
+  // 148: inserted.
+  const auto w = testing::workload(10, {J{1, 0, 100, 10, 100}, J{2, 1, 100, 9, 100}, J{3, 2, 50, 2, 50}});
+  EXPECT_EQ(testing::starts(w, testing::run(w, "flex:slack=estimate;cost=work")), (V{0, 100, 200}));
+  EXPECT_EQ(testing::starts(w, testing::run(w, "flex:slack=estimate;cost=wait")), (V{0, 150, 100}));
+}
+
+TEST(FlexTest, NoJobIsDelayedPastItsSlack) {
+  // 10 processors, cost = wait. J2 (9 procs) promised 100, deadline 200. J3, J4, J5 (10 procs, 40 s, slack
+  // 60) arrive at 2, 3, 4. J3 jumps ahead (J2 to 140); J4 goes between J3 and J2 (J2 to 180; the same cost
+  // as before J3, and ties go to the later position); J5 cannot go anywhere before J2 without pushing it to
+  // 220 > 200: it goes last, at 280.
+  const auto w = testing::workload(10, {J{1, 0, 100, 10, 100}, J{2, 1, 100, 9, 100}, J{3, 2, 40, 10, 40},
+                                        J{4, 3, 40, 10, 40}, J{5, 4, 40, 10, 40}});
+  EXPECT_EQ(testing::starts(w, testing::run(w, "flex:slack=estimate;cost=wait")), (V{0, 180, 100, 140, 280}));
+}
+
+TEST(FlexTest, AJobThatFitsNowStartsNow) {
+  // 10 processors. J3 (4 procs, ends 92) fits before J2's reservation at 100 and starts at once. J4
+  // (4 procs, 200 s) could start at 92 only by pushing J2 to 292, past its deadline 160: it waits for J2.
+  // The schedule is conservative backfilling's.
+  const auto w = testing::workload(10, {J{1, 0, 100, 6, 100}, J{2, 1, 50, 8, 50}, J{3, 2, 90, 4, 90},
+                                        J{4, 3, 200, 4, 200}});
+  EXPECT_EQ(testing::starts(w, testing::run(w, "flex:slack=estimate")), (V{0, 100, 2, 150}));
+  EXPECT_EQ(testing::starts(w, testing::run(w, "conservative")), (V{0, 100, 2, 150}));
+}
+
+TEST(FlexTest, AverageWaitSlackStartsAtZero) {
+  // The default slack is the mean wait of the jobs started so far: J1 started without waiting, so J2's slack
+  // is 0 and J3 cannot jump ahead (compare InsertsANewJobAheadWithinTheSlack).
+  const auto w = testing::workload(10, {J{1, 0, 100, 10, 100}, J{2, 1, 100, 6, 100}, J{3, 2, 50, 6, 50}});
+  EXPECT_EQ(testing::starts(w, testing::run(w, "flex")), (V{0, 100, 200}));
+  // Once jobs have waited, later ones get slack.
+  const auto w2 = testing::workload(10, {J{1, 0, 100, 10, 100}, J{2, 1, 100, 10, 100}, J{3, 300, 100, 10, 100},
+                                         J{4, 301, 100, 6, 100}, J{5, 302, 50, 6, 50}});
+  // Waits when J4 arrives: J1 0, J2 99, J3 0 -> slack 33; J4 is promised 400 (deadline 433). J5 before J4
+  // would start at 400 and push J4 to 450 > 433: last, at 500.
+  EXPECT_EQ(testing::starts(w2, testing::run(w2, "flex")), (V{0, 100, 300, 400, 500}));
+}
+
+}  // namespace
+}  // namespace schedlab::sim

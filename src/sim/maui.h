@@ -1,0 +1,69 @@
+// A private header (src/sim): made by name through the registry (sim/scheduler_registry.h).
+// Maui as the Talby thesis configured it (§2: "essentially EASY") with the configurable rules that could
+// make it differ from EASY, so each can be measured (docs/adaptive.md has the measurements and the Decision):
+// - `depth`: how many jobs hold a reservation (Maui's RESERVATIONDEPTH; 1 = EASY's single reservation);
+// - `priority`: the order jobs are considered in — `fcfs` (arrival; Maui's default queue-time priority) or
+//   `xfactor` (highest expansion factor (wait + prediction) / prediction first; Maui's XFACTOR component);
+// - `backfill`: the order the jobs after the last reservation are tried in — `firstfit` (priority order,
+//   Maui's default FIRSTFIT), `bestfit` (most processors first) or `shortest` (shortest prediction first);
+// - `reservation`: `dynamic` (recomputed at every event, as EASY) or `fixed` (a job keeps the start time of
+//   its first reservation while it still fits there, so early terminations widen the backfill window
+//   instead of moving the reservation earlier);
+// - `arrivals`: at an instant where jobs only arrived (nothing ended), backfill `all` waiting jobs (Maui,
+//   §2) or only the `new` ones (classic EASY as the thesis contrasts it with Maui).
+// Every call builds an availability profile (src/sim/availability_profile.h) from the running jobs, then
+// goes over the queue in priority order: a job that fits now for its whole predicted duration (without
+// touching a reservation already placed) starts; otherwise, while fewer than `depth` reservations were
+// given, it is reserved at its earliest fit (or at its fixed time). With the defaults this is exactly
+// EASY's rule — a job backfills when it fits now and does not touch the head's reservation — and the
+// candidate order after the last reservation follows `backfill`.
+// Reservations are reported as promises (checked by --check) with fcfs priority and one or fixed
+// reservations; otherwise the reserved job can change from call to call.
+// Durations are predictions held for max(prediction, 1) s; a running job holds its processors until
+// max(start + prediction, now + 1) (an overdue job is busy now), as in conservative.
+// Cost per call: O(R log R) for the profile of the R running jobs, plus O(Q × n) for the Q waiting jobs
+// over n profile steps (n <= 2(R + depth) + 1 + the jobs started in the call), plus O(Q log Q) to sort
+// when priority or backfill is not queue order.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "sim/availability_profile.h"
+#include "schedlab/sim/scheduler.h"
+
+namespace schedlab::sim {
+
+class MauiScheduler final : public Scheduler {
+ public:
+  struct Options {
+    int depth = 1;
+    enum class Priority { kFcfs, kXfactor } priority = Priority::kFcfs;
+    enum class Backfill { kFirstFit, kBestFit, kShortest } backfill = Backfill::kFirstFit;
+    bool fixed_reservations = false;
+    bool backfill_new_only_at_arrival = false;
+  };
+  explicit MauiScheduler(Options options) : options_(options) {}
+  std::unique_ptr<Scheduler> clone() const override { return std::make_unique<MauiScheduler>(*this); }
+  std::string_view name() const override { return "maui"; }
+  void on_start(const SimState& state, const RunningJob& job) override;
+  void on_arrival(const SimState& state, const WaitingJob& job) override;
+  void on_termination(const SimState& state, const RunningJob& job) override;
+  void schedule(const SimState& state, Decision& decision) override;
+
+ private:
+  Options options_;
+  AvailabilityProfile profile_{1};
+  std::unordered_map<JobId, int64_t> fixed_;
+  // arrivals=new: the jobs that arrived since the last call, and whether anything else happened.
+  std::vector<JobId> arrived_;
+  bool other_event_ = true;  // fixed reservations: job -> its first reservation time
+  // Scratch (contents irrelevant between calls).
+  std::vector<const WaitingJob*> order_, rest_;
+  std::vector<std::pair<int64_t, int64_t>> busy_;
+};
+
+}  // namespace schedlab::sim

@@ -1,0 +1,147 @@
+#include "sim/pbas.h"
+
+#include <stdexcept>
+#include <utility>
+
+#include <fmt/core.h>
+
+namespace schedlab::sim {
+
+PbasScheduler::PbasScheduler(Options options, std::vector<std::unique_ptr<Scheduler>> candidates)
+    : options_(std::move(options)), candidates_(std::move(candidates)), shadows_(candidates_.size()) {
+  if (candidates_.empty()) throw std::invalid_argument("scheduler pbas: parameter candidates: the list is empty");
+  if (options_.interval <= 0) throw std::invalid_argument("scheduler pbas: parameter interval must be > 0");
+  for (size_t i = 0; i < candidates_.size(); ++i) {
+    const Scheduler& c = *candidates_[i];
+    if (c.needs_processors() || c.overrun() == Overrun::kSuspend || c.resume_delay() != 0) {
+      throw std::invalid_argument(fmt::format(
+          "scheduler pbas: parameter candidates: '{}' preempts jobs; candidates must not (they run in the background)",
+          options_.candidates[i]));
+    }
+  }
+  stats_.kind = "pbas";
+  for (const std::string& spec : options_.candidates) stats_.candidates.push_back({.spec = spec});
+}
+
+PbasScheduler::PbasScheduler(const PbasScheduler& other)
+    : Scheduler(other),
+      options_(other.options_),
+      shadows_(other.shadows_),
+      active_(other.active_),
+      started_(other.started_),
+      next_switch_(other.next_switch_),
+      active_since_(other.active_since_),
+      last_call_(other.last_call_),
+      real_(other.real_),
+      arrived_(other.arrived_),
+      stats_(other.stats_) {
+  for (const auto& c : other.candidates_) candidates_.push_back(c->clone());
+}
+
+int64_t PbasScheduler::length(const SimState& state, JobId id, int64_t prediction) const {
+  if (!options_.log_runtimes) return std::max<int64_t>(prediction, 0);
+  const int64_t runtime = state.job(id).runtime;
+  return active().overrun() == Overrun::kKill ? std::min(runtime, prediction) : runtime;
+}
+
+void PbasScheduler::on_arrival(const SimState& state, const WaitingJob& job) {
+  arrived_.push_back(job);
+  active().on_arrival(state, job);
+}
+
+void PbasScheduler::on_start(const SimState& state, const RunningJob& job) {
+  real_.advance(state.now);
+  real_.started(state.job(job.id).submit, state.now, length(state, job.id, job.prediction), job.procs);
+  active().on_start(state, job);
+}
+
+void PbasScheduler::on_termination(const SimState& state, const RunningJob& job) {
+  real_.advance(state.now);
+  real_.ended(job.procs);
+  active().on_termination(state, job);
+}
+
+void PbasScheduler::on_prediction_change(const SimState& state, JobId job, int64_t old_prediction) {
+  active().on_prediction_change(state, job, old_prediction);
+}
+
+// Every candidate but the active one continues in the background from `state`, and decides at its instant.
+void PbasScheduler::restart_shadows(const SimState& state) {
+  for (size_t c = 0; c < candidates_.size(); ++c) {
+    if (c == active_) continue;
+    shadows_[c].start(state, options_.log_runtimes, candidates_[c]->overrun() == Overrun::kKill);
+    shadows_[c].instant(state.now, {}, *candidates_[c]);
+  }
+  real_.reset(state.now, state.machine.used());
+}
+
+void PbasScheduler::on_sync(const SimState& state) {
+  for (auto& c : candidates_) c->on_sync(state);
+  arrived_.clear();
+  if (!started_) return;  // the first call starts everything
+  // The shadows restart at the next call (its instant is state.now): decide there, not twice.
+  for (size_t c = 0; c < candidates_.size(); ++c) {
+    if (c != active_) shadows_[c].start(state, options_.log_runtimes, candidates_[c]->overrun() == Overrun::kKill);
+  }
+  real_.reset(state.now, state.machine.used());
+}
+
+void PbasScheduler::switch_point(const SimState& state) {
+  const int64_t now = state.now;
+  const bool higher_is_better = options_.metric == AdaptiveMetric::kUtilization;
+  size_t best = active_;
+  real_.advance(now);
+  double best_value = real_.value(options_.metric, now, state.machine.total(), state.queue,
+                                  [&](const WaitingJob& w) { return length(state, w.id, w.prediction); });
+  for (size_t c = 0; c < candidates_.size(); ++c) {
+    if (c == active_) continue;
+    shadows_[c].advance_before(now, *candidates_[c]);
+    const double v = shadows_[c].value(options_.metric, now);
+    if (higher_is_better ? v > best_value : v < best_value) {
+      best = c;
+      best_value = v;
+    }
+  }
+  ++stats_.switch_points;
+  ++stats_.candidates[best].chosen;
+  // The candidates that ran in the background learn the real state; the active one already follows it.
+  for (size_t c = 0; c < candidates_.size(); ++c) {
+    if (c != active_) candidates_[c]->on_sync(state);
+  }
+  if (best != active_) {
+    ++stats_.switches;
+    stats_.candidates[active_].active_seconds += now - active_since_;
+    active_since_ = now;
+    active_ = best;
+  }
+  restart_shadows(state);
+}
+
+void PbasScheduler::schedule(const SimState& state, Decision& decision) {
+  const int64_t now = state.now;
+  last_call_ = now;
+  if (!started_) {
+    started_ = true;
+    next_switch_ = now + options_.interval;
+    active_since_ = now;
+    restart_shadows(state);
+  } else if (now >= next_switch_) {
+    switch_point(state);
+    next_switch_ += ((now - next_switch_) / options_.interval + 1) * options_.interval;
+  } else {
+    for (size_t c = 0; c < candidates_.size(); ++c) {
+      if (c != active_) shadows_[c].instant(now, arrived_, *candidates_[c]);
+    }
+  }
+  arrived_.clear();
+  active().schedule(state, decision);
+  decision.reservations.clear();
+}
+
+const AdaptiveStats* PbasScheduler::adaptive_stats() const {
+  report_ = stats_;
+  report_.candidates[active_].active_seconds += last_call_ - active_since_;
+  return &report_;
+}
+
+}  // namespace schedlab::sim
