@@ -10,6 +10,7 @@ void add_stats_command(CLI::App& app);     // cmd_stats.cc
 void add_filter_command(CLI::App& app);    // cmd_filter.cc
 void add_convert_command(CLI::App& app);   // cmd_convert.cc
 void add_simulate_command(CLI::App& app);  // cmd_simulate.cc
+void add_compare_command(CLI::App& app);   // cmd_compare.cc
 void add_analyze_command(CLI::App& app);   // cmd_analyze.cc
 void add_sessions_command(CLI::App& app);  // cmd_sessions.cc
 void add_flurries_command(CLI::App& app);  // cmd_flurries.cc

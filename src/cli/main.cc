@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
   schedlab::cli::add_filter_command(app);
   schedlab::cli::add_convert_command(app);
   schedlab::cli::add_simulate_command(app);
+  schedlab::cli::add_compare_command(app);
   schedlab::cli::add_analyze_command(app);
   schedlab::cli::add_sessions_command(app);
   schedlab::cli::add_flurries_command(app);

@@ -1,0 +1,94 @@
+// The per-period comparison of schedulers (Talby thesis §7.2, Tables 8–11, 13, 14 and Figure 7): several
+// policies simulated on one log (read once, the runs on parallel threads), then compared period by period.
+//
+//   CompareResult r = run_compare(spec, log);   // throws std::invalid_argument on a bad spec, before simulating
+//   nlohmann::json j = to_json(r);
+//
+// Definitions (the thesis gives the tables, not every formula; docs/adaptive.md):
+// - Periods: consecutive `period`-long windows from the first job's submit time; a job belongs to the
+//   period it was submitted in. Period means are over all the jobs of the period (the warm-up applies to
+//   the whole-log averages only). Periods without jobs are left out of everything.
+// - Wins (Table 9): per metric, the scheduler with the lowest period mean (a tie goes to the first listed).
+// - Gaps (Table 10), for each pair (a, b) and the wait metric: over the periods a wins, the mean and the
+//   largest (mean wait of b − mean wait of a) / mean wait of a; and the same for b.
+// - Deviation (Figure 7): (scheduler's period mean − mean of all schedulers' period means) / that mean.
+// - Gains against the baseline (Tables 11, 14): performance = (baseline's whole-log mean − the scheduler's)
+//   / the baseline's; stability = (σ_baseline − σ_scheduler) / σ_baseline, σ the population standard deviation
+//   of the period means. Positive = better than the baseline.
+// - Correlations (Table 13): Pearson, over periods, between each period attribute and the difference of
+//   mean waits (scheduler − baseline): absolute (seconds) and relative (/ the baseline's mean wait). Positive:
+//   large values go with the baseline doing better. Attributes: jobs, users, runtime load, and the median and
+//   interquartile range of runtime, processors, CPU work (runtime × processors) and inter-arrival time.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "schedlab/sim/result.h"
+#include "schedlab/swf/reader.h"
+#include "schedlab/workload/workload.h"
+
+namespace schedlab::experiments {
+
+struct CompareSpec {
+  std::vector<std::string> schedulers;  // scheduler specs or presets (at least one; names must differ)
+  std::string predictor;                // empty: each policy's default (estimate, or a preset's)
+  std::string correction;
+  workload::WorkloadOptions workload;
+  sim::SimOptions sim;
+  int64_t period = 30 * 86400;  // seconds, > 0
+  std::string baseline;         // one of `schedulers`; empty: the last one listed
+  int threads = 0;              // parallel simulations; 0: the machine's cores
+};
+
+// The attributes of one period's jobs (Table 13's variables).
+struct PeriodAttributes {
+  int64_t index = 0;  // period number from the first submit
+  int64_t start = 0;  // seconds (the workload's clock)
+  int64_t jobs = 0, users = 0;
+  double load = 0;  // runtime × processors / (machine processors × period)
+  double runtime_median = 0, runtime_iqr = 0, procs_median = 0, procs_iqr = 0;
+  double work_median = 0, work_iqr = 0, interarrival_median = 0, interarrival_iqr = 0;
+};
+// Attribute names in the order of PeriodAttributes (for tables and JSON) and their values.
+const std::vector<std::string>& period_attribute_names();
+std::vector<double> period_attribute_values(const PeriodAttributes& a);
+
+enum class CompareMetric { kWait, kBoundedSlowdown };
+
+struct CompareResult {
+  CompareSpec spec;
+  std::vector<std::string> names;       // as results call them (a preset's name, a spec)
+  std::vector<sim::SimResult> results;  // whole-log, per scheduler
+  std::vector<PeriodAttributes> periods;
+  // [metric][scheduler][period]: period means.
+  std::vector<std::vector<std::vector<double>>> period_means;
+  size_t baseline = 0;  // index into names
+  int64_t procs = 0;
+  size_t jobs = 0;
+
+  double whole(CompareMetric m, size_t s) const;
+  // Periods won per scheduler.
+  std::vector<int64_t> wins(CompareMetric m) const;
+  struct Gap {
+    int64_t periods = 0;
+    double mean = 0, max = 0;  // fractions (0.5 = 50%)
+  };
+  // Periods won by a (first) and by b (second), with their wait gaps.
+  std::pair<Gap, Gap> gaps(size_t a, size_t b) const;
+  // [scheduler][period]
+  std::vector<std::vector<double>> deviations(CompareMetric m) const;
+  double performance_gain(CompareMetric m, size_t s) const;
+  double stability_gain(CompareMetric m, size_t s) const;
+  // Per attribute: {absolute, relative} correlation with (wait of s − wait of the baseline). NaN when undefined.
+  std::vector<std::pair<double, double>> correlations(size_t s) const;
+};
+
+CompareResult run_compare(const CompareSpec& spec, const swf::Log& log);
+
+nlohmann::json to_json(const CompareResult& r);
+
+}  // namespace schedlab::experiments

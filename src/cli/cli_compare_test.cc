@@ -1,0 +1,80 @@
+// The `schedlab compare` command.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "test_util.h"
+
+namespace schedlab {
+namespace {
+using schedlab::testing::run_cli;
+
+const char* kLog =
+    "; MaxProcs: 10\n"
+    "1 0 -1 300 6 -1 -1 6 300 -1 1 1 1 -1 -1 -1 -1 -1\n"
+    "2 1 -1 10 8 -1 -1 8 10 -1 1 2 1 -1 -1 -1 -1 -1\n"
+    "3 2 -1 50 2 -1 -1 2 50 -1 1 3 1 -1 -1 -1 -1 -1\n"
+    "4 150 -1 10 2 -1 -1 2 10 -1 1 1 1 -1 -1 -1 -1 -1\n";
+
+TEST(CompareCliTest, TextJsonAndCsv) {
+  schedlab::testing::TempDir dir;
+  const std::string log = dir.file("small.swf");
+  schedlab::testing::write_file(log, kLog);
+  const auto text = run_cli({"compare", log, "--schedulers", "fcfs,easy", "--period", "100"});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("baseline   easy"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("fcfs vs easy: fcfs wins 0"), std::string::npos) << text.out;
+  const std::string csv = dir.file("periods.csv");
+  const auto json = run_cli({"compare", log, "-s", "fcfs,[easy]", "--period", "100s", "--json", "--csv", csv,
+                             "--baseline", "fcfs"});
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  const auto doc = nlohmann::json::parse(json.out);
+  EXPECT_EQ(doc["baseline"], "fcfs");
+  EXPECT_EQ(doc["periods"].size(), 2u);
+  EXPECT_DOUBLE_EQ(doc["schedulers"][0]["wait"]["mean"].get<double>(), 189.25);
+  std::ifstream in(csv);
+  std::string header, line;
+  std::getline(in, header);
+  EXPECT_EQ(header.rfind("period,start,jobs,users,load", 0), 0u) << header;
+  EXPECT_NE(header.find("easy:wait_deviation"), std::string::npos);
+  int rows = 0;
+  while (std::getline(in, line)) ++rows;
+  EXPECT_EQ(rows, 2);
+}
+
+TEST(CompareCliTest, AdaptiveSchedulersReportTheirSwitches) {
+  schedlab::testing::TempDir dir;
+  const std::string log = dir.file("small.swf");
+  schedlab::testing::write_file(log, kLog);
+  const auto r = run_cli({"compare", log, "-s", "[pbas:candidates=fcfs,easy;interval=100;metric=wait],fcfs", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto doc = nlohmann::json::parse(r.out);
+  EXPECT_EQ(doc["schedulers"][0]["adaptive"]["switches"], 1);
+}
+
+TEST(CompareCliTest, BadInputIsNamed) {
+  schedlab::testing::TempDir dir;
+  const std::string log = dir.file("small.swf");
+  schedlab::testing::write_file(log, kLog);
+  auto r = run_cli({"compare", log, "-s", "easy,nosuch"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("unknown scheduler 'nosuch'"), std::string::npos) << r.err;
+  r = run_cli({"compare", log, "--period", "0"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("--period"), std::string::npos) << r.err;
+  r = run_cli({"compare", log, "-s", "easy,fcfs", "--baseline", "flex"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("--baseline 'flex'"), std::string::npos) << r.err;
+  r = run_cli({"compare", log, "-s", "pbas:interval=-1d"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("interval"), std::string::npos) << r.err;
+  r = run_cli({"compare", dir.file("missing.swf")});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("missing.swf"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace schedlab

@@ -1,0 +1,183 @@
+// schedlab compare: several schedulers on one log, compared period by period (Talby §7.2).
+#include <cmath>
+#include <fstream>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <fmt/core.h>
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.h"
+#include "schedlab/base/csv_number.h"
+#include "schedlab/base/duration.h"
+#include "schedlab/base/params.h"
+#include "schedlab/experiments/compare.h"
+#include "schedlab/swf/reader.h"
+
+namespace schedlab::cli {
+
+namespace {
+
+struct CompareArgs {
+  std::string trace;
+  std::string schedulers = "easy,conservative,flex,maui";
+  std::string predictor;
+  std::string correction;
+  std::optional<int64_t> procs;
+  bool kill_at_estimate = false;
+  std::optional<double> load;
+  double arrival_scale = 1.0;
+  int64_t bsld_tau = 10;
+  double warmup_fraction = 0.0;
+  uint64_t seed = 0;
+  std::string period = "30d";
+  std::string baseline;
+  int threads = 0;
+  bool json = false;
+  std::string csv;
+};
+
+std::string percent(double x) { return std::isnan(x) ? "n/a" : fmt::format("{:+.0f}%", 100.0 * x); }
+
+void print_text(const CompareArgs& a, const experiments::CompareResult& r) {
+  using experiments::CompareMetric;
+  const size_t n = r.names.size();
+  fmt::print("trace      {}\nmachine    {} processors, {} jobs, {} periods of {}\nbaseline   {}\n\n", a.trace, r.procs,
+             r.jobs, r.periods.size(), base::format_duration(r.spec.period), r.names[r.baseline]);
+  size_t width = 12;
+  for (const auto& s : r.names) width = std::max(width, s.size() + 2);
+  fmt::print("{:<{}} {:>10} {:>8} {:>8} {:>9} {:>9} {:>8} {:>8} {:>9} {:>9}\n", "scheduler", width, "wait (s)", "won",
+             "perf", "stability", "bsld", "won", "perf", "stability", "util");
+  const auto won_wait = r.wins(CompareMetric::kWait);
+  const auto won_bsld = r.wins(CompareMetric::kBoundedSlowdown);
+  for (size_t s = 0; s < n; ++s) {
+    fmt::print("{:<{}} {:>10.0f} {:>8} {:>8} {:>9} {:>9.1f} {:>8} {:>8} {:>9} {:>9.4f}\n", r.names[s], width,
+               r.whole(CompareMetric::kWait, s), won_wait[s], percent(r.performance_gain(CompareMetric::kWait, s)),
+               percent(r.stability_gain(CompareMetric::kWait, s)), r.whole(CompareMetric::kBoundedSlowdown, s),
+               won_bsld[s], percent(r.performance_gain(CompareMetric::kBoundedSlowdown, s)),
+               percent(r.stability_gain(CompareMetric::kBoundedSlowdown, s)), r.results[s].metrics.utilization);
+  }
+  fmt::print("(won: periods with the lowest mean; perf, stability: gains over {} in the whole-log mean and in the "
+             "standard deviation of the period means)\n",
+             r.names[r.baseline]);
+
+  fmt::print("\nwait gaps between two schedulers (periods won, mean and largest gap over the winner's mean wait)\n");
+  for (size_t x = 0; x < n; ++x) {
+    for (size_t y = x + 1; y < n; ++y) {
+      const auto [gx, gy] = r.gaps(x, y);
+      fmt::print("  {} vs {}: {} wins {} ({} mean, {} max), {} wins {} ({} mean, {} max)\n", r.names[x], r.names[y],
+                 r.names[x], gx.periods, percent(gx.mean), percent(gx.max), r.names[y], gy.periods, percent(gy.mean),
+                 percent(gy.max));
+    }
+  }
+
+  fmt::print("\nmean wait (s) and bounded slowdown per period\n{:<7} {:<11} {:>7}", "period", "start", "jobs");
+  for (const auto& s : r.names) fmt::print(" {:>{}}", s.substr(0, 20), 22);
+  fmt::print("\n");
+  for (size_t p = 0; p < r.periods.size(); ++p) {
+    fmt::print("{:<7} {:<11} {:>7}", r.periods[p].index, r.periods[p].start, r.periods[p].jobs);
+    for (size_t s = 0; s < n; ++s) {
+      fmt::print(" {:>13.0f} {:>8.1f}", r.period_means[0][s][p], r.period_means[1][s][p]);
+    }
+    fmt::print("\n");
+  }
+
+  for (size_t s = 0; s < n; ++s) {
+    if (s == r.baseline) continue;
+    fmt::print("\ncorrelation of period attributes with the wait difference {} - {} (absolute, relative)\n",
+               r.names[s], r.names[r.baseline]);
+    const auto c = r.correlations(s);
+    for (size_t i = 0; i < c.size(); ++i) {
+      auto f = [](double x) { return std::isnan(x) ? std::string("n/a") : fmt::format("{:+.2f}", x); };
+      fmt::print("  {:<22} {:>6} {:>6}\n", experiments::period_attribute_names()[i], f(c[i].first), f(c[i].second));
+    }
+  }
+}
+
+void write_csv(const std::string& path, const experiments::CompareResult& r) {
+  std::ofstream out(path);
+  if (!out) throw std::invalid_argument(fmt::format("compare: cannot write {}", path));
+  out << "period,start";
+  for (const auto& a : experiments::period_attribute_names()) out << ',' << a;
+  for (const auto& s : r.names) {
+    out << ',' << s << ":wait," << s << ":bounded_slowdown," << s << ":wait_deviation," << s << ":bounded_slowdown_deviation";
+  }
+  out << '\n';
+  const auto dw = r.deviations(experiments::CompareMetric::kWait);
+  const auto db = r.deviations(experiments::CompareMetric::kBoundedSlowdown);
+  for (size_t p = 0; p < r.periods.size(); ++p) {
+    out << r.periods[p].index << ',' << r.periods[p].start;
+    for (double v : experiments::period_attribute_values(r.periods[p])) out << ',' << base::csv_number(v);
+    for (size_t s = 0; s < r.names.size(); ++s) {
+      out << ',' << base::csv_number(r.period_means[0][s][p]) << ',' << base::csv_number(r.period_means[1][s][p]) << ','
+          << base::csv_number(dw[s][p]) << ',' << base::csv_number(db[s][p]);
+    }
+    out << '\n';
+  }
+  if (!out.flush()) throw std::invalid_argument(fmt::format("compare: cannot write {}", path));
+}
+
+void run(const CompareArgs& a) {
+  experiments::CompareSpec spec;
+  spec.schedulers = base::parse_spec_list(a.schedulers, "scheduler");
+  spec.predictor = a.predictor;
+  spec.correction = a.correction;
+  spec.workload.procs = a.procs;
+  spec.workload.kill_at_estimate = a.kill_at_estimate;
+  spec.workload.load = a.load;
+  spec.workload.arrival_scale = a.arrival_scale;
+  spec.sim.bsld_tau = a.bsld_tau;
+  spec.sim.warmup_fraction = a.warmup_fraction;
+  spec.sim.seed = a.seed;
+  const std::optional<int64_t> period = base::parse_duration(a.period);
+  if (!period || *period <= 0) {
+    throw std::invalid_argument(fmt::format("compare: --period '{}' is not a positive duration (e.g. 30d, 12h, 3600)", a.period));
+  }
+  spec.period = *period;
+  spec.baseline = a.baseline;
+  spec.threads = a.threads;
+  const swf::Log log = swf::read_log(a.trace);
+  const experiments::CompareResult r = experiments::run_compare(spec, log);
+  if (!a.csv.empty()) write_csv(a.csv, r);
+  if (a.json) {
+    nlohmann::json doc = experiments::to_json(r);
+    doc["trace"] = a.trace;
+    fmt::print("{}\n", doc.dump(2));
+  } else {
+    print_text(a, r);
+  }
+}
+
+}  // namespace
+
+void add_compare_command(CLI::App& app) {
+  auto args = std::make_shared<CompareArgs>();
+  CLI::App* cmd = app.add_subcommand("compare", "several schedulers on one log, compared period by period (Talby §7.2)");
+  cmd->add_option("TRACE", args->trace, "the log (SWF, plain or gzip)")->required();
+  cmd->add_option("--schedulers,-s", args->schedulers,
+                  "scheduler specs or presets, comma-separated; a spec with parameters in brackets "
+                  "(default: easy,conservative,flex,maui)");
+  cmd->add_option("--predictor,-p", args->predictor, "runtime predictor spec for every scheduler (default: estimate)");
+  cmd->add_option("--correction", args->correction, "prediction correction: none, tsafrir, double, times10");
+  cmd->add_option("--procs", args->procs, "machine size (default: MaxProcs, MaxNodes, largest job)");
+  cmd->add_flag("--kill-at-estimate", args->kill_at_estimate, "cut jobs at their user estimate");
+  auto* load = cmd->add_option("--load", args->load, "scale inter-arrival times to this offered load");
+  auto* scale = cmd->add_option("--arrival-scale", args->arrival_scale, "multiply inter-arrival times by F");
+  load->excludes(scale);
+  cmd->add_option("--bsld-tau", args->bsld_tau, "bounded-slowdown threshold in seconds (default 10)");
+  cmd->add_option("--warmup-fraction", args->warmup_fraction,
+                  "leave the first fraction of terminated jobs out of the whole-log averages (default 0)");
+  cmd->add_option("--seed", args->seed, "random seed (default 0)");
+  cmd->add_option("--period", args->period, "period length: seconds or a duration (30d, 12h, 1w; default 30d)");
+  cmd->add_option("--baseline", args->baseline, "the scheduler gains are measured against (default: the last listed)");
+  cmd->add_option("--threads", args->threads, "simulations run in parallel (default: the machine's cores)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_flag("--json", args->json, "print one JSON document");
+  cmd->add_option("--csv", args->csv, "write the per-period table (attributes, means, deviations) as CSV");
+  cmd->callback([args]() { run(*args); });
+}
+
+}  // namespace schedlab::cli

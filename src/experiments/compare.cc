@@ -1,0 +1,316 @@
+#include "schedlab/experiments/compare.h"
+
+#include <algorithm>
+#include <cmath>
+#include <exception>
+#include <limits>
+#include <map>
+#include <set>
+#include <stdexcept>
+#include <thread>
+
+#include <fmt/core.h>
+
+#include "schedlab/analysis/distribution.h"
+#include "schedlab/experiments/simulation.h"
+
+namespace schedlab::experiments {
+
+namespace {
+
+constexpr size_t kMetrics = 2;
+
+double mean(const std::vector<double>& v) {
+  double s = 0;
+  for (double x : v) s += x;
+  return v.empty() ? 0.0 : s / static_cast<double>(v.size());
+}
+
+double population_sd(const std::vector<double>& v) {
+  if (v.empty()) return 0;
+  const double m = mean(v);
+  double s = 0;
+  for (double x : v) s += (x - m) * (x - m);
+  return std::sqrt(s / static_cast<double>(v.size()));
+}
+
+double pearson(const std::vector<double>& x, const std::vector<double>& y) {
+  const double mx = mean(x), my = mean(y);
+  double sxy = 0, sxx = 0, syy = 0;
+  for (size_t i = 0; i < x.size(); ++i) {
+    sxy += (x[i] - mx) * (y[i] - my);
+    sxx += (x[i] - mx) * (x[i] - mx);
+    syy += (y[i] - my) * (y[i] - my);
+  }
+  if (x.size() < 2 || sxx <= 0 || syy <= 0) return std::numeric_limits<double>::quiet_NaN();
+  return sxy / std::sqrt(sxx * syy);
+}
+
+// Median and interquartile range (type-7 quantiles, analysis/distribution.h).
+std::pair<double, double> median_iqr(std::vector<double> v) {
+  if (v.empty()) return {0, 0};
+  std::sort(v.begin(), v.end());
+  return {analysis::quantile_sorted(v, 0.5), analysis::quantile_sorted(v, 0.75) - analysis::quantile_sorted(v, 0.25)};
+}
+
+}  // namespace
+
+const std::vector<std::string>& period_attribute_names() {
+  static const std::vector<std::string> names = {
+      "jobs",         "users",     "load",        "runtime_median",      "runtime_iqr",     "procs_median",
+      "procs_iqr",    "work_median", "work_iqr",  "interarrival_median", "interarrival_iqr"};
+  return names;
+}
+
+std::vector<double> period_attribute_values(const PeriodAttributes& a) {
+  return {static_cast<double>(a.jobs), static_cast<double>(a.users), a.load, a.runtime_median, a.runtime_iqr,
+          a.procs_median, a.procs_iqr, a.work_median, a.work_iqr, a.interarrival_median, a.interarrival_iqr};
+}
+
+double CompareResult::whole(CompareMetric m, size_t s) const {
+  const sim::Metrics& x = results[s].metrics;
+  return m == CompareMetric::kWait ? x.wait.mean : x.bounded_slowdown.mean;
+}
+
+std::vector<int64_t> CompareResult::wins(CompareMetric m) const {
+  const auto& means = period_means[static_cast<size_t>(m)];
+  std::vector<int64_t> out(names.size(), 0);
+  for (size_t p = 0; p < periods.size(); ++p) {
+    size_t best = 0;
+    for (size_t s = 1; s < names.size(); ++s) {
+      if (means[s][p] < means[best][p]) best = s;
+    }
+    ++out[best];
+  }
+  return out;
+}
+
+std::pair<CompareResult::Gap, CompareResult::Gap> CompareResult::gaps(size_t a, size_t b) const {
+  const auto& w = period_means[static_cast<size_t>(CompareMetric::kWait)];
+  Gap ga, gb;
+  auto add = [](Gap& g, double winner, double loser) {
+    const double gap = winner > 0 ? (loser - winner) / winner : 0.0;
+    g.mean += gap;
+    g.max = g.periods == 0 ? gap : std::max(g.max, gap);
+    ++g.periods;
+  };
+  for (size_t p = 0; p < periods.size(); ++p) {
+    if (w[a][p] <= w[b][p]) {
+      add(ga, w[a][p], w[b][p]);
+    } else {
+      add(gb, w[b][p], w[a][p]);
+    }
+  }
+  if (ga.periods > 0) ga.mean /= static_cast<double>(ga.periods);
+  if (gb.periods > 0) gb.mean /= static_cast<double>(gb.periods);
+  return {ga, gb};
+}
+
+std::vector<std::vector<double>> CompareResult::deviations(CompareMetric m) const {
+  const auto& means = period_means[static_cast<size_t>(m)];
+  std::vector<std::vector<double>> out(names.size(), std::vector<double>(periods.size(), 0.0));
+  for (size_t p = 0; p < periods.size(); ++p) {
+    double avg = 0;
+    for (size_t s = 0; s < names.size(); ++s) avg += means[s][p];
+    avg /= static_cast<double>(names.size());
+    for (size_t s = 0; s < names.size(); ++s) out[s][p] = avg > 0 ? (means[s][p] - avg) / avg : 0.0;
+  }
+  return out;
+}
+
+double CompareResult::performance_gain(CompareMetric m, size_t s) const {
+  const double base = whole(m, baseline);
+  return base > 0 ? (base - whole(m, s)) / base : 0.0;
+}
+
+double CompareResult::stability_gain(CompareMetric m, size_t s) const {
+  const auto& means = period_means[static_cast<size_t>(m)];
+  const double base = population_sd(means[baseline]);
+  return base > 0 ? (base - population_sd(means[s])) / base : 0.0;
+}
+
+std::vector<std::pair<double, double>> CompareResult::correlations(size_t s) const {
+  const auto& w = period_means[static_cast<size_t>(CompareMetric::kWait)];
+  std::vector<double> abs_diff, rel_diff;
+  std::vector<std::vector<double>> attrs(period_attribute_names().size());
+  for (size_t p = 0; p < periods.size(); ++p) {
+    if (w[baseline][p] <= 0) continue;  // no relative difference: leave the period out of both
+    abs_diff.push_back(w[s][p] - w[baseline][p]);
+    rel_diff.push_back((w[s][p] - w[baseline][p]) / w[baseline][p]);
+    const auto v = period_attribute_values(periods[p]);
+    for (size_t a = 0; a < v.size(); ++a) attrs[a].push_back(v[a]);
+  }
+  std::vector<std::pair<double, double>> out;
+  for (const auto& x : attrs) out.emplace_back(pearson(x, abs_diff), pearson(x, rel_diff));
+  return out;
+}
+
+CompareResult run_compare(const CompareSpec& spec, const swf::Log& log) {
+  if (spec.schedulers.empty()) throw std::invalid_argument("compare: no scheduler given");
+  if (spec.period <= 0) throw std::invalid_argument(fmt::format("compare: --period must be > 0 (got {} s)", spec.period));
+  CompareResult r;
+  r.spec = spec;
+  // Make every policy first: a bad name fails before anything is simulated.
+  std::vector<PreparedSimulation> prepared;
+  for (const std::string& s : spec.schedulers) {
+    SimulationSpec one;
+    one.scheduler = s;
+    one.predictor = spec.predictor;
+    one.correction = spec.correction;
+    one.workload = spec.workload;
+    one.sim = spec.sim;
+    prepared.push_back(prepare_simulation(one));
+    r.names.push_back(prepared.back().name);
+  }
+  for (size_t i = 0; i < r.names.size(); ++i) {
+    for (size_t j = 0; j < i; ++j) {
+      if (r.names[i] == r.names[j]) throw std::invalid_argument(fmt::format("compare: scheduler '{}' is given twice", r.names[i]));
+    }
+  }
+  r.baseline = r.names.size() - 1;
+  if (!spec.baseline.empty()) {
+    const auto it = std::find(r.names.begin(), r.names.end(), spec.baseline);
+    if (it == r.names.end()) {
+      throw std::invalid_argument(fmt::format("compare: --baseline '{}' is not one of the schedulers", spec.baseline));
+    }
+    r.baseline = static_cast<size_t>(it - r.names.begin());
+  }
+
+  const workload::Workload w = workload::build_workload(log.header, log.records, spec.workload);
+  if (w.jobs.empty()) throw std::invalid_argument("compare: no job to simulate (every record was excluded)");
+  r.procs = w.procs;
+  r.jobs = w.jobs.size();
+  r.results.resize(prepared.size());
+  const size_t threads = spec.threads > 0 ? static_cast<size_t>(spec.threads)
+                                          : std::max<size_t>(1, std::thread::hardware_concurrency());
+  std::vector<std::exception_ptr> errors(prepared.size());
+  size_t next = 0;
+  while (next < prepared.size()) {
+    std::vector<std::thread> pool;
+    for (; next < prepared.size() && pool.size() < threads; ++next) {
+      pool.emplace_back([&, i = next] {
+        try {
+          r.results[i] = sim::simulate(w, *prepared[i].scheduler, *prepared[i].predictor, spec.sim);
+          r.results[i].scheduler = prepared[i].name;
+        } catch (...) {
+          errors[i] = std::current_exception();
+        }
+      });
+    }
+    for (auto& t : pool) t.join();
+  }
+  for (const auto& e : errors) {
+    if (e) std::rethrow_exception(e);
+  }
+
+  // Periods by submit time, and their attributes.
+  const int64_t t0 = w.jobs.front().submit;
+  std::map<int64_t, std::vector<size_t>> by_period;
+  for (size_t i = 0; i < w.jobs.size(); ++i) by_period[(w.jobs[i].submit - t0) / spec.period].push_back(i);
+  r.period_means.assign(kMetrics, std::vector<std::vector<double>>(r.names.size()));
+  for (const auto& [index, jobs] : by_period) {
+    PeriodAttributes a;
+    a.index = index;
+    a.start = t0 + index * spec.period;
+    a.jobs = static_cast<int64_t>(jobs.size());
+    std::set<int32_t> users;
+    std::vector<double> runtime, procs, work, gaps;
+    double area = 0;
+    int64_t previous = -1;
+    for (size_t i : jobs) {
+      const workload::Job& j = w.jobs[i];
+      users.insert(j.user);
+      runtime.push_back(static_cast<double>(j.runtime));
+      procs.push_back(j.procs);
+      work.push_back(static_cast<double>(j.runtime) * j.procs);
+      area += static_cast<double>(j.runtime) * j.procs;
+      if (previous >= 0) gaps.push_back(static_cast<double>(j.submit - previous));
+      previous = j.submit;
+    }
+    a.users = static_cast<int64_t>(users.size());
+    a.load = area / (static_cast<double>(w.procs) * static_cast<double>(spec.period));
+    std::tie(a.runtime_median, a.runtime_iqr) = median_iqr(runtime);
+    std::tie(a.procs_median, a.procs_iqr) = median_iqr(procs);
+    std::tie(a.work_median, a.work_iqr) = median_iqr(work);
+    std::tie(a.interarrival_median, a.interarrival_iqr) = median_iqr(gaps);
+    r.periods.push_back(a);
+    for (size_t s = 0; s < r.names.size(); ++s) {
+      double wait = 0, bsld = 0;
+      for (size_t i : jobs) {
+        const sim::JobOutcome& o = r.results[s].jobs[i];
+        const double response = static_cast<double>(o.end - w.jobs[i].submit);
+        wait += static_cast<double>(o.start - w.jobs[i].submit);
+        bsld += std::max(1.0, response / static_cast<double>(std::max<int64_t>(o.ran, spec.sim.bsld_tau)));
+      }
+      r.period_means[0][s].push_back(wait / static_cast<double>(jobs.size()));
+      r.period_means[1][s].push_back(bsld / static_cast<double>(jobs.size()));
+    }
+  }
+  return r;
+}
+
+nlohmann::json to_json(const CompareResult& r) {
+  static const char* kMetricNames[kMetrics] = {"wait", "bounded_slowdown"};
+  nlohmann::json doc;
+  doc["procs"] = r.procs;
+  doc["jobs"] = r.jobs;
+  doc["period_s"] = r.spec.period;
+  doc["baseline"] = r.names[r.baseline];
+  auto number = [](double x) { return std::isnan(x) ? nlohmann::json(nullptr) : nlohmann::json(x); };
+  nlohmann::json schedulers = nlohmann::json::array();
+  for (size_t s = 0; s < r.names.size(); ++s) {
+    nlohmann::json one = {{"name", r.names[s]}};
+    for (size_t m = 0; m < kMetrics; ++m) {
+      const auto metric = static_cast<CompareMetric>(m);
+      one[kMetricNames[m]] = {{"mean", r.whole(metric, s)},
+                              {"periods_won", r.wins(metric)[s]},
+                              {"performance_gain", r.performance_gain(metric, s)},
+                              {"stability_gain", r.stability_gain(metric, s)},
+                              {"period_sd", population_sd(r.period_means[m][s])}};
+    }
+    one["utilization"] = r.results[s].metrics.utilization;
+    if (r.results[s].adaptive) one["adaptive"] = to_json(*r.results[s].adaptive);
+    if (s != r.baseline) {
+      nlohmann::json corr;
+      const auto c = r.correlations(s);
+      for (size_t a = 0; a < c.size(); ++a) {
+        corr[period_attribute_names()[a]] = {{"absolute", number(c[a].first)}, {"relative", number(c[a].second)}};
+      }
+      one["correlations_with_baseline_difference"] = corr;
+    }
+    schedulers.push_back(one);
+  }
+  doc["schedulers"] = schedulers;
+  nlohmann::json gaps = nlohmann::json::array();
+  for (size_t a = 0; a < r.names.size(); ++a) {
+    for (size_t b = a + 1; b < r.names.size(); ++b) {
+      const auto [ga, gb] = r.gaps(a, b);
+      gaps.push_back({{"a", r.names[a]},
+                      {"b", r.names[b]},
+                      {"won_by_a", {{"periods", ga.periods}, {"mean_gap", ga.mean}, {"max_gap", ga.max}}},
+                      {"won_by_b", {{"periods", gb.periods}, {"mean_gap", gb.mean}, {"max_gap", gb.max}}}});
+    }
+  }
+  doc["wait_gaps"] = gaps;
+  nlohmann::json periods = nlohmann::json::array();
+  const auto dev_wait = r.deviations(CompareMetric::kWait);
+  const auto dev_bsld = r.deviations(CompareMetric::kBoundedSlowdown);
+  for (size_t p = 0; p < r.periods.size(); ++p) {
+    nlohmann::json one = {{"index", r.periods[p].index}, {"start", r.periods[p].start}};
+    const auto v = period_attribute_values(r.periods[p]);
+    for (size_t a = 0; a < v.size(); ++a) one[period_attribute_names()[a]] = v[a];
+    nlohmann::json per = nlohmann::json::object();
+    for (size_t s = 0; s < r.names.size(); ++s) {
+      per[r.names[s]] = {{"wait", r.period_means[0][s][p]},
+                         {"bounded_slowdown", r.period_means[1][s][p]},
+                         {"wait_deviation", dev_wait[s][p]},
+                         {"bounded_slowdown_deviation", dev_bsld[s][p]}};
+    }
+    one["schedulers"] = per;
+    periods.push_back(one);
+  }
+  doc["periods"] = periods;
+  return doc;
+}
+
+}  // namespace schedlab::experiments

@@ -1,0 +1,114 @@
+// The per-period comparison (experiments/compare.h) on a hand-computed two-period scenario.
+#include "schedlab/experiments/compare.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <stdexcept>
+
+#include "test_util.h"
+
+namespace schedlab::experiments {
+namespace {
+using schedlab::testing::J;
+
+// 10 processors, periods of 100 s. J1 (6) runs 300 s; J2 (8) waits for it; J3 (2, 50 s) backfills under EASY
+// only; J4 (2, 10 s) arrives at 150 (second period): EASY backfills it at once, FCFS queues it behind J2
+// and J3 (start 310).
+//   fcfs: starts 0, 300, 300, 310 — period means of wait: (0 + 299 + 298) / 3 = 199, 160
+//   easy: starts 0, 300, 2, 150   — (0 + 299 + 0) / 3 = 99.67, 0
+swf::Log scenario() {
+  swf::Log log;
+  log.header.max_procs = 10;
+  log.records = schedlab::testing::records({J{1, 0, 300, 6, 300}, J{2, 1, 10, 8, 10}, J{3, 2, 50, 2, 50},
+                                            J{4, 150, 10, 2, 10}});
+  return log;
+}
+
+CompareResult compare(const std::string& baseline = "") {
+  CompareSpec spec;
+  spec.schedulers = {"fcfs", "easy"};
+  spec.period = 100;
+  spec.baseline = baseline;
+  spec.threads = 2;
+  return run_compare(spec, scenario());
+}
+
+TEST(CompareTest, PeriodMeansWinsAndGaps) {
+  const CompareResult r = compare();
+  ASSERT_EQ(r.periods.size(), 2u);
+  EXPECT_EQ(r.baseline, 1u);  // the last listed
+  const auto& wait = r.period_means[0];
+  EXPECT_DOUBLE_EQ(wait[0][0], 199.0);
+  EXPECT_DOUBLE_EQ(wait[0][1], 160.0);
+  EXPECT_NEAR(wait[1][0], 299.0 / 3, 1e-9);
+  EXPECT_DOUBLE_EQ(wait[1][1], 0.0);
+  // bounded slowdown of J4 under EASY: response 10, runtime 10 -> 1
+  EXPECT_DOUBLE_EQ(r.period_means[1][1][1], 1.0);
+  EXPECT_EQ(r.wins(CompareMetric::kWait), (std::vector<int64_t>{0, 2}));
+  const auto [fcfs_won, easy_won] = r.gaps(0, 1);
+  EXPECT_EQ(fcfs_won.periods, 0);
+  EXPECT_EQ(easy_won.periods, 2);
+  EXPECT_NEAR(easy_won.max, (199.0 - 299.0 / 3) / (299.0 / 3), 1e-9);
+  EXPECT_NEAR(easy_won.mean, easy_won.max / 2, 1e-9);  // the second period's winner waited 0: gap 0
+  // Figure 7's deviations: (199 - 149.33) / 149.33 and its opposite.
+  const double avg = (199.0 + 299.0 / 3) / 2;
+  EXPECT_NEAR(r.deviations(CompareMetric::kWait)[0][0], (199.0 - avg) / avg, 1e-9);
+  EXPECT_NEAR(r.deviations(CompareMetric::kWait)[1][0], (299.0 / 3 - avg) / avg, 1e-9);
+}
+
+TEST(CompareTest, GainsAgainstTheBaseline) {
+  const CompareResult r = compare();
+  // whole-log mean waits: fcfs (0 + 299 + 298 + 160) / 4 = 189.25, easy 299 / 4 = 74.75
+  EXPECT_DOUBLE_EQ(r.whole(CompareMetric::kWait, 0), 189.25);
+  EXPECT_NEAR(r.performance_gain(CompareMetric::kWait, 0), (74.75 - 189.25) / 74.75, 1e-12);
+  EXPECT_DOUBLE_EQ(r.performance_gain(CompareMetric::kWait, 1), 0.0);
+  // population sd of the period means: fcfs |199 - 160| / 2 = 19.5, easy 99.67 / 2
+  EXPECT_NEAR(r.stability_gain(CompareMetric::kWait, 0), (299.0 / 6 - 19.5) / (299.0 / 6), 1e-12);
+  // Against fcfs as the baseline, easy gains.
+  EXPECT_GT(compare("fcfs").performance_gain(CompareMetric::kWait, 1), 0.0);
+}
+
+TEST(CompareTest, PeriodAttributes) {
+  const CompareResult r = compare();
+  const PeriodAttributes& a = r.periods[0];
+  EXPECT_EQ(a.jobs, 3);
+  EXPECT_DOUBLE_EQ(a.load, (6 * 300 + 8 * 10 + 2 * 50) / 1000.0);
+  EXPECT_DOUBLE_EQ(a.procs_median, 6.0);
+  EXPECT_DOUBLE_EQ(a.procs_iqr, 3.0);  // type-7 quartiles of {2, 6, 8}: 4 and 7
+  EXPECT_DOUBLE_EQ(a.interarrival_median, 1.0);
+  // The easy baseline waited 0 in the second period: no relative difference there, one period left: undefined.
+  for (const auto& [abs, rel] : r.correlations(0)) {
+    EXPECT_TRUE(std::isnan(abs));
+    EXPECT_TRUE(std::isnan(rel));
+  }
+}
+
+TEST(CompareTest, BadSpecsFailBeforeSimulating) {
+  CompareSpec spec;
+  spec.schedulers = {"easy", "nosuch"};
+  EXPECT_THROW(run_compare(spec, scenario()), std::invalid_argument);
+  spec.schedulers = {"easy", "easy"};
+  EXPECT_THROW(run_compare(spec, scenario()), std::invalid_argument);
+  spec.schedulers = {"easy", "fcfs"};
+  spec.baseline = "maui";
+  EXPECT_THROW(run_compare(spec, scenario()), std::invalid_argument);
+  spec.baseline = "";
+  spec.period = 0;
+  EXPECT_THROW(run_compare(spec, scenario()), std::invalid_argument);
+}
+
+TEST(CompareTest, JsonCarriesEveryTable) {
+  const auto j = to_json(compare());
+  EXPECT_EQ(j["baseline"], "easy");
+  ASSERT_EQ(j["schedulers"].size(), 2u);
+  EXPECT_EQ(j["schedulers"][1]["wait"]["periods_won"], 2);
+  EXPECT_TRUE(j["schedulers"][0].contains("correlations_with_baseline_difference"));
+  EXPECT_TRUE(j["schedulers"][0]["correlations_with_baseline_difference"]["procs_median"]["absolute"].is_null());
+  EXPECT_EQ(j["wait_gaps"].size(), 1u);
+  EXPECT_EQ(j["periods"].size(), 2u);
+  EXPECT_DOUBLE_EQ(j["periods"][0]["schedulers"]["fcfs"]["wait"].get<double>(), 199.0);
+}
+
+}  // namespace
+}  // namespace schedlab::experiments
