@@ -17,6 +17,7 @@
 #include "sim/shadow_run.h"
 #include "sim/wbas.h"
 #include "sim/sim_test_helpers.h"
+#include "test_util.h"
 
 namespace schedlab::sim {
 namespace {
@@ -62,30 +63,38 @@ TEST(PbasTest, AnIntervalLongerThanTheLogKeepsTheFirstCandidate) {
 }
 
 TEST(WbasTest, WideRecentJobsSelectTheHighCandidate) {
-  // A 1-processor job first: the long-term average starts at 1 and hardly moves (maf 1e9). The jobs of the
-  // first 100 s ask 5 processors on average: at t=100 (J5's arrival) `high` (EASY) takes over and backfills J4.
+  // maf 1: the long-term average is the last arrival's size. At the switch point t=100 (J5 arrives then and
+  // counts) the window's jobs ask (1 + 6 + 8 + 2 + 1) / 5 = 3.6 processors on average, more than J5's 1:
+  // `high` (EASY) takes over and backfills J4 and J5 at once.
   const auto w = testing::workload(10, {J{1, 0, 1, 1, 1}, J{2, 0, 300, 6, 300}, J{3, 1, 10, 8, 10}, J{4, 2, 50, 2, 50},
-                                        J{5, 100, 10, 8, 10}});
-  const SimResult r = testing::run(w, "wbas:high=easy;low=fcfs;interval=100;maf=1e9");
-  EXPECT_EQ(testing::starts(w, r), (V{0, 0, 300, 100, 310}));
+                                        J{5, 100, 10, 1, 10}});
+  const SimResult r = testing::run(w, "wbas:high=easy;low=fcfs;interval=100;maf=1");
+  EXPECT_EQ(testing::starts(w, r), (V{0, 0, 300, 100, 100}));
   ASSERT_TRUE(r.adaptive.has_value());
   EXPECT_EQ(r.adaptive->switches, 1);
-  // A 10-processor first job sets the average to 10: the window's mean (6.8) stays below, FCFS throughout.
-  const auto w2 = testing::workload(10, {J{1, 0, 1, 10, 1}, J{2, 0, 300, 6, 300}, J{3, 1, 10, 8, 10},
-                                         J{4, 2, 50, 2, 50}, J{5, 100, 10, 8, 10}});
-  EXPECT_EQ(testing::starts(w2, testing::run(w2, "wbas:high=easy;low=fcfs;interval=100;maf=1e9")),
-            testing::starts(w2, testing::run(w2, "fcfs")));
+  // J5 with 9 processors: the window's mean 5.2 stays below 9, FCFS throughout.
+  const auto w2 = testing::workload(10, {J{1, 0, 1, 1, 1}, J{2, 0, 300, 6, 300}, J{3, 1, 10, 8, 10},
+                                         J{4, 2, 50, 2, 50}, J{5, 100, 10, 9, 10}});
+  const SimResult r2 = testing::run(w2, "wbas:high=easy;low=fcfs;interval=100;maf=1");
+  EXPECT_EQ(testing::starts(w2, r2), testing::starts(w2, testing::run(w2, "fcfs")));
+  EXPECT_EQ(testing::starts(w2, r2), (V{0, 0, 300, 300, 350}));  // J5 (9) waits for J4 to end at 350
+  EXPECT_EQ(r2.adaptive->switches, 0);
 }
 
 TEST(WbasTest, MovingAverage) {
-  // avg += (p - avg) / maf from the first job's size: 4, then 4 + (8 - 4) / 2 = 6, then 6 + (2 - 6) / 2 = 4.
+  // avg += (p - avg) / min(arrivals, maf): the running mean 4, (4 + 8) / 2 = 6, then with maf 2 reached
+  // 6 + (2 - 6) / 2 = 4 and 4 + (12 - 4) / 2 = 8.
   WbasScheduler::Options o;
   o.maf = 2;
   o.interval = 100;
   WbasScheduler s(o, make_scheduler("easy"), make_scheduler("fcfs"));
   SimState st;
-  for (int32_t p : {4, 8, 2}) s.on_arrival(st, WaitingJob{.id = 0, .procs = p});
-  EXPECT_DOUBLE_EQ(s.average_parallelism(), 4.0);
+  std::vector<double> seen;
+  for (int32_t p : {4, 8, 2, 12}) {
+    s.on_arrival(st, WaitingJob{.id = 0, .procs = p});
+    seen.push_back(s.average_parallelism());
+  }
+  EXPECT_EQ(seen, (std::vector<double>{4, 6, 4, 8}));
 }
 
 class RealLog : public ::testing::Test {
@@ -220,6 +229,15 @@ TEST(AdaptiveSpecs, BadParametersAreNamed) {
   EXPECT_NE(error("wbas:maf=-3").find("maf"), std::string::npos) << error("wbas:maf=-3");
   EXPECT_NE(error("wbas:high=nosuch").find("parameter high"), std::string::npos) << error("wbas:high=nosuch");
   EXPECT_NE(error("pbas:candidates=[pbas:candidates=[flex,nosuch]]").find("nosuch"), std::string::npos);
+  // Indirect PBAS from a file, and a file that includes itself through a candidate.
+  schedlab::testing::TempDir dir;
+  const std::string good = dir.file("indirect.spec"), loop = dir.file("loop.spec");
+  schedlab::testing::write_file(good, "# indirect PBAS\npbas:\n  candidates = [[pbas:interval=7d],[pbas:metric=response;interval=12h]];\n  interval = 1d\n");
+  EXPECT_EQ(error("@" + good), "no error");
+  schedlab::testing::write_file(loop, "pbas:candidates=[@" + loop + ",maui]\n");
+  EXPECT_NE(error("@" + loop).find("includes itself"), std::string::npos) << error("@" + loop);
+  schedlab::testing::write_file(loop, "pbas:candidates=[flex,maui;interval=1d\n");
+  EXPECT_NE(error("@" + loop).find("scheduler spec"), std::string::npos) << error("@" + loop);
 }
 
 }  // namespace

@@ -79,7 +79,8 @@ void FlexScheduler::rebuild(const SimState& state) {
   // schedulers synchronise their candidates so): jobs no longer waiting are dropped, unknown waiting jobs
   // arrive now.
   if (order_.size() + arrived_.size() != state.queue.size() ||
-      std::any_of(order_.begin(), order_.end(), [&](JobId id) { return state.queue.find(id) == nullptr; })) {
+      std::any_of(order_.begin(), order_.end(), [&](JobId id) { return state.queue.find(id) == nullptr; }) ||
+      std::any_of(arrived_.begin(), arrived_.end(), [&](JobId id) { return state.queue.find(id) == nullptr; })) {
     std::erase_if(order_, [&](JobId id) {
       if (state.queue.find(id) != nullptr) return false;
       entries_.erase(id);

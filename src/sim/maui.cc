@@ -15,6 +15,10 @@ void MauiScheduler::on_arrival(const SimState& /*state*/, const WaitingJob& job)
 void MauiScheduler::on_termination(const SimState& /*state*/, const RunningJob& /*job*/) { other_event_ = true; }
 
 void MauiScheduler::schedule(const SimState& state, Decision& decision) {
+  if (easy_rules_ && !options_.backfill_new_only_at_arrival) {
+    easy_.schedule(state, decision);
+    return;
+  }
   const int64_t now = state.now;
   busy_.clear();
   for (const RunningJob& r : state.running) busy_.emplace_back(std::max(r.predicted_end(), now + 1), r.procs);

@@ -11,7 +11,8 @@
 //   instead of moving the reservation earlier);
 // - `arrivals`: at an instant where jobs only arrived (nothing ended), backfill `all` waiting jobs (Maui,
 //   §2) or only the `new` ones (classic EASY as the thesis contrasts it with Maui).
-// Every call builds an availability profile (src/sim/availability_profile.h) from the running jobs, then
+// With the defaults the rules are EASY's and the call is EASY's (schedlab/sim/easy.h): the same schedule on
+// every log, and EASY's cost. Any other configuration runs on a profile: every call builds an availability profile (src/sim/availability_profile.h) from the running jobs, then
 // goes over the queue in priority order: a job that fits now for its whole predicted duration (without
 // touching a reservation already placed) starts; otherwise, while fewer than `depth` reservations were
 // given, it is reserved at its earliest fit (or at its fixed time). With the defaults this is exactly
@@ -33,6 +34,7 @@
 #include <vector>
 
 #include "sim/availability_profile.h"
+#include "schedlab/sim/easy.h"
 #include "schedlab/sim/scheduler.h"
 
 namespace schedlab::sim {
@@ -46,7 +48,10 @@ class MauiScheduler final : public Scheduler {
     bool fixed_reservations = false;
     bool backfill_new_only_at_arrival = false;
   };
-  explicit MauiScheduler(Options options) : options_(options) {}
+  explicit MauiScheduler(Options options)
+      : options_(options),
+        easy_rules_(options.depth == 1 && options.priority == Options::Priority::kFcfs &&
+                    options.backfill == Options::Backfill::kFirstFit && !options.fixed_reservations) {}
   std::unique_ptr<Scheduler> clone() const override { return std::make_unique<MauiScheduler>(*this); }
   std::string_view name() const override { return "maui"; }
   void on_start(const SimState& state, const RunningJob& job) override;
@@ -56,6 +61,9 @@ class MauiScheduler final : public Scheduler {
 
  private:
   Options options_;
+  // The defaults (arrivals=new changes nothing without overruns, and EASY tries every job): EASY's call.
+  bool easy_rules_ = false;
+  EasyScheduler easy_;
   AvailabilityProfile profile_{1};
   std::unordered_map<JobId, int64_t> fixed_;
   // arrivals=new: the jobs that arrived since the last call, and whether anything else happened.

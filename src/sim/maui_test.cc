@@ -75,6 +75,8 @@ TEST(MauiTest, DefaultEqualsEasyJobForJobOnKth) {
   SimOptions o;
   o.check = true;
   const SimResult easy = simulate(w, "easy", "estimate", o);
+  // "maui" runs EASY's own call; arrivals=new takes the availability-profile path with EASY's rules — an
+  // independent implementation of the same rule.
   for (const char* spec : {"maui", "maui:arrivals=new"}) {
     const SimResult maui = simulate(w, spec, "estimate", o);
     size_t differ = 0;

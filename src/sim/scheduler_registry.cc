@@ -260,6 +260,26 @@ Policy resolve_policy(std::string_view given, std::string_view predictor, std::s
 }
 
 std::unique_ptr<Scheduler> make_scheduler(std::string_view spec, const SchedulerConfig& base_config) {
+  // Specs nest (adaptive schedulers' candidates), and a candidate may be a spec file: a file that names itself,
+  // directly or through others, would recurse forever. The files being made are tracked on this thread.
+  thread_local std::vector<std::string> files;
+  const bool file = spec.starts_with('@');
+  if (file) {
+    const std::string path(spec.substr(1));
+    if (std::find(files.begin(), files.end(), path) != files.end()) {
+      std::string chain;
+      for (const auto& f : files) chain += f + " -> ";
+      throw std::invalid_argument(fmt::format("scheduler spec file {} includes itself ({}{})", path, chain, path));
+    }
+    if (files.size() >= 16) throw std::invalid_argument("scheduler specs nested more than 16 files deep");
+    files.push_back(path);
+  }
+  struct Pop {
+    bool active;
+    ~Pop() {
+      if (active) files.pop_back();
+    }
+  } pop{file};
   const base::Spec parsed = base::parse_spec(spec, "scheduler");
   SchedulerConfig config = base_config;
   for (const auto& [k, v] : parsed.params) config.params[k] = v;

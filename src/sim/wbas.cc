@@ -1,5 +1,6 @@
 #include "sim/wbas.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <utility>
 
@@ -30,21 +31,18 @@ WbasScheduler::WbasScheduler(const WbasScheduler& other)
       next_switch_(other.next_switch_),
       active_since_(other.active_since_),
       last_call_(other.last_call_),
-      have_average_(other.have_average_),
+      arrivals_(other.arrivals_),
       average_(other.average_),
       window_procs_(other.window_procs_),
       window_jobs_(other.window_jobs_),
       stats_(other.stats_) {}
 
 void WbasScheduler::on_arrival(const SimState& state, const WaitingJob& job) {
-  const auto p = static_cast<double>(job.procs);
-  if (!have_average_) {
-    average_ = p;
-    have_average_ = true;
-  } else {
-    average_ += (p - average_) / options_.maf;
-  }
-  window_procs_ += p;
+  // An exponential moving average whose first `maf` steps are the running mean (the factor is
+  // min(arrivals, maf)), so that the start does not hang on the first job's size.
+  ++arrivals_;
+  average_ += (static_cast<double>(job.procs) - average_) / std::min(static_cast<double>(arrivals_), options_.maf);
+  window_procs_ += job.procs;
   ++window_jobs_;
   active().on_arrival(state, job);
 }

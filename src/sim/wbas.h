@@ -1,7 +1,8 @@
 // A private header (src/sim): made by name through the registry (sim/scheduler_registry.h).
 // WBAS, workload-based adaptive scheduling (Talby thesis §7.4.2): two candidates, `high` (Flex) and `low`
 // (Maui). The long-term average parallelism is an exponential moving average updated at every arrival,
-// avg += (processors − avg) / maf (spec Decision; it starts at the first job's processors). At every switch
+// avg += (processors − avg) / maf (spec Decision), where for the first maf arrivals the factor is the number
+// of arrivals so far (the running mean: the average does not start from one job's size). At every switch
 // point (every `interval` from the first call; taken at the first scheduler call at or after its time, as
 // pbas does), if the mean processors requested by the jobs that arrived
 // since the last switch point exceed the average, `high` is active, otherwise `low`; with no arrival in the
@@ -57,7 +58,7 @@ class WbasScheduler final : public Scheduler {
   int64_t next_switch_ = 0;
   int64_t active_since_ = 0;
   int64_t last_call_ = 0;
-  bool have_average_ = false;
+  int64_t arrivals_ = 0;
   double average_ = 0;
   double window_procs_ = 0;  // processors requested by the jobs that arrived in the window
   int64_t window_jobs_ = 0;
