@@ -96,3 +96,53 @@ TEST(CliGenerate, ToStandardOutputAndErrors) {
 
 }  // namespace
 }  // namespace schedlab::testing
+
+namespace schedlab {
+namespace {
+
+TEST(GenerateLocalityCliTest, WritesAModelLogAndAScrambledOne) {
+  schedlab::testing::TempDir dir;
+  const std::string src = dir.file("src.swf"), out = dir.file("model.swf"), scr = dir.file("scrambled.swf.gz");
+  schedlab::testing::write_file(src,
+                                "; MaxProcs: 16\n"
+                                "1 0 5 100 4 -1 -1 4 200 -1 1 7 1 3 -1 -1 -1 -1\n"
+                                "2 50 5 10 2 -1 -1 2 20 -1 1 8 1 4 -1 -1 -1 -1\n"
+                                "3 90 5 1000 8 -1 -1 8 2000 -1 1 9 1 5 -1 -1 -1 -1\n");
+  auto r = schedlab::testing::run_cli({"generate", "locality", "--from", src, "--theta", "2", "--jobs", "50", "-o", out});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("50 jobs"), std::string::npos) << r.out;
+  auto stats = schedlab::testing::run_cli({"stats", out, "--json"});
+  ASSERT_EQ(stats.exit_code, 0) << stats.err;
+  EXPECT_NE(stats.out.find("\"records\": 50"), std::string::npos);
+  const std::string text = schedlab::testing::read_file(out);
+  EXPECT_NE(text.find("; MaxProcs: 16"), std::string::npos);
+  EXPECT_NE(text.find("theta 2,"), std::string::npos);
+  // Same seed, same bytes.
+  const std::string again = dir.file("again.swf");
+  ASSERT_EQ(schedlab::testing::run_cli({"generate", "locality", "--from", src, "--theta", "2", "--jobs", "50", "-o", again}).exit_code, 0);
+  EXPECT_EQ(schedlab::testing::read_file(again), text);
+  r = schedlab::testing::run_cli({"generate", "scramble", "--from", src, "-o", scr});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  stats = schedlab::testing::run_cli({"stats", scr, "--json"});
+  EXPECT_NE(stats.out.find("\"records\": 3"), std::string::npos) << stats.out;
+}
+
+TEST(GenerateLocalityCliTest, BadOptionsAreNamed) {
+  schedlab::testing::TempDir dir;
+  const std::string src = dir.file("src.swf");
+  schedlab::testing::write_file(src, "1 0 5 100 4 -1 -1 4 200 -1 1 7 1 3 -1 -1 -1 -1\n2 50 5 10 2 -1 -1 2 20 -1 1 8 1 4 -1 -1 -1 -1\n");
+  auto r = schedlab::testing::run_cli({"generate", "locality", "--from", src, "--theta", "1", "-o", dir.file("x.swf")});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("--theta must be > 1"), std::string::npos) << r.err;
+  r = schedlab::testing::run_cli({"generate", "locality", "--from", src, "--jobs", "-3", "-o", dir.file("x.swf")});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("--jobs"), std::string::npos) << r.err;
+  r = schedlab::testing::run_cli({"generate", "locality", "--from", dir.file("missing.swf"), "-o", dir.file("x.swf")});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("missing.swf"), std::string::npos) << r.err;
+  r = schedlab::testing::run_cli({"generate", "locality", "--from", src, "--repeat", "users", "-o", dir.file("x.swf")});
+  EXPECT_EQ(r.exit_code, 2);
+}
+
+}  // namespace
+}  // namespace schedlab

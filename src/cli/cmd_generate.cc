@@ -14,7 +14,9 @@
 
 #include "cli/commands.h"
 #include "cli/text_util.h"
+#include "schedlab/model/locality_model.h"
 #include "schedlab/model/profiler_experiment.h"
+#include "schedlab/swf/reader.h"
 #include "schedlab/swf/writer.h"
 
 namespace schedlab::cli {
@@ -85,6 +87,57 @@ void run_profiler_experiment(const ProfilerExperimentCliOptions& opt) {
   fmt::print("{}", out);
 }
 
+struct LocalityCliOptions {
+  std::string from, output;
+  double theta = 2.5;
+  int64_t jobs = 0;
+  int max_repetitions = 1000;
+  std::string repeat = "job";
+  std::string arrivals = "poisson";
+  int64_t think = 0;
+  uint64_t seed = 1;
+};
+
+void run_locality(const LocalityCliOptions& opt) {
+  model::LocalityModelOptions o;
+  o.theta = opt.theta;
+  o.jobs = opt.jobs;
+  if (opt.jobs < 0) throw std::invalid_argument(fmt::format("--jobs must be >= 1 (got {})", opt.jobs));
+  o.max_repetitions = opt.max_repetitions;
+  o.repeat = opt.repeat == "runtime" ? model::LocalityModelOptions::Repeat::kRuntime
+             : opt.repeat == "size"  ? model::LocalityModelOptions::Repeat::kSize
+                                     : model::LocalityModelOptions::Repeat::kJob;
+  o.arrivals = opt.arrivals == "log" ? model::LocalityModelOptions::Arrivals::kLog
+                                     : model::LocalityModelOptions::Arrivals::kPoisson;
+  o.think = opt.think;
+  o.seed = opt.seed;
+  // Bad options fail before the log is read.
+  if (!(o.theta > 1.0)) throw std::invalid_argument(fmt::format("--theta must be > 1 (got {})", o.theta));
+  const swf::Log log = swf::read_log(opt.from);
+  model::LocalityModelStats stats;
+  const auto jobs = model::generate_locality(log.records, o, &stats);
+  swf::write_log(opt.output, model::locality_header(log.header, opt.from, o, stats), jobs);
+  if (opt.output == "-") return;
+  fmt::print("{}: {} jobs in {} runs (mean run length {:.3f}) from {} jobs of {}, theta {}, seed {}\n", opt.output,
+             group_thousands(static_cast<int64_t>(jobs.size())), group_thousands(stats.runs), stats.mean_run_length,
+             group_thousands(stats.pool), opt.from, o.theta, o.seed);
+}
+
+struct ScrambleCliOptions {
+  std::string from, output;
+  uint64_t seed = 1;
+};
+
+void run_scramble(const ScrambleCliOptions& opt) {
+  const swf::Log log = swf::read_log(opt.from);
+  const auto jobs = model::scramble(log.records, opt.seed);
+  swf::write_log(opt.output, model::scramble_header(log.header, log.records, opt.from, opt.seed), jobs);
+  if (opt.output != "-") {
+    fmt::print("{}: the {} jobs of {} with their attributes permuted over the arrival times, seed {}\n", opt.output,
+               group_thousands(static_cast<int64_t>(jobs.size())), opt.from, opt.seed);
+  }
+}
+
 }  // namespace
 
 void add_generate_command(CLI::App& app) {
@@ -108,6 +161,36 @@ void add_generate_command(CLI::App& app) {
                   "also write the profiler's training history (runs of every executable, back to back) to this SWF");
   exp->add_flag("--json", pe->json, "print a JSON report (on standard error when the log goes to standard output)");
   exp->callback([pe] { run_profiler_experiment(*pe); });
+
+  auto lo = std::make_shared<LocalityCliOptions>();
+  CLI::App* loc = cmd->add_subcommand(
+      "locality",
+      "Feitelson's model with locality of sampling: jobs drawn from a log, each repeated R times with "
+      "P(R = r) ~ r^-theta, the repeats staggered by their runtime");
+  loc->add_option("--from", lo->from, "the log whose jobs form the global distribution")->required();
+  loc->add_option("-o,--output", lo->output, "output SWF (.gz compresses; - = standard output)")->required();
+  loc->add_option("--theta", lo->theta, "run-length exponent, > 1 (2.5-3 fit real logs)")->capture_default_str();
+  loc->add_option("--jobs", lo->jobs, "jobs to generate (default: as many as the log has)");
+  loc->add_option("--max-repetitions", lo->max_repetitions, "longest run")->capture_default_str();
+  loc->add_option("--repeat", lo->repeat, "what a run repeats: the whole job, its runtime (and estimate), or its size")
+      ->check(CLI::IsMember({"job", "runtime", "size"}))
+      ->capture_default_str();
+  loc->add_option("--arrivals", lo->arrivals,
+                  "first jobs of runs: a Poisson process at the log's job rate / mean run length, or the log's own "
+                  "submit times")
+      ->check(CLI::IsMember({"poisson", "log"}))
+      ->capture_default_str();
+  loc->add_option("--think", lo->think, "seconds between a repeat's end and the next repeat")->capture_default_str();
+  loc->add_option("--seed", lo->seed, "random seed")->capture_default_str();
+  loc->callback([lo] { run_locality(*lo); });
+
+  auto sc = std::make_shared<ScrambleCliOptions>();
+  CLI::App* scr = cmd->add_subcommand(
+      "scramble", "A log's jobs with every field but the submit time permuted over the submit times (no locality)");
+  scr->add_option("--from", sc->from, "the log to scramble")->required();
+  scr->add_option("-o,--output", sc->output, "output SWF (.gz compresses; - = standard output)")->required();
+  scr->add_option("--seed", sc->seed, "random seed")->capture_default_str();
+  scr->callback([sc] { run_scramble(*sc); });
 }
 
 }  // namespace schedlab::cli

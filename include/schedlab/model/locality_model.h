@@ -1,0 +1,67 @@
+// Feitelson's generative model with locality of sampling ("Locality of Sampling and Diversity in Parallel
+// System Workloads", Sec. 4; ../shared/spec/feitelson-locality.md), and the scrambled baseline.
+//
+// generate_locality(): the global distribution is the log's jobs (every record with a known runtime >= 0 and
+// a size > 0: its runtime, size and estimate travel together, with its user, group and executable). Loop:
+// draw a job X uniformly from the pool, draw a run length R with P(R = r) ∝ r^-θ for r = 1..max_repetitions
+// (a normalised table, as the paper), emit X R times. The first item of each run arrives by a Poisson process
+// whose rate is the log's job rate / E[R] (so the generated log has the log's job rate), or at the log's own
+// submit times (`arrivals = kLog`: run k at the submit time number floor(k × E[R]), so that the runs cover the
+// log's span; past the last one they start again one log span later); repeat k
+// arrives when repeat k - 1 ends (its runtime) plus `think` seconds. `repeat` chooses what repeats: the whole
+// job (kJob), only its runtime and estimate (kRuntime; the size is drawn afresh for every job) or only its size
+// (kSize). Runs are generated until `jobs` jobs exist (the last run is cut), then sorted by submit time (ties:
+// the order generated) and numbered 1..jobs.
+// Records: fields 1 job number, 2 submit, 3 wait -1, 4 runtime, 5 and 8 size, 9 the source's estimate, 11
+// status 1, 12-16 the source's user, group, executable, queue, partition; the others -1.
+//
+// scramble(): the log's jobs (sorted by submit) keep their arrival times, and every other field is permuted
+// over them (Fisher-Yates): locality is destroyed, the global distribution and the arrival process kept.
+//
+// Randomness: base::Rng::stream(seed, 0) for the runs (X, R, then the gap to the next run, in that order) and
+// stream(seed, 1) for kRuntime/kSize's fresh draws; byte-identical output for a seed. Cost O(jobs log jobs).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "schedlab/swf/header.h"
+#include "schedlab/swf/record.h"
+
+namespace schedlab::model {
+
+struct LocalityModelOptions {
+  double theta = 2.5;            // > 1
+  int64_t jobs = 0;              // > 0; 0: as many as the log has
+  int max_repetitions = 1000;    // >= 1
+  enum class Repeat { kJob, kRuntime, kSize } repeat = Repeat::kJob;
+  enum class Arrivals { kPoisson, kLog } arrivals = Arrivals::kPoisson;
+  int64_t think = 0;             // seconds between a repeat's end and the next repeat, >= 0
+  uint64_t seed = 1;
+};
+
+struct LocalityModelStats {
+  int64_t pool = 0;              // jobs of the log in the global distribution
+  int64_t runs = 0;              // runs generated
+  double mean_run_length = 0;    // E[R] of the table
+  double log_rate_per_day = 0;   // the log's jobs per day
+  double run_rate_per_day = 0;   // first items per day (Poisson)
+  int64_t largest_size = 0;      // of the pool (MaxProcs when the log's header has none)
+};
+
+// Throws std::invalid_argument naming the option (theta <= 1, jobs < 0, max_repetitions < 1, think < 0) or when
+// the log has no usable job (or, for Poisson arrivals, fewer than two distinct submit times).
+std::vector<swf::Record> generate_locality(const std::vector<swf::Record>& log, const LocalityModelOptions& options,
+                                           LocalityModelStats* stats = nullptr);
+// The header of a generated log: MaxNodes and MaxProcs from the log's header (MaxProcs, when it has none: the
+// largest size), and Note lines with the
+// model, the source and every parameter.
+swf::Header locality_header(const swf::Header& log_header, const std::string& source, const LocalityModelOptions& o,
+                            const LocalityModelStats& stats);
+
+std::vector<swf::Record> scramble(const std::vector<swf::Record>& log, uint64_t seed);
+swf::Header scramble_header(const swf::Header& log_header, const std::vector<swf::Record>& log, const std::string& source,
+                            uint64_t seed);
+
+}  // namespace schedlab::model

@@ -1,0 +1,196 @@
+#include "schedlab/model/locality_model.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <stdexcept>
+#include <utility>
+
+#include <fmt/core.h>
+
+#include "schedlab/base/random.h"
+#include "schedlab/trace/conventions.h"
+
+namespace schedlab::model {
+
+namespace {
+
+struct Item {
+  int64_t submit = 0;
+  uint64_t order = 0;  // generation order (ties)
+  size_t source = 0;   // pool index of the job whose runtime and estimate it carries
+  size_t size_from = 0;  // pool index of the job whose size it carries
+};
+
+// Exponential gap with rate `rate` per second.
+double exponential(base::Rng& rng, double rate) { return -std::log(1.0 - rng.uniform()) / rate; }
+
+}  // namespace
+
+std::vector<swf::Record> generate_locality(const std::vector<swf::Record>& log, const LocalityModelOptions& o,
+                                           LocalityModelStats* stats) {
+  if (!(o.theta > 1.0)) throw std::invalid_argument(fmt::format("--theta must be > 1 (got {})", o.theta));
+  if (o.jobs < 0) throw std::invalid_argument(fmt::format("--jobs must be >= 1 (got {})", o.jobs));
+  if (o.max_repetitions < 1) {
+    throw std::invalid_argument(fmt::format("--max-repetitions must be >= 1 (got {})", o.max_repetitions));
+  }
+  if (o.think < 0) throw std::invalid_argument(fmt::format("--think must be >= 0 (got {})", o.think));
+  std::vector<const swf::Record*> pool;
+  std::vector<int64_t> submits;
+  for (const swf::Record& r : log) {
+    if (r.submit_time >= 0) submits.push_back(r.submit_time);
+    if (r.run_time >= 0 && trace::job_size(r) > 0 && r.submit_time >= 0) pool.push_back(&r);
+  }
+  if (pool.empty()) throw std::invalid_argument("the log has no job with a known runtime and size to sample from");
+  std::sort(submits.begin(), submits.end());
+  const int64_t jobs = o.jobs > 0 ? o.jobs : static_cast<int64_t>(pool.size());
+
+  // The run-length table: P(R = r) ∝ r^-theta, r = 1..max.
+  std::vector<double> cdf(static_cast<size_t>(o.max_repetitions));
+  double total = 0, mean = 0;
+  for (int r = 1; r <= o.max_repetitions; ++r) {
+    const double p = std::pow(static_cast<double>(r), -o.theta);
+    total += p;
+    mean += r * p;
+    cdf[static_cast<size_t>(r - 1)] = total;
+  }
+  mean /= total;
+  for (double& c : cdf) c /= total;
+
+  const int64_t span = submits.back() - submits.front();
+  double log_rate = 0;  // jobs per second
+  if (o.arrivals == LocalityModelOptions::Arrivals::kPoisson) {
+    if (span <= 0) throw std::invalid_argument("the log's jobs all arrive at one instant: no arrival rate to follow");
+    log_rate = static_cast<double>(submits.size() - 1) / static_cast<double>(span);
+  }
+  const double run_rate = log_rate / mean;
+
+  base::Rng rng = base::Rng::stream(o.seed, 0);
+  base::Rng fresh = base::Rng::stream(o.seed, 1);
+  std::vector<Item> items;
+  items.reserve(static_cast<size_t>(jobs));
+  double clock = static_cast<double>(submits.front());
+  int64_t runs = 0;
+  const int64_t log_span = std::max<int64_t>(span, 1);
+  while (static_cast<int64_t>(items.size()) < jobs) {
+    const size_t x = static_cast<size_t>(rng.below(pool.size()));
+    const double u = rng.uniform();
+    const auto length = static_cast<int64_t>(std::upper_bound(cdf.begin(), cdf.end(), u) - cdf.begin()) + 1;
+    int64_t first;
+    if (o.arrivals == LocalityModelOptions::Arrivals::kPoisson) {
+      first = std::llround(clock);
+      clock += exponential(rng, run_rate);
+    } else {
+      // Run k takes the log's submit time number k × E[R], so the runs cover the log's span at its job rate.
+      const auto k = static_cast<size_t>(static_cast<double>(runs) * mean);
+      first = submits[k % submits.size()] + static_cast<int64_t>(k / submits.size()) * log_span;
+    }
+    ++runs;
+    int64_t at = first;
+    for (int64_t i = 0; i < length && static_cast<int64_t>(items.size()) < jobs; ++i) {
+      Item item{at, items.size(), x, x};
+      if (o.repeat == LocalityModelOptions::Repeat::kRuntime) item.size_from = static_cast<size_t>(fresh.below(pool.size()));
+      if (o.repeat == LocalityModelOptions::Repeat::kSize) item.source = static_cast<size_t>(fresh.below(pool.size()));
+      items.push_back(item);
+      at += pool[item.source]->run_time + o.think;
+    }
+  }
+  std::sort(items.begin(), items.end(), [](const Item& a, const Item& b) {
+    return a.submit != b.submit ? a.submit < b.submit : a.order < b.order;
+  });
+  std::vector<swf::Record> out;
+  out.reserve(items.size());
+  for (size_t i = 0; i < items.size(); ++i) {
+    const swf::Record& src = *pool[items[i].source];
+    const swf::Record& sized = *pool[items[i].size_from];
+    swf::Record r;
+    if (items[i].submit > INT32_MAX) {
+      throw std::invalid_argument(fmt::format("the generated log runs past the SWF time range (job {} at {} s)", i + 1,
+                                              items[i].submit));
+    }
+    r.job_number = static_cast<int32_t>(i + 1);
+    r.submit_time = static_cast<int32_t>(items[i].submit);
+    r.run_time = src.run_time;
+    r.allocated_procs = r.requested_procs = trace::job_size(sized);
+    r.requested_time = src.requested_time;
+    r.status = 1;
+    r.user_id = src.user_id;
+    r.group_id = src.group_id;
+    r.executable = src.executable;
+    r.queue = src.queue;
+    r.partition = src.partition;
+    out.push_back(r);
+  }
+  if (stats != nullptr) {
+    stats->pool = static_cast<int64_t>(pool.size());
+    stats->runs = runs;
+    stats->mean_run_length = mean;
+    stats->log_rate_per_day = log_rate * 86400;
+    stats->run_rate_per_day = run_rate * 86400;
+    stats->largest_size = 0;
+    for (const swf::Record* r : pool) stats->largest_size = std::max<int64_t>(stats->largest_size, trace::job_size(*r));
+  }
+  return out;
+}
+
+namespace {
+void common_header(swf::Header& h, const swf::Header& log_header, int64_t largest_size,
+                   const std::vector<std::string>& notes) {
+  h.add_line("; Version: 2.2");
+  if (log_header.max_nodes) h.add_line(fmt::format("; MaxNodes: {}", *log_header.max_nodes));
+  h.add_line(fmt::format("; MaxProcs: {}", log_header.max_procs ? *log_header.max_procs : largest_size));
+  for (const auto& n : notes) h.add_note(n);
+}
+}  // namespace
+
+swf::Header locality_header(const swf::Header& log_header, const std::string& source, const LocalityModelOptions& o,
+                            const LocalityModelStats& stats) {
+  swf::Header h;
+  static const char* kRepeat[] = {"job", "runtime", "size"};
+  common_header(h, log_header, stats.largest_size,
+                {"generated by schedlab generate locality: Feitelson's model with locality of sampling (runs of "
+                 "repeated jobs, P(R = r) ~ r^-theta)",
+                 fmt::format("source {} ({} jobs in the global distribution)", source, stats.pool),
+                 fmt::format("theta {}, max_repetitions {}, repeat {}, arrivals {}, think {} s, seed {}", o.theta,
+                             o.max_repetitions, kRepeat[static_cast<int>(o.repeat)],
+                             o.arrivals == LocalityModelOptions::Arrivals::kPoisson ? "poisson" : "log", o.think, o.seed),
+                 fmt::format("{} runs, mean run length {:.4f}; log rate {:.2f} jobs/day, runs start at {:.2f}/day",
+                             stats.runs, stats.mean_run_length, stats.log_rate_per_day, stats.run_rate_per_day)});
+  return h;
+}
+
+std::vector<swf::Record> scramble(const std::vector<swf::Record>& log, uint64_t seed) {
+  std::vector<swf::Record> jobs = log;
+  std::stable_sort(jobs.begin(), jobs.end(),
+                   [](const swf::Record& a, const swf::Record& b) { return a.submit_time < b.submit_time; });
+  std::vector<size_t> perm(jobs.size());
+  std::iota(perm.begin(), perm.end(), 0);
+  base::Rng rng = base::Rng::stream(seed, 0);
+  for (size_t i = perm.size(); i > 1; --i) std::swap(perm[i - 1], perm[static_cast<size_t>(rng.below(i))]);
+  std::vector<swf::Record> out;
+  out.reserve(jobs.size());
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    swf::Record r = jobs[perm[i]];
+    r.job_number = static_cast<int32_t>(i + 1);
+    r.submit_time = jobs[i].submit_time;
+    r.wait_time = -1;  // the source's wait belonged to another instant
+    r.preceding_job = -1;
+    r.think_time = -1;
+    out.push_back(r);
+  }
+  return out;
+}
+
+swf::Header scramble_header(const swf::Header& log_header, const std::vector<swf::Record>& log, const std::string& source,
+                            uint64_t seed) {
+  int64_t largest = 0;
+  for (const swf::Record& r : log) largest = std::max<int64_t>(largest, trace::job_size(r));
+  swf::Header h;
+  common_header(h, log_header, largest,
+                {"generated by schedlab generate scramble: the jobs of the source with every field but the submit "
+                 "time permuted over the submit times (locality of sampling destroyed)",
+                 fmt::format("source {}, seed {}", source, seed)});
+  return h;
+}
+
+}  // namespace schedlab::model

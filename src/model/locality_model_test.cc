@@ -1,0 +1,179 @@
+// Feitelson's locality model and the scrambled baseline (model/locality_model.h).
+#include "schedlab/model/locality_model.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <stdexcept>
+#include <tuple>
+#include <vector>
+
+#include "schedlab/analysis/locality.h"
+#include "schedlab/swf/reader.h"
+#include "test_util.h"
+
+namespace schedlab::model {
+namespace {
+using schedlab::testing::J;
+
+std::vector<swf::Record> two_jobs() {
+  return schedlab::testing::records({J{1, 0, 100, 4, 200}, J{2, 1000, 100, 4, 200}});
+}
+
+TEST(LocalityModelTest, RepeatsAreStaggeredByTheirRuntimeAndThinkTime) {
+  // Both jobs run 100 s; think 10 s: a run started at t has its repeats at t + 110, t + 220 (max 3). Runs start
+  // at the log's submit times (0, 1000), then one span (1000 s) later, and so on: multiples of 1000.
+  LocalityModelOptions o;
+  o.theta = 1.5;
+  o.max_repetitions = 3;
+  o.jobs = 40;
+  o.think = 10;
+  o.arrivals = LocalityModelOptions::Arrivals::kLog;
+  LocalityModelStats stats;
+  const auto out = generate_locality(two_jobs(), o, &stats);
+  ASSERT_EQ(out.size(), 40u);
+  for (size_t i = 0; i < out.size(); ++i) {
+    EXPECT_EQ(out[i].job_number, static_cast<int32_t>(i + 1));
+    if (i > 0) {
+      EXPECT_GE(out[i].submit_time, out[i - 1].submit_time);
+    }
+    const int32_t offset = out[i].submit_time % 1000;
+    EXPECT_TRUE(offset == 0 || offset == 110 || offset == 220) << out[i].submit_time;
+    EXPECT_EQ(out[i].run_time, 100);
+    EXPECT_EQ(out[i].requested_time, 200);
+    EXPECT_EQ(out[i].requested_procs, 4);
+    EXPECT_EQ(out[i].status, 1);
+  }
+  EXPECT_EQ(stats.pool, 2);
+  EXPECT_LE(stats.runs, 40);
+  EXPECT_GE(stats.runs, 14);  // at most 3 jobs per run
+}
+
+TEST(LocalityModelTest, OneRepetitionIsSamplingFromTheLog) {
+  LocalityModelOptions o;
+  o.max_repetitions = 1;
+  o.jobs = 1000;
+  LocalityModelStats stats;
+  const auto out = generate_locality(two_jobs(), o, &stats);
+  EXPECT_EQ(stats.runs, 1000);
+  EXPECT_DOUBLE_EQ(stats.mean_run_length, 1.0);
+}
+
+TEST(LocalityModelTest, SameSeedSameLog) {
+  LocalityModelOptions o;
+  o.jobs = 500;
+  o.seed = 7;
+  const auto logs = schedlab::testing::records({J{1, 0, 50, 1, 60}, J{2, 10, 500, 8, 600}, J{3, 30, 5000, 2, 9000}});
+  const auto a = generate_locality(logs, o), b = generate_locality(logs, o);
+  ASSERT_EQ(a.size(), b.size());
+  for (size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(a[i].submit_time, b[i].submit_time);
+    EXPECT_EQ(a[i].run_time, b[i].run_time);
+  }
+  o.seed = 8;
+  const auto c = generate_locality(logs, o);
+  bool differ = false;
+  for (size_t i = 0; i < a.size(); ++i) differ = differ || a[i].submit_time != c[i].submit_time;
+  EXPECT_TRUE(differ);
+}
+
+TEST(LocalityModelTest, RepeatOnlyTheRuntimeDrawsSizesAfresh) {
+  LocalityModelOptions o;
+  o.theta = 1.2;  // long runs
+  o.jobs = 2000;
+  o.repeat = LocalityModelOptions::Repeat::kRuntime;
+  const auto logs = schedlab::testing::records({J{1, 0, 50, 1, 60}, J{2, 10, 500, 8, 600}});
+  const auto out = generate_locality(logs, o);
+  std::map<std::pair<int32_t, int32_t>, int> pairs;
+  for (const auto& r : out) ++pairs[{r.run_time, r.requested_procs}];
+  EXPECT_EQ(pairs.size(), 4u);  // runtimes and sizes mixed; estimates stay with their runtime
+  for (const auto& r : out) EXPECT_EQ(r.requested_time, r.run_time == 50 ? 60 : 600);
+}
+
+TEST(LocalityModelTest, BadOptionsAreNamed) {
+  LocalityModelOptions o;
+  auto message = [&](const std::vector<swf::Record>& log) {
+    try {
+      generate_locality(log, o);
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  o.theta = 1.0;
+  EXPECT_NE(message(two_jobs()).find("--theta"), std::string::npos);
+  o.theta = 2.5;
+  o.jobs = -1;
+  EXPECT_NE(message(two_jobs()).find("--jobs"), std::string::npos);
+  o.jobs = 10;
+  o.max_repetitions = 0;
+  EXPECT_NE(message(two_jobs()).find("--max-repetitions"), std::string::npos);
+  o.max_repetitions = 10;
+  o.think = -5;
+  EXPECT_NE(message(two_jobs()).find("--think"), std::string::npos);
+  o.think = 0;
+  EXPECT_NE(message({}).find("no job"), std::string::npos);
+  EXPECT_NE(message(schedlab::testing::records({J{1, 0, 50, 1, 60}})).find("one instant"), std::string::npos);
+}
+
+TEST(ScrambleTest, KeepsArrivalsAndTheMultisetOfJobs) {
+  const auto log = schedlab::testing::records({J{1, 0, 50, 1, 60}, J{2, 10, 500, 8, 600}, J{3, 30, 5000, 2, 9000},
+                                               J{4, 35, 7, 3, 10}, J{5, 90, 70, 5, 100}});
+  const auto out = scramble(log, 3);
+  ASSERT_EQ(out.size(), log.size());
+  std::vector<std::tuple<int, int, int>> before, after;
+  bool moved = false;
+  for (size_t i = 0; i < log.size(); ++i) {
+    EXPECT_EQ(out[i].submit_time, log[i].submit_time);
+    EXPECT_EQ(out[i].job_number, static_cast<int32_t>(i + 1));
+    before.emplace_back(log[i].run_time, log[i].requested_procs, log[i].requested_time);
+    after.emplace_back(out[i].run_time, out[i].requested_procs, out[i].requested_time);
+    moved = moved || out[i].run_time != log[i].run_time;
+  }
+  std::sort(before.begin(), before.end());
+  std::sort(after.begin(), after.end());
+  EXPECT_EQ(before, after);
+  EXPECT_TRUE(moved);
+}
+
+// Feitelson's Fig. 11: 100,000 jobs from KTH; theta 2 -> M'_med about .18, 2.5 -> .078-.098, 4 -> about .038,
+// and scrambling KTH brings its M'_med down to the random-sampling baseline.
+double m_med(const std::vector<swf::Record>& jobs) {
+  std::vector<int64_t> times;
+  std::vector<double> values;
+  for (const auto& r : jobs) {
+    times.push_back(r.submit_time);
+    values.push_back(r.run_time);
+  }
+  analysis::LocalityOptions o;
+  o.rounds = 0;
+  return analysis::locality(times, values, o).m_med_prime;
+}
+
+TEST(LocalityModelTest, ThetaSetsTheLocalityOfSamplingAsInFigure11) {
+  const std::string file = "KTH-SP2-1996-2.swf.gz";
+  SCHEDLAB_NEED_TRACE(file);
+  const swf::Log log = swf::read_log(schedlab::testing::trace_path(file));
+  LocalityModelOptions o;
+  o.jobs = 100000;
+  o.theta = 2;
+  const double at2 = m_med(generate_locality(log.records, o));
+  o.theta = 2.5;
+  const double at25 = m_med(generate_locality(log.records, o));
+  o.theta = 4;
+  const double at4 = m_med(generate_locality(log.records, o));
+  o.max_repetitions = 1;
+  const double none = m_med(generate_locality(log.records, o));
+  EXPECT_NEAR(at2, 0.18, 0.03);
+  EXPECT_GE(at25, 0.07);
+  EXPECT_LE(at25, 0.105);
+  EXPECT_NEAR(at4, 0.038, 0.01);
+  EXPECT_LT(none, at4);
+  EXPECT_NEAR(none, 0.029, 0.005);  // random sampling's M'_med at this slice size
+  // The real log has locality, its scrambled version does not.
+  EXPECT_GT(m_med(log.records), 2 * m_med(scramble(log.records, 1)));
+}
+
+}  // namespace
+}  // namespace schedlab::model
