@@ -135,6 +135,10 @@ void FlexScheduler::place_arrival(const SimState& state, const WaitingJob& job) 
     AvailabilityProfile prefix = base_;
     int64_t t = prefix.earliest_fit(now, job.procs, d);  // the new job's start at position k
     for (size_t k = 0; k < order_.size() && t < last; ++k) {
+      // A position's cost is at least the new job's own (the others only get later), which grows with its start:
+      // once that alone cannot win, no later position can.
+      const double own = cost_of(job, t, now);
+      if (best_k == order_.size() ? own >= best_cost : own > best_cost) break;
       const WaitingJob& wk = *state.queue.find(order_[k]);
       const int64_t rk = entries_[order_[k]].reservation;
       prefix.reserve(rk, rk + held(wk), wk.procs);  // prefix of position k + 1
