@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/sim_options.h"
 #include "schedlab/base/csv_number.h"
 #include "schedlab/base/duration.h"
 #include "schedlab/base/params.h"
@@ -26,13 +27,7 @@ struct CompareArgs {
   std::string schedulers = "easy,conservative,flex,maui";
   std::string predictor;
   std::string correction;
-  std::optional<int64_t> procs;
-  bool kill_at_estimate = false;
-  std::optional<double> load;
-  double arrival_scale = 1.0;
-  int64_t bsld_tau = 10;
-  double warmup_fraction = 0.0;
-  uint64_t seed = 0;
+  SimCliOptions sim;
   std::string period = "30d";
   std::string baseline;
   int threads = 0;
@@ -125,13 +120,7 @@ void run(const CompareArgs& a) {
   spec.schedulers = base::parse_spec_list(a.schedulers, "scheduler");
   spec.predictor = a.predictor;
   spec.correction = a.correction;
-  spec.workload.procs = a.procs;
-  spec.workload.kill_at_estimate = a.kill_at_estimate;
-  spec.workload.load = a.load;
-  spec.workload.arrival_scale = a.arrival_scale;
-  spec.sim.bsld_tau = a.bsld_tau;
-  spec.sim.warmup_fraction = a.warmup_fraction;
-  spec.sim.seed = a.seed;
+  apply_sim_options(a.sim, spec.workload, spec.sim);
   const std::optional<int64_t> period = base::parse_duration(a.period);
   if (!period || *period <= 0) {
     throw std::invalid_argument(fmt::format("compare: --period '{}' is not a positive duration (e.g. 30d, 12h, 3600)", a.period));
@@ -162,15 +151,8 @@ void add_compare_command(CLI::App& app) {
                   "(default: easy,conservative,flex,maui)");
   cmd->add_option("--predictor,-p", args->predictor, "runtime predictor spec for every scheduler (default: estimate)");
   cmd->add_option("--correction", args->correction, "prediction correction: none, tsafrir, double, times10");
-  cmd->add_option("--procs", args->procs, "machine size (default: MaxProcs, MaxNodes, largest job)");
-  cmd->add_flag("--kill-at-estimate", args->kill_at_estimate, "cut jobs at their user estimate");
-  auto* load = cmd->add_option("--load", args->load, "scale inter-arrival times to this offered load");
-  auto* scale = cmd->add_option("--arrival-scale", args->arrival_scale, "multiply inter-arrival times by F");
-  load->excludes(scale);
-  cmd->add_option("--bsld-tau", args->bsld_tau, "bounded-slowdown threshold in seconds (default 10)");
-  cmd->add_option("--warmup-fraction", args->warmup_fraction,
+  add_sim_options(cmd, args->sim,
                   "leave the first fraction of terminated jobs out of the whole-log averages (default 0)");
-  cmd->add_option("--seed", args->seed, "random seed (default 0)");
   cmd->add_option("--period", args->period, "period length: seconds or a duration (30d, 12h, 1w; default 30d)");
   cmd->add_option("--baseline", args->baseline, "the scheduler gains are measured against (default: the last listed)");
   cmd->add_option("--threads", args->threads, "simulations run in parallel (default: the machine's cores)")

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/sim_options.h"
 #include "schedlab/experiments/simulation.h"
 #include "schedlab/model/estimate_models.h"
 #include "schedlab/predict/registry.h"
@@ -28,13 +29,7 @@ struct SimulateArgs {
   bool predictor_given = false;
   std::string correction;
   bool extend_estimates = false;
-  std::optional<int64_t> procs;
-  bool kill_at_estimate = false;
-  std::optional<double> load;
-  double arrival_scale = 1.0;
-  int64_t bsld_tau = 10;
-  double warmup_fraction = 0.0;
-  uint64_t seed = 0;
+  SimCliOptions sim;
   bool json = false;
   std::string jobs_out;
   bool check = false;
@@ -158,7 +153,7 @@ void print_text(const SimulateArgs& a, const experiments::Simulation& sim) {
   row("wait (min)", m.wait, 60, 2);
   row("response (s)", m.response, 1, 1);
   row("slowdown", m.slowdown, 1, 2);
-  row(fmt::format("bounded slowdown (tau={})", a.bsld_tau).c_str(), m.bounded_slowdown, 1, 2);
+  row(fmt::format("bounded slowdown (tau={})", a.sim.bsld_tau).c_str(), m.bounded_slowdown, 1, 2);
   fmt::print("\n{:<26} {:>14.4f}\n", "utilization", m.utilization);
   fmt::print("{:<26} {:>14} s ({:.2f} days)\n", "makespan", m.makespan, static_cast<double>(m.makespan) / 86400.0);
   print_accuracy_text(r.accuracy);
@@ -187,15 +182,9 @@ void run(const SimulateArgs& a) {
   spec.scheduler = a.scheduler;
   spec.predictor = a.predictor_given ? a.predictor : "";
   spec.correction = a.correction;
-  spec.workload.procs = a.procs;
-  spec.workload.kill_at_estimate = a.kill_at_estimate;
+  apply_sim_options(a.sim, spec.workload, spec.sim);
   spec.workload.extend_estimates = a.extend_estimates;
-  spec.workload.load = a.load;
-  spec.workload.arrival_scale = a.arrival_scale;
   spec.sim.check = a.check;
-  spec.sim.bsld_tau = a.bsld_tau;
-  spec.sim.warmup_fraction = a.warmup_fraction;
-  spec.sim.seed = a.seed;
   spec.event_cost = a.event_cost;
   // Unknown names and bad parameters fail here, before the log is read.
   const experiments::PreparedSimulation prepared = experiments::prepare_simulation(spec);
@@ -223,15 +212,7 @@ void add_simulate_command(CLI::App& app) {
                   "prediction correction when a job outlives its prediction: none (default), tsafrir, double, times10");
   cmd->add_flag("--extend-estimates", args->extend_estimates,
                 "raise the estimate of jobs that ran longer than it to their runtime");
-  cmd->add_option("--procs", args->procs, "machine size (default: MaxProcs, MaxNodes, largest job)");
-  cmd->add_flag("--kill-at-estimate", args->kill_at_estimate, "cut jobs at their user estimate");
-  auto* load = cmd->add_option("--load", args->load, "scale inter-arrival times to this offered load");
-  auto* scale = cmd->add_option("--arrival-scale", args->arrival_scale, "multiply inter-arrival times by F");
-  load->excludes(scale);
-  cmd->add_option("--bsld-tau", args->bsld_tau, "bounded-slowdown threshold in seconds (default 10)");
-  cmd->add_option("--warmup-fraction", args->warmup_fraction,
-                  "leave the first fraction of terminated jobs out of the averages (default 0)");
-  cmd->add_option("--seed", args->seed, "random seed (default 0)");
+  add_sim_options(cmd, args->sim, "leave the first fraction of terminated jobs out of the averages (default 0)");
   cmd->add_flag("--json", args->json, "print one JSON document");
   cmd->add_option("--jobs-out", args->jobs_out, "write per-job results (.csv or .swf, optionally .gz)");
   cmd->add_flag("--check", args->check, "verify the simulator's invariants while simulating");

@@ -8,7 +8,10 @@
 namespace schedlab::sim {
 
 PbasScheduler::PbasScheduler(Options options, std::vector<std::unique_ptr<Scheduler>> candidates)
-    : options_(std::move(options)), candidates_(std::move(candidates)), shadows_(candidates_.size()) {
+    : options_(std::move(options)),
+      candidates_(std::move(candidates)),
+      shadows_(candidates_.size()),
+      clock_(options_.interval, AdaptiveStats{}) {
   if (candidates_.empty()) throw std::invalid_argument("scheduler pbas: parameter candidates: the list is empty");
   if (options_.interval <= 0) throw std::invalid_argument("scheduler pbas: parameter interval must be > 0");
   for (size_t i = 0; i < candidates_.size(); ++i) {
@@ -19,8 +22,10 @@ PbasScheduler::PbasScheduler(Options options, std::vector<std::unique_ptr<Schedu
           options_.candidates[i]));
     }
   }
-  stats_.kind = "pbas";
-  for (const std::string& spec : options_.candidates) stats_.candidates.push_back({.spec = spec});
+  AdaptiveStats stats;
+  stats.kind = "pbas";
+  for (const std::string& spec : options_.candidates) stats.candidates.push_back({.spec = spec});
+  clock_ = SwitchClock(options_.interval, std::move(stats));
 }
 
 PbasScheduler::PbasScheduler(const PbasScheduler& other)
@@ -29,12 +34,9 @@ PbasScheduler::PbasScheduler(const PbasScheduler& other)
       shadows_(other.shadows_),
       active_(other.active_),
       started_(other.started_),
-      next_switch_(other.next_switch_),
-      active_since_(other.active_since_),
-      last_call_(other.last_call_),
+      clock_(other.clock_),
       real_(other.real_),
-      arrived_(other.arrived_),
-      stats_(other.stats_) {
+      arrived_(other.arrived_) {
   for (const auto& c : other.candidates_) candidates_.push_back(c->clone());
 }
 
@@ -102,32 +104,23 @@ void PbasScheduler::switch_point(const SimState& state) {
       best_value = v;
     }
   }
-  ++stats_.switch_points;
-  ++stats_.candidates[best].chosen;
+  clock_.chose(active_, best, now);
   // The candidates that ran in the background learn the real state; the active one already follows it.
   for (size_t c = 0; c < candidates_.size(); ++c) {
     if (c != active_) candidates_[c]->on_sync(state);
   }
-  if (best != active_) {
-    ++stats_.switches;
-    stats_.candidates[active_].active_seconds += now - active_since_;
-    active_since_ = now;
-    active_ = best;
-  }
+  active_ = best;
   restart_shadows(state);
 }
 
 void PbasScheduler::schedule(const SimState& state, Decision& decision) {
   const int64_t now = state.now;
-  last_call_ = now;
-  if (!started_) {
+  const SwitchClock::Call call = clock_.at(now);
+  if (call == SwitchClock::Call::kFirst) {
     started_ = true;
-    next_switch_ = now + options_.interval;
-    active_since_ = now;
     restart_shadows(state);
-  } else if (now >= next_switch_) {
+  } else if (call == SwitchClock::Call::kSwitchPoint) {
     switch_point(state);
-    next_switch_ += ((now - next_switch_) / options_.interval + 1) * options_.interval;
   } else {
     for (size_t c = 0; c < candidates_.size(); ++c) {
       if (c != active_) shadows_[c].instant(now, arrived_, *candidates_[c]);
@@ -138,10 +131,6 @@ void PbasScheduler::schedule(const SimState& state, Decision& decision) {
   decision.reservations.clear();
 }
 
-const AdaptiveStats* PbasScheduler::adaptive_stats() const {
-  report_ = stats_;
-  report_.candidates[active_].active_seconds += last_call_ - active_since_;
-  return &report_;
-}
+const AdaptiveStats* PbasScheduler::adaptive_stats() const { return clock_.report(active_); }
 
 }  // namespace schedlab::sim

@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "sim/shadow_run.h"
+#include "sim/switch_clock.h"
 #include "schedlab/sim/scheduler.h"
 
 namespace schedlab::sim {
@@ -66,13 +67,9 @@ class PbasScheduler final : public Scheduler {
   std::vector<ShadowRun> shadows_;  // per candidate (the active one's is idle)
   size_t active_ = 0;
   bool started_ = false;
-  int64_t next_switch_ = 0;
-  int64_t active_since_ = 0;
-  int64_t last_call_ = 0;
+  SwitchClock clock_;
   WindowMeter real_;                // the real run over the current window
   std::vector<WaitingJob> arrived_;  // arrivals since the last call
-  AdaptiveStats stats_;
-  mutable AdaptiveStats report_;  // stats_ with the current active time added (adaptive_stats())
 };
 
 }  // namespace schedlab::sim

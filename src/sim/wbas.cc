@@ -9,7 +9,9 @@
 namespace schedlab::sim {
 
 WbasScheduler::WbasScheduler(Options options, std::unique_ptr<Scheduler> high, std::unique_ptr<Scheduler> low)
-    : options_(std::move(options)), candidates_{std::move(high), std::move(low)} {
+    : options_(std::move(options)),
+      candidates_{std::move(high), std::move(low)},
+      clock_(options_.interval, AdaptiveStats{}) {
   if (!(options_.maf > 0)) throw std::invalid_argument("scheduler wbas: parameter maf must be > 0");
   if (options_.interval <= 0) throw std::invalid_argument("scheduler wbas: parameter interval must be > 0");
   for (size_t i = 0; i < 2; ++i) {
@@ -18,8 +20,10 @@ WbasScheduler::WbasScheduler(Options options, std::unique_ptr<Scheduler> high, s
                                               i == kHigh ? "high" : "low", i == kHigh ? options_.high : options_.low));
     }
   }
-  stats_.kind = "wbas";
-  stats_.candidates = {{.spec = options_.high}, {.spec = options_.low}};
+  AdaptiveStats stats;
+  stats.kind = "wbas";
+  stats.candidates = {{.spec = options_.high}, {.spec = options_.low}};
+  clock_ = SwitchClock(options_.interval, std::move(stats));
 }
 
 WbasScheduler::WbasScheduler(const WbasScheduler& other)
@@ -27,15 +31,11 @@ WbasScheduler::WbasScheduler(const WbasScheduler& other)
       options_(other.options_),
       candidates_{other.candidates_[0]->clone(), other.candidates_[1]->clone()},
       active_(other.active_),
-      started_(other.started_),
-      next_switch_(other.next_switch_),
-      active_since_(other.active_since_),
-      last_call_(other.last_call_),
+      clock_(other.clock_),
       arrivals_(other.arrivals_),
       average_(other.average_),
       window_procs_(other.window_procs_),
-      window_jobs_(other.window_jobs_),
-      stats_(other.stats_) {}
+      window_jobs_(other.window_jobs_) {}
 
 void WbasScheduler::on_arrival(const SimState& state, const WaitingJob& job) {
   // An exponential moving average whose first `maf` steps are the running mean (the factor is
@@ -49,35 +49,21 @@ void WbasScheduler::on_arrival(const SimState& state, const WaitingJob& job) {
 
 void WbasScheduler::schedule(const SimState& state, Decision& decision) {
   const int64_t now = state.now;
-  last_call_ = now;
-  if (!started_) {
-    started_ = true;
-    next_switch_ = now + options_.interval;
-    active_since_ = now;
-  } else if (now >= next_switch_) {
-    ++stats_.switch_points;
+  if (clock_.at(now) == SwitchClock::Call::kSwitchPoint) {
     size_t want = active_;
     if (window_jobs_ > 0) want = window_procs_ / static_cast<double>(window_jobs_) > average_ ? kHigh : kLow;
-    ++stats_.candidates[want].chosen;
+    clock_.chose(active_, want, now);
     if (want != active_) {
-      ++stats_.switches;
-      stats_.candidates[active_].active_seconds += now - active_since_;
-      active_since_ = now;
       active_ = want;
       active().on_sync(state);
     }
     window_procs_ = 0;
     window_jobs_ = 0;
-    next_switch_ += ((now - next_switch_) / options_.interval + 1) * options_.interval;
   }
   active().schedule(state, decision);
   decision.reservations.clear();
 }
 
-const AdaptiveStats* WbasScheduler::adaptive_stats() const {
-  report_ = stats_;
-  report_.candidates[active_].active_seconds += last_call_ - active_since_;
-  return &report_;
-}
+const AdaptiveStats* WbasScheduler::adaptive_stats() const { return clock_.report(active_); }
 
 }  // namespace schedlab::sim

@@ -20,6 +20,7 @@
 #include <string_view>
 
 #include "schedlab/sim/scheduler.h"
+#include "sim/switch_clock.h"
 
 namespace schedlab::sim {
 
@@ -54,16 +55,11 @@ class WbasScheduler final : public Scheduler {
   Options options_;
   std::array<std::unique_ptr<Scheduler>, 2> candidates_;
   size_t active_ = kLow;
-  bool started_ = false;
-  int64_t next_switch_ = 0;
-  int64_t active_since_ = 0;
-  int64_t last_call_ = 0;
+  SwitchClock clock_;
   int64_t arrivals_ = 0;
   double average_ = 0;
   double window_procs_ = 0;  // processors requested by the jobs that arrived in the window
   int64_t window_jobs_ = 0;
-  AdaptiveStats stats_;
-  mutable AdaptiveStats report_;
 };
 
 }  // namespace schedlab::sim
