@@ -27,13 +27,15 @@ void FlexScheduler::on_start(const SimState& state, const RunningJob& job) {
 }
 
 void FlexScheduler::on_termination(const SimState& state, const RunningJob& job) {
-  if (state.now >= job.predicted_end()) return;
-  // Ended early: give the rest of its hold back (both profiles hold it until its predicted end), compress.
+  // Both profiles hold a running job until its predicted end, and at least one second (a zero prediction).
+  const int64_t hold_end = std::max(job.predicted_end(), job.start + 1);
+  if (state.now >= hold_end) return;
+  // Ended early: give the rest of its hold back and compress.
   if (!dirty_) {
     profile_.advance(state.now);
     base_.advance(state.now);
-    profile_.release(state.now, job.predicted_end(), job.procs);
-    base_.release(state.now, job.predicted_end(), job.procs);
+    profile_.release(state.now, hold_end, job.procs);
+    base_.release(state.now, hold_end, job.procs);
   }
   compress_ = true;
 }
@@ -112,7 +114,6 @@ void FlexScheduler::rebuild(const SimState& state) {
     const WaitingJob& w = *state.queue.find(id);
     Entry& e = entries_[id];
     e.reservation = profile_.reserve_earliest(now, w.procs, held(w));
-    if (e.reservation > e.deadline) ++stats_.forced_late;
   }
   compress(state);
 }
@@ -120,7 +121,6 @@ void FlexScheduler::rebuild(const SimState& state) {
 void FlexScheduler::place_arrival(const SimState& state, const WaitingJob& job) {
   const int64_t now = state.now;
   const int64_t d = held(job);
-  ++stats_.arrivals;
   const double mean_wait = started_ > 0 ? wait_sum_ / static_cast<double>(started_) : 0.0;
   const double slack_base =
       options_.slack == Options::Slack::kEstimate ? static_cast<double>(std::max<int64_t>(job.prediction, 60)) : mean_wait;
@@ -144,7 +144,6 @@ void FlexScheduler::place_arrival(const SimState& state, const WaitingJob& job) 
       prefix.reserve(rk, rk + held(wk), wk.procs);  // prefix of position k + 1
       const int64_t t_next = prefix.earliest_fit(now, job.procs, d);
       if (t_next == t) continue;  // position k + 1 gives the new job the same start: only the last such is tried
-      ++stats_.positions_tried;
       AvailabilityProfile trial = prefix;
       trial.release(rk, rk + held(wk), wk.procs);
       trial.reserve(t, t + d, job.procs);
@@ -177,7 +176,6 @@ void FlexScheduler::place_arrival(const SimState& state, const WaitingJob& job) 
     }
   }
   if (best_k < order_.size()) {
-    ++stats_.inserted;
     compress_ = true;  // the jobs moved may have left room for jobs before them: compress at the next call
     for (size_t i = best_k; i < order_.size(); ++i) {
       const WaitingJob& w = *state.queue.find(order_[i]);
@@ -202,12 +200,9 @@ void FlexScheduler::schedule(const SimState& state, Decision& decision) {
   const int64_t now = state.now;
   // Rebuild unless the profile is known to be exact: nothing given back early, no overdue running job (its
   // hold must reach now + 1), the queue as known.
-  bool exact = !dirty_ && profile_.capacity() == state.machine.total() && earliest_reservation_ >= now &&
-               order_.size() + arrived_.size() == state.queue.size();
-  for (const RunningJob& r : state.running) {
-    if (!exact) break;
-    exact = r.predicted_end() > now;
-  }
+  const bool exact = !dirty_ && profile_.capacity() == state.machine.total() && earliest_reservation_ >= now &&
+                     order_.size() + arrived_.size() == state.queue.size() &&
+                     (state.running.empty() || state.running.front().predicted_end() > now);  // ordered by it
   if (exact) {
     profile_.advance(now);
     base_.advance(now);

@@ -2,22 +2,25 @@
 // Flex: slack-based backfilling (Talby & Feitelson 1999, as the Talby thesis §2 describes it). The rules
 // where the thesis is silent are Decisions (docs/adaptive.md, with the measurements behind them):
 // - The schedule: the waiting jobs in a priority order, each holding a reservation in an availability
-//   profile (as conservative): a job's reservation is its earliest fit given the running jobs and the
-//   jobs before it... at the time it was placed; jobs whose reservation is now start.
-// - Slack: every job gets one on arrival, `slack_factor` × max(prediction, 60 s) (`slack=estimate`) or
-//   `slack_factor` × the mean wait of the jobs started so far (`slack=avgwait`, the 1999 paper's rule), and
-//   its deadline = the start it was first promised + its slack. No decision ever moves a reservation past a
-//   deadline (only lost capacity can: a running job outliving its prediction).
-// - On arrival, candidate schedules are compared: the new job inserted before each waiting job, or last.
-//   Inserted at position k, the jobs before k keep their reservations, the new job and the jobs from k on
-//   are placed in order at their earliest fit; a candidate where a job misses its deadline is dropped, the
-//   cheapest of the rest is taken (ties: the later position, i.e. the least disturbance). Cost
-//   (`cost`): `work` = Σ processors × (start − now), `wait` = Σ (start − now), `bsld` = Σ bounded
-//   slowdown (start − submit + p) / max(p, 10 s) over the waiting jobs. Positions where the new job would
-//   not start earlier than last are not tried (inserting it there can only delay others), and since its
-//   start only grows with k, the search stops at the first such position.
-// - On every call, after the terminations, the schedule is compressed once in priority order (each job
-//   to its earliest fit, never later than its reservation: its old place is still free), as conservative.
+//   profile (as conservative); jobs whose reservation is now start.
+// - Slack: every job gets one on arrival, `slack_factor` × the mean wait of the jobs started so far
+//   (`slack=avgwait`, the default: the 1999 paper's rule) or `slack_factor` × max(prediction, 60 s)
+//   (`slack=estimate`); its deadline = the start it was first promised + its slack. No decision moves a
+//   reservation past a deadline (only lost capacity can: a running job outliving its prediction).
+// - On arrival, candidate schedules are compared: the new job placed last (at its earliest fit, disturbing
+//   nobody), or inserted before the waiting job at position k: the jobs before k keep their reservations, the
+//   new job takes its earliest fit among them, and the jobs from k on, in order, keep their reservation where
+//   it is still free, else move to their next fit (never earlier). A candidate in which a job would start
+//   after its deadline is dropped; the cheapest of the rest is taken (ties: the later position, and last wins
+//   every tie). Cost (`cost`): `work` = Σ processors × (start − now), `wait` = Σ (start − now), `bsld` = Σ
+//   bounded slowdown (start − submit + p) / max(p, 10 s), over the jobs whose start differs from last's.
+//   Which positions are tried: for each start the new job can get, only the last position giving it; none
+//   where it would not start before its place last; and since every other job's delay is >= 0 and the new
+//   job's own cost grows with k, the search and each trial stop as soon as they cannot win (exact: the
+//   cheapest candidate is found).
+// - After processors are given back early (a job ends before its prediction) or an insertion moved jobs, the
+//   schedule is compressed once in priority order (each job to its earliest fit if earlier: its old place
+//   is still free), as conservative.
 // Durations are predictions held for max(prediction, 1) s; a running job holds its processors until
 // max(start + prediction, now + 1) (an overdue job is busy now).
 // Under --check (Decision::wants_reservations) every waiting job's deadline is reported as a reservation,
@@ -47,12 +50,6 @@ class FlexScheduler final : public Scheduler {
     enum class Slack { kEstimate, kAverageWait } slack = Slack::kAverageWait;
     enum class Cost { kWork, kWait, kBoundedSlowdown } cost = Cost::kWork;
   };
-  struct Stats {
-    int64_t arrivals = 0;
-    int64_t inserted = 0;        // arrivals placed before some waiting job
-    int64_t positions_tried = 0;
-    int64_t forced_late = 0;     // jobs moved past their deadline by lost capacity
-  };
   explicit FlexScheduler(Options options) : options_(options) {}
   std::unique_ptr<Scheduler> clone() const override { return std::make_unique<FlexScheduler>(*this); }
   std::string_view name() const override { return "flex"; }
@@ -62,7 +59,6 @@ class FlexScheduler final : public Scheduler {
   void on_prediction_change(const SimState&, JobId, int64_t) override { dirty_ = true; }
   void on_sync(const SimState&) override { dirty_ = true; }
   void schedule(const SimState& state, Decision& decision) override;
-  const Stats& stats() const { return stats_; }
 
  private:
   struct Entry {
@@ -75,7 +71,6 @@ class FlexScheduler final : public Scheduler {
   double cost_of(const WaitingJob& w, int64_t start, int64_t now) const;
 
   Options options_;
-  Stats stats_;
   AvailabilityProfile profile_{1};
   AvailabilityProfile base_{1};                // the running jobs only (rebuilt at every call)
   std::vector<JobId> order_;                   // waiting jobs in priority order

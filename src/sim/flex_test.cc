@@ -64,5 +64,12 @@ TEST(FlexTest, AverageWaitSlackStartsAtZero) {
   EXPECT_EQ(testing::starts(w2, testing::run(w2, "flex")), (V{0, 100, 300, 400, 500}));
 }
 
+TEST(FlexTest, AZeroLengthJobGivesItsSecondBack) {
+  // One processor. J1 runs 0 s (its one-second hold ends at once); J2 starts at 0 too, as under conservative.
+  const auto w = testing::workload(1, {J{1, 0, 0, 1, -1}, J{2, 0, 10, 1, 10}});
+  EXPECT_EQ(testing::starts(w, testing::run(w, "flex")), (V{0, 0}));
+  EXPECT_EQ(testing::starts(w, testing::run(w, "conservative")), (V{0, 0}));
+}
+
 }  // namespace
 }  // namespace schedlab::sim

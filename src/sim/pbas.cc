@@ -7,11 +7,20 @@
 
 namespace schedlab::sim {
 
+namespace {
+AdaptiveStats initial_stats(const std::vector<std::string>& candidates) {
+  AdaptiveStats stats;
+  stats.kind = "pbas";
+  for (const std::string& spec : candidates) stats.candidates.push_back({.spec = spec});
+  return stats;
+}
+}  // namespace
+
 PbasScheduler::PbasScheduler(Options options, std::vector<std::unique_ptr<Scheduler>> candidates)
     : options_(std::move(options)),
       candidates_(std::move(candidates)),
       shadows_(candidates_.size()),
-      clock_(options_.interval, AdaptiveStats{}) {
+      clock_(options_.interval, initial_stats(options_.candidates)) {
   if (candidates_.empty()) throw std::invalid_argument("scheduler pbas: parameter candidates: the list is empty");
   if (options_.interval <= 0) throw std::invalid_argument("scheduler pbas: parameter interval must be > 0");
   for (size_t i = 0; i < candidates_.size(); ++i) {
@@ -22,10 +31,6 @@ PbasScheduler::PbasScheduler(Options options, std::vector<std::unique_ptr<Schedu
           options_.candidates[i]));
     }
   }
-  AdaptiveStats stats;
-  stats.kind = "pbas";
-  for (const std::string& spec : options_.candidates) stats.candidates.push_back({.spec = spec});
-  clock_ = SwitchClock(options_.interval, std::move(stats));
 }
 
 PbasScheduler::PbasScheduler(const PbasScheduler& other)
@@ -33,7 +38,6 @@ PbasScheduler::PbasScheduler(const PbasScheduler& other)
       options_(other.options_),
       shadows_(other.shadows_),
       active_(other.active_),
-      started_(other.started_),
       clock_(other.clock_),
       real_(other.real_),
       arrived_(other.arrived_) {
@@ -80,7 +84,7 @@ void PbasScheduler::restart_shadows(const SimState& state) {
 void PbasScheduler::on_sync(const SimState& state) {
   for (auto& c : candidates_) c->on_sync(state);
   arrived_.clear();
-  if (!started_) return;  // the first call starts everything
+  if (!clock_.started()) return;  // the first call starts everything
   // The shadows restart at the next call (its instant is state.now): decide there, not twice.
   for (size_t c = 0; c < candidates_.size(); ++c) {
     if (c != active_) shadows_[c].start(state, options_.log_runtimes, candidates_[c]->overrun() == Overrun::kKill);
@@ -117,7 +121,6 @@ void PbasScheduler::schedule(const SimState& state, Decision& decision) {
   const int64_t now = state.now;
   const SwitchClock::Call call = clock_.at(now);
   if (call == SwitchClock::Call::kFirst) {
-    started_ = true;
     restart_shadows(state);
   } else if (call == SwitchClock::Call::kSwitchPoint) {
     switch_point(state);

@@ -66,7 +66,6 @@ class PbasScheduler final : public Scheduler {
   std::vector<std::unique_ptr<Scheduler>> candidates_;
   std::vector<ShadowRun> shadows_;  // per candidate (the active one's is idle)
   size_t active_ = 0;
-  bool started_ = false;
   SwitchClock clock_;
   WindowMeter real_;                // the real run over the current window
   std::vector<WaitingJob> arrived_;  // arrivals since the last call

@@ -12,8 +12,8 @@
 // decides; its jobs end after L (the log's runtime — an offline what-if — or the prediction), so it needs
 // no engine and no job table: synchronising copies the queue and the running jobs only.
 // Candidates must not suspend jobs or need processor identities (checked when pbas is made).
-// Cost per shadow instant: the scheduler's call plus O(log R) per termination and O(R) per start
-// (the running list is kept sorted as the engine keeps it).
+// Cost per shadow instant: the scheduler's call plus O(R) per termination and per start (the running list is
+// kept sorted as the engine keeps it) and O(log R) per heap operation.
 #pragma once
 
 #include <cstdint>

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 
 #include "schedlab/sim/scheduler.h"
 
@@ -14,6 +15,7 @@ class SwitchClock {
   enum class Call { kFirst, kSwitchPoint, kOther };
   SwitchClock(int64_t interval, AdaptiveStats stats) : interval_(interval), stats_(std::move(stats)) {}
 
+  bool started() const { return started_; }
   // Classifies the scheduler call at `now` (and moves the next switch point past it when one is due).
   Call at(int64_t now) {
     last_call_ = now;

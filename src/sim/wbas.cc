@@ -11,7 +11,7 @@ namespace schedlab::sim {
 WbasScheduler::WbasScheduler(Options options, std::unique_ptr<Scheduler> high, std::unique_ptr<Scheduler> low)
     : options_(std::move(options)),
       candidates_{std::move(high), std::move(low)},
-      clock_(options_.interval, AdaptiveStats{}) {
+      clock_(options_.interval, AdaptiveStats{.kind = "wbas", .candidates = {{.spec = options_.high}, {.spec = options_.low}}}) {
   if (!(options_.maf > 0)) throw std::invalid_argument("scheduler wbas: parameter maf must be > 0");
   if (options_.interval <= 0) throw std::invalid_argument("scheduler wbas: parameter interval must be > 0");
   for (size_t i = 0; i < 2; ++i) {
@@ -20,10 +20,6 @@ WbasScheduler::WbasScheduler(Options options, std::unique_ptr<Scheduler> high, s
                                               i == kHigh ? "high" : "low", i == kHigh ? options_.high : options_.low));
     }
   }
-  AdaptiveStats stats;
-  stats.kind = "wbas";
-  stats.candidates = {{.spec = options_.high}, {.spec = options_.low}};
-  clock_ = SwitchClock(options_.interval, std::move(stats));
 }
 
 WbasScheduler::WbasScheduler(const WbasScheduler& other)
