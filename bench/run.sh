@@ -2,7 +2,8 @@
 # Times schedlab over the real logs in ../shared/traces and a generated one-million-job log.
 # Prints Markdown tables (wall seconds, records or jobs per second, peak resident memory).
 #
-# usage: bench/run.sh [stats|parse|simulate|events|all]   (default all)
+# usage: bench/run.sh [stats|parse|simulate|generate|events|all]   (default all)
+# generate: the two workload models writing about one million jobs (plain SWF; jobs from the output's count).
 # events: each scheduler's cost per event against the queue length (schedlab simulate --event-cost) on the
 # first EVENTS_JOBS jobs (default 100000) of the generated log at load EVENTS_LOAD (default 0.9), where the
 # queue grows from empty to about a thousand jobs; one row per scheduler, with the fitted exponent k of
@@ -55,6 +56,22 @@ if [ "$what" = simulate ] || [ "$what" = all ]; then
   for load in 0.5 0.7 0.9 0.95; do
     for s in $schedulers; do measure "synthetic-1M load $load / $s" 1000000 "$cli" simulate "$synthetic" --scheduler "$s" --load "$load"; done
   done
+  echo
+fi
+
+if [ "$what" = generate ] || [ "$what" = all ]; then
+  kth=data/KTH-SP2-1996-2.swf.gz
+  job_model=$bench_dir/kth-job-model.json
+  "$cli" generate talby --fit "$kth" --save-job-model "$job_model" >/dev/null
+  echo "### generate (model + estimates + writing a plain SWF)"
+  echo "| model | jobs | seconds | jobs/s | peak MB |"
+  echo "|---|---|---|---|---|"
+  measure "locality, KTH, theta 2.5" 1000000 "$cli" generate locality --from "$kth" --jobs 1000000 -o "$bench_dir/locality-1M.swf"
+  measure "scramble, KTH" 28489 "$cli" generate scramble --from "$kth" -o "$bench_dir/scramble.swf"
+  # Talby: 1,024 processors over 800 weeks (beyond the 2-year guideline, for size) give about 1.09 million jobs.
+  "$cli" generate talby --procs 1024 --weeks 800 --job-model "$job_model" -o "$bench_dir/talby.swf" >/dev/null 2>&1
+  measure "talby, 1024 procs, 800 weeks, KTH job layer" "$(records_of "$bench_dir/talby.swf")" \
+    "$cli" generate talby --procs 1024 --weeks 800 --job-model "$job_model" -o "$bench_dir/talby.swf"
   echo
 fi
 

@@ -82,5 +82,13 @@ TEST(Distribution, LargeValuesKeepPrecision) {
   EXPECT_NEAR(d.cv, std::sqrt(8.0 / 3.0) / (2e9 + 2), 1e-15);
 }
 
+TEST(KsStatistic, SimpleCases) {
+  EXPECT_DOUBLE_EQ(ks_statistic({1, 2, 3}, {3, 2, 1}), 0.0);
+  EXPECT_DOUBLE_EQ(ks_statistic({1, 2}, {3, 4}), 1.0);
+  EXPECT_DOUBLE_EQ(ks_statistic({1, 2, 3, 4}, {1, 2}), 0.5);
+  EXPECT_DOUBLE_EQ(ks_statistic({5, 5, 5}, {5}), 0.0);  // ties are stepped over together
+  EXPECT_DOUBLE_EQ(ks_statistic({}, {1}), 0.0);
+}
+
 }  // namespace
 }  // namespace schedlab::analysis

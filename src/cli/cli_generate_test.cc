@@ -1,11 +1,13 @@
 // `schedlab generate profiler-experiment` through the built binary.
 #include <map>
+#include <vector>
 #include <string>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include "schedlab/swf/reader.h"
+#include "schedlab/swf/writer.h"
 #include "test_util.h"
 
 namespace schedlab::testing {
@@ -92,6 +94,89 @@ TEST(CliGenerate, ToStandardOutputAndErrors) {
                      dir.file("x.swf")})
                 .exit_code,
             1);
+}
+
+
+TEST(CliGenerateTalby, FitSaveReuseAndDeterminism) {
+  TempDir dir;
+  const std::string kth = std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz";
+  const CliResult save = run_cli({"generate", "talby", "--fit", kth, "--save-job-model", dir.file("kth.json")});
+  ASSERT_EQ(save.exit_code, 0) << save.err;
+  EXPECT_NE(save.out.find("8,280 sessions"), std::string::npos) << save.out;
+  const auto gen = [&](std::vector<std::string> extra, const std::string& file) {
+    std::vector<std::string> args = {"generate", "talby", "--procs", "256", "--weeks", "12", "-o", dir.file(file)};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return run_cli(args);
+  };
+  const CliResult a = gen({"--job-model", dir.file("kth.json"), "--seed", "3"}, "a.swf");
+  ASSERT_EQ(a.exit_code, 0) << a.err;
+  EXPECT_NE(a.out.find("jobs over 12 weeks from Talby's user/session model, seed 3"), std::string::npos) << a.out;
+  ASSERT_EQ(gen({"--fit", kth, "--seed", "3", "--threads", "1"}, "b.swf").exit_code, 0);  // default fit = KTH
+  ASSERT_EQ(gen({"--seed", "4"}, "c.swf").exit_code, 0);
+  const std::string text = read_file(dir.file("a.swf"));
+  EXPECT_EQ(text, read_file(dir.file("b.swf")));  // a saved job layer gives the same log as the fit
+  EXPECT_NE(text, read_file(dir.file("c.swf")));
+  const swf::Log log = swf::read_log(dir.file("a.swf"));
+  EXPECT_EQ(log.header.max_procs, 256);
+  EXPECT_EQ(log.header.unix_start_time, 1136160000);
+  ASSERT_GE(log.header.notes.size(), 3u);
+  EXPECT_NE(log.header.notes[1].find("procs 256 (given), cpu_work"), std::string::npos) << log.header.notes[1];
+  EXPECT_NE(log.header.notes[1].find("weeks 12, seed 3"), std::string::npos);
+  for (const auto& w : log.report.warnings) EXPECT_EQ(w.count, 0);
+  // The log simulates as is.
+  const CliResult sim = run_cli({"simulate", dir.file("a.swf"), "--scheduler", "easy", "--json"});
+  ASSERT_EQ(sim.exit_code, 0) << sim.err;
+}
+
+TEST(CliGenerateTalby, JsonReportAndGuidelineWarnings) {
+  TempDir dir;
+  const CliResult r = run_cli({"generate", "talby", "--procs", "64", "--weeks", "4", "-o", dir.file("x.swf"), "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("warning: --procs 64 is outside the model's range"), std::string::npos) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["parameters"]["procs"], 64);
+  EXPECT_EQ(j["parameters"]["load_from"], "Table 28");
+  EXPECT_EQ(j["jobs"]["total"].get<size_t>(), swf::read_log(dir.file("x.swf")).records.size());
+  int64_t sessions = 0;
+  for (const auto& [name, n] : j["sessions"]["by_class"].items()) sessions += n.get<int64_t>();
+  EXPECT_EQ(sessions, j["sessions"]["total"].get<int64_t>());
+}
+
+TEST(CliGenerateTalby, BadInputNamesTheParameter) {
+  TempDir dir;
+  const auto fails_with = [&](std::vector<std::string> args, const std::string& message) {
+    args.insert(args.begin(), {"generate", "talby"});
+    const CliResult r = run_cli(args);
+    EXPECT_NE(r.exit_code, 0);
+    EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
+  };
+  fails_with({"--procs", "128", "--weeks", "0", "-o", dir.file("x.swf")}, "--weeks must be in 1..1040");
+  fails_with({"--procs", "0", "-o", dir.file("x.swf")}, "--procs must be >= 1");
+  fails_with({"--procs", "128", "--load", "2", "-o", dir.file("x.swf")}, "--load must be");
+  fails_with({"--cpu-work", "100", "-o", dir.file("x.swf")}, "give --procs");
+  fails_with({"--procs", "128"}, "give -o FILE");
+  swf::write_text_file(dir.file("bad.json"), "{\"model\": \"talby-job-layer\", \"version\": 1}");
+  fails_with({"--procs", "128", "--job-model", dir.file("bad.json"), "-o", dir.file("x.swf")},
+             "bad.json: source: missing");
+  fails_with({"--procs", "128", "--fit", dir.file("bad.json"), "--job-model", dir.file("bad.json"), "-o",
+              dir.file("x.swf")},
+             "--fit and --job-model");
+  swf::write_text_file(dir.file("noest.swf"), "; UnixStartTime: 1000\n; MaxProcs: 4\n1 0 0 10 1 -1 -1 1 -1 -1 1 1 -1 -1 -1 -1 -1 -1\n");
+  fails_with({"--procs", "128", "--fit", dir.file("noest.swf"), "-o", dir.file("x.swf")}, "no job has an estimate");
+}
+
+TEST(CliAnalyzeDistance, ALogIsAtDistanceZeroFromItself) {
+  const std::string kth = std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz";
+  const CliResult r = run_cli({"analyze", "distance", kth, kth, "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  for (const auto& [name, a] : j["attributes"].items()) {
+    EXPECT_EQ(a["ks"], 0.0) << name;
+    EXPECT_EQ(a["median_a"], a["median_b"]) << name;
+  }
+  EXPECT_EQ(j["a"]["procs"], 100);
+  const CliResult text = run_cli({"analyze", "distance", kth, kth});
+  EXPECT_NE(text.out.find("runtime                847         847   0.000"), std::string::npos) << text.out;
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-// schedlab analyze {locality,diversity,runs,temporal}: workload-structure measurements.
+// schedlab analyze {locality,diversity,runs,temporal,distance}: workload-structure measurements.
 #include "cli/analyze_commands.h"
 #include "cli/commands.h"
 
@@ -6,12 +6,13 @@ namespace schedlab::cli {
 
 void add_analyze_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("analyze", "Workload structure: locality of sampling, diversity between "
-                                                "logs, runs of repeated jobs, temporal structure");
+                                                "logs, runs of repeated jobs, temporal structure, distance between two logs");
   cmd->require_subcommand(1);
   add_analyze_locality(*cmd);
   add_analyze_diversity(*cmd);
   add_analyze_runs(*cmd);
   add_analyze_temporal(*cmd);
+  add_analyze_distance(*cmd);
 }
 
 }  // namespace schedlab::cli

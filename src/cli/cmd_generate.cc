@@ -1,8 +1,11 @@
 // schedlab generate <generator>: synthetic workloads written as SWF. Each generator is one subcommand of
 // `generate` (add further ones beside profiler-experiment in this file, each with its own options struct).
-// profiler-experiment: Gibbons 1997, Tables 6.1/6.2 (model/profiler_experiment.h).
+// profiler-experiment: Gibbons 1997, Tables 6.1/6.2 (model/profiler_experiment.h); locality and scramble:
+// Feitelson's model (model/locality_model.h); talby: Talby's user/session model (model/talby_model.h).
 #include <cmath>
 #include <cstdint>
+#include <filesystem>
+#include <optional>
 #include <map>
 #include <memory>
 #include <stdexcept>
@@ -16,6 +19,7 @@
 #include "cli/text_util.h"
 #include "schedlab/model/locality_model.h"
 #include "schedlab/model/profiler_experiment.h"
+#include "schedlab/model/talby_model.h"
 #include "schedlab/swf/reader.h"
 #include "schedlab/swf/writer.h"
 
@@ -138,6 +142,102 @@ void run_scramble(const ScrambleCliOptions& opt) {
   }
 }
 
+struct TalbyCliOptions {
+  std::string output, fit, job_model, save_job_model;
+  std::optional<int64_t> procs;
+  std::optional<double> cpu_work, jobs_per_day, load;
+  int64_t weeks = 104;
+  uint64_t seed = 1;
+  int threads = 0;
+  bool json = false;
+};
+
+// The bundled KTH log: next to the binary's build tree (../data from build/), else where the build put it.
+std::string bundled_log() {
+  std::error_code ec;
+  const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    const auto beside = exe.parent_path().parent_path() / "data" / "KTH-SP2-1996-2.swf.gz";
+    if (std::filesystem::exists(beside, ec)) return beside.string();
+  }
+  return SCHEDLAB_BUNDLED_LOG;
+}
+
+std::string percent(int64_t part, int64_t whole) {
+  return whole > 0 ? fmt::format("{:.1f}%", 100.0 * static_cast<double>(part) / static_cast<double>(whole)) : "-";
+}
+
+void run_talby(const TalbyCliOptions& opt) {
+  model::TalbyOptions o;
+  o.procs = opt.procs;
+  o.cpu_work = opt.cpu_work;
+  o.jobs_per_day = opt.jobs_per_day;
+  o.load = opt.load;
+  o.weeks = opt.weeks;
+  o.seed = opt.seed;
+  o.threads = opt.threads;
+  if (opt.threads < 0) throw std::invalid_argument(fmt::format("--threads must be >= 0 (got {})", opt.threads));
+  if (opt.output.empty() && opt.save_job_model.empty())
+    throw std::invalid_argument("give -o FILE for the generated log (or only --save-job-model FILE to fit and save)");
+  if (!opt.fit.empty() && !opt.job_model.empty())
+    throw std::invalid_argument("--fit and --job-model both give the job layer: use one");
+  // Bad parameters fail before the fit log is read (fitting and saving alone needs none).
+  std::optional<model::TalbyParameters> resolved;
+  if (!opt.output.empty()) resolved = model::resolve_talby_parameters(o);
+  model::TalbyJobModel jm;
+  if (!opt.job_model.empty()) {
+    jm = model::read_talby_job_model(opt.job_model);
+  } else {
+    const std::string fit = opt.fit.empty() ? bundled_log() : opt.fit;
+    jm = model::fit_talby_job_layer(swf::read_log(fit), fit);
+  }
+  if (!opt.save_job_model.empty()) model::write_talby_job_model(opt.save_job_model, jm);
+  if (opt.output.empty()) {
+    fmt::print("{}: the job layer fitted on {} ({} sessions, {} jobs)\n", opt.save_job_model, jm.source,
+               group_thousands(jm.sessions), group_thousands(jm.jobs));
+    return;
+  }
+  const model::TalbyParameters& p = *resolved;
+  for (const std::string& w : model::talby_guideline_warnings(o, p)) fmt::print(stderr, "warning: {}\n", w);
+  model::TalbyStats st;
+  const auto jobs = model::generate_talby(o, jm, &st);
+  swf::write_log(opt.output, model::talby_header(o, p, jm, st), jobs);
+  if (opt.json) {
+    nlohmann::ordered_json j;
+    j["command"] = "generate talby";
+    j["output"] = opt.output;
+    j["weeks"] = o.weeks;
+    j["seed"] = o.seed;
+    j["job_model"] = {{"source", jm.source}, {"procs", jm.procs}, {"sessions", jm.sessions}, {"jobs", jm.jobs}};
+    j.update(model::to_json(p, st));
+    fmt::print(opt.output == "-" ? stderr : stdout, "{}\n", j.dump(2));
+    return;
+  }
+  if (opt.output == "-") return;
+  std::string out = fmt::format("{}: {} jobs over {} weeks from Talby's user/session model, seed {}\n", opt.output,
+                                group_thousands(st.jobs), o.weeks, o.seed);
+  out += fmt::format("meta-model: procs {} ({}), cpu work {:.0f} s ({}), {:.1f} jobs/day ({}), load {:.3f} ({})\n",
+                     p.procs, p.procs_from, p.cpu_work, p.cpu_work_from, p.jobs_per_day, p.jobs_per_day_from, p.load,
+                     p.load_from);
+  const int64_t users = st.users_at_start + st.new_users;
+  out += fmt::format("users: {} at start + {} new;", st.users_at_start, st.new_users);
+  for (int c = 0; c < analysis::kUserClasses; ++c)
+    out += fmt::format(" {} {} ({}, Table 30 {:.1f}%)", analysis::user_class_name(static_cast<analysis::UserClass>(c)),
+                       st.users_by_class[static_cast<size_t>(c)], percent(st.users_by_class[static_cast<size_t>(c)], users),
+                       100 * st.user_class_shares[static_cast<size_t>(c)]);
+  out += fmt::format("\nsessions: {};", group_thousands(st.sessions));
+  for (int c = 0; c < analysis::kSessionClasses; ++c)
+    out += fmt::format(" {} {}", analysis::session_class_name(static_cast<analysis::SessionClass>(c)),
+                       percent(st.sessions_by_class[static_cast<size_t>(c)], st.sessions));
+  if (st.sessions_dropped > 0) out += fmt::format("; {} dropped (no room in their week)", st.sessions_dropped);
+  out += fmt::format("\njobs: {:.1f} per day (meta-model {:.1f}), offered load {:.3f} (meta-model {:.3f}), runtime "
+                     "median {:.0f} s, size median {:.0f}\n",
+                     st.jobs_per_day, p.jobs_per_day, st.offered_load, p.load, st.runtime_median, st.size_median);
+  out += fmt::format("job layer: fitted on {} ({} processors, {} sessions){}\n", jm.source, jm.procs,
+                     group_thousands(jm.sessions), opt.job_model.empty() ? "" : fmt::format(", read from {}", opt.job_model));
+  fmt::print("{}", out);
+}
+
 }  // namespace
 
 void add_generate_command(CLI::App& app) {
@@ -191,6 +291,26 @@ void add_generate_command(CLI::App& app) {
   scr->add_option("-o,--output", sc->output, "output SWF (.gz compresses; - = standard output)")->required();
   scr->add_option("--seed", sc->seed, "random seed")->capture_default_str();
   scr->callback([sc] { run_scramble(*sc); });
+
+  auto ta = std::make_shared<TalbyCliOptions>();
+  CLI::App* tal = cmd->add_subcommand(
+      "talby",
+      "Talby's user/session model (thesis §§10-13): users by class, weekly sessions by class with daily and weekly "
+      "cycles, jobs per session class fitted on a log; inputs --procs, or --cpu-work with --jobs-per-day or --load");
+  tal->add_option("-o,--output", ta->output, "output SWF (.gz compresses; - = standard output)");
+  tal->add_option("--procs", ta->procs, "machine size MS (Table 28 gives the other inputs from it)");
+  tal->add_option("--cpu-work", ta->cpu_work, "median CPU work Cm, seconds (Table 24)");
+  tal->add_option("--jobs-per-day", ta->jobs_per_day, "jobs per day JD (Table 24)");
+  tal->add_option("--load", ta->load, "CPU load CL as a fraction, e.g. 0.6 (Table 26)");
+  tal->add_option("--weeks", ta->weeks, "weeks to generate (guideline: at most 104)")->capture_default_str();
+  tal->add_option("--seed", ta->seed, "random seed")->capture_default_str();
+  tal->add_option("--threads", ta->threads, "threads for the users' sessions (0 = all cores; same output)")
+      ->capture_default_str();
+  tal->add_option("--fit", ta->fit, "the log the job layer is fitted on (default: the bundled KTH-SP2-1996-2 log)");
+  tal->add_option("--job-model", ta->job_model, "read the job layer from this file (written by --save-job-model)");
+  tal->add_option("--save-job-model", ta->save_job_model, "write the fitted job layer to this JSON file");
+  tal->add_flag("--json", ta->json, "print a JSON report (on standard error when the log goes to standard output)");
+  tal->callback([ta] { run_talby(*ta); });
 }
 
 }  // namespace schedlab::cli

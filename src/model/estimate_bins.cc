@@ -96,22 +96,6 @@ int64_t drop_estimates_above(std::vector<swf::Record>& records, int32_t limit) {
   return static_cast<int64_t>(before - records.size());
 }
 
-double ks_statistic(std::vector<double> a, std::vector<double> b) {
-  if (a.empty() || b.empty()) return 0;
-  std::sort(a.begin(), a.end());
-  std::sort(b.begin(), b.end());
-  const double na = static_cast<double>(a.size()), nb = static_cast<double>(b.size());
-  size_t i = 0, j = 0;
-  double d = 0;
-  while (i < a.size() && j < b.size()) {
-    const double x = std::min(a[i], b[j]);
-    while (i < a.size() && a[i] <= x) ++i;  // step over all ties at x on both sides
-    while (j < b.size() && b[j] <= x) ++j;
-    d = std::max(d, std::fabs(static_cast<double>(i) / na - static_cast<double>(j) / nb));
-  }
-  return d;
-}
-
 EstimateComparison compare_estimates(const std::vector<swf::Record>& real, const std::vector<swf::Record>& model) {
   EstimateComparison c;
   c.paired = real.size() == model.size() &&
@@ -143,7 +127,7 @@ EstimateComparison compare_estimates(const std::vector<swf::Record>& real, const
     }
     return e;
   };
-  c.ks = ks_statistic(side(rs, c.sa_real), side(ms, c.sa_model));
+  c.ks = analysis::ks_statistic(side(rs, c.sa_real), side(ms, c.sa_model));
   c.d_sa = c.sa_real > 0 ? (c.sa_model - c.sa_real) / c.sa_real : std::nan("");
   c.real = estimate_bins(rs);
   c.model = estimate_bins(ms);

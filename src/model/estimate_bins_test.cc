@@ -104,14 +104,6 @@ TEST(EstimateBins, CtcBesideTable2) {
   EXPECT_NEAR(100 * b.modes[1].share, 10.6, 0.05);
 }
 
-TEST(KsStatistic, SimpleCases) {
-  EXPECT_DOUBLE_EQ(ks_statistic({1, 2, 3}, {3, 2, 1}), 0.0);
-  EXPECT_DOUBLE_EQ(ks_statistic({1, 2}, {3, 4}), 1.0);
-  EXPECT_DOUBLE_EQ(ks_statistic({1, 2, 3, 4}, {1, 2}), 0.5);
-  EXPECT_DOUBLE_EQ(ks_statistic({5, 5, 5}, {5}), 0.0);  // ties are stepped over together
-  EXPECT_DOUBLE_EQ(ks_statistic({}, {1}), 0.0);
-}
-
 TEST(CompareEstimates, PairedSquashedAreaDifference) {
   std::vector<swf::Record> real = {testing::record({.job_number = 1, .run_time = 10, .requested_procs = 2,
                                                     .requested_time = 100}), testing::record({.job_number = 2,

@@ -35,4 +35,8 @@ Distribution describe(std::vector<double> values);
 // values cover 50% of the jobs" by `stats` and by the estimate models.
 int64_t popular_cover(const std::vector<int64_t>& counts_desc, int64_t total, double fraction);
 
+// Two-sample Kolmogorov-Smirnov statistic sup |F_a(x) - F_b(x)| (samples in any order; copies are sorted; ties
+// stepped over together on both sides). 0 when either is empty.
+double ks_statistic(std::vector<double> a, std::vector<double> b);
+
 }  // namespace schedlab::analysis

@@ -80,7 +80,5 @@ EstimateComparison compare_estimates(const std::vector<swf::Record>& real, const
 // most popular modes of each)}
 nlohmann::ordered_json to_json(const EstimateComparison& c);
 
-// Two-sample KS statistic of two samples (any order; copies are sorted). 0 when either is empty.
-double ks_statistic(std::vector<double> a, std::vector<double> b);
 
 }  // namespace schedlab::model

@@ -1,0 +1,34 @@
+// How close two logs' job distributions are: a synthetic workload beside the real log it models (docs/generate.md).
+//
+// For each attribute of analysis/attribute.h (runtime, procs, cpu, estimate, interarrival): the two-sample
+// Kolmogorov-Smirnov statistic (analysis/distribution.h ks_statistic) and both medians, over the jobs where the
+// attribute is known (attribute_series). Decision: procs and cpu are compared as fractions of each log's machine
+// size (size / procs, runtime x size / procs), because a model scaled to another machine keeps its shape, not its
+// sizes. Beside them, each log's jobs per day and offered load (analysis/summary.h).
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "schedlab/analysis/attribute.h"
+#include "schedlab/swf/reader.h"
+
+namespace schedlab::analysis {
+
+struct AttributeDistance {
+  Attribute attribute = Attribute::kRuntime;
+  int64_t count_a = 0, count_b = 0;
+  double median_a = 0, median_b = 0;  // procs and cpu as fractions of the machine
+  double ks = 0;
+};
+
+struct LogDistance {
+  int64_t procs_a = 0, procs_b = 0;
+  double jobs_per_day_a = 0, jobs_per_day_b = 0, load_a = 0, load_b = 0;
+  std::array<AttributeDistance, kAttributeKinds> attributes;
+};
+
+// Throws std::invalid_argument when a log's machine size is unknown.
+LogDistance log_distance(const swf::Log& a, const swf::Log& b);
+
+}  // namespace schedlab::analysis

@@ -1,0 +1,67 @@
+// schedlab analyze distance A B: how close two logs' job distributions are (analysis/log_distance.h).
+#include <cmath>
+#include <memory>
+#include <string>
+
+#include <fmt/core.h>
+#include <nlohmann/json.hpp>
+
+#include "cli/analyze_commands.h"
+#include "cli/analyze_util.h"
+#include "schedlab/analysis/log_distance.h"
+#include "schedlab/experiments/distance_report.h"
+
+namespace schedlab::cli {
+namespace {
+
+struct DistanceCliOptions {
+  std::string a, b;
+  bool json = false, skip_invalid = false;
+};
+
+std::string value(double v) {
+  if (std::isnan(v)) return "n/a";
+  return std::fabs(v) >= 100 || v == std::floor(v) ? fmt::format("{:.0f}", v) : fmt::format("{:.4g}", v);
+}
+
+void run_distance(const DistanceCliOptions& opt) {
+  const swf::Log a = read_log_for_analysis(opt.a, opt.skip_invalid);
+  const swf::Log b = read_log_for_analysis(opt.b, opt.skip_invalid);
+  const analysis::LogDistance d = analysis::log_distance(a, b);
+  if (opt.json) {
+    nlohmann::ordered_json j;
+    j["command"] = "analyze distance";
+    j["a_path"] = opt.a;
+    j["b_path"] = opt.b;
+    j.update(experiments::to_json(d));
+    fmt::print("{}\n", j.dump(2));
+    return;
+  }
+  std::string out = fmt::format("A: {} ({} processors)\nB: {} ({} processors)\n\n", opt.a, d.procs_a, opt.b, d.procs_b);
+  out += fmt::format("{:<14}{:>12}{:>12}{:>8}\n", "attribute", "median A", "median B", "KS");
+  for (const auto& x : d.attributes)
+    out += fmt::format("{:<14}{:>12}{:>12}{:>8.3f}\n", analysis::attribute_name(x.attribute), value(x.median_a),
+                       value(x.median_b), x.ks);
+  out += fmt::format("{:<14}{:>12.1f}{:>12.1f}\n", "jobs/day", d.jobs_per_day_a, d.jobs_per_day_b);
+  out += fmt::format("{:<14}{:>12.3f}{:>12.3f}\n", "offered load", d.load_a, d.load_b);
+  out += "\nKS: two-sample Kolmogorov-Smirnov statistic (0 = the same distribution, 1 = disjoint); procs and cpu as "
+         "fractions of each machine's size.\n";
+  fmt::print("{}", out);
+}
+
+}  // namespace
+
+void add_analyze_distance(CLI::App& analyze) {
+  auto opt = std::make_shared<DistanceCliOptions>();
+  CLI::App* cmd = analyze.add_subcommand(
+      "distance", "How close two logs' job distributions are (a synthetic workload beside the real log it models): "
+                  "Kolmogorov-Smirnov distance and medians of runtime, size, CPU work, estimate and inter-arrival, "
+                  "jobs per day and offered load");
+  cmd->add_option("A", opt->a, "first SWF log")->required();
+  cmd->add_option("B", opt->b, "second SWF log")->required();
+  cmd->add_flag("--json", opt->json, "print one JSON document");
+  cmd->add_flag("--skip-invalid", opt->skip_invalid, "skip malformed records (counted) instead of failing");
+  cmd->callback([opt] { run_distance(*opt); });
+}
+
+}  // namespace schedlab::cli

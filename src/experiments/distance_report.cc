@@ -1,0 +1,26 @@
+#include "schedlab/experiments/distance_report.h"
+
+#include <cmath>
+
+namespace schedlab::experiments {
+namespace {
+nlohmann::ordered_json number(double v) { return std::isfinite(v) ? nlohmann::ordered_json(v) : nlohmann::ordered_json(); }
+}  // namespace
+
+nlohmann::ordered_json to_json(const analysis::LogDistance& d) {
+  nlohmann::ordered_json j;
+  j["a"] = {{"procs", d.procs_a}, {"jobs_per_day", number(d.jobs_per_day_a)}, {"offered_load", number(d.load_a)}};
+  j["b"] = {{"procs", d.procs_b}, {"jobs_per_day", number(d.jobs_per_day_b)}, {"offered_load", number(d.load_b)}};
+  nlohmann::ordered_json attrs = nlohmann::ordered_json::object();
+  for (const auto& a : d.attributes) {
+    attrs[std::string(analysis::attribute_name(a.attribute))] = {{"ks", a.ks},
+                                                                 {"median_a", number(a.median_a)},
+                                                                 {"median_b", number(a.median_b)},
+                                                                 {"count_a", a.count_a},
+                                                                 {"count_b", a.count_b}};
+  }
+  j["attributes"] = attrs;
+  return j;
+}
+
+}  // namespace schedlab::experiments

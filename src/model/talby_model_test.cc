@@ -1,0 +1,276 @@
+// Talby's user/session model: the meta-model, the published distributions and the generated workload's invariants
+// (model/talby_model.h).
+#include "schedlab/model/talby_model.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <numeric>
+#include <set>
+#include <stdexcept>
+#include <string>
+
+#include "schedlab/analysis/attribute.h"
+#include "schedlab/analysis/locality.h"
+#include "schedlab/analysis/session_vars.h"
+#include "schedlab/analysis/temporal.h"
+#include "schedlab/swf/reader.h"
+#include "schedlab/trace/sessions.h"
+
+namespace schedlab::model {
+namespace {
+
+using analysis::SessionClass;
+using analysis::UserClass;
+
+const TalbyJobModel& kth_model() {
+  static const TalbyJobModel m =
+      fit_talby_job_layer(swf::read_log(std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz"), "KTH");
+  return m;
+}
+
+std::string error_of(const TalbyOptions& o) {
+  try {
+    resolve_talby_parameters(o);
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(TalbyMetaModel, MachineSizeAloneUsesTable28) {
+  TalbyOptions o;
+  o.procs = 100;
+  const TalbyParameters p = resolve_talby_parameters(o);
+  EXPECT_NEAR(p.cpu_work, 750.137, 1e-3);     // 361860 x 100^-1.3417
+  EXPECT_NEAR(p.jobs_per_day, 35.6298, 1e-4);  // 0.3694 x 100 - 1.3102
+  EXPECT_NEAR(p.load, 0.721135, 1e-6);         // -0.09 ln 100 + 1.1356
+  EXPECT_EQ(p.cpu_work_from, "Table 28");
+  EXPECT_EQ(p.procs_from, "given");
+}
+
+TEST(TalbyMetaModel, CpuWorkWithJobsPerDayOrLoad) {
+  TalbyOptions o;
+  o.cpu_work = 300;
+  o.jobs_per_day = 100;
+  TalbyParameters p = resolve_talby_parameters(o);
+  EXPECT_NEAR(p.load, 0.685640, 1e-6);  // Table 24: 2.2024 x 100^-0.2534
+  EXPECT_EQ(p.procs, 274);               // Table 28 inverted: (100 + 1.3102) / 0.3694 = 274.26
+  EXPECT_DOUBLE_EQ(p.cpu_work, 300);
+  o.jobs_per_day.reset();
+  o.load = 0.6;
+  o.procs = 512;
+  p = resolve_talby_parameters(o);
+  EXPECT_NEAR(p.jobs_per_day, 177.841, 1e-3);  // Table 26: 39.309 x 0.6^-2.9549
+  EXPECT_EQ(p.procs, 512);
+  EXPECT_EQ(p.jobs_per_day_from, "Table 26");
+}
+
+TEST(TalbyMetaModel, BadInputNamesTheOption) {
+  TalbyOptions o;
+  EXPECT_NE(error_of(o).find("give --procs"), std::string::npos);
+  o.procs = 0;
+  EXPECT_EQ(error_of(o).rfind("--procs must be >= 1", 0), 0u);
+  o.procs = 128;
+  o.weeks = 0;
+  EXPECT_EQ(error_of(o).rfind("--weeks must be in 1..1040", 0), 0u);
+  o.weeks = 1041;
+  EXPECT_EQ(error_of(o).rfind("--weeks must be in 1..1040", 0), 0u);
+  o.weeks = 52;
+  o.load = 0;
+  EXPECT_EQ(error_of(o).rfind("--load must be", 0), 0u);
+  o.load = 0.5;
+  o.jobs_per_day = 100;
+  EXPECT_EQ(error_of(o).rfind("--jobs-per-day and --load", 0), 0u);
+  o.load.reset();
+  o.cpu_work = -1;
+  EXPECT_EQ(error_of(o).rfind("--cpu-work must be > 0", 0), 0u);
+  o.cpu_work.reset();
+  o.jobs_per_day.reset();
+  o.procs = 1000000;  // Table 28's load is negative there
+  EXPECT_NE(error_of(o).find("give --jobs-per-day or --load"), std::string::npos);
+}
+
+TEST(TalbyMetaModel, GuidelineWarningsNameTheParameter) {
+  TalbyOptions o;
+  o.procs = 128;  // Table 28: 46 jobs per day, below 80
+  auto w = talby_guideline_warnings(o, resolve_talby_parameters(o));
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_EQ(w[0].rfind("--jobs-per-day (from Table 28) 46.0 is outside", 0), 0u);
+  o.procs = 64;
+  o.load = 0.9;
+  o.weeks = 200;
+  w = talby_guideline_warnings(o, resolve_talby_parameters(o));
+  ASSERT_EQ(w.size(), 4u);  // procs, load, the jobs per day from the load (Table 26: 53.7), weeks
+  EXPECT_EQ(w[0].rfind("--procs 64 is outside", 0), 0u);
+  EXPECT_EQ(w[1].rfind("--load 0.900 is outside", 0), 0u);
+  EXPECT_EQ(w[2].rfind("--jobs-per-day (from Table 26) 53.7 is outside", 0), 0u);
+  EXPECT_EQ(w[3].rfind("--weeks 200 is beyond", 0), 0u);
+  o.procs = 512;
+  o.load = 0.6;
+  o.weeks = 104;
+  EXPECT_TRUE(talby_guideline_warnings(o, resolve_talby_parameters(o)).empty());
+}
+
+TEST(TalbyDistributions, UserClassSharesAreTable30) {
+  const auto s = talby_user_class_shares(847, 0.69);  // KTH's Cm and CL: the four fits add up to 1 already
+  EXPECT_NEAR(s[0], 0.356836, 1e-5);                  // LTLU
+  EXPECT_NEAR(s[1], 0.278448, 1e-5);                  // LTHU
+  EXPECT_NEAR(s[2], 0.208224, 1e-5);                  // STWE
+  EXPECT_NEAR(s[3], 0.156491, 1e-5);                  // STWD
+  const auto clipped = talby_user_class_shares(5000, 0.3);  // LTLU's fit goes negative: clipped, renormalised
+  EXPECT_DOUBLE_EQ(clipped[0], 0);
+  EXPECT_NEAR(std::accumulate(clipped.begin(), clipped.end(), 0.0), 1.0, 1e-12);
+}
+
+TEST(TalbyDistributions, InactivityIsEquation24) {
+  EXPECT_EQ(talby_inactivity(1, UserClass::kLTLU), 0);
+  EXPECT_NEAR(talby_inactivity(2, UserClass::kLTLU), 0.0683 * std::log(2) + 0.5594 - 0.18, 1e-12);
+  EXPECT_NEAR(talby_inactivity(4, UserClass::kSTWD), 0.0254 * std::log(4) + 0.8164 - 0.07, 1e-12);
+  EXPECT_NEAR(talby_inactivity(100, UserClass::kLTHU), 0.0895 * std::log(100) + 0.4149, 1e-12);
+  EXPECT_DOUBLE_EQ(talby_inactivity(1000, UserClass::kSTWE), 0.97);  // capped
+}
+
+TEST(TalbyDistributions, SessionsPerWeekAreTables33And34) {
+  auto g = talby_sessions_per_week(1, UserClass::kSTWD);
+  EXPECT_DOUBLE_EQ(g.k, 0.4661);
+  EXPECT_DOUBLE_EQ(g.sigma, 1.2969);
+  EXPECT_DOUBLE_EQ(g.mu, 0.6);
+  g = talby_sessions_per_week(10, UserClass::kSTWD);
+  EXPECT_NEAR(g.k, -0.0178 * 10 + 0.337, 1e-12);
+  EXPECT_NEAR(g.sigma, -0.1030 * 10 + 2.897, 1e-12);
+  EXPECT_DOUBLE_EQ(talby_sessions_per_week(40, UserClass::kSTWD).sigma, 0.1);  // the fit would be negative
+  EXPECT_NEAR(talby_sessions_per_week(5, UserClass::kLTHU).k, 0.00076 * 5 + 0.013, 1e-12);
+}
+
+TEST(TalbyDistributions, SessionClassesFollowEquation18) {
+  // The thesis's worked example (§12.5): a long-term light user in week 10 after an interactive weekend session
+  // starts an interactive workday daytime session with probability -0.0022 x 10 + 0.5107 + (0.46 - 0.43).
+  // The same sum gives BHD 0.0005 x 10 + 0.0113 + (0.01 - 0.03) = -0.0037: clipped to 0, so every share is
+  // renormalised by 1.0037.
+  const auto p = talby_session_class_distribution(10, UserClass::kLTLU, static_cast<int>(SessionClass::kIW));
+  EXPECT_NEAR(p[static_cast<size_t>(SessionClass::kIWD)], 0.5187 / 1.0037, 1e-12);
+  EXPECT_DOUBLE_EQ(p[static_cast<size_t>(SessionClass::kBHD)], 0.0);
+  EXPECT_NEAR(std::accumulate(p.begin(), p.end(), 0.0), 1.0, 1e-12);
+  // Batch sessions follow batch sessions: a heavy user's BHP after a BHP (Table 35c: 58%).
+  const auto q = talby_session_class_distribution(10, UserClass::kLTHU, static_cast<int>(SessionClass::kBHP));
+  EXPECT_NEAR(q[static_cast<size_t>(SessionClass::kBHP)], 0.0006 * 10 + 0.0182 + 0.58 - 0.04, 1e-12);
+  // A first session uses P(SC | UC): each class's share between its rows' extremes.
+  const auto f = talby_session_class_distribution(1, UserClass::kSTWE, -1);
+  EXPECT_NEAR(std::accumulate(f.begin(), f.end(), 0.0), 1.0, 1e-12);
+  for (double x : f) EXPECT_GE(x, 0.0);
+}
+
+TEST(TalbyDistributions, StartupWeeksFavourEarlyWeeks) {
+  for (int c = 0; c < analysis::kUserClasses; ++c) {
+    const auto p = talby_startup_week_distribution(static_cast<UserClass>(c));
+    EXPECT_NEAR(std::accumulate(p.begin(), p.end(), 0.0), 1.0, 1e-12);
+    EXPECT_GT(p[0], p[51]) << c;
+    // Equation 46 by hand for week 1: 1 - prod_{x=1..12} P(S_x = 0), with P(S_1 = 0) = 0.
+    EXPECT_GT(p[0], 0.0);
+  }
+}
+
+struct Generated {
+  std::vector<swf::Record> jobs;
+  TalbyStats stats;
+};
+
+Generated generate(int64_t procs, int64_t weeks, uint64_t seed, int threads = 0) {
+  TalbyOptions o;
+  o.procs = procs;
+  o.weeks = weeks;
+  o.seed = seed;
+  o.threads = threads;
+  Generated g;
+  g.jobs = generate_talby(o, kth_model(), &g.stats);
+  return g;
+}
+
+TEST(TalbyModel, SameSeedSameJobsWhateverTheThreads) {
+  const Generated a = generate(256, 30, 5, 1), b = generate(256, 30, 5, 2), c = generate(256, 30, 6, 2);
+  ASSERT_EQ(a.jobs.size(), b.jobs.size());
+  EXPECT_EQ(0, std::memcmp(a.jobs.data(), b.jobs.data(), a.jobs.size() * sizeof(swf::Record)));
+  EXPECT_NE(a.jobs.size(), c.jobs.size());
+}
+
+TEST(TalbyModel, GeneratedLogKeepsTheModelsInvariants) {
+  const Generated g = generate(512, 52, 2);
+  const TalbyStats& st = g.stats;
+  ASSERT_GT(st.jobs, 10000);
+  EXPECT_EQ(static_cast<int64_t>(g.jobs.size()), st.jobs);
+  int64_t users = 0;
+  for (int64_t n : st.users_by_class) users += n;
+  EXPECT_EQ(users, st.users_at_start + st.new_users);
+  EXPECT_EQ(std::accumulate(st.sessions_by_class.begin(), st.sessions_by_class.end(), int64_t{0}), st.sessions);
+  std::set<int32_t> seen_users;
+  for (size_t i = 0; i < g.jobs.size(); ++i) {
+    const swf::Record& r = g.jobs[i];
+    ASSERT_EQ(r.job_number, static_cast<int32_t>(i + 1));
+    ASSERT_GE(r.submit_time, 0);
+    ASSERT_LT(r.submit_time, 52 * 7 * 86400);
+    if (i > 0) {
+      ASSERT_GE(r.submit_time, g.jobs[i - 1].submit_time);
+    }
+    ASSERT_GE(r.requested_procs, 1);
+    ASSERT_LE(r.requested_procs, 512);
+    ASSERT_GE(r.requested_time, 1);
+    ASSERT_GE(r.user_id, 1);
+    ASSERT_LE(r.user_id, users);
+    seen_users.insert(r.user_id);
+  }
+  // No two sessions of a user collide (Listing 5) and every session's jobs stay within 20 minutes of each other:
+  // the thesis's session rule finds exactly the sessions generated (none lost past the end: a session starts
+  // before it).
+  EXPECT_EQ(static_cast<int64_t>(trace::build_sessions(g.jobs).sessions.size()), st.sessions);
+  EXPECT_LE(static_cast<int64_t>(seen_users.size()), users);
+}
+
+TEST(TalbyModel, UserClassesFollowTable30OverManyUsers) {
+  const Generated g = generate(512, 1040, 3);  // about 4,000 users
+  const TalbyStats& st = g.stats;
+  const int64_t users = st.users_at_start + st.new_users;
+  ASSERT_GT(users, 3000);
+  for (size_t c = 0; c < 4; ++c) {
+    // 90% from Table 30, 10% the previous user's class: the shares are Table 30's in expectation.
+    EXPECT_NEAR(static_cast<double>(st.users_by_class[c]) / static_cast<double>(users), st.user_class_shares[c], 0.03)
+        << c;
+  }
+  // New users per week: the log-logistic's median e^1.25 = 3.49.
+  EXPECT_NEAR(static_cast<double>(st.new_users) / 1040.0, 3.6, 0.3);
+}
+
+TEST(TalbyModel, WorkdayDaytimeSessionsMakeDailyAndWeeklyCycles) {
+  const Generated g = generate(128, 52, 4);
+  int64_t day = 0, workday = 0;
+  for (const swf::Record& r : g.jobs) {
+    const int64_t local = kTalbyUnixStart + r.submit_time;
+    day += analysis::is_daytime(local);
+    workday += analysis::is_workday(local);
+  }
+  const double n = static_cast<double>(g.jobs.size());
+  // Daytime is 10 of 24 hours and workdays 5 of 7 days; the model puts most jobs there.
+  EXPECT_GT(static_cast<double>(day) / n, 0.55);
+  EXPECT_GT(static_cast<double>(workday) / n, 0.8);
+}
+
+
+TEST(TalbyModel, LocalityOfSamplingAndCyclesAsSchedlabMeasuresThem) {
+  const Generated g = generate(128, 104, 1);  // two years, as in docs/generate.md
+  const analysis::AttributeSeries rt = analysis::attribute_series(g.jobs, analysis::Attribute::kRuntime);
+  analysis::LocalityOptions lo;
+  lo.rounds = 50;
+  const analysis::LocalityResult loc = analysis::locality(rt.times, rt.values, lo);
+  // Sessions repeat jobs: M'_med (docs: 0.051) clearly above its random-sampling baseline (0.030).
+  EXPECT_GT(loc.m_med_prime, loc.boot_med_p95 + 0.01);
+  const analysis::TemporalResult t = analysis::temporal(g.jobs, false);
+  const auto& jobs = t.rows[static_cast<size_t>(analysis::TemporalSeries::kJobs)];
+  EXPECT_GT(jobs.daily_24h, 0.4);   // daily cycle (docs: 0.59; KTH 0.57)
+  EXPECT_LT(jobs.daily_12h, 0.0);   // day against night
+  EXPECT_GT(jobs.weekly_7d, 0.25);  // weekly cycle (docs: 0.58; KTH 0.39)
+}
+
+}  // namespace
+}  // namespace schedlab::model
