@@ -188,8 +188,9 @@ void run_talby(const TalbyCliOptions& opt) {
   if (!opt.job_model.empty()) {
     jm = model::read_talby_job_model(opt.job_model);
   } else {
+    // The bundled log is named without its install path, so that the output is the same wherever schedlab is.
     const std::string fit = opt.fit.empty() ? bundled_log() : opt.fit;
-    jm = model::fit_talby_job_layer(swf::read_log(fit), fit);
+    jm = model::fit_talby_job_layer(swf::read_log(fit), opt.fit.empty() ? "KTH-SP2-1996-2.swf.gz (bundled)" : fit);
   }
   if (!opt.save_job_model.empty()) model::write_talby_job_model(opt.save_job_model, jm);
   if (opt.output.empty()) {
