@@ -19,5 +19,6 @@ void add_predict_command(CLI::App& app);   // cmd_predict.cc
 void add_profiler_command(CLI::App& app);  // cmd_profiler.cc
 void add_categorize_command(CLI::App& app);  // cmd_categorize.cc
 void add_generate_command(CLI::App& app);    // cmd_generate.cc
+void add_sweep_command(CLI::App& app);       // cmd_sweep.cc
 
 }  // namespace schedlab::cli

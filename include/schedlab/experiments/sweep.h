@@ -1,0 +1,129 @@
+// Parameter sweeps: many simulations from one spec, every log read once and shared read-only, runs on a pool of
+// threads, one result row per run in a fixed order (docs/sweeps.md). `schedlab sweep`, the Python module and
+// Slurm job arrays (one shard per array task) call this.
+//
+// Spec (TOML; parse_sweep_spec): lists whose cartesian product is the run set, each key named as the CLI's option
+// (a single value stands for a one-element list):
+//   logs (required), schedulers ["easy"], predictors [""] (= the default, estimate), corrections [""],
+//   estimate_models ["real"] (a model of `schedlab estimates generate` applied to the log first: NAME or
+//   NAME:k=v,k=v; "real" keeps the log's estimates), loads or arrival_scales [1.0] (not both), procs [from the
+//   log], kill_at_estimate [false], extend_estimates [false], warmup_fraction [0.0], bsld_tau [10], seeds [0]
+//   (the simulation's seed, which also seeds the estimate model).
+// [[exclude]] tables drop the runs that match every key they give (singular names: log, scheduler, predictor,
+// correction, estimate_model, load, arrival_scale, procs, kill_at_estimate, extend_estimates, warmup_fraction,
+// bsld_tau, seed); [[include]] tables add one run each after the product (keys not given: each list's first
+// value). Unknown keys, wrong types, an unknown scheduler / predictor / correction / estimate model, a log that
+// cannot be read: SweepError naming the spec file, the line and the key, before anything runs.
+// Order: logs outermost, then the keys in the order above, seeds innermost; then the includes. Run i has index i.
+//
+// Rows (sweep_columns): run, the parameters, status ("ok" or the error of that run, e.g. an estimate model that
+// cannot assign), the metrics of `simulate --json` flattened with "_" (wait_mean, bounded_slowdown_p90,
+// utilization, accuracy_relative_accuracy_mean, ...), and wall_seconds. Rows come in run order whatever the
+// number of threads; a row is written with one write(2) call, so a killed sweep leaves whole rows.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace schedlab::experiments {
+
+class SweepError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// A run's parameters with some left open: an [[exclude]] or [[include]] table.
+struct SweepPattern {
+  int64_t line = 0;
+  std::optional<std::string> log, scheduler, predictor, correction, estimate_model;
+  std::optional<double> load, arrival_scale;
+  std::optional<int64_t> procs;
+  std::optional<bool> kill_at_estimate, extend_estimates;
+  std::optional<double> warmup_fraction;
+  std::optional<int64_t> bsld_tau;
+  std::optional<uint64_t> seed;
+};
+
+struct SweepSpec {
+  std::string name;  // the spec file (messages)
+  std::vector<std::string> logs, schedulers{"easy"}, predictors{""}, corrections{""}, estimate_models{"real"};
+  std::vector<double> loads, arrival_scales{1.0};
+  std::vector<std::optional<int64_t>> procs{std::nullopt};
+  std::vector<bool> kill_at_estimate{false}, extend_estimates{false};
+  std::vector<double> warmup_fraction{0.0};
+  std::vector<int64_t> bsld_tau{10};
+  std::vector<uint64_t> seeds{0};
+  std::vector<SweepPattern> excludes, includes;
+  std::vector<std::pair<std::string, int64_t>> lines;  // key -> its line in the spec (messages)
+};
+
+struct SweepRun {
+  size_t index = 0;
+  std::string log, scheduler, predictor, correction, estimate_model = "real";
+  std::optional<double> load;
+  double arrival_scale = 1.0;
+  std::optional<int64_t> procs;
+  bool kill_at_estimate = false, extend_estimates = false;
+  double warmup_fraction = 0.0;
+  int64_t bsld_tau = 10;
+  uint64_t seed = 0;
+};
+
+// `text` is the TOML; `name` the file (messages; relative log paths are resolved against its directory by the
+// caller). Throws SweepError.
+SweepSpec parse_sweep_spec(const std::string& text, const std::string& name);
+SweepSpec read_sweep_spec(const std::string& path);  // relative logs: against the spec's directory
+
+// The run set (product minus excludes, plus includes), in order. Validates every scheduler, predictor,
+// correction and estimate model (SweepError); does not read the logs.
+std::vector<SweepRun> expand_sweep(const SweepSpec& spec);
+
+// The output's columns, in order.
+const std::vector<std::string>& sweep_columns();
+
+// One result: the values of sweep_columns() (null when a metric does not apply: a failed run, no adaptive
+// scheduler).
+struct SweepRow {
+  size_t index = 0;
+  std::vector<nlohmann::json> values;  // one per column: number, string, bool or null
+};
+
+struct SweepOptions {
+  int threads = 0;                  // 0 = all cores
+  std::set<size_t> skip;            // run indices already done (resume)
+  int shard = 0, shards = 1;        // run i belongs to shard i % shards
+  std::function<void(const SweepRow&)> on_row;              // called in run order, from one thread at a time
+  std::function<void(size_t done, size_t total)> progress;  // after each run (any thread, serialised)
+  const std::atomic<bool>* stop = nullptr;                  // set: no new run starts; finished rows are written
+};
+
+struct SweepSummary {
+  size_t total = 0, skipped = 0, run = 0, failed = 0;
+  bool stopped = false;
+  double seconds = 0;
+};
+
+// Reads every log once (SweepError naming a log that cannot be read), then runs the runs of this shard that are
+// not skipped.
+SweepSummary run_sweep(const SweepSpec& spec, const std::vector<SweepRun>& runs, const SweepOptions& options);
+
+// CSV text of a row / of the header line (with the line end).
+std::string sweep_csv_header();
+std::string sweep_csv_line(const SweepRow& row);
+// One JSON object per line: the columns as keys, numbers as numbers, empty cells as null.
+std::string sweep_jsonl_line(const SweepRow& row);
+
+// The run indices of the complete rows of an existing output (CSV or JSON lines, by `jsonl`), after checking
+// its header matches; a partial last line (a write cut by a crash) is cut off the file. Throws SweepError naming
+// the file and line when the file is not a sweep output of these columns or names a run the spec does not have.
+std::set<size_t> sweep_done_runs(const std::string& path, bool jsonl, size_t total_runs);
+
+}  // namespace schedlab::experiments

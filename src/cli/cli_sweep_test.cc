@@ -1,0 +1,129 @@
+// `schedlab sweep` and `sweep collect` through the built binary: results equal `simulate`'s, an interrupted sweep
+// resumes to the same rows, and a Slurm array's shards collect to the local run's rows.
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "test_util.h"
+
+namespace schedlab::testing {
+namespace {
+
+const std::string kKth = std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz";
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string l; std::getline(in, l);) out.push_back(l);
+  return out;
+}
+
+// The rows without their last cell (wall_seconds, the only one that differs between two runs).
+std::vector<std::string> without_wall(const std::string& text) {
+  std::vector<std::string> out;
+  for (const auto& l : lines_of(text)) out.push_back(l.substr(0, l.rfind(',')));
+  return out;
+}
+
+TEST(CliSweep, RowsEqualSimulateAndJsonLines) {
+  TempDir dir;
+  write_file(dir.file("s.toml"), "logs = '" + kKth + "'\nschedulers = ['easy', 'conservative']\nloads = [0.7]\n");
+  const CliResult r = run_cli({"sweep", dir.file("s.toml"), "-o", dir.file("r.csv")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("2 runs: 2 run now, 0 already there; 0 failed"), std::string::npos) << r.out;
+  const auto rows = lines_of(read_file(dir.file("r.csv")));
+  ASSERT_EQ(rows.size(), 3u);
+  const CliResult sim = run_cli({"simulate", kKth, "-s", "conservative", "--load", "0.7", "--json"});
+  const auto j = nlohmann::json::parse(sim.out);
+  std::ostringstream wait;
+  wait << j["metrics"]["wait"]["mean"].dump();
+  EXPECT_NE(rows[2].find(",ok," + wait.str() + ","), std::string::npos) << rows[2] << " vs " << wait.str();
+  const CliResult jl = run_cli({"sweep", dir.file("s.toml"), "-o", dir.file("r.jsonl"), "--format", "jsonl"});
+  ASSERT_EQ(jl.exit_code, 0) << jl.err;
+  const auto jrows = lines_of(read_file(dir.file("r.jsonl")));
+  ASSERT_EQ(jrows.size(), 2u);
+  const auto row = nlohmann::json::parse(jrows[1]);
+  EXPECT_EQ(row["wait_mean"], j["metrics"]["wait"]["mean"]);
+  EXPECT_EQ(row["scheduler"], "conservative");
+}
+
+TEST(CliSweep, InterruptedSweepResumesToTheSameRows) {
+  TempDir dir;
+  write_file(dir.file("s.toml"), "logs = '" + kKth +
+                                     "'\nschedulers = ['conservative', 'easy']\nseeds = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]\n"
+                                     "loads = [0.75, 0.8]\n");
+  const CliResult full = run_cli({"sweep", dir.file("s.toml"), "-o", dir.file("full.csv"), "--threads", "2"});
+  ASSERT_EQ(full.exit_code, 0) << full.err;
+  // Ctrl-C after 0.5 s (of about 2 s): whole rows only, a prefix of the run order, exit 130.
+  const std::string cmd = "timeout --preserve-status -s INT 0.5 " + std::string(SCHEDLAB_CLI) + " sweep " +
+                          dir.file("s.toml") + " -o " + dir.file("cut.csv") + " --threads 2 2>/dev/null >/dev/null";
+  const int status = std::system(cmd.c_str());
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 130);
+  const std::string cut = read_file(dir.file("cut.csv"));
+  ASSERT_FALSE(cut.empty());
+  EXPECT_EQ(cut.back(), '\n');
+  const auto cut_rows = without_wall(cut), full_rows = without_wall(read_file(dir.file("full.csv")));
+  ASSERT_LT(cut_rows.size(), full_rows.size());
+  for (size_t i = 0; i < cut_rows.size(); ++i) EXPECT_EQ(cut_rows[i], full_rows[i]) << i;
+  const CliResult resume = run_cli({"sweep", dir.file("s.toml"), "-o", dir.file("cut.csv")});
+  ASSERT_EQ(resume.exit_code, 0) << resume.err;
+  EXPECT_NE(resume.out.find(std::to_string(cut_rows.size() - 1) + " already there"), std::string::npos) << resume.out;
+  EXPECT_EQ(without_wall(read_file(dir.file("cut.csv"))), full_rows);
+}
+
+TEST(CliSweep, SlurmArrayShardsCollectToTheLocalRows) {
+  TempDir dir;
+  write_file(dir.file("s.toml"), "logs = '" + kKth + "'\nschedulers = ['fcfs', 'easy', 'easy-sjbf']\nseeds = [1, 2]\n");
+  ASSERT_EQ(run_cli({"sweep", dir.file("s.toml"), "-o", dir.file("local.csv")}).exit_code, 0);
+  const CliResult w = run_cli({"sweep", dir.file("s.toml"), "--slurm", dir.file("array"), "--array-size", "4",
+                               "--partition", "debug", "--time", "0:10:00"});
+  ASSERT_EQ(w.exit_code, 0) << w.err;
+  const std::string sbatch = read_file(dir.file("array/sweep.sbatch"));
+  EXPECT_NE(sbatch.find("#SBATCH --array=0-3\n"), std::string::npos) << sbatch;
+  EXPECT_NE(sbatch.find("#SBATCH --partition=debug\n"), std::string::npos);
+  EXPECT_NE(sbatch.find("#SBATCH --time=0:10:00\n"), std::string::npos);
+  EXPECT_NE(sbatch.find("--shard \"${SLURM_ARRAY_TASK_ID}/4\""), std::string::npos);
+  // Run the tasks as Slurm would (the script's own command line), all but task 2.
+  for (const char* task : {"0", "1", "3"}) {
+    const std::string cmd = "SLURM_ARRAY_TASK_ID=" + std::string(task) + " bash " + dir.file("array/sweep.sbatch") +
+                            " >/dev/null 2>&1";
+    ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+  }
+  const CliResult missing = run_cli({"sweep", "collect", dir.file("array"), "-o", dir.file("merged.csv")});
+  EXPECT_NE(missing.exit_code, 0);
+  EXPECT_NE(missing.err.find("1 of 4 shards are missing or incomplete: 2"), std::string::npos) << missing.err;
+  EXPECT_NE(missing.err.find("sbatch --array=2 " + dir.file("array") + "/sweep.sbatch"), std::string::npos);
+  ASSERT_EQ(std::system(("SLURM_ARRAY_TASK_ID=2 bash " + dir.file("array/sweep.sbatch") + " >/dev/null 2>&1").c_str()), 0);
+  const CliResult ok = run_cli({"sweep", "collect", dir.file("array"), "-o", dir.file("merged.csv")});
+  ASSERT_EQ(ok.exit_code, 0) << ok.err;
+  EXPECT_EQ(without_wall(read_file(dir.file("merged.csv"))), without_wall(read_file(dir.file("local.csv"))));
+}
+
+TEST(CliSweep, BadInputFailsBeforeAnythingRuns) {
+  TempDir dir;
+  write_file(dir.file("s.toml"), "logs = '" + kKth + "'\nschedulers = ['easy', 'nosuch']\n");
+  const CliResult r = run_cli({"sweep", dir.file("s.toml"), "-o", dir.file("r.csv")});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("s.toml:2: schedulers: 'nosuch'"), std::string::npos) << r.err;
+  write_file(dir.file("t.toml"), "logs = 'missing.swf'\n");
+  const CliResult m = run_cli({"sweep", dir.file("t.toml"), "-o", dir.file("r.csv")});
+  EXPECT_EQ(m.exit_code, 1);
+  EXPECT_NE(m.err.find("missing.swf"), std::string::npos) << m.err;
+  const CliResult f = run_cli({"sweep", dir.file("s.toml"), "-o", dir.file("r.csv"), "--format", "xml"});
+  EXPECT_EQ(f.exit_code, 1);
+  write_file(dir.file("other.csv"), "a,b\n1,2\n");
+  write_file(dir.file("u.toml"), "logs = '" + kKth + "'\n");
+  const CliResult o = run_cli({"sweep", dir.file("u.toml"), "-o", dir.file("other.csv")});
+  EXPECT_EQ(o.exit_code, 1);
+  EXPECT_NE(o.err.find("other.csv:1: not the header of a sweep output"), std::string::npos) << o.err;
+}
+
+}  // namespace
+}  // namespace schedlab::testing

@@ -1,0 +1,635 @@
+#include "schedlab/experiments/sweep.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <sstream>
+#include <thread>
+#include <tuple>
+
+#include <fmt/core.h>
+#include <toml++/toml.h>
+
+#include "schedlab/experiments/simulation.h"
+#include "schedlab/model/estimate_models.h"
+#include "schedlab/swf/reader.h"
+
+namespace schedlab::experiments {
+
+namespace {
+
+[[noreturn]] void fail(const std::string& name, int64_t line, const std::string& key, const std::string& what) {
+  throw SweepError(line > 0 ? fmt::format("{}:{}: {}: {}", name, line, key, what) : fmt::format("{}: {}: {}", name, key, what));
+}
+
+int64_t line_of(const toml::node& n) { return static_cast<int64_t>(n.source().begin.line); }
+
+// A value of a list key: the node itself when it is not an array, else each element.
+template <typename F>
+void each(const toml::node& n, F&& f) {
+  if (const toml::array* a = n.as_array()) {
+    for (const toml::node& e : *a) f(e);
+  } else {
+    f(n);
+  }
+}
+
+std::string as_string(const toml::node& n, const std::string& name, const std::string& key) {
+  if (const auto* v = n.as_string()) return v->get();
+  fail(name, line_of(n), key, "must be a string (or a list of strings)");
+}
+double as_number(const toml::node& n, const std::string& name, const std::string& key) {
+  if (const auto* v = n.as_floating_point()) return v->get();
+  if (const auto* v = n.as_integer()) return static_cast<double>(v->get());
+  fail(name, line_of(n), key, "must be a number (or a list of numbers)");
+}
+int64_t as_integer(const toml::node& n, const std::string& name, const std::string& key, int64_t min) {
+  const auto* v = n.as_integer();
+  if (v == nullptr) fail(name, line_of(n), key, "must be an integer (or a list of integers)");
+  if (v->get() < min) fail(name, line_of(n), key, fmt::format("must be >= {} (got {})", min, v->get()));
+  return v->get();
+}
+bool as_bool(const toml::node& n, const std::string& name, const std::string& key) {
+  if (const auto* v = n.as_boolean()) return v->get();
+  fail(name, line_of(n), key, "must be true or false (or a list of them)");
+}
+double fraction(const toml::node& n, const std::string& name, const std::string& key) {
+  const double v = as_number(n, name, key);
+  if (!(v >= 0 && v < 1)) fail(name, line_of(n), key, fmt::format("must be in [0, 1) (got {})", v));
+  return v;
+}
+double positive(const toml::node& n, const std::string& name, const std::string& key) {
+  const double v = as_number(n, name, key);
+  if (!(v > 0) || !std::isfinite(v)) fail(name, line_of(n), key, fmt::format("must be > 0 (got {})", v));
+  return v;
+}
+
+// The keys of a run, singular (patterns) and plural (lists).
+struct Key {
+  const char* singular;
+  const char* plural;
+};
+constexpr Key kKeys[] = {{"log", "logs"},
+                         {"scheduler", "schedulers"},
+                         {"predictor", "predictors"},
+                         {"correction", "corrections"},
+                         {"estimate_model", "estimate_models"},
+                         {"load", "loads"},
+                         {"arrival_scale", "arrival_scales"},
+                         {"procs", "procs"},
+                         {"kill_at_estimate", "kill_at_estimate"},
+                         {"extend_estimates", "extend_estimates"},
+                         {"warmup_fraction", "warmup_fraction"},
+                         {"bsld_tau", "bsld_tau"},
+                         {"seed", "seeds"}};
+
+std::string known_list_keys() {
+  std::string s;
+  for (const Key& k : kKeys) s += fmt::format("{}{}", s.empty() ? "" : ", ", k.plural);
+  return s + ", exclude, include";
+}
+std::string known_pattern_keys() {
+  std::string s;
+  for (const Key& k : kKeys) s += fmt::format("{}{}", s.empty() ? "" : ", ", k.singular);
+  return s;
+}
+
+SweepPattern parse_pattern(const toml::table& t, const std::string& name, const std::string& what) {
+  SweepPattern p;
+  p.line = static_cast<int64_t>(t.source().begin.line);
+  for (const auto& [k, v] : t) {
+    const std::string key(k.str());
+    const std::string path = what + "." + key;
+    if (v.is_array() || v.is_table()) fail(name, line_of(v), path, "must be a single value");
+    if (key == "log") p.log = as_string(v, name, path);
+    else if (key == "scheduler") p.scheduler = as_string(v, name, path);
+    else if (key == "predictor") p.predictor = as_string(v, name, path);
+    else if (key == "correction") p.correction = as_string(v, name, path);
+    else if (key == "estimate_model") p.estimate_model = as_string(v, name, path);
+    else if (key == "load") p.load = positive(v, name, path);
+    else if (key == "arrival_scale") p.arrival_scale = positive(v, name, path);
+    else if (key == "procs") p.procs = as_integer(v, name, path, 1);
+    else if (key == "kill_at_estimate") p.kill_at_estimate = as_bool(v, name, path);
+    else if (key == "extend_estimates") p.extend_estimates = as_bool(v, name, path);
+    else if (key == "warmup_fraction") p.warmup_fraction = fraction(v, name, path);
+    else if (key == "bsld_tau") p.bsld_tau = as_integer(v, name, path, 1);
+    else if (key == "seed") p.seed = static_cast<uint64_t>(as_integer(v, name, path, 0));
+    else fail(name, line_of(v), path, fmt::format("unknown key (known: {})", known_pattern_keys()));
+  }
+  return p;
+}
+
+template <typename T>
+bool matches(const std::optional<T>& want, const T& have) {
+  return !want || *want == have;
+}
+
+bool matches(const SweepPattern& p, const SweepRun& r) {
+  return matches(p.log, r.log) && matches(p.scheduler, r.scheduler) && matches(p.predictor, r.predictor) &&
+         matches(p.correction, r.correction) && matches(p.estimate_model, r.estimate_model) &&
+         (!p.load || (r.load && *r.load == *p.load)) && matches(p.arrival_scale, r.arrival_scale) &&
+         (!p.procs || (r.procs && *r.procs == *p.procs)) && matches(p.kill_at_estimate, r.kill_at_estimate) &&
+         matches(p.extend_estimates, r.extend_estimates) && matches(p.warmup_fraction, r.warmup_fraction) &&
+         matches(p.bsld_tau, r.bsld_tau) && matches(p.seed, r.seed);
+}
+
+int64_t spec_line(const SweepSpec& s, const std::string& key) {
+  for (const auto& [k, l] : s.lines)
+    if (k == key) return l;
+  return 0;
+}
+
+std::pair<std::string, std::string> split_model(const std::string& m) {
+  const auto colon = m.find(':');
+  if (colon == std::string::npos) return {m, ""};
+  return {m.substr(0, colon), m.substr(colon + 1)};
+}
+
+}  // namespace
+
+SweepSpec parse_sweep_spec(const std::string& text, const std::string& name) {
+  toml::table root;
+  try {
+    root = toml::parse(text, name);
+  } catch (const toml::parse_error& e) {
+    throw SweepError(fmt::format("{}:{}: not valid TOML: {}", name, e.source().begin.line, e.description()));
+  }
+  SweepSpec s;
+  s.name = name;
+  bool has_logs = false;
+  for (const auto& [k, v] : root) {
+    const std::string key(k.str());
+    s.lines.emplace_back(key, line_of(v));
+    if (key == "exclude" || key == "include") {
+      const toml::array* a = v.as_array();
+      if (a == nullptr || !a->is_array_of_tables())
+        fail(name, line_of(v), key, fmt::format("must be tables: [[{}]]", key));
+      for (const toml::node& t : *a) {
+        SweepPattern p = parse_pattern(*t.as_table(), name, key);
+        (key == "exclude" ? s.excludes : s.includes).push_back(std::move(p));
+      }
+      continue;
+    }
+    if (v.is_table()) fail(name, line_of(v), key, "must be a value or a list, not a table");
+    if (const toml::array* a = v.as_array(); a != nullptr && a->empty())
+      fail(name, line_of(v), key, "is an empty list (leave the key out for its default)");
+    if (key == "logs") {
+      has_logs = true;
+      s.logs.clear();
+      each(v, [&](const toml::node& n) { s.logs.push_back(as_string(n, name, key)); });
+    } else if (key == "schedulers" || key == "predictors" || key == "corrections" || key == "estimate_models") {
+      auto& list = key == "schedulers"   ? s.schedulers
+                   : key == "predictors" ? s.predictors
+                   : key == "corrections" ? s.corrections
+                                          : s.estimate_models;
+      list.clear();
+      each(v, [&](const toml::node& n) { list.push_back(as_string(n, name, key)); });
+    } else if (key == "loads") {
+      each(v, [&](const toml::node& n) { s.loads.push_back(positive(n, name, key)); });
+    } else if (key == "arrival_scales") {
+      s.arrival_scales.clear();
+      each(v, [&](const toml::node& n) { s.arrival_scales.push_back(positive(n, name, key)); });
+    } else if (key == "procs") {
+      s.procs.clear();
+      each(v, [&](const toml::node& n) { s.procs.emplace_back(as_integer(n, name, key, 1)); });
+    } else if (key == "kill_at_estimate" || key == "extend_estimates") {
+      auto& list = key == "kill_at_estimate" ? s.kill_at_estimate : s.extend_estimates;
+      list.clear();
+      each(v, [&](const toml::node& n) { list.push_back(as_bool(n, name, key)); });
+    } else if (key == "warmup_fraction") {
+      s.warmup_fraction.clear();
+      each(v, [&](const toml::node& n) { s.warmup_fraction.push_back(fraction(n, name, key)); });
+    } else if (key == "bsld_tau") {
+      s.bsld_tau.clear();
+      each(v, [&](const toml::node& n) { s.bsld_tau.push_back(as_integer(n, name, key, 1)); });
+    } else if (key == "seeds") {
+      s.seeds.clear();
+      each(v, [&](const toml::node& n) { s.seeds.push_back(static_cast<uint64_t>(as_integer(n, name, key, 0))); });
+    } else {
+      fail(name, line_of(v), key, fmt::format("unknown key (known: {})", known_list_keys()));
+    }
+  }
+  if (!has_logs) fail(name, 0, "logs", "missing (the logs to simulate)");
+  if (!s.loads.empty() && root.contains("arrival_scales"))
+    fail(name, spec_line(s, "loads"), "loads", "give loads or arrival_scales, not both");
+  // Predictor and correction names as the CLI spells the defaults.
+  for (auto& p : s.predictors)
+    if (p == "default") p.clear();
+  for (auto& c : s.corrections)
+    if (c == "none") c.clear();
+  return s;
+}
+
+SweepSpec read_sweep_spec(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw SweepError(fmt::format("{}: cannot open the sweep spec", path));
+  std::stringstream ss;
+  ss << in.rdbuf();
+  SweepSpec s = parse_sweep_spec(ss.str(), path);
+  const std::filesystem::path dir = std::filesystem::path(path).parent_path();
+  const auto resolve = [&](std::string& log) {
+    if (log != "-" && !log.empty() && std::filesystem::path(log).is_relative()) log = (dir / log).lexically_normal().string();
+  };
+  for (auto& l : s.logs) resolve(l);
+  for (auto& p : s.includes)
+    if (p.log) resolve(*p.log);
+  for (auto& p : s.excludes)
+    if (p.log) resolve(*p.log);
+  return s;
+}
+
+std::vector<SweepRun> expand_sweep(const SweepSpec& s) {
+  // Validate every policy combination and estimate model once, before any run.
+  std::set<std::tuple<std::string, std::string, std::string>> policies;
+  std::set<std::string> models;
+  const auto check_policy = [&](const std::string& sch, const std::string& pred, const std::string& cor, int64_t line) {
+    if (!policies.insert({sch, pred, cor}).second) return;
+    SimulationSpec spec;
+    spec.scheduler = sch;
+    spec.predictor = pred;
+    spec.correction = cor;
+    try {
+      (void)prepare_simulation(spec);
+    } catch (const std::exception& e) {
+      fail(s.name, line, "schedulers/predictors/corrections",
+           fmt::format("scheduler '{}', predictor '{}', correction '{}': {}", sch, pred.empty() ? "default" : pred,
+                       cor.empty() ? "none" : cor, e.what()));
+    }
+  };
+  const auto check_model = [&](const std::string& m, int64_t line) {
+    if (m == "real" || !models.insert(m).second) return;
+    const auto [model, params] = split_model(m);
+    const auto& names = model::estimate_model_names();
+    if (std::find(names.begin(), names.end(), model) == names.end()) {
+      std::string known = "real";
+      for (const auto& n : names) known += ", " + n;
+      fail(s.name, line, "estimate_models", fmt::format("unknown model '{}' (known: {})", model, known));
+    }
+    try {
+      (void)model::parse_params_text(params);
+    } catch (const std::exception& e) {
+      fail(s.name, line, "estimate_models", fmt::format("'{}': {}", m, e.what()));
+    }
+  };
+
+  std::vector<SweepRun> runs;
+  const std::vector<std::optional<double>> loads = [&] {
+    std::vector<std::optional<double>> l;
+    for (double x : s.loads) l.emplace_back(x);
+    if (l.empty()) l.emplace_back(std::nullopt);
+    return l;
+  }();
+  const std::vector<double> scales = s.loads.empty() ? s.arrival_scales : std::vector<double>{1.0};
+  // Each list alone first, so that the message points at the key that is wrong; then the combinations (a preset
+  // takes no predictor or correction).
+  const auto check_alone = [&](const std::string& key, SimulationSpec spec, const std::string& value) {
+    try {
+      (void)prepare_simulation(spec);
+    } catch (const std::exception& e) {
+      fail(s.name, spec_line(s, key), key, fmt::format("'{}': {}", value, e.what()));
+    }
+  };
+  for (const auto& sch : s.schedulers) check_alone("schedulers", SimulationSpec{sch, "", "", {}, {}, false}, sch);
+  for (const auto& pred : s.predictors)
+    check_alone("predictors", SimulationSpec{"easy", pred, "", {}, {}, false}, pred);
+  for (const auto& cor : s.corrections) check_alone("corrections", SimulationSpec{"easy", "", cor, {}, {}, false}, cor);
+  for (const auto& sch : s.schedulers)
+    for (const auto& pred : s.predictors)
+      for (const auto& cor : s.corrections) check_policy(sch, pred, cor, spec_line(s, "schedulers"));
+  for (const auto& m : s.estimate_models) check_model(m, spec_line(s, "estimate_models"));
+
+  for (const auto& log : s.logs)
+    for (const auto& sch : s.schedulers)
+      for (const auto& pred : s.predictors)
+        for (const auto& cor : s.corrections)
+          for (const auto& em : s.estimate_models)
+            for (const auto& load : loads)
+              for (double scale : scales)
+                for (const auto& procs : s.procs)
+                  for (bool kill : s.kill_at_estimate)
+                    for (bool extend : s.extend_estimates)
+                      for (double warm : s.warmup_fraction)
+                        for (int64_t tau : s.bsld_tau)
+                          for (uint64_t seed : s.seeds) {
+                            SweepRun r;
+                            r.log = log;
+                            r.scheduler = sch;
+                            r.predictor = pred;
+                            r.correction = cor;
+                            r.estimate_model = em;
+                            r.load = load;
+                            r.arrival_scale = scale;
+                            r.procs = procs;
+                            r.kill_at_estimate = kill;
+                            r.extend_estimates = extend;
+                            r.warmup_fraction = warm;
+                            r.bsld_tau = tau;
+                            r.seed = seed;
+                            if (std::any_of(s.excludes.begin(), s.excludes.end(),
+                                            [&](const SweepPattern& p) { return matches(p, r); }))
+                              continue;
+                            runs.push_back(std::move(r));
+                          }
+  for (const SweepPattern& p : s.includes) {
+    SweepRun r;
+    r.log = p.log.value_or(s.logs.front());
+    r.scheduler = p.scheduler.value_or(s.schedulers.front());
+    r.predictor = p.predictor.value_or(s.predictors.front());
+    if (r.predictor == "default") r.predictor.clear();
+    r.correction = p.correction.value_or(s.corrections.front());
+    if (r.correction == "none") r.correction.clear();
+    r.estimate_model = p.estimate_model.value_or(s.estimate_models.front());
+    r.load = p.load ? p.load : (p.arrival_scale ? std::nullopt : loads.front());
+    r.arrival_scale = p.arrival_scale.value_or(scales.front());
+    r.procs = p.procs ? p.procs : s.procs.front();
+    r.kill_at_estimate = p.kill_at_estimate.value_or(s.kill_at_estimate.front());
+    r.extend_estimates = p.extend_estimates.value_or(s.extend_estimates.front());
+    r.warmup_fraction = p.warmup_fraction.value_or(s.warmup_fraction.front());
+    r.bsld_tau = p.bsld_tau.value_or(s.bsld_tau.front());
+    r.seed = p.seed.value_or(s.seeds.front());
+    check_policy(r.scheduler, r.predictor, r.correction, p.line);
+    check_model(r.estimate_model, p.line);
+    runs.push_back(std::move(r));
+  }
+  for (size_t i = 0; i < runs.size(); ++i) runs[i].index = i;
+  return runs;
+}
+
+namespace {
+
+// Metric columns: name and JSON pointer into `to_json(Simulation)`.
+const std::vector<std::pair<std::string, std::string>>& metric_columns() {
+  static const std::vector<std::pair<std::string, std::string>> cols = [] {
+    std::vector<std::pair<std::string, std::string>> c;
+    for (const char* m : {"wait", "response", "slowdown", "bounded_slowdown"})
+      for (const char* q : {"mean", "median", "p90", "max"})
+        c.emplace_back(fmt::format("{}_{}", m, q), fmt::format("/metrics/{}/{}", m, q));
+    for (const char* m : {"utilization", "makespan", "kills", "suspensions"})
+      c.emplace_back(m, fmt::format("/metrics/{}", m));
+    for (const char* m : {"offered_load", "deadline_misses"}) c.emplace_back(m, fmt::format("/{}", m));
+    c.emplace_back("machine_procs", "/procs");
+    for (const char* m : {"simulated", "warmup_excluded", "killed", "extended", "without_estimate"})
+      c.emplace_back(fmt::format("jobs_{}", m), fmt::format("/jobs/{}", m));
+    for (const char* m : {"relative_accuracy_mean", "relative_accuracy_median", "absolute_error_mean",
+                          "absolute_error_median", "underestimated_share"})
+      c.emplace_back(fmt::format("accuracy_{}", m), fmt::format("/accuracy/{}", m));
+    c.emplace_back("adaptive_switch_points", "/adaptive/switch_points");
+    c.emplace_back("adaptive_switches", "/adaptive/switches");
+    return c;
+  }();
+  return cols;
+}
+
+constexpr const char* kParameterColumns[] = {"run",           "log",             "scheduler",        "predictor",
+                                            "correction",    "estimate_model",  "load",             "arrival_scale",
+                                            "procs",         "kill_at_estimate", "extend_estimates", "warmup_fraction",
+                                            "bsld_tau",      "seed",            "status"};
+
+nlohmann::json optional_json(const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(); }
+
+SweepRow run_one(const SweepRun& r, const swf::Log& log) {
+  SweepRow row;
+  row.index = r.index;
+  row.values = {r.index,
+                r.log,
+                r.scheduler,
+                r.predictor.empty() ? "estimate" : r.predictor,
+                r.correction.empty() ? "none" : r.correction,
+                r.estimate_model,
+                optional_json(r.load),
+                r.arrival_scale,
+                r.procs ? nlohmann::json(*r.procs) : nlohmann::json(),
+                r.kill_at_estimate,
+                r.extend_estimates,
+                r.warmup_fraction,
+                r.bsld_tau,
+                r.seed,
+                "ok"};
+  const auto t0 = std::chrono::steady_clock::now();
+  nlohmann::json result;
+  try {
+    SimulationSpec spec;
+    spec.scheduler = r.scheduler;
+    spec.predictor = r.predictor;
+    spec.correction = r.correction;
+    spec.workload.procs = r.procs;
+    spec.workload.kill_at_estimate = r.kill_at_estimate;
+    spec.workload.extend_estimates = r.extend_estimates;
+    spec.workload.load = r.load;
+    spec.workload.arrival_scale = r.arrival_scale;
+    spec.sim.bsld_tau = r.bsld_tau;
+    spec.sim.warmup_fraction = r.warmup_fraction;
+    spec.sim.seed = r.seed;
+    const PreparedSimulation prepared = prepare_simulation(spec);
+    if (r.estimate_model == "real") {
+      result = to_json(run_simulation(prepared, log));
+    } else {
+      swf::Log copy;  // the estimate model rewrites field 9 of a copy; the shared log stays untouched
+      copy.header = log.header;
+      copy.records = log.records;
+      const auto [name, params] = split_model(r.estimate_model);
+      (void)model::apply_estimate_model(name, model::parse_params_text(params), copy.records, r.seed);
+      result = to_json(run_simulation(prepared, copy));
+    }
+  } catch (const std::exception& e) {
+    row.values.back() = std::string("error: ") + e.what();
+  }
+  for (const auto& [col, pointer] : metric_columns()) {
+    const nlohmann::json::json_pointer p(pointer);
+    row.values.push_back(result.contains(p) ? result.at(p) : nlohmann::json());
+  }
+  row.values.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  return row;
+}
+
+std::string cell_text(const nlohmann::json& v) {
+  if (v.is_null()) return "";
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_boolean()) return v.get<bool>() ? "true" : "false";
+  if (v.is_number_float()) {
+    const double d = v.get<double>();
+    return std::isfinite(d) ? fmt::format("{}", d) : "";
+  }
+  return v.dump();
+}
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+  std::string q(1, '"');
+  for (char c : s) {
+    if (c == '"') q += '"';
+    q += c;
+  }
+  q += '"';
+  return q;
+}
+
+}  // namespace
+
+const std::vector<std::string>& sweep_columns() {
+  static const std::vector<std::string> cols = [] {
+    std::vector<std::string> c(std::begin(kParameterColumns), std::end(kParameterColumns));
+    for (const auto& [name, pointer] : metric_columns()) c.push_back(name);
+    c.emplace_back("wall_seconds");
+    return c;
+  }();
+  return cols;
+}
+
+std::string sweep_csv_header() {
+  std::string s;
+  for (const auto& c : sweep_columns()) {
+    if (!s.empty()) s += ',';
+    s += c;
+  }
+  s += '\n';
+  return s;
+}
+
+std::string sweep_csv_line(const SweepRow& row) {
+  std::string s;
+  for (size_t i = 0; i < row.values.size(); ++i) {
+    if (i > 0) s += ',';
+    s += csv_field(cell_text(row.values[i]));
+  }
+  s += '\n';
+  return s;
+}
+
+std::string sweep_jsonl_line(const SweepRow& row) {
+  nlohmann::ordered_json j;
+  const auto& cols = sweep_columns();
+  for (size_t i = 0; i < row.values.size() && i < cols.size(); ++i) {
+    const auto& v = row.values[i];
+    j[cols[i]] = v.is_number_float() && !std::isfinite(v.get<double>()) ? nlohmann::json() : v;
+  }
+  return j.dump() + "\n";
+}
+
+SweepSummary run_sweep(const SweepSpec& spec, const std::vector<SweepRun>& runs, const SweepOptions& o) {
+  if (o.shards < 1 || o.shard < 0 || o.shard >= o.shards)
+    throw SweepError(fmt::format("shard {}/{}: the shard must be in 0..{}", o.shard, o.shards, o.shards - 1));
+  const auto t0 = std::chrono::steady_clock::now();
+  SweepSummary sum;
+  sum.total = runs.size();
+  std::vector<const SweepRun*> todo;
+  for (const SweepRun& r : runs) {
+    if (static_cast<int>(r.index % static_cast<size_t>(o.shards)) != o.shard) continue;
+    if (o.skip.count(r.index)) {
+      ++sum.skipped;
+      continue;
+    }
+    todo.push_back(&r);
+  }
+  // Every log once, shared read-only by all runs.
+  std::map<std::string, std::shared_ptr<const swf::Log>> logs;
+  for (const SweepRun* r : todo) {
+    if (logs.count(r->log)) continue;
+    try {
+      logs[r->log] = std::make_shared<const swf::Log>(swf::read_log(r->log));
+    } catch (const std::exception& e) {
+      fail(spec.name, spec_line(spec, "logs"), "logs", e.what());
+    }
+  }
+
+  std::mutex mu;
+  std::map<size_t, SweepRow> ready;  // finished, not yet handed out (by position in todo)
+  size_t next_out = 0, done = 0;
+  std::atomic<size_t> next{0};
+  const auto worker = [&] {
+    for (;;) {
+      if (o.stop != nullptr && o.stop->load()) return;
+      const size_t k = next++;
+      if (k >= todo.size()) return;
+      SweepRow row = run_one(*todo[k], *logs.at(todo[k]->log));
+      std::lock_guard<std::mutex> lock(mu);
+      if (row.values[14] != "ok") ++sum.failed;
+      ready.emplace(k, std::move(row));
+      ++done;
+      // Hand rows out in order: a row waits until every earlier run of the list is out.
+      for (auto it = ready.find(next_out); it != ready.end(); it = ready.find(next_out)) {
+        if (o.on_row) o.on_row(it->second);
+        ready.erase(it);
+        ++next_out;
+      }
+      if (o.progress) o.progress(done, todo.size());
+    }
+  };
+  unsigned threads = o.threads > 0 ? static_cast<unsigned>(o.threads) : std::thread::hardware_concurrency();
+  threads = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>(std::max<size_t>(todo.size(), 1))));
+  if (threads == 1) {
+    worker();
+  } else {
+    std::vector<std::thread> pool;
+    for (unsigned t = 0; t < threads; ++t) pool.emplace_back(worker);
+    for (auto& t : pool) t.join();
+  }
+  // After a stop, rows that finished behind a run that never started are dropped, so that the output stays the
+  // runs' order: a resume runs them again.
+  sum.run = next_out;
+  sum.stopped = next_out < todo.size();
+  sum.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return sum;
+}
+
+std::set<size_t> sweep_done_runs(const std::string& path, bool jsonl, size_t total_runs) {
+  std::set<size_t> done;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return done;  // no output yet
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const std::string text = ss.str();
+  in.close();
+  if (text.empty()) return done;
+  // A last line without its end was cut by a crash: drop it from the file.
+  const size_t complete = text.rfind('\n') == std::string::npos ? 0 : text.rfind('\n') + 1;
+  if (complete < text.size()) std::filesystem::resize_file(path, complete);
+  std::istringstream lines(text.substr(0, complete));
+  std::string line;
+  int64_t n = 0;
+  const std::string header = sweep_csv_header();
+  while (std::getline(lines, line)) {
+    ++n;
+    size_t run = 0;
+    if (!jsonl) {
+      if (n == 1) {
+        if (line + "\n" != header)
+          throw SweepError(fmt::format("{}:1: not the header of a sweep output with these columns (another "
+                                       "schedlab version or another file): write to a new file",
+                                       path));
+        continue;
+      }
+      const auto comma = line.find(',');
+      try {
+        run = std::stoul(line.substr(0, comma));
+      } catch (const std::exception&) {
+        throw SweepError(fmt::format("{}:{}: not a sweep row (run number expected)", path, n));
+      }
+    } else {
+      nlohmann::json j;
+      try {
+        j = nlohmann::json::parse(line);
+      } catch (const std::exception&) {
+        throw SweepError(fmt::format("{}:{}: not a JSON line", path, n));
+      }
+      if (!j.is_object() || j.size() != sweep_columns().size() || !j.contains("run") || !j["run"].is_number_unsigned())
+        throw SweepError(fmt::format("{}:{}: not a sweep row with these columns", path, n));
+      run = j["run"].get<size_t>();
+    }
+    if (run >= total_runs)
+      throw SweepError(fmt::format("{}:{}: run {} is not in this spec ({} runs): another spec's output?", path, n, run,
+                                   total_runs));
+    done.insert(run);
+  }
+  return done;
+}
+
+}  // namespace schedlab::experiments
