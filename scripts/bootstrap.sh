@@ -3,7 +3,8 @@
 set -euo pipefail
 packages=(cmake ninja-build g++ clang libclang-rt-14-dev pkg-config
           libcli11-dev libfmt-dev nlohmann-json3-dev zlib1g-dev libeigen3-dev libboost-math-dev
-          libgtest-dev libgmock-dev libbenchmark-dev libsqlite3-dev libtomlplusplus-dev python3)
+          libgtest-dev libgmock-dev libbenchmark-dev libsqlite3-dev libtomlplusplus-dev python3
+          slurm-wlm slurmdbd munge mariadb-server)  # the last four: a real Slurm for the tests (scripts/local-slurm.sh)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,5 +1,7 @@
-// schedlab convert IN OUT: SWF <-> CSV, formats chosen by extension (.swf, .swf.gz, .csv, .csv.gz).
+// schedlab convert IN OUT: SWF <-> CSV, formats chosen by extension (.swf, .swf.gz, .csv, .csv.gz); --from sacct:
+// Slurm accounting output to SWF (swf/sacct.h).
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -9,6 +11,7 @@
 #include "cli/text_util.h"
 #include "schedlab/swf/csv.h"
 #include "schedlab/swf/reader.h"
+#include "schedlab/swf/sacct.h"
 #include "schedlab/swf/writer.h"
 
 namespace schedlab::cli {
@@ -26,10 +29,36 @@ Format format_of(const std::string& path, const char* role) {
 }
 
 struct ConvertOptions {
-  std::string in, out;
+  std::string in, out, from = "auto", timezone;
+  bool keep_unstarted = false;
+  std::optional<int64_t> procs;
 };
 
+void run_sacct(const ConvertOptions& opt) {
+  if (format_of(opt.out, "output") != Format::kSwf && !opt.out.ends_with(".csv") && !opt.out.ends_with(".csv.gz"))
+    throw std::invalid_argument("--from sacct writes SWF or CSV");
+  if (opt.procs && *opt.procs < 1) throw std::invalid_argument("--procs must be >= 1");
+  swf::SacctOptions so;
+  so.keep_unstarted = opt.keep_unstarted;
+  so.procs = opt.procs;
+  so.timezone = opt.timezone;
+  swf::SacctReport rep;
+  const swf::Log log = swf::read_sacct(opt.in, so, &rep);
+  if (format_of(opt.out, "output") == Format::kSwf) swf::write_log(opt.out, log.header, log.records);
+  else swf::write_csv(opt.out, log.header, log.records);
+  fmt::print(stderr,
+             "schedlab convert: {} sacct rows -> {} jobs in {}; never started: {} ({}); unfinished (left out): {}\n",
+             group_thousands(rep.rows), group_thousands(rep.jobs), opt.out, rep.unstarted,
+             opt.keep_unstarted ? "kept with status 5" : "left out", rep.unfinished);
+}
+
 void run_convert(const ConvertOptions& opt) {
+  if (opt.from == "sacct") {
+    run_sacct(opt);
+    return;
+  }
+  if (opt.keep_unstarted || opt.procs || !opt.timezone.empty())
+    throw std::invalid_argument("--keep-unstarted, --procs and --timezone are options of --from sacct");
   const Format in_format = format_of(opt.in, "input");
   const Format out_format = format_of(opt.out, "output");
   const swf::Log log = in_format == Format::kSwf ? swf::read_log(opt.in) : swf::read_csv(opt.in);
@@ -50,6 +79,15 @@ void add_convert_command(CLI::App& app) {
       "the SWF header lines as leading '#' lines, then a row of column names, then one record per row.");
   cmd->add_option("IN", opt->in, "input log")->required();
   cmd->add_option("OUT", opt->out, "output log")->required();
+  cmd->add_option("--from", opt->from,
+                  "input format: auto (by extension: SWF or CSV) or sacct (the output of sacct -P; docs/slurm.md)")
+      ->check(CLI::IsMember({"auto", "sacct"}))
+      ->capture_default_str();
+  cmd->add_flag("--keep-unstarted", opt->keep_unstarted,
+                "sacct: keep jobs that never started (cancelled while pending) with status 5 and wait -1");
+  cmd->add_option("--procs", opt->procs, "sacct: MaxProcs of the log (default: the largest allocation)");
+  cmd->add_option("--timezone", opt->timezone,
+                  "sacct: the zone sacct printed its times in, e.g. Europe/Stockholm (default: TZ, else the machine's)");
   cmd->callback([opt] { run_convert(*opt); });
 }
 

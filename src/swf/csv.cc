@@ -102,7 +102,9 @@ class Sink {
 
 // ---- reading ----
 
-std::string slurp(const std::string& path) {
+}  // namespace
+
+std::string read_text(const std::string& path) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) throw ReadError(fmt::format("{}: no such file", path));
   if (std::filesystem::is_directory(path, ec)) throw ReadError(fmt::format("{}: is a directory", path));
@@ -128,6 +130,8 @@ std::string slurp(const std::string& path) {
     throw ReadError(fmt::format("{}: corrupt or truncated gzip data ({})", path, msg));
   return text;
 }
+
+namespace {
 
 std::string_view trim(std::string_view s, size_t& offset) {
   size_t b = 0;
@@ -312,7 +316,7 @@ void write_csv(const std::string& path, const Header& header, const std::vector<
 }
 
 Log read_csv(const std::string& path) {
-  const std::string text = slurp(path);
+  const std::string text = read_text(path);
   return CsvParser(text, path).parse();
 }
 

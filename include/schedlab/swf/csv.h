@@ -39,6 +39,9 @@ void write_csv(std::ostream& out, const Header& header, const std::vector<Record
 // Reads a CSV log (plain or gzip). Throws ReadError on bad input, with file:line:column.
 Log read_csv(const std::string& path);
 
+// The whole of a text file, plain or gzip (by content). Throws ReadError naming the file.
+std::string read_text(const std::string& path);
+
 // Parses CSV text held in memory; `name` stands for the file name in messages.
 Log parse_csv(std::string_view text, const std::string& name = "<memory>");
 

@@ -1,0 +1,53 @@
+// Slurm accounting (sacct) output as an SWF log: a site's own history as schedlab input (docs/slurm.md).
+//
+// Input: the text of `sacct -P -a -X -S START -E END --format=JobID,JobName,User,Group,Partition,Submit,Start,End,
+// Elapsed,Timelimit,State,AllocCPUS,ReqCPUS,NodeList` (plain or gzip): a header row of column names, then '|'-separated rows.
+// Columns are found by name (case-insensitive, any order, extra columns ignored). Required: JobID, Submit, Start,
+// End, State, AllocCPUS (or NCPUS), Timelimit; optional: JobName, User, Group, Partition, ReqCPUS, Elapsed,
+// NodeList.
+//
+// Mapping (one row = one job; array tasks are separate rows with -X):
+// - Times "YYYY-MM-DDTHH:MM:SS" in `timezone` (sacct prints the machine's local time; default the TZ variable,
+//   else the machine's zone). UnixStartTime = the first submit; submit = seconds after it; wait = Start - Submit;
+//   runtime = End - Start (Elapsed when End is absent).
+// - Allocated processors = AllocCPUS; requested = ReqCPUS when given, else AllocCPUS. Requested time = Timelimit
+//   ([D-]HH:MM:SS, [D-]HH:MM, MM:SS, MM or D-HH; UNLIMITED / Partition_Limit -> -1).
+// - Status: COMPLETED 1; FAILED, TIMEOUT, NODE_FAIL, OUT_OF_MEMORY, BOOT_FAIL, DEADLINE, PREEMPTED 0; CANCELLED
+//   (also "CANCELLED by UID") 5. Jobs still PENDING, RUNNING, SUSPENDED, REQUEUED... are left out (counted).
+// - A job that never started (Start "Unknown"/"None", e.g. cancelled while pending; or NodeList "None assigned":
+//   a job cancelled before its begin time gets the cancel time as Start) is left out and counted, or,
+//   with keep_unstarted, kept with status 5, wait -1 and runtime -1.
+// - User, group, partition and job name -> numbers 1, 2, ... in order of first appearance (fields 12, 13, 16, 14);
+//   the mappings are kept as "; Note: users: 1=alice, 2=bob" header lines. Job numbers 1..N in submit order.
+// - Header: Version, Computer, Conversion, UnixStartTime, TimeZoneString, MaxProcs (`procs`, else the largest
+//   allocation), MaxJobs/MaxRecords, and a Note with the conversion's counts.
+// Errors (swf::ReadError): an empty file, a missing required column, a malformed timestamp, duration or count —
+// "FILE:LINE: column NAME: what is wrong".
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "schedlab/swf/reader.h"
+
+namespace schedlab::swf {
+
+struct SacctOptions {
+  bool keep_unstarted = false;
+  std::optional<int64_t> procs;
+  std::string timezone;  // empty: TZ, else the machine's
+};
+
+struct SacctReport {
+  int64_t rows = 0, jobs = 0, unstarted = 0, unfinished = 0;
+  std::map<std::string, int64_t> states;  // rows per state (first word)
+};
+
+Log parse_sacct(std::string_view text, const std::string& name, const SacctOptions& options,
+                SacctReport* report = nullptr);
+Log read_sacct(const std::string& path, const SacctOptions& options, SacctReport* report = nullptr);
+
+}  // namespace schedlab::swf

@@ -1,0 +1,293 @@
+#include "schedlab/swf/sacct.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <vector>
+
+#include <fmt/core.h>
+
+#include "schedlab/swf/csv.h"
+
+namespace schedlab::swf {
+namespace {
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::vector<std::string_view> split(std::string_view line, char sep) {
+  std::vector<std::string_view> out;
+  size_t start = 0;
+  for (;;) {
+    const size_t at = line.find(sep, start);
+    out.push_back(line.substr(start, at == std::string_view::npos ? std::string_view::npos : at - start));
+    if (at == std::string_view::npos) return out;
+    start = at + 1;
+  }
+}
+
+// The machine's zone name, for the header.
+std::string machine_zone() {
+  if (const char* tz = std::getenv("TZ"); tz != nullptr && *tz != '\0') return tz[0] == ':' ? tz + 1 : tz;
+  std::ifstream f("/etc/timezone");
+  std::string zone;
+  if (f && std::getline(f, zone) && !zone.empty()) return zone;
+  std::error_code ec;
+  const auto target = std::filesystem::read_symlink("/etc/localtime", ec).string();
+  const auto at = target.find("zoneinfo/");
+  return !ec && at != std::string::npos ? target.substr(at + 9) : "UTC";
+}
+
+// Sets TZ for the conversion and restores it after (mktime reads it; not thread-safe, like analysis::utc_offsets).
+class ZoneScope {
+ public:
+  explicit ZoneScope(const std::string& zone) {
+    if (const char* old = std::getenv("TZ")) old_ = old;
+    if (!zone.empty()) ::setenv("TZ", zone.c_str(), 1);
+    ::tzset();
+  }
+  ~ZoneScope() {
+    if (old_) ::setenv("TZ", old_->c_str(), 1);
+    else ::unsetenv("TZ");
+    ::tzset();
+  }
+  ZoneScope(const ZoneScope&) = delete;
+  ZoneScope& operator=(const ZoneScope&) = delete;
+
+ private:
+  std::optional<std::string> old_;
+};
+
+struct Fail {
+  const std::string& name;
+  int64_t line;
+  [[noreturn]] void operator()(std::string_view column, const std::string& what) const {
+    throw ReadError(fmt::format("{}:{}: column {}: {}", name, line, column, what));
+  }
+};
+
+bool absent_time(std::string_view v) { return v.empty() || v == "Unknown" || v == "None" || v == "N/A"; }
+
+// "2026-11-25T11:13:58" in the current TZ -> seconds since the epoch.
+std::optional<int64_t> parse_time(std::string_view v, std::string_view column, const Fail& fail) {
+  if (absent_time(v)) return std::nullopt;
+  std::tm tm{};
+  int y = 0, mo = 0, d = 0, h = 0, mi = 0, s = 0;
+  char t = 0;
+  const std::string text(v);
+  if (std::sscanf(text.c_str(), "%4d-%2d-%2d%c%2d:%2d:%2d", &y, &mo, &d, &t, &h, &mi, &s) != 7 || (t != 'T' && t != ' ') ||
+      mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 60)
+    fail(column, fmt::format("malformed timestamp '{}' (expected YYYY-MM-DDTHH:MM:SS)", v));
+  tm.tm_year = y - 1900;
+  tm.tm_mon = mo - 1;
+  tm.tm_mday = d;
+  tm.tm_hour = h;
+  tm.tm_min = mi;
+  tm.tm_sec = s;
+  tm.tm_isdst = -1;
+  return static_cast<int64_t>(std::mktime(&tm));
+}
+
+// [D-]HH:MM:SS, [D-]HH:MM, D-HH, MM:SS, MM -> seconds; UNLIMITED / Partition_Limit -> -1.
+std::optional<int64_t> parse_duration(std::string_view v, std::string_view column, const Fail& fail) {
+  if (v.empty()) return std::nullopt;
+  if (v == "UNLIMITED" || v == "Partition_Limit" || v == "INVALID") return -1;
+  const auto bad = [&] { fail(column, fmt::format("malformed duration '{}' (expected [D-]HH:MM:SS)", v)); };
+  int64_t days = 0;
+  std::string_view rest = v;
+  const auto dash = v.find('-');
+  const auto number = [&](std::string_view p) {
+    if (p.empty() || p.size() > 9 || !std::all_of(p.begin(), p.end(), [](char c) { return c >= '0' && c <= '9'; })) bad();
+    return std::stoll(std::string(p));
+  };
+  if (dash != std::string_view::npos) {
+    days = number(v.substr(0, dash));
+    rest = v.substr(dash + 1);
+  }
+  // Fractions of a second (Elapsed may print them) are dropped.
+  if (const auto dot = rest.find('.'); dot != std::string_view::npos) rest = rest.substr(0, dot);
+  const auto parts = split(rest, ':');
+  std::vector<int64_t> n;
+  for (auto p : parts) n.push_back(number(p));
+  int64_t secs = 0;
+  if (dash != std::string_view::npos) {  // D-HH, D-HH:MM, D-HH:MM:SS
+    if (n.size() == 1) secs = n[0] * 3600;
+    else if (n.size() == 2) secs = n[0] * 3600 + n[1] * 60;
+    else if (n.size() == 3) secs = n[0] * 3600 + n[1] * 60 + n[2];
+    else bad();
+  } else {  // MM, MM:SS, HH:MM:SS
+    if (n.size() == 1) secs = n[0] * 60;
+    else if (n.size() == 2) secs = n[0] * 60 + n[1];
+    else if (n.size() == 3) secs = n[0] * 3600 + n[1] * 60 + n[2];
+    else bad();
+  }
+  return days * 86400 + secs;
+}
+
+int64_t parse_count(std::string_view v, std::string_view column, const Fail& fail) {
+  if (v.empty() || !std::all_of(v.begin(), v.end(), [](char c) { return c >= '0' && c <= '9'; }) || v.size() > 9)
+    fail(column, fmt::format("malformed count '{}'", v));
+  return std::stoll(std::string(v));
+}
+
+// Names -> 1, 2, ... in order of first appearance.
+class Ids {
+ public:
+  int32_t of(std::string_view name) {
+    if (name.empty()) return -1;
+    const auto [it, inserted] = ids_.emplace(std::string(name), static_cast<int32_t>(order_.size() + 1));
+    if (inserted) order_.emplace_back(name);
+    return it->second;
+  }
+  std::string note(const char* what) const {
+    std::string s = fmt::format("{}:", what);
+    for (size_t i = 0; i < order_.size(); ++i) s += fmt::format("{} {}={}", i ? "," : "", i + 1, order_[i]);
+    return s;
+  }
+  bool empty() const { return order_.empty(); }
+
+ private:
+  std::map<std::string, int32_t> ids_;
+  std::vector<std::string> order_;
+};
+
+}  // namespace
+
+Log parse_sacct(std::string_view text, const std::string& name, const SacctOptions& options, SacctReport* report) {
+  SacctReport rep;
+  std::vector<std::string_view> lines = split(text, '\n');
+  while (!lines.empty() && lines.back().empty()) lines.pop_back();
+  if (lines.empty()) throw ReadError(fmt::format("{}: empty file (expected the output of sacct -P)", name));
+  const auto strip = [](std::string_view l) { return !l.empty() && l.back() == '\r' ? l.substr(0, l.size() - 1) : l; };
+  const auto header = split(strip(lines[0]), '|');
+  std::map<std::string, size_t> col;
+  for (size_t i = 0; i < header.size(); ++i) col.emplace(lower(header[i]), i);
+  const auto find = [&](std::initializer_list<const char*> names) -> std::optional<size_t> {
+    for (const char* n : names)
+      if (auto it = col.find(n); it != col.end()) return it->second;
+    return std::nullopt;
+  };
+  const auto need = [&](std::initializer_list<const char*> names, const char* shown) {
+    const auto c = find(names);
+    if (!c)
+      throw ReadError(fmt::format("{}:1: column {} is missing (the header has: {}); see docs/slurm.md for the sacct "
+                                  "--format list",
+                                  name, shown, lines[0]));
+    return *c;
+  };
+  const size_t c_id = need({"jobid"}, "JobID"), c_submit = need({"submit"}, "Submit"), c_start = need({"start"}, "Start"),
+               c_end = need({"end"}, "End"), c_state = need({"state"}, "State"),
+               c_cpus = need({"alloccpus", "ncpus"}, "AllocCPUS"), c_limit = need({"timelimit"}, "Timelimit");
+  const auto c_name = find({"jobname"}), c_user = find({"user"}), c_group = find({"group"}),
+             c_part = find({"partition"}), c_req = find({"reqcpus"}), c_elapsed = find({"elapsed"}),
+             c_nodes = find({"nodelist"});
+  (void)c_id;
+
+  const std::string zone = options.timezone.empty() ? machine_zone() : options.timezone;
+  ZoneScope scope(options.timezone);
+  struct Row {
+    int64_t submit;
+    Record r;
+  };
+  std::vector<Row> rows;
+  Ids users, groups, parts, names;
+  for (size_t li = 1; li < lines.size(); ++li) {
+    const std::string_view line = strip(lines[li]);
+    if (line.empty()) continue;
+    const Fail fail{name, static_cast<int64_t>(li + 1)};
+    const auto f = split(line, '|');
+    if (f.size() < header.size())
+      throw ReadError(fmt::format("{}:{}: {} fields, the header has {}", name, li + 1, f.size(), header.size()));
+    ++rep.rows;
+    const std::string_view state_text = f[c_state];
+    const std::string state(state_text.substr(0, state_text.find(' ')));
+    ++rep.states[state];
+    int32_t status = -2;
+    if (state == "COMPLETED") status = 1;
+    else if (state == "CANCELLED") status = 5;
+    else if (state == "FAILED" || state == "TIMEOUT" || state == "NODE_FAIL" || state == "OUT_OF_MEMORY" ||
+             state == "BOOT_FAIL" || state == "DEADLINE" || state == "PREEMPTED")
+      status = 0;
+    if (status == -2) {  // still pending, running, suspended, requeued...
+      ++rep.unfinished;
+      continue;
+    }
+    const auto submit = parse_time(f[c_submit], header[c_submit], fail);
+    if (!submit) fail(header[c_submit], fmt::format("no submit time ('{}')", f[c_submit]));
+    // A job cancelled before its begin time gets the cancel time as Start, but no node.
+    const bool no_node = c_nodes && f[*c_nodes] == "None assigned";
+    const int64_t start = no_node ? -1 : parse_time(f[c_start], header[c_start], fail).value_or(-1);
+    const int64_t end = parse_time(f[c_end], header[c_end], fail).value_or(-1);
+    const bool started = start >= 0;
+    // Every field is checked, also for a job left out.
+    const int64_t cpus = parse_count(f[c_cpus], header[c_cpus], fail);
+    const int64_t req = c_req && !f[*c_req].empty() ? parse_count(f[*c_req], header[*c_req], fail) : cpus;
+    const int64_t limit = parse_duration(f[c_limit], header[c_limit], fail).value_or(-1);
+    Record r;
+    r.status = status;
+    if (!started) {
+      ++rep.unstarted;
+      if (!options.keep_unstarted) continue;
+      r.status = 5;
+    } else {
+      r.wait_time = static_cast<int32_t>(std::max<int64_t>(0, start - *submit));
+      int64_t run = -1;
+      if (end >= 0) run = std::max<int64_t>(0, end - start);
+      else if (c_elapsed) run = parse_duration(f[*c_elapsed], header[*c_elapsed], fail).value_or(-1);
+      r.run_time = static_cast<int32_t>(std::min<int64_t>(run, std::numeric_limits<int32_t>::max()));
+    }
+    r.allocated_procs = started ? static_cast<int32_t>(cpus) : -1;
+    r.requested_procs = static_cast<int32_t>(req);
+    r.requested_time = static_cast<int32_t>(std::min<int64_t>(limit, std::numeric_limits<int32_t>::max()));
+    if (c_user) r.user_id = users.of(f[*c_user]);
+    if (c_group) r.group_id = groups.of(f[*c_group]);
+    if (c_name) r.executable = names.of(f[*c_name]);
+    if (c_part) r.partition = parts.of(f[*c_part]);
+    rows.push_back({*submit, r});
+  }
+  std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.submit < b.submit; });
+  Log log;
+  const int64_t first = rows.empty() ? 0 : rows.front().submit;
+  int64_t largest = 0;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    Record r = rows[i].r;
+    r.job_number = static_cast<int32_t>(i + 1);
+    r.submit_time = static_cast<int32_t>(rows[i].submit - first);
+    largest = std::max<int64_t>(largest, std::max(r.allocated_procs, r.requested_procs));
+    log.records.push_back(r);
+  }
+  rep.jobs = static_cast<int64_t>(log.records.size());
+  Header& h = log.header;
+  h.add_line("; Version: 2.2");
+  h.add_line("; Computer: Slurm cluster (sacct)");
+  h.add_line(fmt::format("; Conversion: schedlab convert --from sacct {}", name));
+  h.add_line(fmt::format("; MaxJobs: {}", rep.jobs));
+  h.add_line(fmt::format("; MaxRecords: {}", rep.jobs));
+  h.add_line(fmt::format("; UnixStartTime: {}", first));
+  h.add_line(fmt::format("; TimeZoneString: {}", zone));
+  h.add_line(fmt::format("; MaxProcs: {}", options.procs ? *options.procs : std::max<int64_t>(largest, 1)));
+  std::string states;
+  for (const auto& [s, n] : rep.states) states += fmt::format("{}{} {}", states.empty() ? "" : ", ", s, n);
+  h.add_note(fmt::format("sacct rows {}: jobs {}, never started {} ({}), unfinished {} (left out); states: {}", rep.rows,
+                         rep.jobs, rep.unstarted, options.keep_unstarted ? "kept with status 5" : "left out",
+                         rep.unfinished, states));
+  if (!users.empty()) h.add_note(users.note("users"));
+  if (!groups.empty()) h.add_note(groups.note("groups"));
+  if (!parts.empty()) h.add_note(parts.note("partitions"));
+  if (!names.empty()) h.add_note(names.note("job names (field 14)"));
+  if (report != nullptr) *report = rep;
+  return log;
+}
+
+Log read_sacct(const std::string& path, const SacctOptions& options, SacctReport* report) {
+  return parse_sacct(read_text(path), path, options, report);
+}
+
+}  // namespace schedlab::swf

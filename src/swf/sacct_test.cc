@@ -1,0 +1,112 @@
+// Slurm accounting output to SWF (swf/sacct.h), on hand-written sacct text; tests/slurm_local_test.sh does the
+// same on a real Slurm's output.
+#include "schedlab/swf/sacct.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace schedlab::swf {
+namespace {
+
+const char* kText =
+    "State|JobID|JobName|User|Group|Partition|Submit|Start|End|Elapsed|Timelimit|AllocCPUS|ReqCPUS|NodeList|Extra\n"
+    "COMPLETED|10|sim|alice|hpc|batch|2026-01-05T10:00:00|2026-01-05T10:00:30|2026-01-05T10:10:30|00:10:00|01:00:00|4|4|n1|x\n"
+    "FAILED|11|sim|bob|hpc|batch|2026-01-05T09:00:00|2026-01-05T09:00:00|2026-01-05T09:00:05|00:00:05|1-00:00:00|1|1|n1|x\n"
+    "TIMEOUT|12_1|arr|alice|hpc|debug|2026-01-05T10:05:00|2026-01-05T10:06:00|2026-01-05T10:07:00|00:01:00|1|2|2|n1|x\n"
+    "CANCELLED by 0|13|big|bob|hpc|batch|2026-01-05T10:20:00|None|2026-01-05T10:30:00|00:00:00|UNLIMITED|0|64|None assigned|x\n"
+    "CANCELLED by 0|14|late|bob|hpc|batch|2026-01-05T10:21:00|2026-01-05T10:22:00|2026-01-05T10:22:00|00:00:00|"
+    "Partition_Limit|1|1|None assigned|x\n"
+    "CANCELLED by 1000|15|sim|alice|hpc|batch|2026-01-05T10:40:00|2026-01-05T10:41:00|2026-01-05T10:45:00|00:04:00|"
+    "10:00|8|8|n1|x\n"
+    "RUNNING|16|sim|alice|hpc|batch|2026-01-05T11:00:00|2026-01-05T11:00:00|Unknown|00:10:00|01:00:00|1|1|n1|x\n";
+
+TEST(Sacct, MapsStatusesTimesSizesAndNames) {
+  SacctOptions o;
+  o.timezone = "UTC";
+  SacctReport rep;
+  const Log log = parse_sacct(kText, "s.txt", o, &rep);
+  EXPECT_EQ(rep.rows, 7);
+  EXPECT_EQ(rep.unfinished, 1);  // RUNNING
+  EXPECT_EQ(rep.unstarted, 2);   // Start None; and None assigned (cancelled before its begin time)
+  ASSERT_EQ(log.records.size(), 4u);
+  // Submit order: FAILED 09:00 first.
+  const Record& failed = log.records[0];
+  EXPECT_EQ(failed.job_number, 1);
+  EXPECT_EQ(failed.submit_time, 0);
+  EXPECT_EQ(failed.status, 0);
+  EXPECT_EQ(failed.run_time, 5);
+  EXPECT_EQ(failed.requested_time, 86400);
+  EXPECT_EQ(failed.user_id, 2);  // alice is user 1 (first row), bob 2
+  const Record& done = log.records[1];
+  EXPECT_EQ(done.submit_time, 3600);
+  EXPECT_EQ(done.wait_time, 30);
+  EXPECT_EQ(done.run_time, 600);
+  EXPECT_EQ(done.allocated_procs, 4);
+  EXPECT_EQ(done.requested_time, 3600);
+  EXPECT_EQ(done.status, 1);
+  EXPECT_EQ(done.user_id, 1);
+  EXPECT_EQ(done.executable, 1);
+  EXPECT_EQ(done.partition, 1);
+  const Record& timeout = log.records[2];
+  EXPECT_EQ(timeout.status, 0);
+  EXPECT_EQ(timeout.requested_time, 60);  // "1" = one minute
+  EXPECT_EQ(timeout.partition, 2);        // debug
+  const Record& cancelled = log.records[3];
+  EXPECT_EQ(cancelled.status, 5);
+  EXPECT_EQ(cancelled.run_time, 240);
+  EXPECT_EQ(cancelled.requested_time, 600);  // "10:00" = MM:SS
+  EXPECT_EQ(log.header.unix_start_time, 1767603600);  // 2026-01-05T09:00:00Z
+  EXPECT_EQ(log.header.time_zone_string, "UTC");
+  EXPECT_EQ(log.header.max_procs, 8);
+  bool users = false;
+  for (const auto& n : log.header.notes) users = users || n == "users: 1=alice, 2=bob";
+  EXPECT_TRUE(users);
+}
+
+TEST(Sacct, KeepUnstartedTimeZoneAndProcs) {
+  SacctOptions o;
+  o.timezone = "Europe/Stockholm";  // UTC+1 in January: the same wall clock is one hour earlier in UTC
+  o.keep_unstarted = true;
+  o.procs = 128;
+  const Log log = parse_sacct(kText, "s.txt", o);
+  ASSERT_EQ(log.records.size(), 6u);
+  EXPECT_EQ(log.header.unix_start_time, 1767603600 - 3600);
+  EXPECT_EQ(log.header.max_procs, 128);
+  int unstarted = 0;
+  for (const auto& r : log.records) {
+    if (r.wait_time == -1) {
+      ++unstarted;
+      EXPECT_EQ(r.status, 5);
+      EXPECT_EQ(r.run_time, -1);
+    }
+  }
+  EXPECT_EQ(unstarted, 2);
+}
+
+std::string error_of(const std::string& text) {
+  try {
+    SacctOptions o;
+    o.timezone = "UTC";
+    parse_sacct(text, "s.txt", o);
+  } catch (const ReadError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(Sacct, BadInputNamesTheLineAndColumn) {
+  EXPECT_EQ(error_of(""), "s.txt: empty file (expected the output of sacct -P)");
+  EXPECT_EQ(error_of("JobID|Submit|Start|End|State|AllocCPUS\n").rfind("s.txt:1: column Timelimit is missing", 0), 0u);
+  const std::string head = "JobID|Submit|Start|End|State|AllocCPUS|Timelimit\n";
+  EXPECT_EQ(error_of(head + "1|2026-13-01T00:00:00|None|None|COMPLETED|1|1:00\n"),
+            "s.txt:2: column Submit: malformed timestamp '2026-13-01T00:00:00' (expected YYYY-MM-DDTHH:MM:SS)");
+  EXPECT_EQ(error_of(head + "1|2026-01-01T00:00:00|None|None|COMPLETED|1|1:0x\n"),
+            "s.txt:2: column Timelimit: malformed duration '1:0x' (expected [D-]HH:MM:SS)");
+  EXPECT_EQ(error_of(head + "1|2026-01-01T00:00:00|None|None|COMPLETED|many|1:00\n"),
+            "s.txt:2: column AllocCPUS: malformed count 'many'");
+  EXPECT_EQ(error_of(head + "1|2026-01-01T00:00:00\n"), "s.txt:2: 2 fields, the header has 7");
+}
+
+}  // namespace
+}  // namespace schedlab::swf

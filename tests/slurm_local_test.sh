@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# The Slurm features against a real Slurm on localhost (scripts/local-slurm.sh), not a mock:
+# 1. a 20-run sweep submitted as a 4-task job array (`sweep --slurm DIR --submit`), collected, equals the local
+#    run row for row (but wall_seconds);
+# 2. sacct's record of jobs that complete, fail, exceed their time limit, are cancelled while pending and while
+#    running, an array and a 2-CPU job converts to SWF (`convert --from sacct`) with the right statuses, sizes and
+#    limits, and the log goes through `stats` and `simulate`.
+# usage: tests/slurm_local_test.sh SCHEDLAB_BINARY   (exit 77 = skipped: not root, or Slurm not installed)
+set -euo pipefail
+cli=$(readlink -f "$1")
+root=$(cd "$(dirname "$0")/.." && pwd)
+[ "$(id -u)" = 0 ] || { echo "SKIPPED: needs root (SlurmUser=root)"; exit 77; }
+for b in slurmctld slurmd slurmdbd munged mariadbd sbatch sacct; do
+  command -v "$b" >/dev/null || { echo "SKIPPED: $b is not installed (scripts/bootstrap.sh installs it)"; exit 77; }
+done
+export SCHEDLAB_SLURM_DIR=/tmp/schedlab-slurm-test
+tmp=$(mktemp -d)
+trap '"$root/scripts/local-slurm.sh" down; rm -rf "$tmp"' EXIT
+eval "$("$root/scripts/local-slurm.sh" up)"
+cd "$tmp"
+fail() { echo "FAIL: $*" >&2; exit 1; }
+state() { squeue -h -j "$1" -o %t 2>/dev/null || true; }
+
+# Jobs for sacct, the slow one first (a 1-minute limit: Slurm ends it after 60-90 s).
+timeout_job=$(sbatch --parsable -J timeout --time=1 --wrap "sleep 600")
+running_job=$(sbatch --parsable -J cancel-running --wrap "sleep 600")
+for _ in $(seq 300); do [ "$(state "$running_job")" = R ] && break; sleep 0.1; done
+[ "$(state "$running_job")" = R ] || fail "job $running_job did not start"
+# Both CPUs are busy: a 2-CPU job waits for resources; cancelled there, it never starts.
+pending_job=$(sbatch --parsable -J cancel-pending -c 2 --wrap true)
+sleep 1
+[ "$(state "$pending_job")" = PD ] || fail "job $pending_job should be pending"
+scancel "$pending_job"
+scancel "$running_job"
+sbatch --parsable -J ok --wrap "sleep 1" >/dev/null
+sbatch --parsable -J fails --wrap "exit 3" >/dev/null
+sbatch --parsable -J array --array=0-2 --wrap "sleep 1" >/dev/null
+sbatch --parsable -J two-cpus -c 2 --wrap "sleep 1" >/dev/null
+
+# 1. The sweep as a job array.
+cat >sweep.toml <<EOF
+logs = "$root/data/KTH-SP2-1996-2.swf.gz"
+schedulers = ["fcfs", "easy", "conservative", "easy-sjbf"]
+loads = [0.6, 0.7, 0.8, 0.9, 0.95]
+EOF
+"$cli" sweep sweep.toml -o local.csv 2>/dev/null
+out=$("$cli" sweep sweep.toml --slurm array --array-size 4 --submit)
+echo "$out"
+sweep_job=$(echo "$out" | sed -n 's/^submitted: job //p')
+[ -n "$sweep_job" ] || fail "no job id from sweep --submit"
+
+# Everything ends (the time-limit job last).
+for _ in $(seq 240); do [ -z "$(squeue -h)" ] && break; sleep 1; done
+[ -z "$(squeue -h)" ] || { squeue; fail "jobs still queued after 240 s"; }
+
+"$cli" sweep collect array -o merged.csv
+cut -d, -f1-$(($(head -1 local.csv | tr ',' '\n' | wc -l) - 1)) local.csv >a
+cut -d, -f1-$(($(head -1 merged.csv | tr ',' '\n' | wc -l) - 1)) merged.csv >b
+cmp -s a b || { diff a b | head; fail "the collected array's rows differ from the local run's"; }
+[ "$(wc -l <merged.csv)" = 21 ] || fail "expected 20 rows"
+echo "sweep: the 4-task array's 20 rows equal the local run's"
+
+# 2. sacct -> SWF. slurmdbd records asynchronously: wait until every job has its final state.
+format=JobID,JobName,User,Group,Partition,Submit,Start,End,Elapsed,Timelimit,State,AllocCPUS,ReqCPUS,NodeList
+for _ in $(seq 60); do
+  sacct -P -a -X -S now-1hours --format=$format >sacct.txt
+  rows=$(($(wc -l <sacct.txt) - 1))
+  open=$(grep -c -E '\|(PENDING|RUNNING|REQUEUED)\|' sacct.txt || true)
+  [ "$rows" -ge 13 ] && [ "$open" = 0 ] && break
+  sleep 1
+done
+cat sacct.txt
+"$cli" convert --from sacct sacct.txt slurm.swf
+"$cli" convert --from sacct sacct.txt slurm-all.swf --keep-unstarted
+count() { grep -v '^;' "$1" | awk -v f="$2" -v v="$3" '$f == v' | wc -l; }
+[ "$(grep -vc '^;' slurm.swf)" = 12 ] || fail "expected 12 jobs (13 rows, the pending-cancelled one left out)"
+[ "$(grep -vc '^;' slurm-all.swf)" = 13 ] || fail "--keep-unstarted should keep 13 jobs"
+[ "$(count slurm.swf 11 1)" = 9 ] || fail "status 1: ok, 3 array tasks, two-cpus, 4 sweep tasks: expected 9"
+[ "$(count slurm.swf 11 0)" = 2 ] || fail "status 0: the failed and the timed-out job"
+[ "$(count slurm.swf 11 5)" = 1 ] || fail "status 5: the job cancelled while running"
+[ "$(count slurm-all.swf 11 5)" = 2 ] || fail "--keep-unstarted: two cancelled jobs"
+[ "$(grep -v '^;' slurm-all.swf | awk '$11 == 5 && $3 == -1' | wc -l)" = 1 ] || fail "the unstarted job has wait -1"
+[ "$(count slurm.swf 5 2)" = 1 ] || fail "the 2-CPU job has 2 allocated processors"
+[ "$(count slurm.swf 9 60)" = 1 ] || fail "the time-limit job requests 60 s"
+grep -q '^; Note: job names (field 14): ' slurm.swf || fail "no job-name mapping in the header"
+"$cli" stats slurm.swf >/dev/null
+"$cli" simulate slurm.swf -s easy --check >/dev/null
+echo "sacct: 13 rows -> 12 jobs (1 never started), statuses, sizes and limits as submitted; stats and simulate run"
+echo "PASSED"
