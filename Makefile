@@ -1,12 +1,13 @@
 # Entry points. Each target does its own set-up (bootstrap installs missing Debian packages).
 #   make          build the release CLI at build/schedlab (no package installation: see make bootstrap)
 #   make demo     install what is missing, build, run the main job on the bundled KTH log
-#   make check    install what is missing, build, run every test (CTest), then fuzz the SWF reader
+#   make check    install what is missing, build, run every test (CTest, the Python tests too), then fuzz the SWF reader
+#   make python   build the Python module into build/python (PYTHONPATH=build/python)
 #   make bootstrap  install the missing Debian packages (scripts/bootstrap.sh)
 JOBS ?= $(shell nproc)
 FUZZ_SECONDS ?= 60
 
-.PHONY: all bootstrap build demo check test fuzz bench clean
+.PHONY: all bootstrap build python demo check test fuzz bench clean
 
 all: build
 
@@ -16,6 +17,11 @@ bootstrap:
 build:
 	@test -f build/build.ninja || cmake --preset release >/dev/null
 	cmake --build build -j $(JOBS)
+
+# The Python module, importable with PYTHONPATH=build/python (docs/python.md).
+python: bootstrap
+	@test -f build/build.ninja || cmake --preset release >/dev/null
+	cmake --build build -j $(JOBS) --target schedlab_python
 
 demo: bootstrap
 	@$(MAKE) --no-print-directory build

@@ -1,0 +1,134 @@
+"""The Python module against the CLI (pytest; run by CTest as PythonTests, with PYTHONPATH=build/python)."""
+import json
+import os
+import subprocess
+import threading
+import time
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import schedlab
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+KTH = os.path.join(ROOT, "data", "KTH-SP2-1996-2.swf.gz")
+CLI = os.environ.get("SCHEDLAB_CLI", os.path.join(ROOT, "build", "schedlab"))
+
+
+def cli_json(*args):
+    return json.loads(subprocess.run([CLI, *args, "--json"], check=True, capture_output=True, text=True).stdout)
+
+
+def test_read_swf_gives_the_18_columns_and_the_header():
+    df, header = schedlab.read_swf(KTH)
+    assert list(df.columns) == schedlab.FIELDS
+    assert len(df) == 28489
+    assert df["requested_procs"].dtype == np.int64
+    assert df["job_number"].iloc[0] == 1
+    assert any(line.startswith("; MaxProcs: 100") for line in header)
+
+
+def test_dataframe_round_trip_equals_the_file(tmp_path):
+    df, header = schedlab.read_swf(KTH)
+    out = tmp_path / "copy.swf"
+    schedlab.write_swf(df, out)
+    again, header2 = schedlab.read_swf(out)
+    pd.testing.assert_frame_equal(df, again)
+    assert header2 == header
+    # and byte for byte as the CLI writes it
+    ref = tmp_path / "ref.swf"
+    subprocess.run([CLI, "convert", KTH, str(ref)], check=True, capture_output=True)
+    assert out.read_bytes() == ref.read_bytes()
+
+
+def test_fractional_fields_are_kept(tmp_path):
+    p = tmp_path / "f.swf"
+    p.write_text("; MaxProcs: 4\n1 0 0 10 1 107.77 -1 1 60 -1 1 1 -1 -1 -1 -1 -1 -1\n")
+    df, _ = schedlab.read_swf(p)
+    assert df["avg_cpu_time"].dtype == np.float64
+    assert df["avg_cpu_time"].iloc[0] == 107.77
+    schedlab.write_swf(df, tmp_path / "g.swf")
+    assert "107.77" in (tmp_path / "g.swf").read_text()
+
+
+def test_simulate_equals_the_cli_json():
+    r = schedlab.simulate(KTH, scheduler="conservative", load=0.7, warmup_fraction=0.01)
+    c = cli_json("simulate", KTH, "-s", "conservative", "--load", "0.7", "--warmup-fraction", "0.01")
+    assert r.metrics["metrics"] == c["metrics"]
+    assert r.metrics["jobs"] == c["jobs"]
+    assert list(r.jobs.columns)[:4] == ["job_id", "submit", "start", "end"]
+    assert len(r.jobs) == c["jobs"]["simulated"]
+    assert r.jobs["wait"].mean() >= 0
+
+
+def test_stats_equals_the_cli_json():
+    s = schedlab.stats(KTH)
+    c = cli_json("stats", KTH)
+    c.pop("command", None)
+    c.pop("path", None)
+    assert len(s) > 5
+    assert s == {k: v for k, v in c.items() if k in s}
+    assert set(c) - set(s) <= {"trace", "file"}
+
+
+def test_a_filtered_dataframe_simulates():
+    df, _ = schedlab.read_swf(KTH)
+    small = df[df["requested_procs"] <= 8]
+    r = schedlab.simulate(small, scheduler="easy", procs=100)
+    assert r.metrics["jobs"]["simulated"] == len(small)
+    assert r.metrics["procs"] == 100
+
+
+def test_sweep_equals_the_cli(tmp_path):
+    spec = tmp_path / "s.toml"
+    spec.write_text(f"logs = '{KTH}'\nschedulers = ['fcfs', 'easy']\nloads = [0.6, 0.8]\n")
+    df = schedlab.sweep(spec)
+    assert len(df) == 4
+    subprocess.run([CLI, "sweep", str(spec), "-o", str(tmp_path / "r.csv")], check=True, capture_output=True)
+    cli = pd.read_csv(tmp_path / "r.csv")
+    assert list(df["wait_mean"]) == list(cli["wait_mean"])
+    assert list(df["scheduler"]) == ["fcfs", "fcfs", "easy", "easy"]
+    text = schedlab.sweep(f"logs = '{KTH}'\nschedulers = 'easy'\n")
+    assert len(text) == 1
+
+
+def test_errors_raise_with_the_librarys_message(tmp_path):
+    with pytest.raises(ValueError, match="unknown scheduler"):
+        schedlab.simulate(KTH, scheduler="nosuch")
+    with pytest.raises(ValueError, match="predictor"):
+        schedlab.simulate(KTH, predictor="oracle")
+    with pytest.raises(FileNotFoundError, match="no such file"):
+        schedlab.read_swf(tmp_path / "missing.swf")
+    bad = tmp_path / "bad.swf"
+    bad.write_text("1 2 3\n")
+    with pytest.raises(ValueError, match="bad.swf:1"):
+        schedlab.read_swf(bad)
+    with pytest.raises(ValueError, match="schedulerz: unknown key"):
+        schedlab.sweep(f"logs = '{KTH}'\nschedulerz = 'easy'\n")
+    with pytest.raises(TypeError):
+        schedlab.simulate(42)
+
+
+def test_registries_list_what_the_cli_lists():
+    s = schedlab.schedulers()
+    assert "easy" in s and "conservative" in s and "pbas" in s
+    assert "user-last2" in schedlab.predictors()
+
+
+def test_simulations_release_the_gil():
+    log = schedlab._log(KTH)  # read once, shared by both threads
+    spans = []
+
+    def run():
+        t0 = time.perf_counter()
+        schedlab.simulate(log, scheduler="conservative", load=0.9)
+        spans.append((t0, time.perf_counter()))
+
+    threads = [threading.Thread(target=run) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    (a0, a1), (b0, b1) = sorted(spans)
+    assert b0 < a1, "the two simulations did not overlap in time"
