@@ -17,8 +17,8 @@ import pandas as pd
 
 from . import _core
 
-__all__ = ["read_swf", "write_swf", "stats", "simulate", "Result", "sweep", "schedulers", "predictors",
-           "FIELDS"]
+__all__ = ["read_swf", "write_swf", "stats", "simulate", "Result", "Scheduler", "sweep", "schedulers",
+           "predictors", "FIELDS"]
 
 FIELDS = list(_core.field_names())
 
@@ -78,11 +78,35 @@ class Result:
                 f"bounded slowdown mean {m.get('bounded_slowdown', {}).get('mean'):.2f})")
 
 
+class Scheduler:
+    """A scheduling policy written in Python, mirroring sim/scheduler.h: subclass it and pass an instance to
+    simulate(). The engine calls, at every instant where something happened, on_termination(state, job) for each
+    finished job, on_arrival(state, job) for each arriving one, then schedule(state) once, which returns the ids
+    of the waiting jobs to start now, in order (each must fit in the processors left by the previous ones).
+
+    state: now, free, total (processors), queue [(id, procs, submit, prediction)] in queue order, running
+    [(id, procs, start, prediction, expected_end)] by predicted end. Schedulers see predictions, never runtimes.
+    The engine checks its invariants (as `simulate --check`) on every decision.
+    """
+
+    name = "python"
+
+    def schedule(self, state):
+        raise NotImplementedError("a Scheduler subclass defines schedule(state) -> job ids to start now")
+
+
 def simulate(log, scheduler="easy", predictor="", procs=None, load=None, *, correction="", arrival_scale=1.0,
              kill_at_estimate=False, extend_estimates=False, warmup_fraction=0.0, bsld_tau=10, seed=0, check=False):
     """Simulate a scheduler on a log, as `schedlab simulate`: the options are named as its flags
-    (warmup_fraction=0.01, kill_at_estimate=True, ...). `scheduler`: a name, spec or preset of schedulers();
-    `predictor`: a predictor spec (default: the estimate). Returns a Result."""
+    (warmup_fraction=0.01, kill_at_estimate=True, ...). `scheduler`: a name, spec or preset of schedulers(), or
+    a schedlab.Scheduler instance; `predictor`: a predictor spec (default: the estimate). Returns a Result."""
+    if isinstance(scheduler, Scheduler):
+        if correction or extend_estimates or bsld_tau != 10:
+            raise ValueError("correction, extend_estimates and bsld_tau are not available with a Python scheduler")
+        metrics, jobs = _core.simulate_python(_log(log), scheduler, getattr(scheduler, "name", "python"),
+                                              predictor or "", procs, load, float(arrival_scale),
+                                              bool(kill_at_estimate), float(warmup_fraction), int(seed))
+        return Result(metrics, jobs)
     metrics, jobs = _core.simulate(_log(log), scheduler, predictor or "", correction or "", procs, load,
                                    float(arrival_scale), bool(kill_at_estimate), bool(extend_estimates),
                                    float(warmup_fraction), int(bsld_tau), int(seed), bool(check))

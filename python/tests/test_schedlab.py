@@ -132,3 +132,83 @@ def test_simulations_release_the_gil():
         t.join()
     (a0, a1), (b0, b1) = sorted(spans)
     assert b0 < a1, "the two simulations did not overlap in time"
+
+
+class PyFcfs(schedlab.Scheduler):
+    """First come, first served: start queue heads while they fit."""
+    name = "py-fcfs"
+
+    def schedule(self, state):
+        free, start = state.free, []
+        for job_id, procs, _submit, _prediction in state.queue:
+            if procs > free:
+                break
+            start.append(job_id)
+            free -= procs
+        return start
+
+
+class PyEasy(schedlab.Scheduler):
+    """EASY backfilling as docs/simulator.md defines it: start heads while they fit; reserve for the first that
+    does not (its shadow time: walk the running and just-started jobs by expected end until it fits; extra = the
+    processors free then beyond its need); backfill, in queue order, jobs that fit now and either end by the shadow
+    time or use no more than the extra processors."""
+    name = "py-easy"
+
+    def schedule(self, state):
+        now, free, queue = state.now, state.free, state.queue
+        start, ends = [], []
+        k = 0
+        while k < len(queue) and queue[k][1] <= free:
+            job_id, procs, _, prediction = queue[k]
+            start.append(job_id)
+            free -= procs
+            ends.append((now + prediction, procs))
+            k += 1
+        if k == len(queue):
+            return start
+        head_procs = queue[k][1]
+        holders = sorted([(r[4], r[1]) for r in state.running] + ends)
+        avail, shadow, i = free, None, 0
+        while i < len(holders):
+            t = holders[i][0]
+            while i < len(holders) and holders[i][0] == t:  # every job ending at t frees its processors then
+                avail += holders[i][1]
+                i += 1
+            if avail >= head_procs:
+                shadow = t
+                break
+        extra = avail - head_procs
+        for job_id, procs, _, prediction in queue[k + 1:]:
+            if free == 0:
+                break
+            if procs > free:
+                continue
+            by_shadow = now + prediction <= shadow
+            if not by_shadow and procs > extra:
+                continue
+            start.append(job_id)
+            free -= procs
+            if not by_shadow:
+                extra -= procs
+        return start
+
+
+@pytest.mark.parametrize("py_scheduler,builtin", [(PyFcfs, "fcfs"), (PyEasy, "easy")])
+def test_python_schedulers_give_the_builtin_schedules(py_scheduler, builtin):
+    log = schedlab._log(KTH)
+    mine = schedlab.simulate(log, scheduler=py_scheduler())
+    ref = schedlab.simulate(log, scheduler=builtin)
+    assert mine.metrics["checked"] is True
+    assert mine.metrics["scheduler"] == py_scheduler.name
+    pd.testing.assert_frame_equal(mine.jobs, ref.jobs)
+    assert mine.metrics["metrics"] == ref.metrics["metrics"]
+
+
+def test_a_python_scheduler_that_breaks_the_rules_is_stopped():
+    class Greedy(schedlab.Scheduler):
+        def schedule(self, state):
+            return [j[0] for j in state.queue]  # starts everything, whether it fits or not
+
+    with pytest.raises(ValueError):
+        schedlab.simulate(KTH, scheduler=Greedy())

@@ -170,6 +170,96 @@ py::tuple simulate(const LogPtr& log, const std::string& scheduler, const std::s
   return py::make_tuple(to_python(metrics), py::bytes(jobs));
 }
 
+// A scheduler written in Python (schedlab.Scheduler): the engine calls it like a built-in policy. Each call
+// takes the GIL; the state is handed over as plain tuples (queue: (id, procs, submit, prediction), running:
+// (id, procs, start, prediction, expected_end)), so the cost per event is linear in the queue and running lists.
+class PyScheduler : public sim::Scheduler {
+ public:
+  PyScheduler(py::object obj, std::string name) : obj_(std::move(obj)), name_(std::move(name)) {
+    has_arrival_ = py::hasattr(obj_, "on_arrival");
+    has_termination_ = py::hasattr(obj_, "on_termination");
+  }
+  ~PyScheduler() override {
+    py::gil_scoped_acquire gil;
+    obj_ = py::object();
+  }
+  PyScheduler(const PyScheduler&) = delete;
+  PyScheduler& operator=(const PyScheduler&) = delete;
+  std::unique_ptr<Scheduler> clone() const override {
+    py::gil_scoped_acquire gil;
+    return std::make_unique<PyScheduler>(obj_, name_);  // the same Python object: its state is shared
+  }
+  std::string_view name() const override { return name_; }
+  void on_arrival(const sim::SimState& state, const sim::WaitingJob& job) override {
+    if (!has_arrival_) return;
+    py::gil_scoped_acquire gil;
+    obj_.attr("on_arrival")(view(state), py::make_tuple(job.id, job.procs, job.submit, job.prediction));
+  }
+  void on_termination(const sim::SimState& state, const sim::RunningJob& job) override {
+    if (!has_termination_) return;
+    py::gil_scoped_acquire gil;
+    obj_.attr("on_termination")(view(state), py::make_tuple(job.id, job.procs, job.start, job.prediction,
+                                                              state.expected_end(job)));
+  }
+  void schedule(const sim::SimState& state, sim::Decision& decision) override {
+    py::gil_scoped_acquire gil;
+    const py::object r = obj_.attr("schedule")(view(state));
+    if (r.is_none()) return;
+    for (const py::handle id : r) decision.start.push_back(id.cast<sim::JobId>());
+  }
+
+ private:
+  py::object view(const sim::SimState& state) const {
+    py::list queue, running;
+    for (const sim::WaitingJob& w : state.queue)
+      queue.append(py::make_tuple(w.id, w.procs, w.submit, w.prediction));
+    for (const sim::RunningJob& r : state.running)
+      running.append(py::make_tuple(r.id, r.procs, r.start, r.prediction, state.expected_end(r)));
+    py::object s = state_type()();
+    s.attr("now") = state.now;
+    s.attr("free") = state.machine.free();
+    s.attr("total") = state.machine.total();
+    s.attr("queue") = queue;
+    s.attr("running") = running;
+    return s;
+  }
+  static py::object state_type() {
+    static py::object t = py::module_::import("types").attr("SimpleNamespace");
+    return t;
+  }
+  py::object obj_;
+  std::string name_;
+  bool has_arrival_ = false, has_termination_ = false;
+};
+
+py::tuple simulate_python(const LogPtr& log, const py::object& scheduler, const std::string& name,
+                          const std::string& predictor, std::optional<int64_t> procs, std::optional<double> load,
+                          double arrival_scale, bool kill_at_estimate, double warmup_fraction, uint64_t seed) {
+  experiments::SimulationSpec spec;
+  spec.scheduler = "fcfs";  // replaced below: prepare_simulation builds the predictor and checks the options
+  spec.predictor = predictor;
+  spec.workload.procs = procs;
+  spec.workload.load = load;
+  spec.workload.arrival_scale = arrival_scale;
+  spec.workload.kill_at_estimate = kill_at_estimate;
+  spec.sim.warmup_fraction = warmup_fraction;
+  spec.sim.seed = seed;
+  spec.sim.check = true;  // a user's scheduler runs under the engine's invariant checks
+  experiments::PreparedSimulation prepared = experiments::prepare_simulation(spec);
+  prepared.scheduler = std::make_unique<PyScheduler>(scheduler, name);
+  prepared.name = name;
+  nlohmann::json metrics;
+  std::string jobs;
+  {
+    py::gil_scoped_release release;
+    const experiments::Simulation s = experiments::run_simulation(prepared, *log);
+    metrics = experiments::to_json(s);
+    jobs = sim::jobs_csv(s.workload, s.result);
+  }
+  prepared.scheduler.reset();
+  return py::make_tuple(to_python(metrics), py::bytes(jobs));
+}
+
 py::list sweep(const std::string& text, const std::string& name, int threads) {
   const experiments::SweepSpec spec = name.empty() ? experiments::parse_sweep_spec(text, "<spec>")
                                                    : experiments::read_sweep_spec(name);
@@ -222,6 +312,9 @@ PYBIND11_MODULE(_core, m) {
         py::arg("extend_estimates"), py::arg("warmup_fraction"), py::arg("bsld_tau"), py::arg("seed"),
         py::arg("check"));
   m.def("sweep", &sweep, py::arg("text"), py::arg("path"), py::arg("threads"));
+  m.def("simulate_python", &simulate_python, py::arg("log"), py::arg("scheduler"), py::arg("name"),
+        py::arg("predictor"), py::arg("procs"), py::arg("load"), py::arg("arrival_scale"),
+        py::arg("kill_at_estimate"), py::arg("warmup_fraction"), py::arg("seed"));
   m.def("sweep_columns", &experiments::sweep_columns);
   m.def("field_names", [] {
     std::vector<std::string> names;
