@@ -18,7 +18,8 @@ import pandas as pd
 from . import _core
 
 __all__ = ["read_swf", "write_swf", "stats", "simulate", "Result", "Scheduler", "sweep", "schedulers",
-           "predictors", "FIELDS"]
+           "predictors", "locality", "temporal", "runs", "flurries", "sessions", "predict", "compare",
+           "generate_estimates", "generate_locality", "generate_talby", "FIELDS"]
 
 FIELDS = list(_core.field_names())
 
@@ -35,15 +36,19 @@ def _log(log, header=None):
     raise TypeError(f"a log is a path or a pandas DataFrame, not {type(log).__name__}")
 
 
+def _frame(log):
+    """A library Log as a DataFrame (the header in df.attrs["swf_header"])."""
+    df = pd.DataFrame(_core.log_columns(log), columns=FIELDS)
+    df.attrs["swf_header"] = list(log.header_lines)
+    return df
+
+
 def read_swf(path):
     """Read an SWF log (plain or gzip). Returns (DataFrame, header): the 18 SWF columns (int64; float64 for a
     field where the log wrote fractions, kept exactly) and the header lines. The header is also in
     df.attrs["swf_header"], so the DataFrame can be written or simulated as it is."""
-    log = _core.read_log(os.fspath(path))
-    df = pd.DataFrame(_core.log_columns(log), columns=FIELDS)
-    header = list(log.header_lines)
-    df.attrs["swf_header"] = header
-    return df, header
+    df = _frame(_core.read_log(os.fspath(path)))
+    return df, df.attrs["swf_header"]
 
 
 def write_swf(df, path, header=None):
@@ -130,3 +135,73 @@ def schedulers():
 def predictors():
     """The registered predictors: {name: description}."""
     return dict(_core.predictors())
+
+
+def _seconds(duration):
+    """Seconds from a number or a duration text ("3d", "12h", "30m", "90s")."""
+    if isinstance(duration, (int, float)):
+        return int(duration)
+    units = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
+    text = str(duration).strip()
+    if text and text[-1] in units:
+        return int(float(text[:-1]) * units[text[-1]])
+    return int(text)
+
+
+def locality(log, attribute="runtime", slice="3d", bins=24, bootstrap=1000, seed=1, threads=0):
+    """Locality of sampling (`schedlab analyze locality --json`): M'_max, M'_med, the bootstrap baseline, M."""
+    return _core.locality(_log(log), attribute, _seconds(slice), int(bins), int(bootstrap), int(seed), int(threads))
+
+
+def temporal(log, hurst=True):
+    """Temporal structure (`schedlab analyze temporal --json`): locality, daily and weekly cycles, Hurst."""
+    return _core.temporal(_log(log), bool(hurst))
+
+
+def runs(log, size_only=False):
+    """Runs of repeated jobs and the fitted theta (`schedlab analyze runs --json`)."""
+    return _core.runs(_log(log), not size_only)
+
+
+def flurries(log, factor=3.0, min_jobs=500):
+    """Flurries: (user, week) bursts (`schedlab flurries --json`)."""
+    return _core.flurries(_log(log), float(factor), int(min_jobs))
+
+
+def sessions(log, classify=False, think_time=1200):
+    """User sessions, their variables and (classify=True) the session and user classes (`schedlab sessions
+    --json`)."""
+    return _core.sessions(_log(log), bool(classify), int(think_time))
+
+
+def predict(log, predictor="user-last2", correction="", procs=None, warmup_fraction=0.0, seed=0):
+    """Replay the log's own schedule through a runtime predictor (`schedlab predict --json`)."""
+    return _core.predict(_log(log), predictor, correction or "", procs, float(warmup_fraction), int(seed))
+
+
+def compare(log, schedulers, predictor="", procs=None, load=None, period="30d", baseline="", threads=0):
+    """Several schedulers on one log, period by period (`schedlab compare --json`): means, months won, gaps,
+    deviations, gains, correlations. `schedulers`: a list of specs."""
+    return _core.compare(_log(log), list(schedulers), predictor or "", procs, load, _seconds(period), baseline or "",
+                         int(threads))
+
+
+def generate_estimates(log, model, params="", seed=1):
+    """The log with field 9 replaced by an estimate model's (`schedlab estimates generate`): (DataFrame, report).
+    `params`: "k=v,k=v" as on the command line."""
+    out, report = _core.estimates_generate(_log(log), model, params, int(seed))
+    return _frame(out), report
+
+
+def generate_locality(log, theta=2.5, jobs=0, seed=1):
+    """Feitelson's locality model drawing from the log's jobs (`schedlab generate locality`): a DataFrame."""
+    return _frame(_core.generate_locality(_log(log), float(theta), int(jobs), int(seed)))
+
+
+def generate_talby(procs=None, cpu_work=None, jobs_per_day=None, load=None, weeks=104, seed=1, fit=None):
+    """Talby's user/session model (`schedlab generate talby`): (DataFrame, report). `fit`: the log the job layer
+    is fitted on (default: the bundled KTH log of the source tree)."""
+    if fit is None:
+        fit = os.path.join(os.path.dirname(__file__), "..", "..", "..", "data", "KTH-SP2-1996-2.swf.gz")
+    out, report = _core.generate_talby(procs, cpu_work, jobs_per_day, load, int(weeks), int(seed), os.fspath(fit))
+    return _frame(out), report

@@ -212,3 +212,35 @@ def test_a_python_scheduler_that_breaks_the_rules_is_stopped():
 
     with pytest.raises(ValueError):
         schedlab.simulate(KTH, scheduler=Greedy())
+
+
+def test_analyses_equal_the_cli_json():
+    assert schedlab.temporal(KTH)["series"] == cli_json("analyze", "temporal", KTH)["series"]
+    loc = schedlab.locality(KTH, bootstrap=50)
+    c = cli_json("analyze", "locality", KTH, "--bootstrap", "50")
+    assert loc["m_prime"] == c["m_prime"] and loc["baseline"] == c["baseline"]
+    assert schedlab.runs(KTH, size_only=True)["runs"] == cli_json("analyze", "runs", KTH, "--size-only")["runs"]
+    with pytest.raises(ValueError, match="size_only"):
+        schedlab.runs(KTH)
+    s = schedlab.sessions(KTH, classify=True)
+    assert s["session_classes"] == cli_json("sessions", KTH, "--classify")["session_classes"]
+    assert schedlab.flurries(KTH)["flurries"] == cli_json("flurries", KTH)["flurries"]
+    p = schedlab.predict(KTH, predictor="user-last2")
+    assert p["accuracy"] == cli_json("predict", KTH, "--predictor", "user-last2")["accuracy"]
+    cmp = schedlab.compare(KTH, ["easy", "conservative"])
+    assert cmp["schedulers"] == cli_json("compare", KTH, "--schedulers", "easy,conservative")["schedulers"]
+
+
+def test_generators_and_estimate_models_return_dataframes(tmp_path):
+    df, rep = schedlab.generate_estimates(KTH, "f", "f=1", seed=3)
+    assert (df["requested_time"] >= df["run_time"].clip(lower=1)).all()
+    assert rep["assigned"] == len(df)
+    loc = schedlab.generate_locality(KTH, theta=2.5, jobs=5000, seed=2)
+    out = tmp_path / "loc.swf"
+    subprocess.run([CLI, "generate", "locality", "--from", KTH, "--theta", "2.5", "--jobs", "5000", "--seed", "2",
+                    "-o", str(out)], check=True, capture_output=True)
+    ref, _ = schedlab.read_swf(out)
+    pd.testing.assert_frame_equal(loc, ref)
+    talby, report = schedlab.generate_talby(procs=128, weeks=8, seed=4, fit=KTH)
+    assert len(talby) == report["jobs"]["total"]
+    assert talby["requested_procs"].max() <= 128

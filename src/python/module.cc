@@ -11,6 +11,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <memory>
@@ -19,7 +20,22 @@
 
 #include <nlohmann/json.hpp>
 
+#include "schedlab/analysis/attribute.h"
+#include "schedlab/analysis/locality.h"
+#include "schedlab/analysis/runs.h"
 #include "schedlab/analysis/summary.h"
+#include "schedlab/analysis/temporal.h"
+#include "schedlab/experiments/compare.h"
+#include "schedlab/experiments/flurries_report.h"
+#include "schedlab/experiments/locality_report.h"
+#include "schedlab/experiments/log_replay.h"
+#include "schedlab/experiments/runs_report.h"
+#include "schedlab/experiments/session_study.h"
+#include "schedlab/experiments/temporal_report.h"
+#include "schedlab/model/estimate_models.h"
+#include "schedlab/model/locality_model.h"
+#include "schedlab/model/talby_model.h"
+#include "schedlab/trace/flurries.h"
 #include "schedlab/experiments/log_summary.h"
 #include "schedlab/experiments/simulation.h"
 #include "schedlab/experiments/sweep.h"
@@ -260,6 +276,70 @@ py::tuple simulate_python(const LogPtr& log, const py::object& scheduler, const 
   return py::make_tuple(to_python(metrics), py::bytes(jobs));
 }
 
+template <typename J>
+py::object json_out(const J& j) {
+  return to_python(nlohmann::json::parse(j.dump()));
+}
+
+py::object locality(const LogPtr& log, const std::string& attribute, int64_t slice, int bins, int rounds,
+                    uint64_t seed, int threads) {
+  const auto attr = analysis::parse_attribute(attribute);
+  if (!attr) throw py::value_error("attribute '" + attribute + "': runtime, procs, cpu, estimate or interarrival");
+  analysis::LocalityOptions lo;
+  lo.slice_seconds = slice;
+  lo.bins = bins;
+  lo.rounds = rounds;
+  lo.seed = seed;
+  lo.threads = threads;
+  nlohmann::ordered_json j;
+  {
+    py::gil_scoped_release release;
+    const auto series = analysis::attribute_series(log->records, *attr);
+    j = experiments::to_json(analysis::locality(series.times, series.values, lo), lo, series, *attr);
+  }
+  return json_out(j);
+}
+
+py::object predict_replay(const LogPtr& log, const std::string& predictor, const std::string& correction,
+                          std::optional<int64_t> procs, double warmup_fraction, uint64_t seed) {
+  predict::PredictorConfig config{seed, {}};
+  if (!correction.empty()) config.params.emplace("correction", correction);
+  const auto p = predict::make_predictor(predictor, config);
+  nlohmann::json j;
+  {
+    py::gil_scoped_release release;
+    j = experiments::to_json(experiments::replay_log(*log, *p, {procs, false, warmup_fraction}));
+  }
+  return to_python(j);
+}
+
+py::object compare(const LogPtr& log, const std::vector<std::string>& schedulers, const std::string& predictor,
+                   std::optional<int64_t> procs, std::optional<double> load, int64_t period, const std::string& baseline,
+                   int threads) {
+  experiments::CompareSpec spec;
+  spec.schedulers = schedulers;
+  spec.predictor = predictor;
+  spec.workload.procs = procs;
+  spec.workload.load = load;
+  spec.period = period;
+  spec.baseline = baseline;
+  spec.threads = threads;
+  nlohmann::json j;
+  {
+    py::gil_scoped_release release;
+    j = experiments::to_json(experiments::run_compare(spec, *log));
+  }
+  return to_python(j);
+}
+
+LogPtr with_records(const LogPtr& source, std::vector<swf::Record> records, swf::Header header) {
+  auto out = std::make_shared<swf::Log>();
+  out->header = std::move(header);
+  out->records = std::move(records);
+  (void)source;
+  return out;
+}
+
 py::list sweep(const std::string& text, const std::string& name, int threads) {
   const experiments::SweepSpec spec = name.empty() ? experiments::parse_sweep_spec(text, "<spec>")
                                                    : experiments::read_sweep_spec(name);
@@ -316,6 +396,86 @@ PYBIND11_MODULE(_core, m) {
         py::arg("predictor"), py::arg("procs"), py::arg("load"), py::arg("arrival_scale"),
         py::arg("kill_at_estimate"), py::arg("warmup_fraction"), py::arg("seed"));
   m.def("sweep_columns", &experiments::sweep_columns);
+  m.def("locality", &locality, py::arg("log"), py::arg("attribute"), py::arg("slice"), py::arg("bins"),
+        py::arg("rounds"), py::arg("seed"), py::arg("threads"));
+  m.def("temporal", [](const LogPtr& l, bool hurst) {
+    nlohmann::ordered_json j;
+    {
+      py::gil_scoped_release release;
+      j = experiments::to_json(analysis::temporal(l->records, hurst), hurst);
+    }
+    return json_out(j);
+  }, py::arg("log"), py::arg("hurst"));
+  m.def("runs", [](const LogPtr& l, bool match_executable) {
+    if (match_executable &&
+        std::none_of(l->records.begin(), l->records.end(), [](const swf::Record& r) { return r.executable >= 0; }))
+      throw py::value_error("no job has an executable number (field 14); use size_only=True to match jobs on user "
+                            "and size only");
+    return json_out(experiments::to_json(analysis::find_runs(l->records, match_executable),
+                                         match_executable ? "user, executable, size" : "user, size"));
+  }, py::arg("log"), py::arg("match_executable"));
+  m.def("flurries", [](const LogPtr& l, double factor, int64_t min_jobs) {
+    trace::FlurryOptions fo;
+    fo.factor = factor;
+    fo.min_jobs = min_jobs;
+    return json_out(experiments::to_json(trace::find_flurries(l->records, fo), fo, *l));
+  }, py::arg("log"), py::arg("factor"), py::arg("min_jobs"));
+  m.def("sessions", [](const LogPtr& l, bool classify, int64_t think_time) {
+    experiments::SessionStudyOptions so;
+    so.classify = classify;
+    so.think_time = think_time;
+    nlohmann::ordered_json j;
+    {
+      py::gil_scoped_release release;
+      j = experiments::to_json(experiments::run_session_study({{"log", *l}}, so));
+    }
+    return json_out(j);
+  }, py::arg("log"), py::arg("classify"), py::arg("think_time"));
+  m.def("predict", &predict_replay, py::arg("log"), py::arg("predictor"), py::arg("correction"), py::arg("procs"),
+        py::arg("warmup_fraction"), py::arg("seed"));
+  m.def("compare", &compare, py::arg("log"), py::arg("schedulers"), py::arg("predictor"), py::arg("procs"),
+        py::arg("load"), py::arg("period"), py::arg("baseline"), py::arg("threads"));
+  m.def("estimates_generate", [](const LogPtr& l, const std::string& model, const std::string& params, uint64_t seed) {
+    std::vector<swf::Record> records = l->records;
+    const auto rep = model::apply_estimate_model(model, model::parse_params_text(params), records, seed);
+    swf::Header h = l->header;
+    h.add_note("estimates from the " + model + " model: " + rep.parameters);
+    return py::make_tuple(with_records(l, std::move(records), std::move(h)), json_out(model::to_json(rep)));
+  }, py::arg("log"), py::arg("model"), py::arg("params"), py::arg("seed"));
+  m.def("generate_locality", [](const LogPtr& l, double theta, int64_t jobs, uint64_t seed) {
+    model::LocalityModelOptions o;
+    o.theta = theta;
+    o.jobs = jobs;
+    o.seed = seed;
+    model::LocalityModelStats st;
+    auto records = model::generate_locality(l->records, o, &st);
+    return with_records(l, std::move(records), model::locality_header(l->header, "DataFrame", o, st));
+  }, py::arg("log"), py::arg("theta"), py::arg("jobs"), py::arg("seed"));
+  m.def("generate_talby", [](std::optional<int64_t> procs, std::optional<double> cpu_work,
+                             std::optional<double> jobs_per_day, std::optional<double> load, int64_t weeks, uint64_t seed,
+                             const std::string& fit) {
+    model::TalbyOptions o;
+    o.procs = procs;
+    o.cpu_work = cpu_work;
+    o.jobs_per_day = jobs_per_day;
+    o.load = load;
+    o.weeks = weeks;
+    o.seed = seed;
+    const model::TalbyParameters p = model::resolve_talby_parameters(o);
+    model::TalbyStats st;
+    model::TalbyJobModel jm;
+    std::vector<swf::Record> records;
+    {
+      py::gil_scoped_release release;
+      jm = model::fit_talby_job_layer(swf::read_log(fit), fit);
+      records = model::generate_talby(o, jm, &st);
+    }
+    auto out = std::make_shared<swf::Log>();
+    out->header = model::talby_header(o, p, jm, st);
+    out->records = std::move(records);
+    return py::make_tuple(out, json_out(model::to_json(p, st)));
+  }, py::arg("procs"), py::arg("cpu_work"), py::arg("jobs_per_day"), py::arg("load"), py::arg("weeks"),
+     py::arg("seed"), py::arg("fit"));
   m.def("field_names", [] {
     std::vector<std::string> names;
     for (auto n : swf::kFieldNames) names.emplace_back(n);
