@@ -19,7 +19,9 @@ from . import _core
 
 __all__ = ["read_swf", "write_swf", "stats", "simulate", "Result", "Scheduler", "sweep", "schedulers",
            "predictors", "locality", "temporal", "runs", "flurries", "sessions", "predict", "compare",
-           "generate_estimates", "generate_locality", "generate_talby", "FIELDS"]
+           "generate_estimates", "generate_locality", "generate_talby", "diversity", "categorize",
+           "estimate_bins", "fit_estimates", "compare_estimates", "scramble", "profiler_ingest", "profiler_query",
+           "FIELDS"]
 
 FIELDS = list(_core.field_names())
 
@@ -205,3 +207,44 @@ def generate_talby(procs=None, cpu_work=None, jobs_per_day=None, load=None, week
         fit = os.path.join(os.path.dirname(__file__), "..", "..", "..", "data", "KTH-SP2-1996-2.swf.gz")
     out, report = _core.generate_talby(procs, cpu_work, jobs_per_day, load, int(weeks), int(seed), os.fspath(fit))
     return _frame(out), report
+
+
+def diversity(logs, attribute="runtime"):
+    """Diversity between logs (`schedlab analyze diversity --json`): `logs` a list of paths or DataFrames."""
+    names = [os.fspath(l) if isinstance(l, (str, os.PathLike)) else f"log {i + 1}" for i, l in enumerate(logs)]
+    return _core.diversity([_log(l) for l in logs], names, attribute)
+
+
+def categorize(log):
+    """Run-time variability per category key (`schedlab categorize --json`)."""
+    return _core.categorize(_log(log))
+
+
+def estimate_bins(log, top=20):
+    """The modal structure of the estimates (`schedlab estimates bins --json`)."""
+    return _core.estimate_bins(_log(log), int(top))
+
+
+def fit_estimates(log, top=2):
+    """The Tsafrir model fitted to the log (`schedlab estimates fit --model tsafrir --json`)."""
+    return _core.estimates_fit(_log(log), int(top))
+
+
+def compare_estimates(real, model):
+    """Two logs' estimate distributions compared (`schedlab estimates compare --json`)."""
+    return _core.estimates_compare(_log(real), _log(model))
+
+
+def scramble(log, seed=1):
+    """The log's jobs with every field but the submit time permuted (`schedlab generate scramble`)."""
+    return _frame(_core.scramble(_log(log), int(seed)))
+
+
+def profiler_ingest(db, logs):
+    """Learn logs (paths) into the profiler's SQLite database (`schedlab profiler ingest --json`)."""
+    return _core.profiler_ingest(os.fspath(db), [os.fspath(l) for l in logs])
+
+
+def profiler_query(db, user, executable=-1, procs=1, elapsed=0, confidence=0.95):
+    """The profiler's runtime estimate for a job (`schedlab profiler query --json`)."""
+    return _core.profiler_query(os.fspath(db), int(user), int(executable), int(procs), int(elapsed), float(confidence))

@@ -244,3 +244,27 @@ def test_generators_and_estimate_models_return_dataframes(tmp_path):
     talby, report = schedlab.generate_talby(procs=128, weeks=8, seed=4, fit=KTH)
     assert len(talby) == report["jobs"]["total"]
     assert talby["requested_procs"].max() <= 128
+
+
+def test_more_analyses_and_the_profiler_equal_the_cli(tmp_path):
+    ctc = os.path.join(ROOT, "..", "shared", "traces", "CTC-SP2-1996-3.1-cln.swf.gz")
+    assert schedlab.categorize(KTH)["keys"] == cli_json("categorize", KTH)["keys"]
+    assert schedlab.estimate_bins(KTH)["modes"] == cli_json("estimates", "bins", KTH)["modes"]
+    fit = schedlab.fit_estimates(KTH)
+    assert fit["tmax"] == 216000
+    scrambled = schedlab.scramble(KTH, seed=5)
+    out = tmp_path / "s.swf"
+    subprocess.run([CLI, "generate", "scramble", "--from", KTH, "--seed", "5", "-o", str(out)], check=True,
+                   capture_output=True)
+    pd.testing.assert_frame_equal(scrambled, schedlab.read_swf(out)[0])
+    assert schedlab.compare_estimates(KTH, KTH)["ks"] == 0
+    if os.path.exists(ctc):
+        d = schedlab.diversity([KTH, ctc])
+        c = cli_json("analyze", "diversity", KTH, ctc)
+        assert [l["job_weighted"] for l in d["logs"]] == [l["job_weighted"] for l in c["logs"]]
+    db = tmp_path / "p.db"
+    ingest = schedlab.profiler_ingest(db, [KTH])
+    assert ingest["logs"][0]["added"] == 28489 and ingest["database"]["jobs"] == 28489
+    q = schedlab.profiler_query(db, user=3, procs=1)
+    c = cli_json("profiler", "query", "--db", str(db), "--user", "3", "--procs", "1")
+    assert q["estimate"] == c["estimate"]

@@ -25,7 +25,15 @@
 #include "schedlab/analysis/runs.h"
 #include "schedlab/analysis/summary.h"
 #include "schedlab/analysis/temporal.h"
+#include "schedlab/analysis/categories.h"
+#include "schedlab/analysis/diversity.h"
+#include "schedlab/experiments/categorize_report.h"
 #include "schedlab/experiments/compare.h"
+#include "schedlab/experiments/diversity_study.h"
+#include "schedlab/experiments/profiler_report.h"
+#include "schedlab/model/estimate_bins.h"
+#include "schedlab/predict/profiler.h"
+#include "schedlab/predict/profiler_db.h"
 #include "schedlab/experiments/flurries_report.h"
 #include "schedlab/experiments/locality_report.h"
 #include "schedlab/experiments/log_replay.h"
@@ -442,6 +450,46 @@ PYBIND11_MODULE(_core, m) {
     h.add_note("estimates from the " + model + " model: " + rep.parameters);
     return py::make_tuple(with_records(l, std::move(records), std::move(h)), json_out(model::to_json(rep)));
   }, py::arg("log"), py::arg("model"), py::arg("params"), py::arg("seed"));
+  m.def("diversity", [](const std::vector<LogPtr>& logs, const std::vector<std::string>& names,
+                        const std::string& attribute) {
+    const auto attr = analysis::parse_attribute(attribute);
+    if (!attr) throw py::value_error("attribute '" + attribute + "': runtime, procs, cpu, estimate or interarrival");
+    std::vector<experiments::DiversityLog> dl;
+    for (size_t i = 0; i < logs.size(); ++i) dl.push_back(experiments::diversity_log(names.at(i), *logs[i], *attr));
+    return json_out(experiments::to_json(experiments::run_diversity_study(std::move(dl), *attr, {})));
+  }, py::arg("logs"), py::arg("names"), py::arg("attribute"));
+  m.def("categorize", [](const LogPtr& l) {
+    return json_out(experiments::to_json(analysis::categorize(l->records), std::nullopt, 0));
+  }, py::arg("log"));
+  m.def("estimate_bins", [](const LogPtr& l, int64_t top) {
+    return json_out(model::to_json(model::estimate_bins(l->records), static_cast<size_t>(std::max<int64_t>(top, 0))));
+  }, py::arg("log"), py::arg("top"));
+  m.def("estimates_fit", [](const LogPtr& l, int top) { return json_out(model::to_json(model::fit_tsafrir(l->records, top))); },
+        py::arg("log"), py::arg("top"));
+  m.def("estimates_compare", [](const LogPtr& real, const LogPtr& mod) {
+    return json_out(model::to_json(model::compare_estimates(real->records, mod->records)));
+  }, py::arg("real"), py::arg("model"));
+  m.def("scramble", [](const LogPtr& l, uint64_t seed) {
+    return with_records(l, model::scramble(l->records, seed), model::scramble_header(l->header, l->records, "DataFrame", seed));
+  }, py::arg("log"), py::arg("seed"));
+  m.def("profiler_ingest", [](const std::string& db_path, const std::vector<std::string>& paths) {
+    namespace pf = predict::profiler;
+    nlohmann::json j;
+    {
+      py::gil_scoped_release release;
+      pf::ProfilerDb db(db_path, pf::ProfilerDb::Mode::kWrite);
+      std::vector<pf::IngestReport> reports;
+      for (const auto& p : paths) reports.push_back(db.ingest(p, {}));
+      j = experiments::to_json(reports, db.summary());
+    }
+    return to_python(j);
+  }, py::arg("db"), py::arg("logs"));
+  m.def("profiler_query", [](const std::string& db_path, int32_t user, int32_t exe, int64_t procs, int64_t elapsed,
+                             double confidence) {
+    namespace pf = predict::profiler;
+    const pf::Repository repo = pf::load_repository(db_path);
+    return to_python(experiments::to_json(repo.get_estimate({exe, user, procs, elapsed}, confidence), confidence));
+  }, py::arg("db"), py::arg("user"), py::arg("exe"), py::arg("procs"), py::arg("elapsed"), py::arg("confidence"));
   m.def("generate_locality", [](const LogPtr& l, double theta, int64_t jobs, uint64_t seed) {
     model::LocalityModelOptions o;
     o.theta = theta;
