@@ -21,7 +21,7 @@ __all__ = ["read_swf", "write_swf", "stats", "simulate", "Result", "Scheduler", 
            "predictors", "locality", "temporal", "runs", "flurries", "sessions", "predict", "compare",
            "generate_estimates", "generate_locality", "generate_talby", "diversity", "categorize",
            "estimate_bins", "fit_estimates", "compare_estimates", "scramble", "profiler_ingest", "profiler_query",
-           "FIELDS"]
+           "profiler_compare", "generate_profiler_experiment", "FIELDS"]
 
 FIELDS = list(_core.field_names())
 
@@ -248,3 +248,15 @@ def profiler_ingest(db, logs):
 def profiler_query(db, user, executable=-1, procs=1, elapsed=0, confidence=0.95):
     """The profiler's runtime estimate for a job (`schedlab profiler query --json`)."""
     return _core.profiler_query(os.fspath(db), int(user), int(executable), int(procs), int(elapsed), float(confidence))
+
+
+def profiler_compare(db, a, b, difference=0.0, confidence=0.95):
+    """Welch's test of whether job a runs longer than job b by more than `difference` seconds (`schedlab profiler
+    compare --json`). A job is (user, executable, procs, elapsed)."""
+    return _core.profiler_compare(os.fspath(db), [int(x) for x in a], [int(x) for x in b], float(difference),
+                                  float(confidence))
+
+
+def generate_profiler_experiment(jobs=200, mean_interarrival=150.0, seed=1):
+    """The synthetic workload of Gibbons's profiler experiment (`schedlab generate profiler-experiment`)."""
+    return _frame(_core.generate_profiler_experiment(int(jobs), float(mean_interarrival), int(seed)))

@@ -268,3 +268,11 @@ def test_more_analyses_and_the_profiler_equal_the_cli(tmp_path):
     q = schedlab.profiler_query(db, user=3, procs=1)
     c = cli_json("profiler", "query", "--db", str(db), "--user", "3", "--procs", "1")
     assert q["estimate"] == c["estimate"]
+    cmp = schedlab.profiler_compare(db, (3, -1, 1, 0), (5, -1, 8, 0))
+    c = cli_json("profiler", "compare", "--db", str(db), "--user-a", "3", "--procs-a", "1", "--user-b", "5",
+                 "--procs-b", "8")
+    assert cmp == {k: v for k, v in c.items() if k in cmp}
+    exp = schedlab.generate_profiler_experiment(jobs=200, seed=5)
+    subprocess.run([CLI, "generate", "profiler-experiment", "--seed", "5", "-o", str(tmp_path / "e.swf")], check=True,
+                   capture_output=True)
+    pd.testing.assert_frame_equal(exp, schedlab.read_swf(tmp_path / "e.swf")[0])

@@ -42,6 +42,7 @@
 #include "schedlab/experiments/temporal_report.h"
 #include "schedlab/model/estimate_models.h"
 #include "schedlab/model/locality_model.h"
+#include "schedlab/model/profiler_experiment.h"
 #include "schedlab/model/talby_model.h"
 #include "schedlab/trace/flurries.h"
 #include "schedlab/experiments/log_summary.h"
@@ -490,6 +491,27 @@ PYBIND11_MODULE(_core, m) {
     const pf::Repository repo = pf::load_repository(db_path);
     return to_python(experiments::to_json(repo.get_estimate({exe, user, procs, elapsed}, confidence), confidence));
   }, py::arg("db"), py::arg("user"), py::arg("exe"), py::arg("procs"), py::arg("elapsed"), py::arg("confidence"));
+  m.def("profiler_compare", [](const std::string& db_path, std::vector<int64_t> a, std::vector<int64_t> b,
+                               double difference, double confidence) {
+    namespace pf = predict::profiler;
+    if (a.size() != 4 || b.size() != 4) throw py::value_error("a job is (user, executable, procs, elapsed)");
+    const pf::Repository repo = pf::load_repository(db_path);
+    const pf::JobQuery qa{static_cast<int32_t>(a[1]), static_cast<int32_t>(a[0]), a[2], a[3]};
+    const pf::JobQuery qb{static_cast<int32_t>(b[1]), static_cast<int32_t>(b[0]), b[2], b[3]};
+    return to_python(experiments::to_json(pf::compare_job_estimates(repo, difference, confidence, qa, qb), difference,
+                                          confidence));
+  }, py::arg("db"), py::arg("a"), py::arg("b"), py::arg("difference"), py::arg("confidence"));
+  m.def("generate_profiler_experiment", [](int64_t jobs, double mean_interarrival, uint64_t seed) {
+    model::ProfilerExperimentOptions o;
+    o.jobs = jobs;
+    o.mean_interarrival = mean_interarrival;
+    o.seed = seed;
+    if (jobs < 1) throw py::value_error("jobs must be >= 1");
+    auto out = std::make_shared<swf::Log>();
+    out->records = model::generate_profiler_experiment(o);
+    out->header = model::profiler_experiment_header(o);
+    return out;
+  }, py::arg("jobs"), py::arg("mean_interarrival"), py::arg("seed"));
   m.def("generate_locality", [](const LogPtr& l, double theta, int64_t jobs, uint64_t seed) {
     model::LocalityModelOptions o;
     o.theta = theta;
