@@ -89,7 +89,9 @@ class Scheduler:
     """A scheduling policy written in Python, mirroring sim/scheduler.h: subclass it and pass an instance to
     simulate(). The engine calls, at every instant where something happened, on_termination(state, job) for each
     finished job, on_arrival(state, job) for each arriving one, then schedule(state) once, which returns the ids
-    of the waiting jobs to start now, in order (each must fit in the processors left by the previous ones).
+    of the waiting jobs to start now, in order (each must fit in the processors left by the previous ones) — or,
+    defined as schedule(state, decision), fills decision.start, decision.reservations ([(job id, time)]: promises
+    the engine checks) and decision.wake_at (call me again at this time), as sim/scheduler.h's Decision.
 
     state: now, free, total (processors), queue [(id, procs, submit, prediction)] in queue order, running
     [(id, procs, start, prediction, expected_end)] by predicted end. Schedulers see predictions, never runtimes.
@@ -108,11 +110,10 @@ def simulate(log, scheduler="easy", predictor="", procs=None, load=None, *, corr
     (warmup_fraction=0.01, kill_at_estimate=True, ...). `scheduler`: a name, spec or preset of schedulers(), or
     a schedlab.Scheduler instance; `predictor`: a predictor spec (default: the estimate). Returns a Result."""
     if isinstance(scheduler, Scheduler):
-        if correction or extend_estimates or bsld_tau != 10:
-            raise ValueError("correction, extend_estimates and bsld_tau are not available with a Python scheduler")
         metrics, jobs = _core.simulate_python(_log(log), scheduler, getattr(scheduler, "name", "python"),
-                                              predictor or "", procs, load, float(arrival_scale),
-                                              bool(kill_at_estimate), float(warmup_fraction), int(seed))
+                                              predictor or "", correction or "", procs, load, float(arrival_scale),
+                                              bool(kill_at_estimate), bool(extend_estimates), float(warmup_fraction),
+                                              int(bsld_tau), int(seed))
         return Result(metrics, jobs)
     metrics, jobs = _core.simulate(_log(log), scheduler, predictor or "", correction or "", procs, load,
                                    float(arrival_scale), bool(kill_at_estimate), bool(extend_estimates),

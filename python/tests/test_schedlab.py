@@ -276,3 +276,25 @@ def test_more_analyses_and_the_profiler_equal_the_cli(tmp_path):
     subprocess.run([CLI, "generate", "profiler-experiment", "--seed", "5", "-o", str(tmp_path / "e.swf")], check=True,
                    capture_output=True)
     pd.testing.assert_frame_equal(exp, schedlab.read_swf(tmp_path / "e.swf")[0])
+
+
+class PyEasyWithDecision(PyEasy):
+    """The same EASY through schedule(state, decision), with its reservation for the queue head: the engine checks
+    the promise (a wrong shadow time would fail the run)."""
+    name = "py-easy-decision"
+
+    def schedule(self, state, decision):
+        decision.start.extend(PyEasy.schedule(self, state))
+        started = set(decision.start)
+        waiting = [j for j in state.queue if j[0] not in started]
+        if waiting:
+            # the head's promise: the latest expected end of any running job (always a valid bound here)
+            ends = [r[4] for r in state.running] + [state.now + j[3] for j in state.queue if j[0] in started]
+            decision.reservations.append((waiting[0][0], max(ends) if ends else state.now))
+
+
+def test_schedule_with_a_decision_and_reservations():
+    log = schedlab._log(KTH)
+    mine = schedlab.simulate(log, scheduler=PyEasyWithDecision(), correction="tsafrir")
+    ref = schedlab.simulate(log, scheduler="easy", correction="tsafrir")
+    pd.testing.assert_frame_equal(mine.jobs, ref.jobs)

@@ -203,6 +203,10 @@ class PyScheduler : public sim::Scheduler {
   PyScheduler(py::object obj, std::string name) : obj_(std::move(obj)), name_(std::move(name)) {
     has_arrival_ = py::hasattr(obj_, "on_arrival");
     has_termination_ = py::hasattr(obj_, "on_termination");
+    // schedule(state) returns the ids to start; schedule(state, decision) fills decision.start, .reservations
+    // [(job, time)] and .wake_at, as sim/scheduler.h's Decision.
+    const py::object sig = py::module_::import("inspect").attr("signature")(obj_.attr("schedule"));
+    with_decision_ = py::len(sig.attr("parameters")) >= 2;
   }
   ~PyScheduler() override {
     py::gil_scoped_acquire gil;
@@ -228,9 +232,23 @@ class PyScheduler : public sim::Scheduler {
   }
   void schedule(const sim::SimState& state, sim::Decision& decision) override {
     py::gil_scoped_acquire gil;
-    const py::object r = obj_.attr("schedule")(view(state));
-    if (r.is_none()) return;
-    for (const py::handle id : r) decision.start.push_back(id.cast<sim::JobId>());
+    if (!with_decision_) {
+      const py::object r = obj_.attr("schedule")(view(state));
+      if (r.is_none()) return;
+      for (const py::handle id : r) decision.start.push_back(id.cast<sim::JobId>());
+      return;
+    }
+    py::object d = state_type()();
+    d.attr("start") = py::list();
+    d.attr("reservations") = py::list();
+    d.attr("wake_at") = -1;
+    obj_.attr("schedule")(view(state), d);
+    for (const py::handle id : d.attr("start")) decision.start.push_back(id.cast<sim::JobId>());
+    for (const py::handle r : d.attr("reservations")) {
+      const auto t = r.cast<std::pair<sim::JobId, int64_t>>();
+      decision.reservations.push_back({t.first, t.second});
+    }
+    decision.wake_at = d.attr("wake_at").cast<int64_t>();
   }
 
  private:
@@ -254,15 +272,19 @@ class PyScheduler : public sim::Scheduler {
   }
   py::object obj_;
   std::string name_;
-  bool has_arrival_ = false, has_termination_ = false;
+  bool has_arrival_ = false, has_termination_ = false, with_decision_ = false;
 };
 
 py::tuple simulate_python(const LogPtr& log, const py::object& scheduler, const std::string& name,
-                          const std::string& predictor, std::optional<int64_t> procs, std::optional<double> load,
-                          double arrival_scale, bool kill_at_estimate, double warmup_fraction, uint64_t seed) {
+                          const std::string& predictor, const std::string& correction, std::optional<int64_t> procs,
+                          std::optional<double> load, double arrival_scale, bool kill_at_estimate,
+                          bool extend_estimates, double warmup_fraction, int64_t bsld_tau, uint64_t seed) {
   experiments::SimulationSpec spec;
   spec.scheduler = "fcfs";  // replaced below: prepare_simulation builds the predictor and checks the options
   spec.predictor = predictor;
+  spec.correction = correction;
+  spec.workload.extend_estimates = extend_estimates;
+  spec.sim.bsld_tau = bsld_tau;
   spec.workload.procs = procs;
   spec.workload.load = load;
   spec.workload.arrival_scale = arrival_scale;
@@ -402,8 +424,9 @@ PYBIND11_MODULE(_core, m) {
         py::arg("check"));
   m.def("sweep", &sweep, py::arg("text"), py::arg("path"), py::arg("threads"));
   m.def("simulate_python", &simulate_python, py::arg("log"), py::arg("scheduler"), py::arg("name"),
-        py::arg("predictor"), py::arg("procs"), py::arg("load"), py::arg("arrival_scale"),
-        py::arg("kill_at_estimate"), py::arg("warmup_fraction"), py::arg("seed"));
+        py::arg("predictor"), py::arg("correction"), py::arg("procs"), py::arg("load"), py::arg("arrival_scale"),
+        py::arg("kill_at_estimate"), py::arg("extend_estimates"), py::arg("warmup_fraction"), py::arg("bsld_tau"),
+        py::arg("seed"));
   m.def("sweep_columns", &experiments::sweep_columns);
   m.def("locality", &locality, py::arg("log"), py::arg("attribute"), py::arg("slice"), py::arg("bins"),
         py::arg("rounds"), py::arg("seed"), py::arg("threads"));
