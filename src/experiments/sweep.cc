@@ -220,6 +220,17 @@ SweepSpec parse_sweep_spec(const std::string& text, const std::string& name) {
   if (!has_logs) fail(name, 0, "logs", "missing (the logs to simulate)");
   if (!s.loads.empty() && root.contains("arrival_scales"))
     fail(name, spec_line(s, "loads"), "loads", "give loads or arrival_scales, not both");
+  // A spec copied from a CLI list may keep the brackets that protect its commas there: one list element is one
+  // spec here, so one pair of outer brackets is dropped.
+  const auto unbracket = [](std::string& spec) {
+    if (spec.size() >= 2 && spec.front() == '[' && spec.back() == ']') spec = spec.substr(1, spec.size() - 2);
+  };
+  for (auto& x : s.schedulers) unbracket(x);
+  for (auto& x : s.predictors) unbracket(x);
+  for (auto& p : s.includes)
+    if (p.scheduler) unbracket(*p.scheduler);
+  for (auto& p : s.excludes)
+    if (p.scheduler) unbracket(*p.scheduler);
   // Predictor and correction names as the CLI spells the defaults.
   for (auto& p : s.predictors)
     if (p == "default") p.clear();

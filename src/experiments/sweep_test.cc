@@ -71,6 +71,14 @@ seed = 9
   EXPECT_EQ(runs[3].seed, 9u);
 }
 
+TEST(SweepSpec, AdaptiveSpecsWithOrWithoutTheirCliBrackets) {
+  const auto runs = expand_sweep(parse_sweep_spec(
+      "logs = 'a'\nschedulers = ['[pbas:candidates=easy,conservative;interval=1d]', 'wbas:maf=100']\n", "s.toml"));
+  ASSERT_EQ(runs.size(), 2u);
+  EXPECT_EQ(runs[0].scheduler, "pbas:candidates=easy,conservative;interval=1d");
+  EXPECT_EQ(runs[1].scheduler, "wbas:maf=100");
+}
+
 TEST(SweepSpec, BadSpecsNameTheKeyAndLine) {
   EXPECT_EQ(error_of("logs = 'a'\nschedulerz = ['easy']\n").rfind("s.toml:2: schedulerz: unknown key", 0), 0u);
   EXPECT_EQ(error_of("logs = 'a'\nseeds = ['one']\n").rfind("s.toml:2: seeds: must be an integer", 0), 0u);
