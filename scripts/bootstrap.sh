@@ -5,11 +5,15 @@ packages=(cmake ninja-build g++ clang libclang-rt-14-dev pkg-config
           libcli11-dev libfmt-dev nlohmann-json3-dev zlib1g-dev libeigen3-dev libboost-math-dev
           libgtest-dev libgmock-dev libbenchmark-dev libsqlite3-dev libtomlplusplus-dev python3
           pybind11-dev python3-dev python3-numpy python3-pandas python3-pytest python3-matplotlib
+          chromium chromium-driver python3-selenium  # the report's browser test
           slurm-wlm slurmdbd munge mariadb-server)  # the last four: a real Slurm for the tests (scripts/local-slurm.sh)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+# npm (the report's JavaScript, from the registry at build time): Debian's package unless an npm is there already
+# (a NodeSource nodejs brings its own, and Debian's npm would conflict with it).
+command -v npm >/dev/null || missing+=(npm)
 [ ${#missing[@]} -eq 0 ] && exit 0
 echo "bootstrap: installing ${missing[*]}"
 sudo=""

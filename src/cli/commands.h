@@ -20,5 +20,6 @@ void add_profiler_command(CLI::App& app);  // cmd_profiler.cc
 void add_categorize_command(CLI::App& app);  // cmd_categorize.cc
 void add_generate_command(CLI::App& app);    // cmd_generate.cc
 void add_sweep_command(CLI::App& app);       // cmd_sweep.cc
+void add_report_command(CLI::App& app);      // cmd_report.cc
 
 }  // namespace schedlab::cli

@@ -28,6 +28,7 @@ int main(int argc, char** argv) {
   schedlab::cli::add_categorize_command(app);
   schedlab::cli::add_generate_command(app);
   schedlab::cli::add_sweep_command(app);
+  schedlab::cli::add_report_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

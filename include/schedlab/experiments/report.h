@@ -1,0 +1,50 @@
+// `schedlab report`: one self-contained HTML page with plots of a workload and of schedules (docs/report.md).
+//
+// report_data() computes every number the page shows — it is the library's, the page only draws it:
+// - workload: the stats summary; jobs and offered load per time bin (width: max(1 h, span / 600), whole hours;
+//   load = runtime x size of the jobs submitted in the bin / (procs x bin)); jobs per hour of the day and per day of
+//   the week in the log's local time (analysis::utc_offsets; UTC without UnixStartTime); log-binned histograms of
+//   runtime, inter-arrival and estimate (4 bins per decade) and of size (powers of two); runtime / estimate
+//   (0.05 bins, and > 1); the 10 most popular estimates; locality of sampling of the runtime per 3-day slice
+//   against its bootstrap baseline (100 rounds); the 20 busiest users' share of the jobs; flurries; session and
+//   user class shares (k-means, when the log has UnixStartTime).
+// - scheduling (one run of experiments::run_compare over the schedulers): per scheduler the summary (wait,
+//   response, bounded slowdown, utilization), the wait CDF (101 quantiles), the time-averaged queue length and
+//   utilization per time bin, per-month mean wait and bounded slowdown with their deviation from the month's mean
+//   over the schedulers (Talby's Figure 7), and prediction accuracy when a predictor is given.
+// render_report() puts the data and the plotting libraries (Vega, Vega-Lite, Vega-Embed, inlined) into one page
+// that loads nothing else. Throws std::invalid_argument on an empty log, a log whose every job is excluded, or an
+// unknown scheduler / predictor.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "schedlab/swf/reader.h"
+
+namespace schedlab::experiments {
+
+struct ReportOptions {
+  std::string title;                                   // shown on the page (the log's name)
+  std::vector<std::string> schedulers{"easy", "conservative"};
+  std::string predictor;                               // empty: the default (estimate)
+  std::optional<int64_t> procs;
+  int locality_rounds = 100;
+  int threads = 0;
+};
+
+nlohmann::json report_data(const swf::Log& log, const ReportOptions& options);
+
+// A sweep's results (the CSV of `schedlab sweep`): `metric` against the parameter `x`, one line per scheduler
+// (Talby's Figure 9 kind of plot). Empty `x`: the first parameter column with more than one value besides
+// scheduler. Throws std::invalid_argument on a CSV that is not a sweep's or an unknown column.
+nlohmann::json sweep_report_data(const std::string& csv_text, const std::string& name, const std::string& metric,
+                                 const std::string& x);
+
+// The page: `data` (from report_data or sweep_report_data) and `libraries` (the JavaScript bundle) inlined.
+std::string render_report(const nlohmann::json& data, const std::string& libraries);
+
+}  // namespace schedlab::experiments

@@ -1,0 +1,127 @@
+// `schedlab report` through the built binary: the page's numbers are the CLI's JSON (stats, simulate, compare,
+// analyze locality, sessions), the page is self-contained, and bad input leaves no file behind.
+#include <filesystem>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "test_util.h"
+
+namespace schedlab::testing {
+namespace {
+
+const std::string kKth = std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz";
+
+// The data the page carries (the JSON in its schedlab-data element, "<\/" back to "</").
+nlohmann::json page_data(const std::string& page) {
+  const std::string open = "<script type=\"application/json\" id=\"schedlab-data\">";
+  const size_t start = page.find(open);
+  if (start == std::string::npos) return nullptr;
+  const size_t from = start + open.size(), end = page.find("</script>", from);
+  std::string text = page.substr(from, end - from);
+  for (size_t i = 0; (i = text.find("<\\/", i)) != std::string::npos;) text.replace(i, 3, "</");
+  return nlohmann::json::parse(text);
+}
+
+nlohmann::json cli_json(const std::vector<std::string>& args) {
+  const CliResult r = run_cli(args);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return nlohmann::json::parse(r.out);
+}
+
+TEST(CliReport, NumbersOnThePageAreTheCliJson) {
+  TempDir dir;
+  const CliResult r = run_cli({"report", kKth, "-s", "easy,conservative", "-o", dir.file("r.html")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string page = read_file(dir.file("r.html"));
+  EXPECT_EQ(page.find("<script src"), std::string::npos);  // everything inlined
+  EXPECT_NE(page.find("vegaEmbed"), std::string::npos);
+  const nlohmann::json d = page_data(page);
+  ASSERT_TRUE(d.is_object());
+  // Workload: the stats summary, locality (100 bootstrap rounds), session and user classes.
+  const nlohmann::json stats = cli_json({"stats", kKth, "--json"});
+  EXPECT_EQ(d["summary"]["valid_jobs"], stats["valid_jobs"]);
+  EXPECT_EQ(d["summary"]["machine"], stats["machine"]);
+  const nlohmann::json loc = cli_json({"analyze", "locality", kKth, "--bootstrap", "100", "--json"});
+  EXPECT_EQ(d["workload"]["locality"]["m_med"], loc["m_prime"]["median"]);
+  EXPECT_EQ(d["workload"]["locality"]["baseline"], loc["baseline"]["median"]["median"]);
+  EXPECT_EQ(d["workload"]["locality"]["slices"].size(), loc["usable_slices"].get<size_t>());
+  const nlohmann::json ses = cli_json({"sessions", kKth, "--classify", "--json"});
+  EXPECT_EQ(d["workload"]["classes"]["sessions"], ses["sessions"]);
+  // Scheduling: each scheduler's summary is simulate's; the months are compare's.
+  const auto& summary = d["scheduling"]["summary"];
+  ASSERT_EQ(summary.size(), 2u);
+  for (size_t k = 0; k < 2; ++k) {
+    const std::string name = summary[k]["scheduler"];
+    const nlohmann::json sim = cli_json({"simulate", kKth, "-s", name, "--json"});
+    EXPECT_EQ(summary[k]["wait_mean"], sim["metrics"]["wait"]["mean"]) << name;
+    EXPECT_EQ(summary[k]["wait_median"], sim["metrics"]["wait"]["median"]) << name;
+    EXPECT_EQ(summary[k]["bounded_slowdown_mean"], sim["metrics"]["bounded_slowdown"]["mean"]) << name;
+    EXPECT_EQ(summary[k]["utilization"], sim["metrics"]["utilization"]) << name;
+  }
+  const nlohmann::json cmp = cli_json({"compare", kKth, "-s", "easy,conservative", "--json"});
+  const auto& monthly = d["scheduling"]["monthly"];
+  ASSERT_EQ(monthly.size(), 2 * cmp["periods"].size());
+  for (const auto& m : monthly) {
+    const auto& period = cmp["periods"][m["month"].get<size_t>() - 1]["schedulers"][m["scheduler"].get<std::string>()];
+    EXPECT_EQ(m["wait"], period["wait"]);
+    EXPECT_EQ(m["bsld_deviation"], period["bounded_slowdown_deviation"]);
+  }
+}
+
+TEST(CliReport, SweepPage) {
+  TempDir dir;
+  write_file(dir.file("s.toml"), "logs = '" + kKth + "'\nschedulers = ['fcfs', 'easy']\nloads = [0.6, 0.8]\n");
+  ASSERT_EQ(run_cli({"sweep", dir.file("s.toml"), "-o", dir.file("r.csv")}).exit_code, 0);
+  const CliResult r = run_cli({"report", "--sweep", dir.file("r.csv"), "--metric", "bounded_slowdown_mean",
+                               "-o", dir.file("s.html")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json d = page_data(read_file(dir.file("s.html")));
+  EXPECT_EQ(d["x"], "load");
+  EXPECT_EQ(d["points"].size(), 4u);
+  const nlohmann::json sim = cli_json({"simulate", kKth, "-s", "easy", "--load", "0.8", "--json"});
+  bool found = false;
+  for (const auto& p : d["points"])
+    if (p["series"] == "easy" && p["x"] == 0.8) {
+      found = true;
+      EXPECT_EQ(p["value"], sim["metrics"]["bounded_slowdown"]["mean"]);
+    }
+  EXPECT_TRUE(found);
+}
+
+// Each bad input: a non-zero exit, a message naming the problem, and no page (not even a partial one); an earlier
+// page at the same path is left as it was.
+TEST(CliReport, BadInputLeavesNoFile) {
+  TempDir dir;
+  write_file(dir.file("empty.swf"), "; MaxProcs: 4\n");
+  write_file(dir.file("excluded.swf"), "; MaxProcs: 4\n1 0 0 -1 2 -1 -1 2 100 -1 1 1 1 1 1 1 -1 -1\n"
+                                       "2 5 0 -1 2 -1 -1 2 100 -1 1 1 1 1 1 1 -1 -1\n");
+  write_file(dir.file("ok.swf"), "; MaxProcs: 4\n1 0 0 10 2 -1 -1 2 100 -1 1 1 1 1 1 1 -1 -1\n");
+  struct Case {
+    std::vector<std::string> args;
+    std::string message;
+  };
+  const std::vector<Case> cases = {
+      {{"report", dir.file("empty.swf")}, "has no job"},
+      {{"report", dir.file("excluded.swf")}, "every job is excluded"},
+      {{"report", dir.file("ok.swf"), "-s", "easy,nope"}, "unknown scheduler 'nope'"},
+      {{"report", dir.file("missing.swf")}, "missing.swf"},
+      {{"report", "--sweep", dir.file("ok.swf")}, "not the CSV of schedlab sweep"},
+  };
+  for (const Case& c : cases) {
+    std::vector<std::string> args = c.args;
+    args.insert(args.end(), {"-o", dir.file("out.html")});
+    const CliResult r = run_cli(args);
+    EXPECT_NE(r.exit_code, 0) << c.message;
+    EXPECT_NE(r.err.find(c.message), std::string::npos) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(dir.file("out.html"))) << c.message;
+    EXPECT_FALSE(std::filesystem::exists(dir.file("out.html.tmp"))) << c.message;
+  }
+  write_file(dir.file("old.html"), "earlier page");
+  EXPECT_NE(run_cli({"report", dir.file("empty.swf"), "-o", dir.file("old.html")}).exit_code, 0);
+  EXPECT_EQ(read_file(dir.file("old.html")), "earlier page");
+}
+
+}  // namespace
+}  // namespace schedlab::testing

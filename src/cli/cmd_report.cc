@@ -1,0 +1,106 @@
+// schedlab report LOG -o report.html | schedlab report --sweep results.csv -o sweep.html: one self-contained HTML
+// page of plots (experiments/report.h; docs/report.md).
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+#include <fmt/core.h>
+
+#include "cli/commands.h"
+#include "schedlab/base/params.h"
+#include "schedlab/experiments/report.h"
+#include "schedlab/swf/csv.h"
+#include "schedlab/swf/reader.h"
+
+namespace schedlab::cli {
+namespace {
+
+struct ReportCliOptions {
+  std::string log, sweep, output, schedulers = "easy,conservative", predictor, metric = "wait_mean", x;
+  std::optional<int64_t> procs;
+  int threads = 0;
+};
+
+// The vendored plotting libraries: next to the binary (build/report/), else where the build put them.
+std::string libraries() {
+  std::error_code ec;
+  std::string path = SCHEDLAB_REPORT_LIBS;
+  const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (!ec && std::filesystem::exists(exe.parent_path() / "report" / "report-libs.js", ec))
+    path = (exe.parent_path() / "report" / "report-libs.js").string();
+  std::ifstream in(path);
+  if (!in)
+    throw std::invalid_argument(fmt::format("the report's JavaScript ({}) is missing: build schedlab with npm available "
+                                            "(make; scripts/vendor-js.sh)",
+                                            path));
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// Written to a temporary file and renamed: a failed report leaves no half-written page.
+void write_atomically(const std::string& path, const std::string& text) {
+  const std::string tmp = path + ".tmp";
+  std::error_code ec;
+  {
+    std::ofstream out(tmp, std::ios::binary);
+    out << text;
+    out.close();
+    if (!out) {
+      std::filesystem::remove(tmp, ec);
+      throw std::invalid_argument(fmt::format("{}: cannot write", path));
+    }
+  }
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) {
+    std::filesystem::remove(tmp, ec);
+    throw std::invalid_argument(fmt::format("{}: cannot write ({})", path, ec.message()));
+  }
+}
+
+void run_report(const ReportCliOptions& opt) {
+  if (opt.log.empty() == opt.sweep.empty()) throw std::invalid_argument("give a LOG or --sweep results.csv (one of them)");
+  const auto t0 = std::chrono::steady_clock::now();
+  nlohmann::json data;
+  if (!opt.sweep.empty()) {
+    data = experiments::sweep_report_data(swf::read_text(opt.sweep), opt.sweep, opt.metric, opt.x);
+  } else {
+    experiments::ReportOptions ro;
+    ro.title = opt.log;
+    ro.schedulers = base::parse_spec_list(opt.schedulers, "scheduler");
+    ro.predictor = opt.predictor;
+    ro.procs = opt.procs;
+    ro.threads = opt.threads;
+    data = experiments::report_data(swf::read_log(opt.log), ro);
+  }
+  const std::string page = experiments::render_report(data, libraries());
+  write_atomically(opt.output, page);
+  fmt::print("{}: {:.1f} MB, {:.1f} s\n", opt.output, static_cast<double>(page.size()) / 1e6,
+             std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+}
+
+}  // namespace
+
+void add_report_command(CLI::App& app) {
+  auto opt = std::make_shared<ReportCliOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "report", "One self-contained HTML page of plots: a workload (cycles, distributions, estimates, locality, "
+                "users, sessions, flurries) and its schedules (waits, queue, utilization, per-month deviations); "
+                "or a sweep's results (--sweep). docs/report.md");
+  cmd->add_option("LOG", opt->log, "SWF log (plain or gzip)");
+  cmd->add_option("--sweep", opt->sweep, "a sweep's results (CSV of schedlab sweep) instead of a log");
+  cmd->add_option("-o,--output", opt->output, "the HTML page")->required();
+  cmd->add_option("-s,--schedulers", opt->schedulers, "schedulers to simulate, comma-separated")->capture_default_str();
+  cmd->add_option("-p,--predictor", opt->predictor, "runtime predictor spec (default: estimate)");
+  cmd->add_option("--procs", opt->procs, "machine size (default: the log's)");
+  cmd->add_option("--metric", opt->metric, "--sweep: the metric column plotted")->capture_default_str();
+  cmd->add_option("--x", opt->x, "--sweep: the parameter on the x axis (default: the first that varies)");
+  cmd->add_option("--threads", opt->threads, "parallel simulations (0 = all cores)")->capture_default_str();
+  cmd->callback([opt] { run_report(*opt); });
+}
+
+}  // namespace schedlab::cli

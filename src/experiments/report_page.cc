@@ -1,0 +1,264 @@
+// The HTML page of `schedlab report` (experiments/report.h render_report): the data as one JSON object, the
+// plotting libraries inlined, and the Vega-Lite specs that draw the data. Nothing is computed here beyond laying
+// out what report_data computed; the page loads no other resource.
+#include <string>
+
+#include "schedlab/experiments/report.h"
+
+namespace schedlab::experiments {
+namespace {
+
+const char* kHead = R"HTML(<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>schedlab report</title>
+<style>
+body { font-family: system-ui, sans-serif; margin: 1.5em auto; max-width: 1100px; color: #222; }
+h1 { font-size: 1.5em; } h2 { border-bottom: 1px solid #ccc; padding-bottom: .2em; margin-top: 2em; }
+section { margin-bottom: 2em; } .charts { display: flex; flex-wrap: wrap; gap: 1em; }
+.chart { min-width: 300px; } .note { color: #666; font-size: .9em; }
+table { border-collapse: collapse; } td, th { padding: .25em .7em; border-bottom: 1px solid #ddd; text-align: right; }
+th:first-child, td:first-child { text-align: left; }
+</style>
+<script>
+)HTML";
+
+const char* kBody = R"HTML(</head>
+<body>
+<h1 id="title"></h1>
+<p class="note">Made by <code>schedlab report</code>. Every number on this page is schedlab's (the same as its
+JSON outputs); the page only draws them.</p>
+<div id="content"></div>
+<script>
+"use strict";
+const D = JSON.parse(document.getElementById("schedlab-data").textContent);
+window.schedlabViews = {};
+const pending = [];
+const content = document.getElementById("content");
+document.getElementById("title").textContent = D.title;
+
+const esc = t => String(t).replace(/[&<>"']/g, ch => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"})[ch]);
+function section(id, title, note) {
+  const s = document.createElement("section");
+  s.id = id;
+  s.innerHTML = "<h2>" + esc(title) + "</h2>" + (note ? "<p class='note'>" + esc(note) + "</p>" : "") + "<div class='charts'></div>";
+  content.appendChild(s);
+  return s.querySelector(".charts");
+}
+function chart(parent, id, spec) {
+  const div = document.createElement("div");
+  div.className = "chart";
+  div.id = id;
+  parent.appendChild(div);
+  spec.$schema = "https://vega.github.io/schema/vega-lite/v5.json";
+  spec.width = spec.width || 400;
+  spec.height = spec.height || 220;
+  pending.push(vegaEmbed("#" + id, spec, {renderer: "svg", actions: false})
+    .then(r => { window.schedlabViews[id] = r.view; }));
+}
+const fmt = (v, d) => (v === null || v === undefined) ? "–" : Number(v).toLocaleString("en", {maximumFractionDigits: d});
+const per = h => h % 168 === 0 ? (h === 168 ? "week" : h / 168 + " weeks") :
+                 h % 24 === 0 ? (h === 24 ? "day" : h / 24 + " days") : (h === 1 ? "hour" : h + " hours");
+// Log bins are labelled at whole powers of ten only (and 0).
+const decadeLabel = "datum.value == 0 || abs(log(datum.value) / LN10 - round(log(datum.value) / LN10)) < 1e-6 ? " +
+  "format(datum.value, '~s') : ''";
+const barsOver = (values, field, title, xtitle, labelExpr = decadeLabel) => ({
+  title: title, data: {values: values},
+  mark: "bar",
+  encoding: {
+    x: {field: "lo", type: "ordinal", sort: null, title: xtitle, axis: {labelExpr: labelExpr}},
+    y: {field: "jobs", type: "quantitative", title: "jobs"},
+    tooltip: [{field: "lo", title: "from", format: "~s"}, {field: "hi", title: "to", format: "~s"}, {field: "jobs"}]}
+});
+
+if (D.kind === "sweep") {
+  const c = section("sweep", "Sweep: " + D.metric + " against " + D.x,
+    fmt(D.rows) + " runs" + (D.failed_runs ? ", " + fmt(D.failed_runs) + " failed (left out)" : "") +
+    ". One line per " + D.series_name + "; a point is the mean over its runs (seeds), the band their range.");
+  const xEnc = {field: "x", type: D.x_numeric ? "quantitative" : "ordinal", title: D.x, sort: null};
+  const color = {field: "series", type: "nominal", title: D.series_name, sort: null};
+  chart(c, "sweep-metric", {
+    width: 900, height: 400, data: {values: D.points},
+    layer: [{mark: {type: "area", opacity: 0.15}, encoding: {x: xEnc, y: {field: "min", type: "quantitative"},
+                                                             y2: {field: "max"}, color: color}},
+            {mark: {type: "line", point: true}, encoding: {
+               x: xEnc, y: {field: "value", type: "quantitative", title: D.metric}, color: color,
+               tooltip: [{field: "series"}, {field: "x", title: D.x}, {field: "value", title: D.metric},
+                         {field: "min"}, {field: "max"}, {field: "runs"}]}}]});
+} else {
+  const W = D.workload, S = D.scheduling, sum = D.summary, T0 = D.time_origin;
+  // Time on the x axis: dates (UTC) when the log has a UnixStartTime, else days from its time 0.
+  const timeX = T0 === null ? {field: "day", type: "quantitative", title: "days from the log's start"}
+                            : {field: "date", type: "temporal", title: null, scale: {type: "utc"}};
+  const dated = values => T0 === null ? values : values.map(v => ({...v, date: (T0 + v.day * 86400) * 1000}));
+  const w = section("workload", "Workload",
+    fmt(sum.records) + " records, " + fmt(sum.valid_jobs) + " jobs that can be simulated on " +
+    fmt(sum.machine.procs) + " processors, " + fmt(W.user_count) + " users; offered load " + fmt(sum.offered_load, 3) +
+    ". Times of day in " + W.local_time + ".");
+  const flurryRules = dated(W.flurries.map(f => ({day: f.day, user: f.user, jobs: f.jobs})));
+  const overTime = {
+    title: "Jobs per " + per(W.bin_hours) + (W.flurries.length ? " (flurries marked red)" : " (no flurry found)"),
+    layer: [{data: {values: dated(W.over_time)}, mark: "line", encoding: {
+              x: timeX,
+              y: {field: "jobs", type: "quantitative"}}}]};
+  if (flurryRules.length)
+    overTime.layer.push({data: {values: flurryRules}, mark: {type: "rule", color: "red"},
+                         encoding: {x: timeX, tooltip: [{field: "user"}, {field: "jobs"}]}});
+  chart(w, "w-jobs", overTime);
+  chart(w, "w-load", {title: "Offered load per " + per(W.bin_hours), data: {values: dated(W.over_time)}, mark: "line",
+    encoding: {x: timeX,
+               y: {field: "load", type: "quantitative", title: "load"}}});
+  chart(w, "w-daily", {title: "Daily cycle: jobs per hour of the day", data: {values: W.hour_of_day}, mark: "bar",
+    encoding: {x: {field: "hour", type: "ordinal"}, y: {field: "jobs", type: "quantitative"}}});
+  chart(w, "w-weekly", {title: "Weekly cycle: jobs per day of the week", data: {values: W.day_of_week}, mark: "bar",
+    encoding: {x: {field: "day", type: "ordinal", sort: {field: "order"}}, y: {field: "jobs", type: "quantitative"}}});
+  chart(w, "w-runtime", barsOver(W.distributions.runtime, "lo", "Runtime (s, log bins)", "runtime from (s)"));
+  chart(w, "w-size", barsOver(W.distributions.size, "lo", "Size (processors, powers of two)", "processors from",
+                                "format(datum.value, '~s')"));
+  chart(w, "w-interarrival", barsOver(W.distributions.interarrival, "lo", "Inter-arrival time (s, log bins)", "seconds from"));
+  if (W.distributions.estimate.length) {
+    chart(w, "w-estimate", barsOver(W.distributions.estimate, "lo", "User estimate (s, log bins)", "estimate from (s)"));
+    chart(w, "w-accuracy", {title: "Estimate accuracy: runtime / estimate", data: {values: W.estimate_accuracy},
+      mark: "bar", encoding: {x: {field: "label", type: "ordinal", sort: null, title: "runtime / estimate from"},
+                              y: {field: "jobs", type: "quantitative"}}});
+    chart(w, "w-popular", {title: "The 10 most popular estimates", data: {values: W.popular_estimates}, mark: "bar",
+      encoding: {y: {field: "estimate", type: "ordinal", sort: "-x", title: "estimate (s)"},
+                 x: {field: "jobs", type: "quantitative"}}});
+  }
+  if (W.locality && W.locality.slices.length) {
+    chart(w, "w-locality", {title: "Locality of sampling: runtime's deviation m per 3-day slice",
+      layer: [{data: {values: dated(W.locality.slices)}, mark: "line",
+               encoding: {x: timeX, y: {field: "m", type: "quantitative", title: "m of the slice"}}},
+              {data: {values: [{v: W.locality.m_med, what: "M'med of the log: " + fmt(W.locality.m_med, 3)},
+                               {v: W.locality.baseline, what: "random sampling (bootstrap): " + fmt(W.locality.baseline, 3)}]},
+               mark: {type: "rule", strokeDash: [4, 4]},
+               encoding: {y: {field: "v", type: "quantitative"},
+                          color: {field: "what", type: "nominal", title: "median over the slices",
+                                  scale: {range: ["black", "gray"]}, legend: {orient: "bottom"}}}}]});
+  }
+  chart(w, "w-users", {title: "Users' share of the jobs (the 20 busiest)", data: {values: W.users}, mark: "bar",
+    encoding: {x: {field: "user", type: "ordinal", sort: {field: "rank"}, title: null},
+               y: {field: "jobs", type: "quantitative"}}});
+  if (W.classes) {
+    chart(w, "w-sessions", {title: "Session classes (" + fmt(W.classes.sessions) + " sessions, k-means)",
+      data: {values: W.classes.session_classes}, mark: "bar",
+      encoding: {x: {field: "class", type: "ordinal", sort: null}, y: {field: "share", type: "quantitative", axis: {format: "%"}}}});
+    chart(w, "w-userclasses", {title: "User classes (" + fmt(W.classes.users) + " users, k-means)",
+      data: {values: W.classes.user_classes}, mark: "bar",
+      encoding: {x: {field: "class", type: "ordinal", sort: null}, y: {field: "share", type: "quantitative", axis: {format: "%"}}}});
+  }
+
+  const timeline = dated(S.timeline);
+  const s = section("scheduling", "Scheduling", "On " + fmt(S.procs) + " processors, predictor " + S.predictor + ".");
+  const table = document.createElement("table");
+  table.id = "summary-table";
+  table.innerHTML = "<tr><th>scheduler</th><th>mean wait (s)</th><th>median wait</th><th>90th pct wait</th>" +
+    "<th>mean response (s)</th><th>mean bounded slowdown</th><th>utilization</th></tr>" +
+    S.summary.map(r => "<tr><td>" + esc(r.scheduler) + "</td><td>" + fmt(r.wait_mean, 0) + "</td><td>" + fmt(r.wait_median, 0) +
+      "</td><td>" + fmt(r.wait_p90, 0) + "</td><td>" + fmt(r.response_mean, 0) + "</td><td>" +
+      fmt(r.bounded_slowdown_mean, 2) + "</td><td>" + fmt(r.utilization, 3) + "</td></tr>").join("");
+  s.parentNode.insertBefore(table, s);
+  chart(s, "s-cdf", {title: "Wait time CDF", data: {values: S.wait_cdf.map(p => ({...p, wait1: p.wait + 1}))},
+    mark: "line", encoding: {x: {field: "wait1", type: "quantitative", scale: {type: "log"}, title: "wait + 1 (s)"},
+                             y: {field: "fraction", type: "quantitative"}, color: {field: "scheduler", type: "nominal"}}});
+  chart(s, "s-queue", {title: "Queue length (time-averaged per " + per(S.bin_hours) + ")", data: {values: timeline},
+    mark: "line", encoding: {x: timeX,
+                             y: {field: "queue", type: "quantitative", title: "waiting jobs"},
+                             color: {field: "scheduler", type: "nominal"}}});
+  chart(s, "s-utilization", {title: "Utilization (per " + per(S.bin_hours) + ")", data: {values: timeline},
+    mark: "line", encoding: {x: timeX,
+                             y: {field: "utilization", type: "quantitative"},
+                             color: {field: "scheduler", type: "nominal"}}});
+  chart(s, "s-monthly-wait", {title: "Mean wait per month", data: {values: S.monthly}, mark: {type: "line", point: true},
+    encoding: {x: {field: "month", type: "ordinal"}, y: {field: "wait", type: "quantitative", title: "mean wait (s)"},
+               color: {field: "scheduler", type: "nominal"}}});
+  chart(s, "s-deviation", {title: "Deviation from the month's mean over the schedulers (Talby Fig. 7)",
+    data: {values: S.monthly}, mark: "bar",
+    encoding: {x: {field: "month", type: "ordinal"}, xOffset: {field: "scheduler"},
+               y: {field: "wait_deviation", type: "quantitative", title: "wait deviation", axis: {format: "%"}},
+               color: {field: "scheduler", type: "nominal"}}});
+  chart(s, "s-monthly-bsld", {title: "Mean bounded slowdown per month", data: {values: S.monthly},
+    mark: {type: "line", point: true},
+    encoding: {x: {field: "month", type: "ordinal"}, y: {field: "bsld", type: "quantitative", title: "bounded slowdown"},
+               color: {field: "scheduler", type: "nominal"}}});
+  chart(s, "s-deviation-bsld", {title: "Bounded slowdown: deviation from the month's mean over the schedulers",
+    data: {values: S.monthly}, mark: "bar",
+    encoding: {x: {field: "month", type: "ordinal"}, xOffset: {field: "scheduler"},
+               y: {field: "bsld_deviation", type: "quantitative", title: "bounded slowdown deviation", axis: {format: "%"}},
+               color: {field: "scheduler", type: "nominal"}}});
+  if (S.accuracy.length) {
+    chart(s, "s-accuracy", {title: "Prediction accuracy of " + S.predictor + " (runtime / prediction, mean and median)",
+      data: {values: S.accuracy.flatMap(a => [{scheduler: a.scheduler, statistic: "mean", value: a.relative_accuracy.mean},
+                                               {scheduler: a.scheduler, statistic: "median", value: a.relative_accuracy.median}])},
+      mark: "bar", encoding: {x: {field: "scheduler", type: "nominal"}, xOffset: {field: "statistic"},
+                              y: {field: "value", type: "quantitative", title: "relative accuracy"},
+                              color: {field: "statistic", type: "nominal"}}});
+  }
+}
+
+// Marks drawn per chart, one count per mark (layer) of its Vega scenegraph, axes, legends and titles left out. The
+// browser test requires every count to be positive: a chart, or a layer of it, with no data is a failure.
+window.schedlabMarkCounts = function () {
+  const counts = {};
+  for (const [id, view] of Object.entries(window.schedlabViews)) {
+    const layers = [];
+    (function walk(item) {
+      if (!item) return;
+      if (item.role === "mark" && item.marktype !== "group") layers.push((item.items || []).length);
+      (item.items || []).forEach(walk);
+    })(view.scenegraph().root);
+    counts[id] = layers;
+  }
+  return counts;
+};
+Promise.all(pending).then(() => { window.schedlabReady = true; },
+                          e => { console.error(e); window.schedlabReady = "error: " + e; });
+</script>
+</body></html>
+)HTML";
+
+// JSON inside <script type="application/json">: "</" must not appear as such.
+std::string script_safe(std::string s) {
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '<' && i + 1 < s.size() && s[i + 1] == '/') {
+      out += "<\\/";
+      ++i;
+    } else {
+      out += s[i];
+    }
+  }
+  return out;
+}
+
+// JavaScript inline: only "</script" would end the element early (in a string or regex literal; "<\/" means the
+// same there).
+std::string script_safe_code(const std::string& s) {
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '<' && i + 7 < s.size() && s[i + 1] == '/' &&
+        (s.compare(i + 2, 6, "script") == 0 || s.compare(i + 2, 6, "SCRIPT") == 0)) {
+      out += "<\\/";
+      ++i;
+    } else {
+      out += s[i];
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string render_report(const nlohmann::json& data, const std::string& libraries) {
+  std::string page = kHead;
+  page += script_safe_code(libraries);
+  page += "\n</script>\n<script type=\"application/json\" id=\"schedlab-data\">";
+  page += script_safe(data.dump());
+  page += "</script>\n";
+  page += kBody;
+  return page;
+}
+
+}  // namespace schedlab::experiments

@@ -1,0 +1,141 @@
+// The report's data (experiments/report.h) on hand-computed scenarios, the sweep page's aggregation, the page's
+// escaping, and the errors on bad input.
+#include "schedlab/experiments/report.h"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+#include "schedlab/experiments/sweep.h"
+#include "test_util.h"
+
+namespace schedlab::experiments {
+namespace {
+using schedlab::testing::J;
+
+// 2 processors. J1 (2 procs, 2 h) and J2 (1 proc, 1 h) both arrive at 0; under FCFS J2 waits for J1: it starts at
+// 7200 and ends at 10800. Time bins of 1 h from 0:
+//   queue (J2 waiting over [0, 7200)): 1, 1, 0, 0
+//   utilization (2 procs to 7200, 1 to 10800): 1, 1, 0.5, 0
+//   offered load of the one submission bin: (7200 x 2 + 3600 x 1) / (2 x 3600) = 2.5
+swf::Log scenario() {
+  swf::Log log;
+  log.header.max_procs = 2;
+  log.records = schedlab::testing::records({J{1, 0, 7200, 2, 7200}, J{2, 0, 3600, 1, 3600}});
+  return log;
+}
+
+ReportOptions fcfs() {
+  ReportOptions o;
+  o.title = "scenario";
+  o.schedulers = {"fcfs"};
+  o.threads = 1;
+  return o;
+}
+
+TEST(ReportTest, HandComputedSeriesOfAScenario) {
+  const nlohmann::json d = report_data(scenario(), fcfs());
+  const auto& w = d["workload"];
+  EXPECT_EQ(w["bin_hours"], 1);
+  ASSERT_EQ(w["over_time"].size(), 1u);
+  EXPECT_EQ(w["over_time"][0]["jobs"], 2);
+  EXPECT_DOUBLE_EQ(w["over_time"][0]["load"].get<double>(), 2.5);
+  // No UnixStartTime: UTC from the epoch, a Thursday, hour 0.
+  EXPECT_EQ(w["hour_of_day"][0]["jobs"], 2);
+  EXPECT_EQ(w["day_of_week"][3]["day"], "Thu");
+  EXPECT_EQ(w["day_of_week"][3]["jobs"], 2);
+  EXPECT_TRUE(w["classes"].is_null());
+  const auto& s = d["scheduling"];
+  ASSERT_EQ(s["timeline"].size(), 4u);
+  const double queue[] = {1, 1, 0, 0}, util[] = {1, 1, 0.5, 0};
+  for (size_t b = 0; b < 4; ++b) {
+    EXPECT_DOUBLE_EQ(s["timeline"][b]["queue"].get<double>(), queue[b]) << b;
+    EXPECT_DOUBLE_EQ(s["timeline"][b]["utilization"].get<double>(), util[b]) << b;
+  }
+  EXPECT_DOUBLE_EQ(s["summary"][0]["wait_mean"].get<double>(), 3600.0);
+  EXPECT_EQ(s["wait_cdf"].front()["wait"], 0.0);
+  EXPECT_EQ(s["wait_cdf"].back()["wait"], 7200.0);
+  EXPECT_EQ(s["wait_cdf"].back()["fraction"], 1.0);
+  EXPECT_TRUE(s["accuracy"].empty());  // no predictor asked for
+}
+
+TEST(ReportTest, BadInputIsAnError) {
+  swf::Log empty;
+  empty.header.max_procs = 2;
+  EXPECT_THROW(report_data(empty, fcfs()), std::invalid_argument);
+  swf::Log excluded = scenario();
+  for (auto& r : excluded.records) r.run_time = -1;  // no runtime: nothing to simulate
+  EXPECT_THROW(report_data(excluded, fcfs()), std::invalid_argument);
+  ReportOptions unknown = fcfs();
+  unknown.schedulers = {"fcfs", "no-such-scheduler"};
+  EXPECT_THROW(report_data(scenario(), unknown), std::invalid_argument);
+}
+
+std::string sweep_row(const std::string& scheduler, const std::string& load, const std::string& seed,
+                      const std::string& status, const std::string& wait) {
+  // Every column empty but the ones named.
+  std::string line;
+  const auto& cols = sweep_columns();
+  for (size_t i = 0; i < cols.size(); ++i) {
+    if (i > 0) line += ',';
+    if (cols[i] == "scheduler") line += scheduler;
+    if (cols[i] == "load") line += load;
+    if (cols[i] == "seed") line += seed;
+    if (cols[i] == "status") line += status;
+    if (cols[i] == "wait_mean") line += wait;
+    if (cols[i] == "log") line += "kth.swf";
+  }
+  return line + "\n";
+}
+
+TEST(ReportTest, SweepPointsAreMeansOverSeedsPerScheduler) {
+  const std::string csv = sweep_csv_header() + sweep_row("easy", "0.7", "1", "ok", "100") +
+                          sweep_row("easy", "0.7", "2", "ok", "300") + sweep_row("easy", "0.8", "1", "ok", "500") +
+                          sweep_row("fcfs", "0.7", "1", "ok", "1000") +
+                          sweep_row("fcfs", "0.8", "1", "error: x", "") + sweep_row("fcfs", "0.8", "2", "ok", "7");
+  const nlohmann::json d = sweep_report_data(csv, "r.csv", "wait_mean", "");
+  EXPECT_EQ(d["x"], "load");  // the first parameter that varies
+  EXPECT_EQ(d["series_name"], "scheduler");
+  EXPECT_EQ(d["failed_runs"], 1);
+  EXPECT_TRUE(d["x_numeric"].get<bool>());
+  ASSERT_EQ(d["points"].size(), 4u);
+  const auto& p0 = d["points"][0];  // (easy, 0.7): seeds 1 and 2
+  EXPECT_EQ(p0["series"], "easy");
+  EXPECT_DOUBLE_EQ(p0["x"].get<double>(), 0.7);
+  EXPECT_DOUBLE_EQ(p0["value"].get<double>(), 200.0);
+  EXPECT_DOUBLE_EQ(p0["min"].get<double>(), 100.0);
+  EXPECT_DOUBLE_EQ(p0["max"].get<double>(), 300.0);
+  EXPECT_EQ(p0["runs"], 2);
+  EXPECT_DOUBLE_EQ(d["points"][3]["value"].get<double>(), 7.0);  // (fcfs, 0.8): the failed run left out
+}
+
+TEST(ReportTest, SweepErrorsNameTheProblem) {
+  const auto message = [](const std::string& csv, const std::string& metric) {
+    try {
+      sweep_report_data(csv, "r.csv", metric, "");
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(message("a,b\n1,2\n", "wait_mean").find("not the CSV of schedlab sweep"), std::string::npos);
+  EXPECT_NE(message(sweep_csv_header(), "wait_mean").find("no result row"), std::string::npos);
+  const std::string one = sweep_csv_header() + sweep_row("easy", "0.7", "1", "ok", "1");
+  EXPECT_NE(message(one, "no_such").find("no column 'no_such'"), std::string::npos);
+  EXPECT_NE(message(one, "load").find("is a parameter"), std::string::npos);
+  EXPECT_NE(message(sweep_csv_header() + "1,2\n", "wait_mean").find("r.csv:2:"), std::string::npos);
+}
+
+TEST(ReportTest, PageCarriesTheDataSafely) {
+  // A title with markup and a "</script>" in the data or the libraries must not end the script elements early.
+  const nlohmann::json data = {{"kind", "sweep"}, {"title", "</script><script>alert(1)</script>"}};
+  const std::string page = render_report(data, "var s = '</script>';");
+  EXPECT_EQ(page.find("</script><script>alert"), std::string::npos);
+  EXPECT_NE(page.find("<\\/script><script>alert(1)<\\/script>"), std::string::npos);
+  EXPECT_NE(page.find("var s = '<\\/script>';"), std::string::npos);
+  EXPECT_EQ(page.find("http://"), std::string::npos);  // nothing to fetch from the page itself
+  EXPECT_EQ(page.find("src="), std::string::npos);
+}
+
+}  // namespace
+}  // namespace schedlab::experiments

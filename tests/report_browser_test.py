@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+"""The report in a real browser: `schedlab report` pages loaded in headless Debian chromium through chromedriver.
+
+For each page: it loads with no console error, requests nothing (no resource entry beyond the page itself), every
+chart renders with marks in it (the page's schedlabMarkCounts() counts the marks of each layer of each Vega
+scenegraph; a chart or a layer with none fails), and a screenshot of each section is kept in OUT_DIR. The checker is itself checked: a page whose daily-cycle
+data was emptied must be reported as failing.
+
+usage: report_browser_test.py SCHEDLAB_BINARY KTH_LOG OUT_DIR [LOG...]     (exit 77: no chromium / chromedriver /
+       selenium). Each further LOG that exists gets a report with the default options too (under 5 MB, checked).
+"""
+import json
+import os
+import subprocess
+import sys
+import time
+
+
+def skip(why):
+    print(f"SKIP: {why}")
+    sys.exit(77)
+
+
+try:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+except ImportError:
+    skip("python3-selenium is not installed (scripts/bootstrap.sh)")
+for tool in ("/usr/bin/chromium", "/usr/bin/chromedriver"):
+    if not os.path.exists(tool):
+        skip(f"{tool} is missing (scripts/bootstrap.sh installs chromium and chromium-driver)")
+
+schedlab, kth, out_dir = sys.argv[1:4]
+more_logs = [p for p in sys.argv[4:] if os.path.exists(p)]
+os.makedirs(out_dir, exist_ok=True)
+
+
+def run(*args):
+    r = subprocess.run([schedlab, *args], capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit(f"schedlab {' '.join(args)} failed ({r.returncode}): {r.stderr}")
+    return r.stdout
+
+
+def browser():
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = "/usr/bin/chromium"
+    # The machine's network is closed: without the background-networking flags chromium's own connections fail and
+    # log errors that are not the page's.
+    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic",
+                 "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--window-size=1300,1000", f"--user-data-dir={os.path.join(out_dir, 'chromium-profile')}"):
+        opts.add_argument(flag)
+    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opts)
+
+
+def check_page(driver, path, shots_prefix):
+    """Problems found on the page at `path` (an empty list: it passed)."""
+    problems = []
+    driver.get("file://" + os.path.abspath(path))
+    deadline = time.time() + 60
+    ready = None
+    while time.time() < deadline:
+        ready = driver.execute_script("return window.schedlabReady === undefined ? null : window.schedlabReady;")
+        if ready is not None:
+            break
+        time.sleep(0.2)
+    if ready is not True:
+        return [f"{path}: the charts did not finish rendering ({ready!r})"]
+    for entry in driver.get_log("browser"):
+        if entry["level"] in ("SEVERE", "ERROR"):
+            problems.append(f"{path}: console error: {entry['message']}")
+    resources = driver.execute_script("return performance.getEntriesByType('resource').map(e => e.name);")
+    if resources:
+        problems.append(f"{path}: the page requested {resources}")
+    counts = driver.execute_script("return window.schedlabMarkCounts();")
+    charts = [e.get_attribute("id") for e in driver.find_elements(By.CSS_SELECTOR, "div.chart")]
+    if not charts:
+        problems.append(f"{path}: no chart on the page")
+    for c in charts:
+        layers = counts.get(c, [])
+        if not layers or min(layers) <= 0:
+            problems.append(f"{path}: chart {c} has no mark (marks per layer: {layers})")
+    print(f"{path}: {len(charts)} charts, marks {json.dumps(counts, sort_keys=True)}")
+    # The whole page in the window, so that a section's screenshot is not cut at the viewport.
+    height = driver.execute_script("return document.documentElement.scrollHeight;")
+    driver.set_window_size(1300, height + 200)
+    for section in driver.find_elements(By.TAG_NAME, "section"):
+        shot = f"{shots_prefix}-{section.get_attribute('id')}.png"
+        section.screenshot(shot)
+        print(f"  screenshot {shot}")
+    driver.set_window_size(1300, 1000)
+    return problems
+
+
+def main():
+    kth_page = os.path.join(out_dir, "kth.html")
+    run("report", kth, "-s", "easy,conservative,fcfs", "-p", "user-last2", "-o", kth_page)
+    # A small sweep (load against the scheduler, two seeds) for the sweep page.
+    spec = os.path.join(out_dir, "sweep.toml")
+    with open(spec, "w") as f:
+        f.write(f'logs = ["{os.path.abspath(kth)}"]\nschedulers = ["fcfs", "easy"]\nloads = [0.6, 0.8]\n'
+                'seeds = [1, 2]\n')
+    results = os.path.join(out_dir, "sweep.csv")
+    if os.path.exists(results):
+        os.remove(results)  # a sweep resumes from its results file: start afresh
+    run("sweep", spec, "-o", results)
+    sweep_page = os.path.join(out_dir, "sweep.html")
+    run("report", "--sweep", results, "-o", sweep_page)
+    # The checker must catch a chart without data: the daily cycle emptied.
+    broken_page = os.path.join(out_dir, "broken.html")
+    with open(kth_page) as f:
+        page = f.read()
+    start = page.index('"hour_of_day":[')
+    end = page.index("]", start)
+    with open(broken_page, "w") as f:
+        f.write(page[:start] + '"hour_of_day":[' + page[end:])
+
+    problems = []
+    more_pages = []
+    for log in more_logs:
+        name = os.path.basename(log).split(".")[0]
+        page = os.path.join(out_dir, name + ".html")
+        run("report", log, "-o", page)
+        if os.path.getsize(page) > 5e6:
+            problems.append(f"{page}: {os.path.getsize(page)} bytes, more than 5 MB")
+        more_pages.append((page, os.path.join(out_dir, name)))
+
+    driver = browser()
+    try:
+        problems += check_page(driver, kth_page, os.path.join(out_dir, "kth"))
+        for page, prefix in more_pages:
+            problems += check_page(driver, page, prefix)
+        problems += check_page(driver, sweep_page, os.path.join(out_dir, "sweep"))
+        broken = check_page(driver, broken_page, os.path.join(out_dir, "broken"))
+    finally:
+        driver.quit()
+    if not any("w-daily has no mark" in p for p in broken):
+        problems.append(f"the checker did not catch the emptied daily-cycle chart: {broken}")
+    for p in problems:
+        print("FAIL:", p)
+    sys.exit(1 if problems else 0)
+
+
+main()
