@@ -79,7 +79,7 @@ void run_report(const ReportCliOptions& opt) {
   }
   const std::string page = experiments::render_report(data, libraries());
   write_atomically(opt.output, page);
-  fmt::print("{}: {:.1f} MB, {:.1f} s\n", opt.output, static_cast<double>(page.size()) / 1e6,
+  fmt::print("{}: {:.1f} MB, wall time {:.1f} s\n", opt.output, static_cast<double>(page.size()) / 1e6,
              std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
 }
 

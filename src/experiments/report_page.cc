@@ -53,6 +53,7 @@ function chart(parent, id, spec) {
   spec.$schema = "https://vega.github.io/schema/vega-lite/v5.json";
   spec.width = spec.width || 400;
   spec.height = spec.height || 220;
+  spec.config = {legend: {orient: "bottom", columns: 4}};  // two charts to a row, legends included
   pending.push(vegaEmbed("#" + id, spec, {renderer: "svg", actions: false})
     .then(r => { window.schedlabViews[id] = r.view; }));
 }
@@ -158,9 +159,6 @@ if (D.kind === "sweep") {
       "</td><td>" + fmt(r.wait_p90, 0) + "</td><td>" + fmt(r.response_mean, 0) + "</td><td>" +
       fmt(r.bounded_slowdown_mean, 2) + "</td><td>" + fmt(r.utilization, 3) + "</td></tr>").join("");
   s.parentNode.insertBefore(table, s);
-  chart(s, "s-cdf", {title: "Wait time CDF", data: {values: S.wait_cdf.map(p => ({...p, wait1: p.wait + 1}))},
-    mark: "line", encoding: {x: {field: "wait1", type: "quantitative", scale: {type: "log"}, title: "wait + 1 (s)"},
-                             y: {field: "fraction", type: "quantitative"}, color: {field: "scheduler", type: "nominal"}}});
   chart(s, "s-queue", {title: "Queue length (time-averaged per " + per(S.bin_hours) + ")", data: {values: timeline},
     mark: "line", encoding: {x: timeX,
                              y: {field: "queue", type: "quantitative", title: "waiting jobs"},
@@ -172,7 +170,7 @@ if (D.kind === "sweep") {
   chart(s, "s-monthly-wait", {title: "Mean wait per month", data: {values: S.monthly}, mark: {type: "line", point: true},
     encoding: {x: {field: "month", type: "ordinal"}, y: {field: "wait", type: "quantitative", title: "mean wait (s)"},
                color: {field: "scheduler", type: "nominal"}}});
-  chart(s, "s-deviation", {title: "Deviation from the month's mean over the schedulers (Talby Fig. 7)",
+  chart(s, "s-deviation", {title: "Wait: deviation from the month's mean over the schedulers (Talby Fig. 7)",
     data: {values: S.monthly}, mark: "bar",
     encoding: {x: {field: "month", type: "ordinal"}, xOffset: {field: "scheduler"},
                y: {field: "wait_deviation", type: "quantitative", title: "wait deviation", axis: {format: "%"}},
@@ -186,6 +184,9 @@ if (D.kind === "sweep") {
     encoding: {x: {field: "month", type: "ordinal"}, xOffset: {field: "scheduler"},
                y: {field: "bsld_deviation", type: "quantitative", title: "bounded slowdown deviation", axis: {format: "%"}},
                color: {field: "scheduler", type: "nominal"}}});
+  chart(s, "s-cdf", {title: "Wait time CDF", data: {values: S.wait_cdf.map(p => ({...p, wait1: p.wait + 1}))},
+    mark: "line", encoding: {x: {field: "wait1", type: "quantitative", scale: {type: "log"}, title: "wait + 1 (s)"},
+                             y: {field: "fraction", type: "quantitative"}, color: {field: "scheduler", type: "nominal"}}});
   if (S.accuracy.length) {
     chart(s, "s-accuracy", {title: "Prediction accuracy of " + S.predictor + " (runtime / prediction, mean and median)",
       data: {values: S.accuracy.flatMap(a => [{scheduler: a.scheduler, statistic: "mean", value: a.relative_accuracy.mean},

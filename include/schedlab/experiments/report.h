@@ -1,8 +1,8 @@
 // `schedlab report`: one self-contained HTML page with plots of a workload and of schedules (docs/report.md).
 //
 // report_data() computes every number the page shows — it is the library's, the page only draws it:
-// - workload: the stats summary; jobs and offered load per time bin (width: max(1 h, span / 600), whole hours;
-//   load = runtime x size of the jobs submitted in the bin / (procs x bin)); jobs per hour of the day and per day of
+// - workload: the stats summary; jobs and offered load per time bin (the smallest of 1, 2, 3, 6, 12 h, 1, 2 days,
+//   1, 2, 4 weeks giving at most 600 bins; load = runtime x size of the jobs submitted in the bin / (procs x bin)); jobs per hour of the day and per day of
 //   the week in the log's local time (analysis::utc_offsets; UTC without UnixStartTime); log-binned histograms of
 //   runtime, inter-arrival and estimate (4 bins per decade) and of size (powers of two); runtime / estimate
 //   (0.05 bins, and > 1); the 10 most popular estimates; locality of sampling of the runtime per 3-day slice
@@ -12,6 +12,7 @@
 //   response, bounded slowdown, utilization), the wait CDF (101 quantiles), the time-averaged queue length and
 //   utilization per time bin, per-month mean wait and bounded slowdown with their deviation from the month's mean
 //   over the schedulers (Talby's Figure 7), and prediction accuracy when a predictor is given.
+// Times ("day") count from the log's time 0; "time_origin" is its UnixStartTime (null without one).
 // render_report() puts the data and the plotting libraries (Vega, Vega-Lite, Vega-Embed, inlined) into one page
 // that loads nothing else. Throws std::invalid_argument on an empty log, a log whose every job is excluded, or an
 // unknown scheduler / predictor.
