@@ -2,7 +2,7 @@
 # Installs the Debian packages schedlab needs, only those missing. Idempotent; works as root or via sudo.
 set -euo pipefail
 packages=(cmake ninja-build g++ clang libclang-rt-14-dev pkg-config
-          libcli11-dev libfmt-dev nlohmann-json3-dev zlib1g-dev libeigen3-dev libboost-math-dev
+          libcli11-dev libfmt-dev nlohmann-json3-dev zlib1g-dev libdeflate-dev libeigen3-dev libboost-math-dev
           libgtest-dev libgmock-dev libbenchmark-dev libsqlite3-dev libtomlplusplus-dev python3
           pybind11-dev python3-dev python3-numpy python3-pandas python3-pytest python3-matplotlib
           chromium chromium-driver python3-selenium  # the report's browser test

@@ -118,7 +118,8 @@ class Reader {
   const Header& header() const { return header_; }  // complete once next() has returned false
   const ReadReport& report() const { return report_; }
   const std::string& path() const { return path_; }
-  // Size in bytes of the input when known (plain regular file or memory), -1 otherwise (gzip, pipe).
+  // Size in bytes of the text when known (a plain regular file or memory; a gzip file or gzip text in memory
+  // decompressed whole, as every one below 1 GiB of text is), -1 otherwise (a pipe, a larger gzip stream).
   int64_t size_hint() const;
 
  private:
