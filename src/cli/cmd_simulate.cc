@@ -188,8 +188,10 @@ void run(const SimulateArgs& a) {
   spec.event_cost = a.event_cost;
   // Unknown names and bad parameters fail here, before the log is read.
   const experiments::PreparedSimulation prepared = experiments::prepare_simulation(spec);
-  const swf::Log log = swf::read_log(a.trace);
-  const experiments::Simulation sim = experiments::run_simulation(prepared, log);
+  swf::Log log = swf::read_log(a.trace);
+  // Without --jobs-out the records are not needed once the workload is built: freed before the simulation.
+  const experiments::Simulation sim = a.jobs_out.empty() ? experiments::run_simulation(prepared, std::move(log))
+                                                         : experiments::run_simulation(prepared, log);
   if (!a.jobs_out.empty()) sim::write_jobs(a.jobs_out, log.header, log.records, sim.workload, sim.result);
   if (a.json) {
     print_json(a, sim);

@@ -22,10 +22,9 @@ PreparedSimulation prepare_simulation(const SimulationSpec& spec) {
   return out;
 }
 
-Simulation run_simulation(const PreparedSimulation& prepared, const swf::Log& log) {
-  Simulation out;
-  out.spec = prepared.spec;
-  out.workload = workload::build_workload(log.header, log.records, prepared.spec.workload);
+namespace {
+
+Simulation simulate_workload(const PreparedSimulation& prepared, Simulation out) {
   // The recorder's clones share its sample list, so the samples of this run are the new ones.
   const size_t samples_before = prepared.recorder != nullptr ? prepared.recorder->samples().size() : 0;
   out.result = sim::simulate(out.workload, *prepared.scheduler, *prepared.predictor, prepared.spec.sim);
@@ -36,6 +35,23 @@ Simulation run_simulation(const PreparedSimulation& prepared, const swf::Log& lo
         std::vector<sim::EventCostSample>(all.begin() + static_cast<std::ptrdiff_t>(samples_before), all.end()));
   }
   return out;
+}
+
+}  // namespace
+
+Simulation run_simulation(const PreparedSimulation& prepared, const swf::Log& log) {
+  Simulation out;
+  out.spec = prepared.spec;
+  out.workload = workload::build_workload(log.header, log.records, prepared.spec.workload);
+  return simulate_workload(prepared, std::move(out));
+}
+
+Simulation run_simulation(const PreparedSimulation& prepared, swf::Log&& log) {
+  Simulation out;
+  out.spec = prepared.spec;
+  out.workload = workload::build_workload(log.header, log.records, prepared.spec.workload);
+  std::vector<swf::Record>().swap(log.records);
+  return simulate_workload(prepared, std::move(out));
 }
 
 nlohmann::json to_json(const sim::AdaptiveStats& a) {
