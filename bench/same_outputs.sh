@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Byte comparison of two schedlab binaries' outputs on every shared log: the log read and written back (`convert`
+# to SWF), and every fast scheduler's per-job output (`simulate --jobs-out`). For a change meant to make
+# schedlab faster without changing a single result (docs/performance.md).
+#
+# usage: bench/same_outputs.sh BEFORE_BINARY AFTER_BINARY [SCHEDULER...]
+#        (default schedulers: fcfs fcfs-fill easy easy-sjbf conservative lewf lerwf easy-kill easy++ maui;
+#        SAME_TIMEOUT=S caps each run, default 120 s: a run that times out in both is reported, not compared)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+before=$1 after=$2
+shift 2
+schedulers=("$@")
+[ ${#schedulers[@]} -gt 0 ] || schedulers=(fcfs fcfs-fill easy easy-sjbf conservative lewf lerwf easy-kill easy++ maui)
+limit=${SAME_TIMEOUT:-120}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+compared=0 differ=0 skipped=0
+for log in ../shared/traces/*.swf.gz; do
+  name=$(basename "$log" .swf.gz)
+  "$before" convert "$log" "$work/b.swf" >/dev/null 2>&1
+  "$after" convert "$log" "$work/a.swf" >/dev/null 2>&1
+  if cmp -s "$work/b.swf" "$work/a.swf"; then compared=$((compared + 1)); else echo "DIFFERS: $name convert"; differ=$((differ + 1)); fi
+  for s in "${schedulers[@]}"; do
+    rb=0 ra=0
+    timeout "$limit" "$before" simulate "$log" -s "$s" --jobs-out "$work/b.csv" >/dev/null 2>&1 || rb=$?
+    timeout "$limit" "$after" simulate "$log" -s "$s" --jobs-out "$work/a.csv" >/dev/null 2>&1 || ra=$?
+    if [ "$rb" = 124 ] || [ "$ra" = 124 ]; then echo "timed out: $name $s"; skipped=$((skipped + 1)); continue; fi
+    if [ "$rb" != "$ra" ]; then echo "DIFFERS: $name $s exit $rb vs $ra"; differ=$((differ + 1)); continue; fi
+    [ "$rb" = 0 ] || { compared=$((compared + 1)); continue; }  # the same failure in both
+    if cmp -s "$work/b.csv" "$work/a.csv"; then compared=$((compared + 1)); else echo "DIFFERS: $name $s"; differ=$((differ + 1)); fi
+  done
+done
+echo "same_outputs: $compared identical, $differ differ, $skipped timed out"
+[ "$differ" = 0 ]
