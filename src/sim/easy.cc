@@ -31,13 +31,15 @@ void EasyScheduler::schedule(const SimState& state, Decision& decision) {
     if (!ends_by_shadow) extra -= w.procs;
   };
   if (order_ == Order::kQueue) {
-    for (auto k = std::next(head); k != queue.end() && free > 0; ++k) consider(*k);
+    // Only jobs that fit the free processors can start: next_fit skips the others over a dense size array.
+    for (auto k = queue.next_fit(std::next(head), free); k != queue.end() && free > 0; k = queue.next_fit(++k, free))
+      consider(*k);
     return;
   }
   candidates_.clear();
-  for (auto k = std::next(head); k != queue.end(); ++k) {
-    if (k->procs <= free) candidates_.push_back(&*k);  // others cannot start now anyway
-  }
+  // Others cannot start now anyway.
+  for (auto k = queue.next_fit(std::next(head), free); k != queue.end(); k = queue.next_fit(++k, free))
+    candidates_.push_back(&*k);
   std::stable_sort(candidates_.begin(), candidates_.end(),
                    [](const WaitingJob* a, const WaitingJob* b) { return a->prediction < b->prediction; });
   for (const WaitingJob* w : candidates_) {

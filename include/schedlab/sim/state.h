@@ -108,6 +108,11 @@ class WaitQueue {
   const WaitingJob& front() const { return entries_[head_]; }
   const WaitingJob& back() const { return entries_.back(); }
 
+  // The first live job at `from` or after it whose size is at most `procs` (end() when none). A scan over a
+  // dense array of the sizes (4 bytes a job instead of the job's 32, holes never fit): the backfilling walks of
+  // EASY and its relatives spend most of their time skipping jobs too large for the free processors.
+  const_iterator next_fit(const_iterator from, int64_t procs) const;
+
   // Appends a job (its id must not be in the queue).
   void push_back(const WaitingJob& job);
   // The waiting job with this id, or nullptr.
@@ -125,6 +130,7 @@ class WaitQueue {
  private:
   void compact();
   std::vector<WaitingJob> entries_;  // holes have id -1
+  std::vector<int32_t> sizes_;       // entries_[i].procs, kHole for a hole (next_fit)
   std::unordered_map<JobId, size_t> index_;  // live job -> position in entries_
   size_t head_ = 0;                  // first live entry (entries_.size() when empty)
   size_t live_ = 0;
