@@ -92,6 +92,7 @@ class Reader::Source {
   Source& operator=(const Source&) = delete;
 
   bool gzip() const { return gzip_ || whole_; }
+  int64_t consumed() const { return static_cast<int64_t>(consumed_); }
   int64_t size_hint() const { return whole_ ? static_cast<int64_t>(end_) : gzip_ ? -1 : size_hint_; }
 
   // Next physical line without its '\n' ('\r' is left for the caller). `line_number` is the number the
@@ -106,6 +107,7 @@ class Reader::Source {
         if (len > kMaxLine) too_long(line_number);
         line = std::string_view(begin, len);
         pos_ += len + 1;
+        consumed_ += len + 1;
         if (whole_ && pos_ - released_ > kRelease) release_read_text();
         return true;
       }
@@ -114,6 +116,7 @@ class Reader::Source {
         if (avail > kMaxLine) too_long(line_number);
         line = std::string_view(begin, avail);
         pos_ = end_;
+        consumed_ += avail;
         return true;
       }
       if (avail > kMaxLine) too_long(line_number);
@@ -385,6 +388,7 @@ class Reader::Source {
   std::unique_ptr<char[]> buffer_;  // decompressed / plain bytes
   const char* data_ = nullptr;      // buffer_ or the memory text
   size_t pos_ = 0, end_ = 0;
+  size_t consumed_ = 0;  // bytes of text handed out as lines so far
   bool eof_ = false;
 
   bool gzip_ = false;
@@ -683,6 +687,7 @@ void Reader::check_record(const Record& r) {
 }
 
 int64_t Reader::size_hint() const { return source_->size_hint(); }
+int64_t Reader::bytes_read() const { return source_->consumed(); }
 
 namespace {
 
@@ -698,7 +703,18 @@ Log read_all(Reader& reader) {
   if (guess > 0) log.records.reserve(static_cast<size_t>(guess));
   // Moved, not copied: a record's fractions change hands without an allocation.
   Record record;
-  while (reader.next(record)) log.records.push_back(std::move(record));
+  // After a sample of records, the reserve is corrected by the bytes a record has taken so far: the table then
+  // grows at most once more, instead of a regrowth that would hold the old and the new table at once (twice
+  // 800 MB for 10M records).
+  constexpr size_t kSample = 10000;
+  while (reader.next(record)) {
+    log.records.push_back(std::move(record));
+    if (log.records.size() == kSample && size > 0 && reader.bytes_read() > 0) {
+      const int64_t estimate = size / std::max<int64_t>(1, reader.bytes_read() / static_cast<int64_t>(kSample));
+      const int64_t want = std::min(cap, estimate + estimate / 32 + 1024);
+      if (want > static_cast<int64_t>(log.records.capacity())) log.records.reserve(static_cast<size_t>(want));
+    }
+  }
   // No shrink_to_fit: capacity beyond the records was never written, so it costs address space, not memory
   // (pages are only backed once touched), while the copy to a tight vector would touch a second table as large
   // as the first (25 MB more at the peak on CEA-Curie).

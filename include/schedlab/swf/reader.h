@@ -121,6 +121,8 @@ class Reader {
   // Size in bytes of the text when known (a plain regular file or memory; a gzip file or gzip text in memory
   // decompressed whole, as every one below 1 GiB of text is), -1 otherwise (a pipe, a larger gzip stream).
   int64_t size_hint() const;
+  // Bytes of text read so far (lines handed to the parser, header included).
+  int64_t bytes_read() const;
 
  private:
   class Source;
