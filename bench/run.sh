@@ -2,7 +2,9 @@
 # Times schedlab over the real logs in ../shared/traces and a generated one-million-job log.
 # Prints Markdown tables (wall seconds, records or jobs per second, peak resident memory).
 #
-# usage: bench/run.sh [stats|parse|simulate|generate|events|all]   (default all)
+# usage: bench/run.sh [stats|parse|simulate|generate|events|bigstats|all]   (default all)
+# bigstats: `stats` on a generated ten-million-job plain log (650 MB; load 10, so that its span fits 32-bit submit
+# times), for peak memory: linear in the records and under 1 GB (issue 25). Not part of "all".
 # generate: the two workload models writing about one million jobs (plain SWF; jobs from the output's count).
 # events: each scheduler's cost per event against the queue length (schedlab simulate --event-cost) on the
 # first EVENTS_JOBS jobs (default 100000) of the generated log at load EVENTS_LOAD (default 0.9), where the
@@ -41,6 +43,18 @@ if [ "$what" = stats ] || [ "$what" = all ]; then
   for f in "$traces"/*.swf.gz "$synthetic"; do
     measure "$(basename "$f")" "$(records_of "$f")" "$cli" stats "$f"
   done
+  echo
+fi
+
+if [ "$what" = bigstats ]; then
+  big=$bench_dir/synthetic-10M.swf
+  [ -f "$big" ] || python3 bench/make_synthetic_log.py --jobs 10000000 --procs 1024 --load 10 --seed 1 -o "$big"
+  echo "### stats on 1M and 10M records (plain)"
+  echo "| log | records | seconds | records/s | peak MB |"
+  echo "|---|---|---|---|---|"
+  head -c "$(grep -b -m 1000008 '' "$big" | tail -1 | cut -d: -f1)" "$big" >"$bench_dir/synthetic-10M-head1M.swf"
+  measure "first 1M of synthetic-10M.swf" 1000000 "$cli" stats "$bench_dir/synthetic-10M-head1M.swf"
+  measure "synthetic-10M.swf" 10000000 "$cli" stats "$big"
   echo
 fi
 
