@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Byte comparison of two schedlab binaries' outputs on every shared log: the log read and written back (`convert`
-# to SWF), and every fast scheduler's per-job output (`simulate --jobs-out`). For a change meant to make
+# to SWF), and every fast scheduler's per-job output (`simulate --jobs-out`) and JSON report (metrics, accuracy;
+# the wall time left out). For a change meant to make
 # schedlab faster without changing a single result (docs/performance.md).
 #
 # usage: bench/same_outputs.sh BEFORE_BINARY AFTER_BINARY [SCHEDULER...]
@@ -23,12 +24,13 @@ for log in ../shared/traces/*.swf.gz; do
   if cmp -s "$work/b.swf" "$work/a.swf"; then compared=$((compared + 1)); else echo "DIFFERS: $name convert"; differ=$((differ + 1)); fi
   for s in "${schedulers[@]}"; do
     rb=0 ra=0
-    timeout "$limit" "$before" simulate "$log" -s "$s" --jobs-out "$work/b.csv" >/dev/null 2>&1 || rb=$?
-    timeout "$limit" "$after" simulate "$log" -s "$s" --jobs-out "$work/a.csv" >/dev/null 2>&1 || ra=$?
+    timeout "$limit" "$before" simulate "$log" -s "$s" --json --jobs-out "$work/b.csv" >"$work/b.json" 2>&1 || rb=$?
+    timeout "$limit" "$after" simulate "$log" -s "$s" --json --jobs-out "$work/a.csv" >"$work/a.json" 2>&1 || ra=$?
+    sed -i '/wall_time_s/d' "$work/b.json" "$work/a.json"
     if [ "$rb" = 124 ] || [ "$ra" = 124 ]; then echo "timed out: $name $s"; skipped=$((skipped + 1)); continue; fi
     if [ "$rb" != "$ra" ]; then echo "DIFFERS: $name $s exit $rb vs $ra"; differ=$((differ + 1)); continue; fi
     [ "$rb" = 0 ] || { compared=$((compared + 1)); continue; }  # the same failure in both
-    if cmp -s "$work/b.csv" "$work/a.csv"; then compared=$((compared + 1)); else echo "DIFFERS: $name $s"; differ=$((differ + 1)); fi
+    if cmp -s "$work/b.csv" "$work/a.csv" && cmp -s "$work/b.json" "$work/a.json"; then compared=$((compared + 1)); else echo "DIFFERS: $name $s"; differ=$((differ + 1)); fi
   done
 done
 echo "same_outputs: $compared identical, $differ differ, $skipped timed out"
