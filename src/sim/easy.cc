@@ -31,8 +31,10 @@ void EasyScheduler::schedule(const SimState& state, Decision& decision) {
     if (!ends_by_shadow) extra -= w.procs;
   };
   if (order_ == Order::kQueue) {
-    // Only jobs that fit the free processors can start: next_fit skips the others over a dense size array.
-    for (auto k = queue.next_fit(std::next(head), free); k != queue.end() && free > 0; k = queue.next_fit(++k, free))
+    // The jobs consider() would start, found without walking the others (WaitQueue::next_backfill).
+    const int64_t by_shadow = shadow.time - now;
+    for (auto k = queue.next_backfill(std::next(head), free, extra, by_shadow); k != queue.end() && free > 0;
+         k = queue.next_backfill(std::next(k), free, extra, by_shadow))
       consider(*k);
     return;
   }

@@ -284,7 +284,7 @@ void Engine::set_prediction(JobId id, int64_t p) {
   const int64_t old = prediction_[idx];
   if (p == old) return;
   if (waiting) {
-    state_.queue.find(id)->prediction = p;
+    state_.queue.set_prediction(id, p);
   } else {
     auto& run = state_.running;
     auto it = find_running(id);

@@ -10,7 +10,74 @@ namespace schedlab::sim {
 
 namespace {
 constexpr int32_t kHole = std::numeric_limits<int32_t>::max();  // larger than any free processor count asked
+constexpr int64_t kNoRemaining = std::numeric_limits<int64_t>::max();
 }  // namespace
+
+void WaitQueue::tree_set(size_t i, int32_t size, int64_t remaining) {
+  if (i >= tree_size_) {
+    tree_rebuild();  // grows to a power of two above entries_.size(), which includes i
+    return;
+  }
+  size_t k = tree_size_ + i;
+  tree_min_size_[k] = size;
+  tree_min_remaining_[k] = remaining;
+  for (k /= 2; k >= 1; k /= 2) {
+    tree_min_size_[k] = std::min(tree_min_size_[2 * k], tree_min_size_[2 * k + 1]);
+    tree_min_remaining_[k] = std::min(tree_min_remaining_[2 * k], tree_min_remaining_[2 * k + 1]);
+  }
+}
+
+void WaitQueue::tree_rebuild() {
+  size_t leaves = 1;
+  while (leaves < entries_.size()) leaves *= 2;
+  if (leaves < tree_size_ && tree_size_ <= 4 * std::max<size_t>(leaves, 1024)) leaves = tree_size_;  // no churn
+  tree_size_ = leaves;
+  tree_min_size_.assign(2 * leaves, kHole);
+  tree_min_remaining_.assign(2 * leaves, kNoRemaining);
+  for (size_t i = 0; i < entries_.size(); ++i) {
+    if (entries_[i].id < 0) continue;
+    tree_min_size_[leaves + i] = entries_[i].procs;
+    tree_min_remaining_[leaves + i] = entries_[i].remaining();
+  }
+  for (size_t k = leaves - 1; k >= 1; --k) {
+    tree_min_size_[k] = std::min(tree_min_size_[2 * k], tree_min_size_[2 * k + 1]);
+    tree_min_remaining_[k] = std::min(tree_min_remaining_[2 * k], tree_min_remaining_[2 * k + 1]);
+  }
+}
+
+WaitQueue::const_iterator WaitQueue::next_backfill(const_iterator from, int64_t free, int64_t extra,
+                                                   int64_t remaining_limit) const {
+  const size_t n = entries_.size();
+  if (from.i_ >= n || free <= 0 || tree_size_ == 0) return end();
+  const int64_t both = std::min(free, extra);
+  // Can a range with these minima hold a job to start? (For one job the test is exact.)
+  const auto may = [&](size_t k) {
+    const int64_t size = tree_min_size_[k];
+    return size <= both || (size <= free && tree_min_remaining_[k] <= remaining_limit);
+  };
+  // The first leaf that passes in subtree k (a subtree whose minima fail holds none; minima passing together
+  // may come from two different jobs, so a passing subtree can still hold none: then the search goes on).
+  const auto first_in = [&](const auto& self, size_t k) -> size_t {
+    if (!may(k)) return 0;
+    if (k >= tree_size_) return k;
+    const size_t left = self(self, 2 * k);
+    return left != 0 ? left : self(self, 2 * k + 1);
+  };
+  // From the leaf of `from`, subtree after subtree to the right.
+  size_t k = tree_size_ + from.i_;
+  for (;;) {
+    const size_t leaf = first_in(first_in, k);
+    if (leaf != 0) {
+      const size_t i = leaf - tree_size_;
+      return i < n ? const_iterator{&entries_, i} : end();
+    }
+    while (k % 2 == 1) {  // climb while k is a right child, then step to the right sibling
+      k /= 2;
+      if (k <= 1) return end();
+    }
+    ++k;
+  }
+}
 
 WaitQueue::const_iterator WaitQueue::next_fit(const_iterator from, int64_t procs) const {
   const auto limit = static_cast<int32_t>(std::min<int64_t>(procs, kHole - 1));
@@ -29,6 +96,7 @@ void WaitQueue::push_back(const WaitingJob& job) {
   entries_.push_back(job);
   sizes_.push_back(job.procs);
   ++live_;
+  tree_set(entries_.size() - 1, job.procs, job.remaining());
 }
 
 const WaitingJob* WaitQueue::find(JobId id) const {
@@ -36,9 +104,13 @@ const WaitingJob* WaitQueue::find(JobId id) const {
   return it == index_.end() ? nullptr : &entries_[it->second];
 }
 
-WaitingJob* WaitQueue::find(JobId id) {
+bool WaitQueue::set_prediction(JobId id, int64_t prediction) {
   const auto it = index_.find(id);
-  return it == index_.end() ? nullptr : &entries_[it->second];
+  if (it == index_.end()) return false;
+  WaitingJob& w = entries_[it->second];
+  w.prediction = prediction;
+  tree_set(it->second, w.procs, w.remaining());
+  return true;
 }
 
 bool WaitQueue::erase(JobId id) {
@@ -48,6 +120,7 @@ bool WaitQueue::erase(JobId id) {
   index_.erase(it);
   entries_[pos].id = -1;
   sizes_[pos] = kHole;
+  tree_set(pos, kHole, kNoRemaining);
   --live_;
   // Keep the first and last entries live, so front(), back() and begin() are O(1).
   while (!entries_.empty() && entries_.back().id < 0) {
@@ -57,7 +130,7 @@ bool WaitQueue::erase(JobId id) {
   if (live_ == 0) {
     entries_.clear();
     sizes_.clear();
-    head_ = 0;
+    head_ = 0;  // every leaf of the tree is a hole already
     return true;
   }
   while (entries_[head_].id < 0) ++head_;
@@ -69,6 +142,9 @@ bool WaitQueue::erase(JobId id) {
 void WaitQueue::clear() {
   entries_.clear();
   sizes_.clear();
+  tree_size_ = 0;
+  tree_min_size_.clear();
+  tree_min_remaining_.clear();
   index_.clear();
   head_ = 0;
   live_ = 0;
@@ -85,6 +161,7 @@ void WaitQueue::compact() {
   }
   entries_.resize(out);
   sizes_.resize(out);
+  tree_rebuild();
   head_ = 0;
 }
 

@@ -1,4 +1,5 @@
-// WaitQueue: order, holes and compaction, and next_fit against the obvious scan over random pushes and erases.
+// WaitQueue: order, holes and compaction, next_fit and next_backfill against the obvious scans over random
+// pushes, erases and prediction changes.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -14,6 +15,34 @@ WaitQueue::const_iterator scan(const WaitQueue& q, WaitQueue::const_iterator fro
   for (auto k = from; k != q.end(); ++k)
     if (k->procs <= procs) return k;
   return q.end();
+}
+
+// The obvious next_backfill.
+WaitQueue::const_iterator scan_backfill(const WaitQueue& q, WaitQueue::const_iterator from, int64_t free,
+                                        int64_t extra, int64_t limit) {
+  for (auto k = from; k != q.end(); ++k)
+    if (k->procs <= free && (k->procs <= extra || k->remaining() <= limit)) return k;
+  return q.end();
+}
+
+TEST(WaitQueueTest, NextBackfillNeedsBothConditionsInOneJob) {
+  WaitQueue q;
+  q.push_back({1, 2, 0, 1000, 0});  // small but long
+  q.push_back({2, 9, 0, 10, 0});    // short but large
+  q.push_back({3, 2, 0, 10, 0});    // small and short
+  // Free 4, extra 0, must end within 50 s: the first two pass the range test together, neither alone.
+  auto k = q.next_backfill(q.begin(), 4, 0, 50);
+  ASSERT_TRUE(k != q.end());
+  EXPECT_EQ(k->id, 3);
+  EXPECT_EQ(q.next_backfill(q.begin(), 4, 2, 50)->id, 1);  // fits the extra processors
+  EXPECT_TRUE(q.next_backfill(q.begin(), 1, 1, 50) == q.end());
+  ASSERT_TRUE(q.set_prediction(3, 500));  // no longer ends in time
+  EXPECT_TRUE(q.next_backfill(q.begin(), 4, 0, 50) == q.end());
+  EXPECT_FALSE(q.set_prediction(42, 1));
+  WaitQueue suspended;  // remaining() = prediction - attained
+  suspended.push_back({7, 1, 0, 100, 80});
+  EXPECT_EQ(suspended.next_backfill(suspended.begin(), 1, 0, 20)->id, 7);
+  EXPECT_TRUE(suspended.next_backfill(suspended.begin(), 1, 0, 19) == suspended.end());
 }
 
 TEST(WaitQueueTest, NextFitSkipsLargeJobsAndHoles) {
@@ -41,9 +70,13 @@ TEST(WaitQueueTest, NextFitEqualsTheScanThroughRandomChurn) {
   std::vector<JobId> live;
   JobId next = 0;
   for (int step = 0; step < 20000; ++step) {
-    if (live.empty() || rng() % 3 != 0) {
-      q.push_back({next, static_cast<int32_t>(1 + rng() % 64), step, 10, 0});
+    const uint64_t op = rng() % 6;
+    if (live.empty() || op < 3) {
+      const int64_t attained = rng() % 4 == 0 ? static_cast<int64_t>(rng() % 500) : 0;
+      q.push_back({next, static_cast<int32_t>(1 + rng() % 64), step, static_cast<int64_t>(rng() % 2000), attained});
       live.push_back(next++);
+    } else if (op == 3) {
+      ASSERT_TRUE(q.set_prediction(live[rng() % live.size()], static_cast<int64_t>(rng() % 2000)));
     } else {
       const size_t i = rng() % live.size();
       ASSERT_TRUE(q.erase(live[i]));  // from anywhere: holes, then compactions
@@ -57,6 +90,14 @@ TEST(WaitQueueTest, NextFitEqualsTheScanThroughRandomChurn) {
         if (a == q.end()) break;
         a = q.next_fit(std::next(a), free);
         b = scan(q, std::next(b), free);
+      }
+      const int64_t extra = static_cast<int64_t>(rng() % 40), limit = static_cast<int64_t>(rng() % 1500);
+      auto c = q.next_backfill(q.begin(), free, extra, limit), d = scan_backfill(q, q.begin(), free, extra, limit);
+      while (true) {
+        ASSERT_TRUE(c == d) << "step " << step;
+        if (c == q.end()) break;
+        c = q.next_backfill(std::next(c), free, extra, limit);
+        d = scan_backfill(q, std::next(d), free, extra, limit);
       }
     }
   }

@@ -112,12 +112,18 @@ class WaitQueue {
   // dense array of the sizes (4 bytes a job instead of the job's 32, holes never fit): the backfilling walks of
   // EASY and its relatives spend most of their time skipping jobs too large for the free processors.
   const_iterator next_fit(const_iterator from, int64_t procs) const;
+  // The first live job at `from` or after that EASY may backfill: size <= free, and either size <= extra or
+  // remaining() <= remaining_limit (it ends by the shadow time). A search over a tree of per-range minima of the
+  // sizes and the remaining times, which skips whole ranges that cannot hold such a job — exactly the jobs the
+  // walk over every waiting job would have started, in the same order.
+  const_iterator next_backfill(const_iterator from, int64_t free, int64_t extra, int64_t remaining_limit) const;
 
   // Appends a job (its id must not be in the queue).
   void push_back(const WaitingJob& job);
   // The waiting job with this id, or nullptr.
   const WaitingJob* find(JobId id) const;
-  WaitingJob* find(JobId id);
+  // Sets a waiting job's prediction (false if it is not waiting).
+  bool set_prediction(JobId id, int64_t prediction);
   // Removes the job; false if it was not waiting.
   bool erase(JobId id);
   void clear();
@@ -131,6 +137,13 @@ class WaitQueue {
   void compact();
   std::vector<WaitingJob> entries_;  // holes have id -1
   std::vector<int32_t> sizes_;       // entries_[i].procs, kHole for a hole (next_fit)
+  // next_backfill's tree over the positions of entries_: node k covers its children 2k and 2k + 1, the leaves
+  // are tree_size_ + i; minima of the size and of remaining() (holes: the largest values).
+  void tree_set(size_t i, int32_t size, int64_t remaining);
+  void tree_rebuild();
+  size_t tree_size_ = 0;  // leaves: a power of two >= entries_.size()
+  std::vector<int32_t> tree_min_size_;
+  std::vector<int64_t> tree_min_remaining_;
   std::unordered_map<JobId, size_t> index_;  // live job -> position in entries_
   size_t head_ = 0;                  // first live entry (entries_.size() when empty)
   size_t live_ = 0;
