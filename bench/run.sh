@@ -2,7 +2,9 @@
 # Times schedlab over the real logs in ../shared/traces and a generated one-million-job log.
 # Prints Markdown tables (wall seconds, records or jobs per second, peak resident memory).
 #
-# usage: bench/run.sh [stats|parse|simulate|generate|events|bigstats|all]   (default all)
+# usage: bench/run.sh [stats|parse|simulate|generate|events|readlimit|bigstats|all]   (default all)
+# readlimit: EASY and conservative on CEA-Curie against `zcat` of the same file, interleaved runs (READLIMIT_RUNS,
+# default 11), medians and their ratios (issue 25's targets: EASY <= 1.3x zcat, conservative <= 1 s).
 # bigstats: `stats` on a generated ten-million-job plain log (650 MB; load 10, so that its span fits 32-bit submit
 # times), for peak memory: linear in the records and under 1 GB (issue 25). Not part of "all".
 # generate: the two workload models writing about one million jobs (plain SWF; jobs from the output's count).
@@ -43,6 +45,30 @@ if [ "$what" = stats ] || [ "$what" = all ]; then
   for f in "$traces"/*.swf.gz "$synthetic"; do
     measure "$(basename "$f")" "$(records_of "$f")" "$cli" stats "$f"
   done
+  echo
+fi
+
+if [ "$what" = readlimit ]; then
+  curie=$traces/CEA-Curie-2011-2.1-cln.swf.gz
+  [ -f "$curie" ] || { echo "bench: $curie is missing" >&2; exit 1; }
+  python3 - "$cli" "$curie" "${READLIMIT_RUNS:-11}" <<'PY'
+import statistics, subprocess, sys, time
+cli, log, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+cmds = {"zcat": ["zcat", log], "easy": [cli, "simulate", log, "-s", "easy"],
+        "conservative": [cli, "simulate", log, "-s", "conservative"], "stats": [cli, "stats", log]}
+times = {k: [] for k in cmds}
+for _ in range(n):
+    for k, c in cmds.items():
+        t = time.perf_counter()
+        subprocess.run(c, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+        times[k].append(time.perf_counter() - t)
+med = {k: statistics.median(v) for k, v in times.items()}
+print(f"### CEA-Curie against zcat ({n} interleaved runs, medians)")
+print("| command | seconds | x zcat |")
+print("|---|---|---|")
+for k in cmds:
+    print(f"| {k} | {med[k]:.3f} | {med[k] / med['zcat']:.2f} |")
+PY
   echo
 fi
 
