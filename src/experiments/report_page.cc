@@ -167,23 +167,23 @@ if (D.kind === "sweep") {
     mark: "line", encoding: {x: timeX,
                              y: {field: "utilization", type: "quantitative"},
                              color: {field: "scheduler", type: "nominal"}}});
-  chart(s, "s-monthly-wait", {title: "Mean wait per month", data: {values: S.monthly}, mark: {type: "line", point: true},
-    encoding: {x: {field: "month", type: "ordinal"}, y: {field: "wait", type: "quantitative", title: "mean wait (s)"},
-               color: {field: "scheduler", type: "nominal"}}});
-  chart(s, "s-deviation", {title: "Wait: deviation from the month's mean over the schedulers (Talby Fig. 7)",
-    data: {values: S.monthly}, mark: "bar",
-    encoding: {x: {field: "month", type: "ordinal"}, xOffset: {field: "scheduler"},
-               y: {field: "wait_deviation", type: "quantitative", title: "wait deviation", axis: {format: "%"}},
-               color: {field: "scheduler", type: "nominal"}}});
-  chart(s, "s-monthly-bsld", {title: "Mean bounded slowdown per month", data: {values: S.monthly},
-    mark: {type: "line", point: true},
-    encoding: {x: {field: "month", type: "ordinal"}, y: {field: "bsld", type: "quantitative", title: "bounded slowdown"},
-               color: {field: "scheduler", type: "nominal"}}});
-  chart(s, "s-deviation-bsld", {title: "Bounded slowdown: deviation from the month's mean over the schedulers",
-    data: {values: S.monthly}, mark: "bar",
-    encoding: {x: {field: "month", type: "ordinal"}, xOffset: {field: "scheduler"},
-               y: {field: "bsld_deviation", type: "quantitative", title: "bounded slowdown deviation", axis: {format: "%"}},
-               color: {field: "scheduler", type: "nominal"}}});
+  // Per month, for the wait and the bounded slowdown: the means, and each scheduler's deviation from the month's
+  // mean over the schedulers (Talby's Figure 7).
+  const monthly = (suffix, field, name, unit) => {
+    chart(s, "s-monthly-" + suffix, {title: "Mean " + name + " per month", data: {values: S.monthly},
+      mark: {type: "line", point: true},
+      encoding: {x: {field: "month", type: "ordinal"}, y: {field: field, type: "quantitative", title: name + unit},
+                 color: {field: "scheduler", type: "nominal"}}});
+    chart(s, suffix === "wait" ? "s-deviation" : "s-deviation-" + suffix,
+      {title: name[0].toUpperCase() + name.slice(1) + ": deviation from the month's mean over the schedulers" +
+              (suffix === "wait" ? " (Talby Fig. 7)" : ""),
+       data: {values: S.monthly}, mark: "bar",
+       encoding: {x: {field: "month", type: "ordinal"}, xOffset: {field: "scheduler"},
+                  y: {field: field + "_deviation", type: "quantitative", title: name + " deviation", axis: {format: "%"}},
+                  color: {field: "scheduler", type: "nominal"}}});
+  };
+  monthly("wait", "wait", "wait", " (s)");
+  monthly("bsld", "bsld", "bounded slowdown", "");
   chart(s, "s-cdf", {title: "Wait time CDF", data: {values: S.wait_cdf.map(p => ({...p, wait1: p.wait + 1}))},
     mark: "line", encoding: {x: {field: "wait1", type: "quantitative", scale: {type: "log"}, title: "wait + 1 (s)"},
                              y: {field: "fraction", type: "quantitative"}, color: {field: "scheduler", type: "nominal"}}});
