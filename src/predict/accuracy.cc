@@ -47,13 +47,27 @@ AccuracySummary summarize_accuracy(const std::vector<JobAccuracy>& jobs) {
   return s;
 }
 
-void AccuracyTracker::resize(size_t jobs) { state_.resize(jobs); }
+void AccuracyTracker::resize(size_t jobs) { slot_.resize(jobs, -1); }
+
+AccuracyTracker::State& AccuracyTracker::state(JobId id) {
+  const auto idx = static_cast<size_t>(id);
+  if (idx >= slot_.size()) slot_.resize(idx + 1, -1);
+  int32_t& slot = slot_[idx];
+  if (slot < 0) {
+    if (free_.empty()) {
+      slot = static_cast<int32_t>(pool_.size());
+      pool_.emplace_back();
+    } else {
+      slot = free_.back();
+      free_.pop_back();
+    }
+  }
+  return pool_[static_cast<size_t>(slot)];
+}
 
 void AccuracyTracker::set(JobId id, int64_t now, int64_t prediction, int64_t runtime) {
   if (id < 0) return;
-  const auto idx = static_cast<size_t>(id);
-  if (idx >= state_.size()) state_.resize(idx + 1);
-  State& s = state_[idx];
+  State& s = state(id);
   if (s.first < 0) {
     s.first = now;
   } else {
@@ -67,16 +81,16 @@ void AccuracyTracker::set(JobId id, int64_t now, int64_t prediction, int64_t run
 }
 
 void AccuracyTracker::started(JobId id, int64_t runtime) {
-  if (id < 0 || static_cast<size_t>(id) >= state_.size()) return;
-  State& s = state_[static_cast<size_t>(id)];
+  if (id < 0) return;
+  State& s = state(id);
   s.underestimated = s.prediction < runtime;
 }
 
 JobAccuracy AccuracyTracker::finish(JobId id, int64_t now, int64_t runtime) {
   JobAccuracy out;
-  if (id < 0 || static_cast<size_t>(id) >= state_.size()) return out;
-  State& s = state_[static_cast<size_t>(id)];
-  set(id, now, s.prediction, runtime);
+  if (id < 0) return out;
+  set(id, now, state(id).prediction, runtime);
+  State& s = state(id);
   --s.predictions;  // the closing call is not a prediction
   const auto life = static_cast<double>(now - s.first);
   if (life > 0) {
@@ -88,7 +102,11 @@ JobAccuracy AccuracyTracker::finish(JobId id, int64_t now, int64_t runtime) {
   }
   out.underestimated = s.underestimated;
   out.predictions = s.predictions;
+  // The job's state goes back to the pool: the tracker holds the jobs alive, not every job.
   s = State{};
+  int32_t& slot = slot_[static_cast<size_t>(id)];
+  free_.push_back(slot);
+  slot = -1;
   return out;
 }
 

@@ -59,7 +59,10 @@ class AccuracyTracker {
     int32_t predictions = 0;
     bool underestimated = false;
   };
-  std::vector<State> state_;
+  State& state(JobId id);  // the job's state, taken from the pool on first use
+  std::vector<int32_t> slot_;  // per job: its state in pool_, -1 when it has none (not arrived, or finished)
+  std::vector<State> pool_;    // the states of the jobs between arrival and end (48 bytes each)
+  std::vector<int32_t> free_;  // free places in pool_
 };
 
 }  // namespace schedlab::predict
