@@ -6,6 +6,8 @@
 
 #include <fmt/core.h>
 
+#include "sim/metrics_of.h"
+
 namespace schedlab::sim {
 
 namespace {
@@ -529,16 +531,16 @@ void Engine::finish() {
     }
   }
   if (const AdaptiveStats* a = scheduler_->adaptive_stats()) result_.adaptive = *a;
-  {
-    std::vector<JobTimes> times;  // freed before the accuracy list below
-    times.reserve(jobs.size());
-    for (JobId id : result_.termination_order) {
-      const auto idx = static_cast<size_t>(id);
-      const JobOutcome& o = result_.jobs[idx];
-      times.push_back({jobs[idx].submit, o.start, o.end, jobs[idx].procs, o.ran});
-    }
-    result_.metrics = compute_metrics(times, workload_->procs, options_.bsld_tau, options_.warmup_fraction);
-  }
+  // The metrics read the outcomes in place (a copy of every job's times would be the peak of the run).
+  const auto& order = result_.termination_order;
+  result_.metrics = metrics_of(
+      order.size(),
+      [&](size_t k) {
+        const auto idx = static_cast<size_t>(order[k]);
+        const JobOutcome& o = result_.jobs[idx];
+        return JobTimes{jobs[idx].submit, o.start, o.end, jobs[idx].procs, o.ran};
+      },
+      workload_->procs, options_.bsld_tau, options_.warmup_fraction);
   // Accuracy over the same jobs as the averages (termination order minus the warm-up).
   std::vector<predict::JobAccuracy> kept;
   kept.reserve(jobs.size());
