@@ -183,7 +183,9 @@ class Reader::Source {
     }
     const bool gzip_magic =
         in_len_ >= 2 && static_cast<unsigned char>(in_[0]) == 0x1f && static_cast<unsigned char>(in_[1]) == 0x8b;
-    if (gzip_magic && (from_memory_ || size_hint_ > 0) && decompress_whole()) {
+    // A compressed file above kWholeLimit holds more text than that: it streams, without reading it into memory.
+    const bool whole_fits = from_memory_ || (size_hint_ > 0 && static_cast<size_t>(size_hint_) <= kWholeLimit);
+    if (gzip_magic && whole_fits && decompress_whole()) {
       check_first_block();
       return;
     }
