@@ -92,10 +92,7 @@ ReplayResult replay(const std::vector<Job>& jobs, const std::vector<int64_t>& st
     apply(t);
   }
   const auto skip = static_cast<size_t>(std::floor(warmup_fraction * static_cast<double>(n)));
-  std::vector<JobAccuracy> kept;
-  kept.reserve(n);
-  for (size_t k = std::min(skip, n); k < n; ++k) kept.push_back(out.jobs[static_cast<size_t>(out.termination_order[k])]);
-  out.summary = summarize_accuracy(kept);
+  out.summary = summarize_accuracy(out.jobs, out.termination_order, skip);
   return out;
 }
 

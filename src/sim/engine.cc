@@ -1,6 +1,7 @@
 #include "schedlab/sim/engine.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <stdexcept>
 
@@ -32,15 +33,8 @@ Engine::Engine(const Workload& workload, std::unique_ptr<Scheduler> scheduler,
   result_.jobs.resize(workload.jobs.size());
   result_.termination_order.reserve(workload.jobs.size());
   const size_t n = workload.jobs.size();
-  status_.assign(n, Status::kPending);
-  prediction_.assign(n, -1);
-  arrival_prediction_.assign(n, 0);
-  eff_start_.assign(n, 0);
-  attained_.assign(n, 0);
-  end_at_.assign(n, -1);
+  slot_.assign(n, kPendingSlot);
   arrival_end_ = n;
-  runtime_.resize(n);
-  for (size_t i = 0; i < n; ++i) runtime_[i] = workload.jobs[i].runtime;
   accuracy_.resize(workload.jobs.size());
   result_.job_accuracy.resize(workload.jobs.size());
   if (options_.check) promise_.assign(workload.jobs.size(), {kNever, -1});
@@ -67,12 +61,9 @@ Engine::Engine(const Engine& other)
       next_arrival_(other.next_arrival_),
       terminations_(other.terminations_),
       deadlines_(other.deadlines_),
-      status_(other.status_),
-      prediction_(other.prediction_),
-      arrival_prediction_(other.arrival_prediction_),
-      eff_start_(other.eff_start_),
-      attained_(other.attained_),
-      end_at_(other.end_at_),
+      slot_(other.slot_),
+      live_(other.live_),
+      free_live_(other.free_live_),
       suspended_now_(other.suspended_now_),
       accuracy_(other.accuracy_),
       updates_(other.updates_),
@@ -109,11 +100,13 @@ Engine Engine::fork(std::unique_ptr<Scheduler> scheduler, const ForkOptions& opt
     // Running jobs end at their predicted end (an overdue one now); the heaps are rebuilt for that.
     f.terminations_ = MinHeap();
     f.deadlines_ = MinHeap();
+    f.own_runtimes();
     for (const RunningJob& r : f.state_.running) {
       const auto idx = static_cast<size_t>(r.id);
-      const int64_t end = std::max(f.eff_start_[idx] + f.prediction_[idx], f.state_.now);
-      f.runtime_[idx] = end - f.eff_start_[idx];
-      f.end_at_[idx] = end;
+      Live& l = f.live(idx);
+      const int64_t end = std::max(l.eff_start + l.prediction, f.state_.now);
+      f.runtime_[idx] = end - l.eff_start;
+      l.end_at = end;
       f.terminations_.push({end, r.id});
     }
   }
@@ -142,6 +135,7 @@ Engine Engine::from_state(const Workload& workload, const SimState& snapshot, st
   e.state_.jobs = &jobs;
   const bool predicted = fork_options.runtimes == ForkOptions::Runtimes::kPredicted;
   e.predicted_runtimes_ = predicted;
+  e.own_runtimes();
   e.next_arrival_ = static_cast<size_t>(
       std::upper_bound(jobs.begin(), jobs.end(), now, [](int64_t t, const Job& j) { return t < j.submit; }) -
       jobs.begin());
@@ -149,22 +143,25 @@ Engine Engine::from_state(const Workload& workload, const SimState& snapshot, st
   for (const WaitingJob& wj : snapshot.queue) {
     const Job& job = job_of(wj.id);
     const auto idx = static_cast<size_t>(wj.id);
-    e.status_[idx] = Status::kWaiting;
-    e.prediction_[idx] = e.arrival_prediction_[idx] = wj.prediction;
-    e.attained_[idx] = wj.attained;
+    if (e.status(idx) != Status::kPending)
+      throw std::invalid_argument(fmt::format("state snapshot: job {} is waiting twice", wj.id));
+    Live& l = e.admit(idx);
+    l.prediction = l.arrival_prediction = wj.prediction;
+    l.attained = wj.attained;
     e.accuracy_.set(wj.id, now, wj.prediction, job.runtime);
   }
   for (const RunningJob& r : snapshot.running) {
     const Job& job = job_of(r.id);
     const auto idx = static_cast<size_t>(r.id);
-    if (e.status_[idx] != Status::kPending)
+    if (e.status(idx) != Status::kPending)
       throw std::invalid_argument(fmt::format("state snapshot: job {} is both waiting and running", r.id));
-    e.status_[idx] = Status::kRunning;
-    e.prediction_[idx] = e.arrival_prediction_[idx] = r.prediction;
-    e.eff_start_[idx] = r.start;
+    Live& l = e.admit(idx);
+    l.status = Status::kRunning;
+    l.prediction = l.arrival_prediction = r.prediction;
+    l.eff_start = r.start;
     const int64_t end = predicted ? std::max(r.start + r.prediction, now) : std::max(r.start + job.runtime, now);
     e.runtime_[idx] = end - r.start;
-    e.end_at_[idx] = end;
+    l.end_at = end;
     e.terminations_.push({end, r.id});
     if (e.runtime_[idx] > r.prediction) e.deadlines_.push({std::max(now, r.predicted_end()), r.id});
     e.result_.jobs[idx].start = r.start;
@@ -173,12 +170,38 @@ Engine Engine::from_state(const Workload& workload, const SimState& snapshot, st
     e.accuracy_.started(r.id, job.runtime);
   }
   for (size_t i = 0; i < e.next_arrival_; ++i) {
-    if (e.status_[i] == Status::kPending) {
-      e.status_[i] = Status::kDone;
+    if (e.slot_[i] == kPendingSlot) {
+      e.slot_[i] = kDoneSlot;
       ++e.done_before_;
     }
   }
   return e;
+}
+
+Engine::Live& Engine::admit(size_t idx) {
+  int32_t s = 0;
+  if (free_live_.empty()) {
+    s = static_cast<int32_t>(live_.size());
+    live_.emplace_back();
+  } else {
+    s = free_live_.back();
+    free_live_.pop_back();
+    live_[static_cast<size_t>(s)] = Live{};
+  }
+  slot_[idx] = s;
+  return live_[static_cast<size_t>(s)];
+}
+
+void Engine::retire(size_t idx) {
+  free_live_.push_back(slot_[idx]);
+  slot_[idx] = kDoneSlot;
+}
+
+void Engine::own_runtimes() {
+  if (!runtime_.empty()) return;
+  const auto& jobs = workload_->jobs;
+  runtime_.resize(jobs.size());
+  for (size_t i = 0; i < jobs.size(); ++i) runtime_[i] = jobs[i].runtime;
 }
 
 int64_t Engine::next_time() const {
@@ -202,7 +225,7 @@ bool Engine::step() {
     const JobId id = terminations_.top().second;
     terminations_.pop();
     const auto idx = static_cast<size_t>(id);
-    if (status_[idx] != Status::kRunning || end_at_[idx] != t) continue;
+    if (status(idx) != Status::kRunning || live(idx).end_at != t) continue;
     terminate(id, false);
     happened = true;
   }
@@ -212,9 +235,9 @@ bool Engine::step() {
     const Job& job = jobs[next_arrival_++];
     const auto idx = static_cast<size_t>(job.id);
     const int64_t p = std::max<int64_t>(0, predictor_->on_arrival(t, job, updates_));
-    prediction_[idx] = p;
-    arrival_prediction_[idx] = p;
-    status_[idx] = Status::kWaiting;
+    Live& l = admit(idx);
+    l.prediction = p;
+    l.arrival_prediction = p;
     accuracy_.set(job.id, t, p, job.runtime);
     state_.queue.push_back(WaitingJob{job.id, job.procs, job.submit, p, 0});
     scheduler_->on_arrival(state_, state_.queue.back());
@@ -228,7 +251,7 @@ bool Engine::step() {
     const JobId id = deadlines_.top().second;
     deadlines_.pop();
     const auto idx = static_cast<size_t>(id);
-    if (status_[idx] != Status::kRunning || eff_start_[idx] + prediction_[idx] != t) continue;
+    if (status(idx) != Status::kRunning || live(idx).eff_start + live(idx).prediction != t) continue;
     ++result_.deadline_misses;
     ++epoch_;
     if (overrun == Overrun::kKill) {
@@ -236,7 +259,7 @@ bool Engine::step() {
       happened = true;
       continue;
     }
-    predictor_->on_deadline_miss(t, jobs[idx], eff_start_[idx], prediction_[idx], updates_);
+    predictor_->on_deadline_miss(t, jobs[idx], live(idx).eff_start, live(idx).prediction, updates_);
     if (overrun == Overrun::kSuspend) {
       suspend(id);
       suspended_now_.push_back(id);
@@ -249,8 +272,8 @@ bool Engine::step() {
   apply_updates();
   for (JobId id : suspended_now_) {
     const auto idx = static_cast<size_t>(id);
-    if (status_[idx] == Status::kWaiting && prediction_[idx] <= attained_[idx]) {
-      set_prediction(id, attained_[idx] + std::max<int64_t>(arrival_prediction_[idx], 1));
+    if (status(idx) == Status::kWaiting && live(idx).prediction <= live(idx).attained) {
+      set_prediction(id, live(idx).attained + std::max<int64_t>(live(idx).arrival_prediction, 1));
     }
   }
   // 5. The scheduler.
@@ -261,7 +284,8 @@ bool Engine::step() {
 std::vector<RunningJob>::iterator Engine::find_running(JobId id) {
   const auto idx = static_cast<size_t>(id);
   auto& run = state_.running;
-  auto it = std::lower_bound(run.begin(), run.end(), std::pair{eff_start_[idx] + prediction_[idx], id}, running_before);
+  const Live& l = live(idx);
+  auto it = std::lower_bound(run.begin(), run.end(), std::pair{l.eff_start + l.prediction, id}, running_before);
   if (it == run.end() || it->id != id) {
     throw std::logic_error(fmt::format("internal error: job {} is not in the running list", id));
   }
@@ -277,13 +301,15 @@ void Engine::apply_updates() {
 void Engine::set_prediction(JobId id, int64_t p) {
   if (id < 0 || static_cast<size_t>(id) >= workload_->jobs.size()) return;
   const auto idx = static_cast<size_t>(id);
-  const bool waiting = status_[idx] == Status::kWaiting;
-  const bool running = status_[idx] == Status::kRunning;
+  const Status st = status(idx);
+  const bool waiting = st == Status::kWaiting;
+  const bool running = st == Status::kRunning;
   if (!waiting && !running) return;
+  Live& l = live(idx);
   p = std::max<int64_t>(p, 0);
-  if (running) p = std::max(p, state_.now - eff_start_[idx]);
-  if (waiting) p = std::max(p, attained_[idx]);
-  const int64_t old = prediction_[idx];
+  if (running) p = std::max(p, state_.now - l.eff_start);
+  if (waiting) p = std::max(p, l.attained);
+  const int64_t old = l.prediction;
   if (p == old) return;
   if (waiting) {
     state_.queue.set_prediction(id, p);
@@ -291,7 +317,7 @@ void Engine::set_prediction(JobId id, int64_t p) {
     auto& run = state_.running;
     auto it = find_running(id);
     // Move the job to its new place by rotating only the jobs in between (O(distance), not O(running)).
-    const std::pair key{eff_start_[idx] + p, id};
+    const std::pair key{l.eff_start + p, id};
     if (p > old) {
       auto to = std::lower_bound(it + 1, run.end(), key, running_before);
       it = std::rotate(it, it + 1, to);  // the job now sits just before `to`
@@ -301,11 +327,11 @@ void Engine::set_prediction(JobId id, int64_t p) {
       it = to;
     }
     it->prediction = p;
-    const int64_t deadline = eff_start_[idx] + p;
-    if (end_at_[idx] > deadline && deadline > state_.now) deadlines_.push({deadline, id});
+    const int64_t deadline = l.eff_start + p;
+    if (l.end_at > deadline && deadline > state_.now) deadlines_.push({deadline, id});
     ++epoch_;  // a running job's prediction changed: earlier reservations are no longer promises
   }
-  prediction_[idx] = p;
+  l.prediction = p;
   accuracy_.set(id, state_.now, p, workload_->jobs[idx].runtime);
   scheduler_->on_prediction_change(state_, id, old);
   predictions_changed_ = true;
@@ -345,7 +371,7 @@ void Engine::start_jobs() {
     }
     if (decision_.start.empty() && decision_.suspend.empty()) break;
     for (JobId id : decision_.suspend) {
-      if (id < 0 || static_cast<size_t>(id) >= status_.size() || status_[static_cast<size_t>(id)] != Status::kRunning) {
+      if (id < 0 || static_cast<size_t>(id) >= slot_.size() || status(static_cast<size_t>(id)) != Status::kRunning) {
         throw std::logic_error(fmt::format("scheduler {} suspends job {}, which is not running", scheduler_->name(), id));
       }
       suspend(id);
@@ -354,8 +380,8 @@ void Engine::start_jobs() {
     for (JobId id : decision_.start) start_job(id);
     for (JobId id : decision_.start) {
       const auto idx = static_cast<size_t>(id);
-      if (result_.jobs[idx].start == state_.now && attained_[idx] == 0) {
-        predictor_->on_start(state_.now, workload_->jobs[idx], prediction_[idx], updates_);
+      if (result_.jobs[idx].start == state_.now && live(idx).attained == 0) {
+        predictor_->on_start(state_.now, workload_->jobs[idx], live(idx).prediction, updates_);
       }
       scheduler_->on_start(state_, *find_running(id));
     }
@@ -372,7 +398,8 @@ void Engine::start_job(JobId id) {
   const auto idx = static_cast<size_t>(id);
   JobOutcome& o = result_.jobs[idx];
   const Job& job = workload_->jobs[idx];
-  const bool resume = attained_[idx] > 0;
+  Live& l = live(idx);
+  const bool resume = l.attained > 0;
   if (o.start >= 0 && !resume && o.suspensions == 0) {
     throw std::logic_error(fmt::format("scheduler {} started job {} (SWF job {}) twice", scheduler_->name(), id,
                                        job.job_number));
@@ -401,9 +428,9 @@ void Engine::start_job(JobId id) {
   RunningJob r;
   r.id = id;
   // A resumed job makes progress only after the scheduler's resume delay.
-  r.start = now - attained_[idx] + (resume ? scheduler_->resume_delay() : 0);
+  r.start = now - l.attained + (resume ? scheduler_->resume_delay() : 0);
   r.procs = job.procs;
-  r.prediction = prediction_[idx];
+  r.prediction = l.prediction;
   const auto held = state_.held.find(id);
   if (held != state_.held.end()) {
     // A suspended job resumes where it left (its memory image is there).
@@ -421,18 +448,18 @@ void Engine::start_job(JobId id) {
   state_.queue.erase(id);
   auto& run = state_.running;
   run.insert(std::lower_bound(run.begin(), run.end(), std::pair{r.predicted_end(), id}, running_before), r);
-  status_[idx] = Status::kRunning;
-  eff_start_[idx] = r.start;
+  l.status = Status::kRunning;
+  l.eff_start = r.start;
   // A fork with predicted runtimes: the job runs what is predicted for it now (never less than it has run).
-  if (predicted_runtimes_) runtime_[idx] = std::max(prediction_[idx], attained_[idx]);
-  const int64_t runtime = runtime_[idx];
-  end_at_[idx] = r.start + runtime;
+  if (predicted_runtimes_) runtime_[idx] = std::max(l.prediction, l.attained);
+  const int64_t runtime = runtime_of(idx);
+  l.end_at = r.start + runtime;
   if (o.start < 0) {
     o.start = now;
     o.prediction_at_start = r.prediction;
     accuracy_.started(id, job.runtime);
   }
-  terminations_.push({end_at_[idx], id});
+  terminations_.push({l.end_at, id});
   if (runtime > r.prediction) deadlines_.push({std::max(now, r.predicted_end()), id});
 }
 
@@ -456,13 +483,14 @@ void Engine::suspend(JobId id) {
   state_.running.erase(it);
   ProcSet procs_left = release(left);
   // Suspended again during a resume delay: it has run no more than before.
-  const int64_t ran = std::max(state_.now - eff_start_[idx], attained_[idx]);
-  attained_[idx] = ran;
+  Live& l = live(idx);
+  const int64_t ran = std::max(state_.now - l.eff_start, l.attained);
+  l.attained = ran;
   if (ran > 0 && !procs_left.empty()) state_.held[id] = std::move(procs_left);
-  status_[idx] = Status::kWaiting;
-  end_at_[idx] = -1;
+  l.status = Status::kWaiting;
+  l.end_at = -1;
   const Job& job = workload_->jobs[idx];
-  state_.queue.push_back(WaitingJob{id, job.procs, job.submit, prediction_[idx], ran});
+  state_.queue.push_back(WaitingJob{id, job.procs, job.submit, l.prediction, ran});
   ++result_.jobs[idx].suspensions;
   ++result_.suspensions;
   ++epoch_;  // promises made before rest on the suspended job's processors
@@ -473,21 +501,20 @@ void Engine::terminate(JobId id, bool killed) {
   const auto idx = static_cast<size_t>(id);
   JobOutcome& o = result_.jobs[idx];
   const Job& job = workload_->jobs[idx];
-  if (status_[idx] != Status::kRunning) {
+  if (status(idx) != Status::kRunning) {
     throw std::logic_error(fmt::format("internal error: terminating job {} which is not running", id));
   }
   auto it = find_running(id);
   const int64_t now = state_.now;
-  const int64_t ran = now - eff_start_[idx];
-  if (options_.check && (killed ? ran > runtime_[idx] : ran != runtime_[idx])) {
+  const int64_t ran = now - live(idx).eff_start;
+  if (options_.check && (killed ? ran > runtime_of(idx) : ran != runtime_of(idx))) {
     throw std::logic_error(fmt::format("check failed: job {} (SWF job {}) ran {} s instead of {} s", id,
-                                       job.job_number, ran, runtime_[idx]));
+                                       job.job_number, ran, runtime_of(idx)));
   }
   const RunningJob finished = *it;
   state_.running.erase(it);
   release(finished);
-  status_[idx] = Status::kDone;
-  end_at_[idx] = -1;
+  retire(idx);
   o.end = now;
   o.ran = ran;
   o.killed = killed;
@@ -516,11 +543,13 @@ void Engine::finish() {
     throw std::logic_error(fmt::format("check failed: {} of {} jobs terminated",
                                        result_.termination_order.size() + done_before_, arrival_end_));
   }
-  // Every job has ended: the per-job tracking state is freed before the metrics' copies are made (the peak of a
-  // run is here; 48 bytes a job on CEA-Curie).
+  // Every job has ended: the per-job tracking state is freed before the metrics are computed (the peak of a
+  // run would be here otherwise).
   accuracy_ = predict::AccuracyTracker();
-  std::vector<int64_t>().swap(arrival_prediction_);
-  std::vector<int64_t>().swap(attained_);
+  std::vector<int32_t>().swap(slot_);
+  std::vector<Live>().swap(live_);
+  std::vector<int32_t>().swap(free_live_);
+  std::vector<int64_t>().swap(runtime_);
   if (options_.check) {
     std::vector<char> seen(jobs.size(), 0);
     for (JobId id : result_.termination_order) {
@@ -531,23 +560,28 @@ void Engine::finish() {
     }
   }
   if (const AdaptiveStats* a = scheduler_->adaptive_stats()) result_.adaptive = *a;
-  // The metrics read the outcomes in place (a copy of every job's times would be the peak of the run).
+  // The metrics read the outcomes in place (a copy of every job's times would be the peak of the run): the sums in
+  // termination order, the values for the quantiles by job id, in sequence (a bit per job says which are kept).
   const auto& order = result_.termination_order;
+  const auto time_of = [&](size_t idx) {
+    const JobOutcome& o = result_.jobs[idx];
+    return JobTimes{jobs[idx].submit, o.start, o.end, jobs[idx].procs, o.ran};
+  };
+  const auto skip = std::min(order.size(), static_cast<size_t>(std::floor(options_.warmup_fraction *
+                                                                          static_cast<double>(order.size()))));
+  std::vector<bool> kept(jobs.size(), false);
+  for (size_t k = skip; k < order.size(); ++k) kept[static_cast<size_t>(order[k])] = true;
   result_.metrics = metrics_of(
-      order.size(),
-      [&](size_t k) {
-        const auto idx = static_cast<size_t>(order[k]);
-        const JobOutcome& o = result_.jobs[idx];
-        return JobTimes{jobs[idx].submit, o.start, o.end, jobs[idx].procs, o.ran};
+      order.size(), [&](size_t k) { return time_of(static_cast<size_t>(order[k])); },
+      [&](auto&& f) {
+        for (size_t idx = 0; idx < jobs.size(); ++idx) {
+          if (kept[idx]) f(time_of(idx));
+        }
       },
       workload_->procs, options_.bsld_tau, options_.warmup_fraction);
   // Accuracy over the same jobs as the averages (termination order minus the warm-up).
-  std::vector<predict::JobAccuracy> kept;
-  kept.reserve(jobs.size());
-  for (size_t k = static_cast<size_t>(result_.metrics.warmup_excluded); k < result_.termination_order.size(); ++k) {
-    kept.push_back(result_.job_accuracy[static_cast<size_t>(result_.termination_order[k])]);
-  }
-  result_.accuracy = predict::summarize_accuracy(kept);
+  result_.accuracy = predict::summarize_accuracy(result_.job_accuracy, result_.termination_order,
+                                                 static_cast<size_t>(result_.metrics.warmup_excluded));
 }
 
 }  // namespace schedlab::sim

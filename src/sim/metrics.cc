@@ -21,13 +21,20 @@ static double quantile(std::vector<double>& values, double q) {
   return a + (h - static_cast<double>(lo)) * (b - a);
 }
 
-Summary summarize(std::vector<double>& values) {
+Summary summarize_order_free(std::vector<double>& values) {
   Summary s;
   if (values.empty()) return s;
-  s.mean = std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
   s.max = *std::max_element(values.begin(), values.end());
   s.median = quantile(values, 0.5);
   s.p90 = quantile(values, 0.9);
+  return s;
+}
+
+Summary summarize(std::vector<double>& values) {
+  if (values.empty()) return {};
+  const double mean = std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
+  Summary s = summarize_order_free(values);
+  s.mean = mean;
   return s;
 }
 

@@ -16,6 +16,19 @@ namespace {
 using testing::J;
 using V = std::vector<int64_t>;
 
+// A job with an estimate, by field name (the layout of Job is not its fields' order of meaning).
+Job job(JobId id, int32_t number, int64_t submit, int32_t procs, int64_t estimate, int64_t runtime) {
+  Job j;
+  j.id = id;
+  j.job_number = number;
+  j.submit = submit;
+  j.procs = procs;
+  j.estimate = estimate;
+  j.has_estimate = true;
+  j.runtime = runtime;
+  return j;
+}
+
 int64_t end_of(const Workload& w, const SimResult& r, int32_t number) {
   for (size_t i = 0; i < w.jobs.size(); ++i) {
     if (w.jobs[i].job_number == number) return r.jobs[i].end;
@@ -99,8 +112,8 @@ TEST(LerwfTest, NewJobsAvoidTheNextSuspendedJobsProcessors) {
   // A state where J0 is suspended (held 0-4) and cannot resume (J1, 6 procs, ranks first and uses the
   // budget): J1 must start on 5-9 plus one of 0-4, and the decision says to avoid 0-4.
   std::vector<Job> jobs(2);
-  jobs[0] = Job{0, 1, 0, 5, 100, true, 100};
-  jobs[1] = Job{1, 2, 0, 6, 10, true, 10};
+  jobs[0] = job(0, 1, 0, 5, 100, 100);
+  jobs[1] = job(1, 2, 0, 6, 10, 10);
   SimState s;
   s.now = 50;
   s.machine = Machine(10, true);
@@ -183,15 +196,15 @@ TEST(EasyPreemptiveTest, NewJobsAvoidTheSuspendedJobsProcessors) {
   // Machine 15: J2 runs on 5-9; J0 is suspended (held 0-4) behind J4 (5 procs). J4 must take 10-14 so
   // that J0 resumes at once on 0-4.
   std::vector<Job> jobs(5);
-  jobs[0] = Job{0, 1, 0, 5, 100, true, 100};
-  jobs[2] = Job{2, 3, 0, 5, 500, true, 500};
-  jobs[4] = Job{4, 5, 0, 5, 10, true, 10};
+  jobs[0] = job(0, 1, 0, 5, 100, 100);
+  jobs[2] = job(2, 3, 0, 5, 500, 500);
+  jobs[4] = job(4, 5, 0, 5, 10, 10);
   SimState s;
   s.now = 60;
   s.machine = Machine(15, true);
   s.jobs = &jobs;
   const Allocation running = s.machine.allocate_exactly(2, ProcSet{{5, 10}});
-  s.running.push_back(RunningJob{2, 0, 5, 500});
+  s.running.push_back(RunningJob{.id = 2, .procs = 5, .start = 0, .prediction = 500});
   s.running_on[2] = running.ranges;
   s.queue.push_back(WaitingJob{4, 5, 0, 10, 0});
   s.queue.push_back(WaitingJob{0, 5, 0, 100, 50});

@@ -126,7 +126,7 @@ void ShadowRun::step(int64_t t, const std::vector<WaitingJob>& arrivals, Schedul
       throw std::logic_error(fmt::format("adaptive candidate {} started job {} that is not waiting or does not fit",
                                          scheduler.name(), id));
     }
-    const RunningJob r{.id = id, .start = t, .procs = w->procs, .prediction = w->prediction};
+    const RunningJob r{.id = id, .procs = w->procs, .start = t, .prediction = w->prediction};
     const int64_t len = length(id, w->prediction);
     meter_.started(w->submit, t, len, w->procs);
     state_.queue.erase(id);

@@ -40,6 +40,9 @@ struct AccuracySummary {
 
 // Summary over `jobs` (mean and median, median interpolated as in sim/metrics.h).
 AccuracySummary summarize_accuracy(const std::vector<JobAccuracy>& jobs);
+// The same over jobs[order[k]] for k in [from, order.size()), in that order, without a copy of them (a run's
+// jobs in termination order after its warm-up).
+AccuracySummary summarize_accuracy(const std::vector<JobAccuracy>& jobs, const std::vector<JobId>& order, size_t from);
 
 class AccuracyTracker {
  public:

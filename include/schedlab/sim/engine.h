@@ -92,7 +92,11 @@ class Engine {
   const Workload* workload_ = nullptr;
   size_t arrival_end_ = 0;             // jobs [0, arrival_end_) arrive (all, except in a fork without arrivals)
   bool predicted_runtimes_ = false;    // a fork with ForkOptions::Runtimes::kPredicted
-  std::vector<int64_t> runtime_;       // per job: the runtime it is simulated with
+  // Per job, the runtime it is simulated with when that is not the workload's (forks with predicted runtimes,
+  // engines from a snapshot); empty otherwise (8 bytes a job saved): see runtime_of().
+  std::vector<int64_t> runtime_;
+  int64_t runtime_of(size_t idx) const { return runtime_.empty() ? workload_->jobs[idx].runtime : runtime_[idx]; }
+  void own_runtimes();  // fills runtime_ from the workload
   size_t done_before_ = 0;             // jobs done before this engine's first instant (from_state)
   std::unique_ptr<Scheduler> scheduler_;
   std::unique_ptr<predict::Predictor> predictor_;
@@ -103,12 +107,28 @@ class Engine {
   MinHeap terminations_;
   MinHeap deadlines_;
   enum class Status : uint8_t { kPending, kWaiting, kRunning, kDone };
-  std::vector<Status> status_;       // per job
-  std::vector<int64_t> prediction_;  // current prediction per job (waiting or running)
-  std::vector<int64_t> arrival_prediction_;  // the prediction a job got on arrival
-  std::vector<int64_t> eff_start_;   // running: now - time run so far
-  std::vector<int64_t> attained_;    // waiting: time run before (suspended jobs)
-  std::vector<int64_t> end_at_;      // running: when it terminates (stale heap entries differ)
+  // What the engine tracks of a job between its arrival and its end. Kept only for those jobs (a pool of
+  // states and a 4-byte slot per job) instead of 41 bytes for every job of the workload.
+  struct Live {
+    int64_t prediction = 0;          // current prediction (waiting or running)
+    int64_t arrival_prediction = 0;  // the prediction it got on arrival
+    int64_t eff_start = 0;           // running: now - time run so far
+    int64_t attained = 0;            // waiting: time run before (suspended jobs)
+    int64_t end_at = -1;             // running: when it terminates (stale heap entries differ)
+    Status status = Status::kWaiting;
+  };
+  static constexpr int32_t kPendingSlot = -1, kDoneSlot = -2;
+  std::vector<int32_t> slot_;        // per job: its state in live_, or kPendingSlot / kDoneSlot
+  std::vector<Live> live_;
+  std::vector<int32_t> free_live_;   // free places in live_
+  Status status(size_t idx) const {
+    const int32_t s = slot_[idx];
+    return s >= 0 ? live_[static_cast<size_t>(s)].status : s == kPendingSlot ? Status::kPending : Status::kDone;
+  }
+  Live& live(size_t idx) { return live_[static_cast<size_t>(slot_[idx])]; }  // (the job is waiting or running)
+  const Live& live(size_t idx) const { return live_[static_cast<size_t>(slot_[idx])]; }
+  Live& admit(size_t idx);  // a pending job arrives: its state (references to other states may be invalidated)
+  void retire(size_t idx);  // a live job is done
   std::vector<JobId> suspended_now_; // suspended by the overrun policy at this instant
   predict::AccuracyTracker accuracy_;  // time-weighted prediction accuracy, O(1) per change
   predict::Updates updates_;

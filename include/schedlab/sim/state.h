@@ -43,10 +43,10 @@ struct WaitingJob {
 
 struct RunningJob {
   JobId id = -1;
+  int32_t procs = 0;  // (beside the id: 24 bytes, not 32 — the running list is a sorted vector, moved on every start)
   // When the job would have started had it never been suspended: now - (time it has run). Equal to its
   // start for a job that was never suspended.
   int64_t start = 0;
-  int32_t procs = 0;
   int64_t prediction = 0;  // current predicted total runtime
   int64_t predicted_end() const { return start + prediction; }
   friend bool operator==(const RunningJob&, const RunningJob&) = default;
