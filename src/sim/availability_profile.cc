@@ -314,18 +314,23 @@ void AvailabilityProfile::reserve(Time start, Time end, int64_t procs) {
   add(start, end, -procs, i, j);
 }
 
-void AvailabilityProfile::release(Time start, Time end, int64_t procs) {
-  if (end <= start || procs == 0) return;
+AvailabilityProfile::FreeRange AvailabilityProfile::release(Time start, Time end, int64_t procs) {
+  if (end <= start || procs == 0) return {min_free(start, end), max_free(start, end)};
   if (procs < 0) throw std::invalid_argument("AvailabilityProfile::release: negative processors");
   const size_t i = index_of(start);
   size_t j = i;
   int64_t highest = 0;
-  for (; j < steps_.size() && steps_[j].time < end; ++j) highest = std::max(highest, steps_[j].free);
+  int64_t lowest = capacity_;
+  for (; j < steps_.size() && steps_[j].time < end; ++j) {
+    highest = std::max(highest, steps_[j].free);
+    lowest = std::min(lowest, steps_[j].free);
+  }
   if (highest + procs > capacity_) {
     throw std::logic_error("AvailabilityProfile::release: " + std::to_string(procs) + " processors on [" +
                            std::to_string(start) + "," + std::to_string(end) + ") exceed the capacity");
   }
   add(start, end, procs, i, j);
+  return {lowest, highest};
 }
 
 void AvailabilityProfile::advance(Time now) {

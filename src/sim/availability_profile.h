@@ -105,8 +105,13 @@ class AvailabilityProfile {
   void reserve(Time start, Time end, int64_t procs);
 
   // Gives back `procs` processors during [start, end) (the inverse of reserve). Throws
-  // std::logic_error (profile unchanged) if that would exceed the capacity somewhere.
-  void release(Time start, Time end, int64_t procs);
+  // std::logic_error (profile unchanged) if that would exceed the capacity somewhere. Returns the fewest and the
+  // most processors free on the interval before (what min_free and max_free said; {capacity, 0} when empty), which
+  // the same scan finds.
+  struct FreeRange {
+    int64_t least = 0, most = 0;
+  };
+  FreeRange release(Time start, Time end, int64_t procs);
 
   // Forgets the past: afterwards origin() == now and free_at(now) is unchanged. `now` must not be
   // earlier than origin(). Keeps the vector short during a long simulation.

@@ -32,17 +32,6 @@ ConservativeScheduler::Slot& ConservativeScheduler::slot(JobId id) {
   return slots_[i];
 }
 
-ConservativeScheduler::Slot& ConservativeScheduler::at(JobId id) {
-  if (id < slot_base_) return dead_ = Slot{};
-  return slots_[static_cast<size_t>(id - slot_base_)];
-}
-
-const ConservativeScheduler::Slot& ConservativeScheduler::at(JobId id) const {
-  static const Slot kDead{};
-  if (id < slot_base_) return kDead;
-  return slots_[static_cast<size_t>(id - slot_base_)];
-}
-
 void ConservativeScheduler::drop_done_slots() {
   // Each slot is passed once as it becomes done; erased in batches of at least half the window, so the
   // erase costs O(1) per job.
@@ -94,8 +83,7 @@ void ConservativeScheduler::on_termination(const SimState& state, const RunningJ
     return;
   }
   if (initialized_ && !desync_ && s.end > state.now) {
-    profile_.release(state.now, s.end, s.procs);  // ended early: give the rest back
-    gained(state.now, s.end, s.procs);
+    give_back(state.now, s.end, s.procs);  // ended early: give the rest back
   }
   s.status = Status::kNone;
   --running_;
@@ -110,8 +98,7 @@ void ConservativeScheduler::unplace(JobId id, int64_t now) {
   Slot& s = at(id);
   const int64_t from = std::max(s.start, now);
   if (s.end > from) {
-    profile_.release(from, s.end, s.procs);
-    gained(from, s.end, s.procs);
+    give_back(from, s.end, s.procs);
   }
   s.status = Status::kWaiting;
   unplaced_.push_back(id);
@@ -140,19 +127,17 @@ void ConservativeScheduler::Bounds::add(const Bounds& b) {
   least = std::min(least, b.least);
 }
 
-void ConservativeScheduler::add_gain(int64_t start, int64_t end, int64_t procs, int64_t mover) {
+void ConservativeScheduler::give_back(int64_t start, int64_t end, int64_t procs, int64_t mover) {
   // The most processors free on the region now that it has them back: no point of it has more until a
   // later gain covers it again (and that gain records its own bound). And the fewest free before it
   // came: a job no larger than that had its processors on the whole region already, so for it nothing
-  // changed there.
-  const int64_t from = std::max(start, profile_.origin());
-  const Gain g{start, end, profile_.max_free(from, end), profile_.min_free(from, end) - procs, mover};
+  // changed there. (The release's own scan gives both.)
+  const AvailabilityProfile::FreeRange before = profile_.release(start, end, procs);
+  const Gain g{start, end, before.most + procs, before.least, mover};
   fresh_.add(g);
   ++fresh_count_;
   if (mover >= 0) moves_.push_back(g);
 }
-
-void ConservativeScheduler::gained(int64_t start, int64_t end, int64_t procs) { add_gain(start, end, procs, -1); }
 
 void ConservativeScheduler::end_pass() {
   // The moves of this pass are news to the jobs visited before each mover (those after it saw them):
@@ -190,22 +175,69 @@ int64_t ConservativeScheduler::earliest_start(const Slot& s, const Bounds& b, in
   return profile_.earliest_fit_overlapping(now, b.lo, b.hi, s.procs, d, s.start);
 }
 
-void ConservativeScheduler::try_earlier(JobId id, int64_t now) {
-  Slot& s = at(id);
-  const int64_t t = earliest_start(s, gains_since_last_look(s.seq), now);
-  s.certified = true;  // looked at: it has no earlier window now (after the move below, none either)
-  if (t >= s.start) return;
+int64_t ConservativeScheduler::no_window_before(int64_t procs, int64_t duration, int64_t limit, int64_t now) const {
+  int64_t from = now;
+  // Branch-free (which entries cover a job is unpredictable): a mask of all ones for an entry that covers it.
+  for (size_t k = 0; k < kFailures; ++k) {
+    const int64_t covers = -static_cast<int64_t>((failures_.procs[k] <= procs) & (failures_.duration[k] <= duration) &
+                                                 (failures_.limit[k] <= limit));
+    from = std::max(from, (failures_.limit[k] & covers) | (now & ~covers));
+  }
+  return from;
+}
+
+void ConservativeScheduler::failed(int64_t procs, int64_t duration, int64_t limit) {
+  failures_.procs[failure_next_] = procs;
+  failures_.duration[failure_next_] = duration;
+  failures_.limit[failure_next_] = limit;
+  failure_next_ = (failure_next_ + 1) % kFailures;
+}
+
+void ConservativeScheduler::forget_failures() {
+  std::fill(std::begin(failures_.procs), std::end(failures_.procs), kNoFailure);
+  failure_next_ = 0;
+}
+
+void ConservativeScheduler::forget_failures_after(int64_t gain_start) {
+  for (size_t k = 0; k < kFailures; ++k) {
+    if (failures_.limit[k] > gain_start) failures_.procs[k] = kNoFailure;
+  }
+}
+
+void ConservativeScheduler::try_earlier(JobId id, Slot& s, int64_t now) {
   const int64_t d = s.end - s.start;
+  const Bounds gains = gains_since_last_look(s.seq);
+  // The O(1) test first (earliest_start()), then earlier failures: one of a smaller, shorter job reserved no
+  // later means no window before its limit, so a search starts there (every answer is the same: a window of
+  // this job starting earlier would be one of that job too), or is not made at all.
+  int64_t t = s.start;
+  const bool looked = !s.certified || (gains.lo < s.start && gains.hi > now && gains.most >= s.procs && gains.least < s.procs);
+  if (looked) {
+    const int64_t from = options_.remember_failures ? no_window_before(s.procs, d, s.start, now) : now;
+    if (from >= s.start) {
+      ++stats_.failure_skips;
+    } else {
+      if (from > now) ++stats_.failure_narrowed;
+      t = earliest_start(s, gains, from);
+    }
+  }
+  s.certified = true;  // looked at: it has no earlier window now (after the move below, none either)
+  if (t >= s.start) {
+    if (looked) failed(s.procs, d, s.start);
+    return;
+  }
   // The new hold [t, t + d) ends before the old one [start, end) does (t < start); where they overlap
   // nothing changes. So only [max(start, t + d), end) is given back (the gain other jobs may use), and
   // only [t, min(t + d, start)) taken: narrower gains let fewer jobs through the test above.
   const int64_t freed = std::max(s.start, t + d);
   const int64_t old_end = s.end;
-  profile_.release(freed, old_end, s.procs);
-  profile_.reserve(t, std::min(t + d, s.start), s.procs);
+  profile_.reserve(t, std::min(t + d, s.start), s.procs);  // (before the gain: [t, start) is not in it)
+  give_back(freed, old_end, s.procs, static_cast<int64_t>(s.seq));
   s.start = t;
   s.end = t + d;
-  add_gain(freed, old_end, s.procs, static_cast<int64_t>(s.seq));
+  // The profile gained processors on [freed, old_end): a failure says nothing of windows there, but one with a
+  // limit no later than `freed` still holds (its windows lie before its limit).
+  forget_failures_after(freed);
   reserved(id);
   ++stats_.moved_earlier;
 }
@@ -299,8 +331,7 @@ void ConservativeScheduler::follow_prediction_changes(const SimState& state) {
     Slot& s = at(r.id);
     const int64_t want = std::max(r.predicted_end(), now + 1);
     if (want < s.end) {
-      profile_.release(want, s.end, s.procs);
-      gained(want, s.end, s.procs);
+      give_back(want, s.end, s.procs);
     } else if (want > s.end) {
       make_room(state, s.end, want, s.procs);
       profile_.reserve(s.end, want, s.procs);
@@ -313,8 +344,7 @@ void ConservativeScheduler::follow_prediction_changes(const SimState& state) {
     const int64_t want = s.start + held(w.prediction);
     if (want != s.end) s.certified = false;  // its windows changed length
     if (want < s.end) {
-      profile_.release(want, s.end, s.procs);
-      gained(want, s.end, s.procs);
+      give_back(want, s.end, s.procs);
       s.end = want;
     } else if (want > s.end) {
       if (profile_.min_free(s.end, want) >= s.procs) {
@@ -363,12 +393,13 @@ void ConservativeScheduler::compress_and_place(const WaitQueue& queue, int64_t n
     do {
       ++stats_.passes;
       carried_cursor_ = 0;
+      forget_failures();
       for (const WaitingJob& w : queue) {
         Slot& s = at(w.id);
         if (s.status == Status::kWaiting) {
           place(w, s, now);
         } else if (s.start > now) {
-          try_earlier(w.id, now);
+          try_earlier(w.id, s, now);
         }
       }
       end_pass();

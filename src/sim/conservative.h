@@ -41,6 +41,11 @@
 //   lies between those two bounds. Otherwise only the runs of enough free processors that overlap that
 //   span are looked at (AvailabilityProfile::earliest_fit_overlapping), and the first that lasts the
 //   job's duration, or reaches its reservation, gives its new start: the same start a full scan would give.
+//   And the jobs found unable to move teach the ones behind them in the same pass: if a job of p processors
+//   held for d from L has no window before L, then no job of at least p processors held at least d from L' >= L
+//   has a window starting before L either (its window would contain one of the first job's), until the profile
+//   gains processors before L. So a job covered by such a failure with L' = L is not looked at, and otherwise
+//   its look starts at L (Failure; the 8 latest failures of the pass are kept).
 // - Lost capacity (the only way a reservation can move later; each such move is counted as "forced"):
 //   * an overdue running job is extended to now + 1 s; if that does not fit, the reservations starting
 //     now that overlap it are released, the latest in queue order first, until it does;
@@ -66,7 +71,7 @@
 // O(1) test, r = runs they meet:
 //   O(log Q) per reservation given (the heap of reservation times, also the wake-up time) plus a scan
 //   to place each new job; when processors were given back, compression: O(P × Q) O(1) tests plus
-//   O(C × r × s) for the runs, where a scan s is O(n) on short profiles (< 256 steps) and
+//   O(C × r × s) for the runs (C: minus the jobs covered by a failure, after an O(8) look-up), where a scan s is O(n) on short profiles (< 256 steps) and
 //   O(n / 16 + 16) on long ones (block maxima and minima); plus O(n) per move (the profile is a vector).
 //   So O(Q + C × n) per event, not O(Q log Q): C grows with Q (docs/performance.md has the measurements
 //   and the alternatives tried). Plus O(Q + R) when a prediction changed. Self-check: O((Q + R) log(Q + R) + 64 n).
@@ -96,6 +101,9 @@ class ConservativeScheduler final : public Scheduler {
     bool self_check = false;
     // Compression until no job moves (see the header comment) instead of one pass; no wake-ups needed.
     bool fixpoint = false;
+    // Use the failures of earlier jobs in a pass to skip or shorten searches (see Failure). The same schedule
+    // either way (a test compares them); off only to measure or check that.
+    bool remember_failures = true;
   };
 
   struct Stats {
@@ -106,6 +114,10 @@ class ConservativeScheduler final : public Scheduler {
     int64_t forced_later = 0;    // reservations moved later by lost capacity (see above)
     int64_t released = 0;        // holds released to make room or because their time passed
     int64_t passes = 0;          // compression passes (calls with processors given back)
+    // Jobs an earlier failure (see Failure) showed unable to move, without a look at the profile; and jobs whose
+    // look started later than now thanks to one.
+    int64_t failure_skips = 0;
+    int64_t failure_narrowed = 0;
   };
 
   ConservativeScheduler() = default;
@@ -160,8 +172,9 @@ class ConservativeScheduler final : public Scheduler {
   // processors are free on the whole interval.
   void make_room(const SimState& state, int64_t from, int64_t to, int64_t procs);
   void unplace(JobId id, int64_t now);
-  // Records processors given back on [start, end) (a chance for compression).
-  void gained(int64_t start, int64_t end, int64_t procs);
+  // Gives back `procs` processors on [start, end) to the profile and records the gain (a chance for compression;
+  // mover: see Gain).
+  void give_back(int64_t start, int64_t end, int64_t procs, int64_t mover = -1);
 
   // Processors given back on [start, end), with bounds on the free processors there (see earliest_start()).
   struct Gain {
@@ -178,8 +191,6 @@ class ConservativeScheduler final : public Scheduler {
     void add(const Gain& g);
     void add(const Bounds& b);
   };
-  // Records a gain (mover: see Gain) after the profile took it.
-  void add_gain(int64_t start, int64_t end, int64_t procs, int64_t mover);
   // The gains since the job with arrival number `seq` last looked at the profile, during a pass (jobs are
   // asked in queue order): O(1) amortised.
   Bounds gains_since_last_look(uint64_t seq);
@@ -190,7 +201,28 @@ class ConservativeScheduler final : public Scheduler {
   // overlapping them (or a full scan of the profile before its reservation when it is not certified).
   int64_t earliest_start(const Slot& s, const Bounds& gains, int64_t now) const;
   // Moves the placed job to its earliest start if that is earlier, recording the room it vacated.
-  void try_earlier(JobId id, int64_t now);
+  void try_earlier(JobId id, Slot& s, int64_t now);
+  // Failures of this pass since the profile last gained processors: a job of `procs` processors held for
+  // `duration` from `limit` had no window before `limit`. Then no job at least as large and as long, reserved
+  // no earlier, has a window starting before `limit` either: [t, min(t + its duration, its limit)) contains
+  // [t, min(t + duration, limit)). The profile only lost processors since (placements), which opens no window.
+  // Kept as a ring of the most recent kFailures (8 measured best on CEA-Curie among 1 to 64: more spare more
+  // searches but cost more to look through), column by column so that the look-up is a few vector instructions; a
+  // free or forgotten entry has procs = kNoFailure, which covers no job.
+  static constexpr size_t kFailures = 8;
+  static constexpr int64_t kNoFailure = std::numeric_limits<int64_t>::max();
+  struct Failures {
+    int64_t procs[kFailures], duration[kFailures], limit[kFailures];
+  };
+  Failures failures_{};
+  size_t failure_next_ = 0;
+  void forget_failures();
+  // The latest limit of a failure that covers a job of `procs` processors held `duration` from `limit`: it has
+  // no window starting before that (`now` when none covers it).
+  int64_t no_window_before(int64_t procs, int64_t duration, int64_t limit, int64_t now) const;
+  void failed(int64_t procs, int64_t duration, int64_t limit);
+  // Processors were given back from `gain_start` on: the failures with a later limit are dropped.
+  void forget_failures_after(int64_t gain_start);
   void self_check(const SimState& state, const Decision& decision);
 
   Options options_;
@@ -206,8 +238,15 @@ class ConservativeScheduler final : public Scheduler {
   size_t used_ = 0;        // slots_[0, used_) have been given to a job (the rest is spare capacity)
   size_t dead_front_ = 0;  // slots_[0, dead_front_) are done jobs, erased in batches
   Slot dead_;  // what at() gives for a job below the window (a stale reference: a done job)
-  Slot& at(JobId id);
-  const Slot& at(JobId id) const;
+  Slot& at(JobId id) {
+    if (id < slot_base_) return dead_ = Slot{};
+    return slots_[static_cast<size_t>(id - slot_base_)];
+  }
+  const Slot& at(JobId id) const {
+    static const Slot kDead{};
+    if (id < slot_base_) return kDead;
+    return slots_[static_cast<size_t>(id - slot_base_)];
+  }
   // Drops the done jobs at the front of the window (amortised O(1) per job).
   void drop_done_slots();
   std::vector<JobId> forced_ids_;     // jobs with Slot::forced set (reset at the next call)

@@ -348,6 +348,31 @@ Workload load(const std::string& file, std::optional<int64_t> procs = std::nullo
   return build_workload(log.header, log.records, o);
 }
 
+// Skipping or shortening searches by the failures of earlier jobs (Options::remember_failures) gives the same
+// schedule as searching every job, and is used: on KTH at 100 processors, with the self-check (exact certificates:
+// a job wrongly found unable to move would fail it), both compressions.
+TEST(ConservativeRealLogs, RememberedFailuresGiveTheSameSchedule) {
+  SCHEDLAB_NEED_TRACE("KTH-SP2-1996-2.swf.gz");
+  const Workload w = load("KTH-SP2-1996-2.swf.gz", 100);
+  for (const bool fixpoint : {false, true}) {
+    auto run_with = [&](bool remember) {
+      auto scheduler = std::make_unique<ConservativeScheduler>(ConservativeScheduler::Options{true, fixpoint, remember});
+      Engine e(w, std::move(scheduler), predict::make_predictor("estimate"), checked());
+      while (e.step()) {
+      }
+      const auto stats = dynamic_cast<const ConservativeScheduler&>(e.scheduler()).stats();
+      return std::pair{starts(e.result()), stats};
+    };
+    const auto [with, with_stats] = run_with(true);
+    const auto [without, without_stats] = run_with(false);
+    EXPECT_EQ(with, without) << (fixpoint ? "fixpoint" : "once");
+    EXPECT_EQ(with_stats.moved_earlier, without_stats.moved_earlier);
+    EXPECT_GT(with_stats.failure_skips, 1000) << "the failures should spare searches";
+    EXPECT_GT(with_stats.failure_narrowed, 100);
+    EXPECT_EQ(without_stats.failure_skips + without_stats.failure_narrowed, 0);
+  }
+}
+
 TEST(ConservativeRealLogs, KthOn100ProcessorsWithChecks) {
   SCHEDLAB_NEED_TRACE("KTH-SP2-1996-2.swf.gz");
   const Workload w = load("KTH-SP2-1996-2.swf.gz", 100);
