@@ -7,6 +7,7 @@
 
 #include <fmt/core.h>
 
+#include "base/huge_pages.h"
 #include "sim/metrics_of.h"
 
 namespace schedlab::sim {
@@ -30,13 +31,17 @@ Engine::Engine(const Workload& workload, std::unique_ptr<Scheduler> scheduler,
   result_.scheduler = std::string(scheduler_->name());
   result_.predictor = std::string(predictor_->name());
   result_.procs = workload.procs;
-  result_.jobs.resize(workload.jobs.size());
-  result_.termination_order.reserve(workload.jobs.size());
+  // (The big per-job tables on 2 MB pages where the kernel allows: base/huge_pages.h.)
   const size_t n = workload.jobs.size();
+  base::reserve_huge(result_.jobs, n);
+  result_.jobs.resize(n);
+  base::reserve_huge(result_.termination_order, n);
+  base::reserve_huge(slot_, n);
   slot_.assign(n, kPendingSlot);
   arrival_end_ = n;
   accuracy_.resize(workload.jobs.size());
-  result_.job_accuracy.resize(workload.jobs.size());
+  base::reserve_huge(result_.job_accuracy, n);
+  result_.job_accuracy.resize(n);
   if (options_.check) promise_.assign(workload.jobs.size(), {kNever, -1});
   for (size_t i = 0; i < workload.jobs.size(); ++i) {
     const Job& j = workload.jobs[i];

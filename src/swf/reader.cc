@@ -26,6 +26,8 @@
 #include <limits>
 #include <string>
 
+#include "base/huge_pages.h"
+
 namespace schedlab::swf {
 
 namespace {
@@ -244,6 +246,7 @@ class Reader::Source {
                                                                                      libdeflate_free_decompressor);
     if (!d) return false;
     std::unique_ptr<char[]> text(new char[cap]);
+    base::prefer_huge_pages(text.get(), cap);
     size_t in_pos = 0, out_len = 0;
     while (in_pos < in.size()) {
       // Another member must start here (concatenated gzip files are valid gzip); anything else: zlib reports it.
@@ -257,6 +260,7 @@ class Reader::Source {
         if (cap >= kWholeLimit) return false;
         const size_t bigger = std::min(kWholeLimit, cap * 2);
         std::unique_ptr<char[]> grown(new char[bigger]);
+        base::prefer_huge_pages(grown.get(), bigger);
         std::memcpy(grown.get(), text.get(), out_len);
         text = std::move(grown);
         cap = bigger;
@@ -702,7 +706,7 @@ Log read_all(Reader& reader) {
   int64_t guess = reader.header().max_records.value_or(size > 0 ? size / 80 : 0);
   const int64_t cap = size >= 0 ? size / 36 + 1 : int64_t{1} << 20;
   guess = std::min(guess, cap);
-  if (guess > 0) log.records.reserve(static_cast<size_t>(guess));
+  if (guess > 0) base::reserve_huge(log.records, static_cast<size_t>(guess));
   // Moved, not copied: a record's fractions change hands without an allocation.
   Record record;
   // After a sample of records, the reserve is corrected by the bytes a record has taken so far: the table then
@@ -714,7 +718,7 @@ Log read_all(Reader& reader) {
     if (log.records.size() == kSample && size > 0 && reader.bytes_read() > 0) {
       const int64_t estimate = size / std::max<int64_t>(1, reader.bytes_read() / static_cast<int64_t>(kSample));
       const int64_t want = std::min(cap, estimate + estimate / 32 + 1024);
-      if (want > static_cast<int64_t>(log.records.capacity())) log.records.reserve(static_cast<size_t>(want));
+      if (want > static_cast<int64_t>(log.records.capacity())) base::reserve_huge(log.records, static_cast<size_t>(want));
     }
   }
   // No shrink_to_fit: capacity beyond the records was never written, so it costs address space, not memory

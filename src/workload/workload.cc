@@ -7,6 +7,8 @@
 
 #include <fmt/core.h>
 
+#include "base/huge_pages.h"
+
 namespace schedlab::workload {
 
 double offered_load(const std::vector<Job>& jobs, int64_t procs) {
@@ -70,7 +72,7 @@ Workload build_workload(const swf::Header& header, const std::vector<swf::Record
 
   std::array<int64_t, trace::kExclusionKinds> excluded{};
   std::vector<size_t> kept;
-  kept.reserve(records.size());
+  base::reserve_huge(kept, records.size());
   for (size_t i = 0; i < records.size(); ++i) {
     const trace::Exclusion e = trace::simulation_exclusion(records[i], w.procs);
     if (e == trace::Exclusion::kNone) {
@@ -95,7 +97,7 @@ Workload build_workload(const swf::Header& header, const std::vector<swf::Record
   };
   if (!std::is_sorted(kept.begin(), kept.end(), before)) std::stable_sort(kept.begin(), kept.end(), before);
 
-  w.jobs.reserve(kept.size());
+  base::reserve_huge(w.jobs, kept.size());
   w.record_index = kept;
   for (size_t i = 0; i < kept.size(); ++i) {
     const swf::Record& r = records[kept[i]];
