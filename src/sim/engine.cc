@@ -388,7 +388,13 @@ void Engine::start_jobs() {
       if (result_.jobs[idx].start == state_.now && live(idx).attained == 0) {
         predictor_->on_start(state_.now, workload_->jobs[idx], live(idx).prediction, updates_);
       }
-      scheduler_->on_start(state_, *find_running(id));
+      // (The job as it sits in the running list, without searching the list for it.)
+      const Live& l = live(idx);
+      const RunningJob started{id, workload_->jobs[idx].procs, l.eff_start, l.prediction};
+      if (options_.check && !(*find_running(id) == started)) {
+        throw std::logic_error(fmt::format("internal error: job {} differs from its entry in the running list", id));
+      }
+      scheduler_->on_start(state_, started);
     }
     apply_updates();
   } while (predictions_changed_);
