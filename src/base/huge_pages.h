@@ -3,9 +3,14 @@
 // Why: a simulation of a large log fills tens of megabytes of fresh tables (the decompressed text, the
 // records, the workload, the outcomes) once each, and with 4 KB pages a quarter of EASY's time on CEA-Curie
 // went to page faults (26,000 of them). Linux gives transparent huge pages to memory marked with
-// madvise(MADV_HUGEPAGE) when its mode is "madvise" (the default of Debian's kernels) or "always": the same run
-// then takes under 2,000 faults and 12-15% less time (docs/performance.md). glibc's own switch
-// (GLIBC_TUNABLES=glibc.malloc.hugetlb=1) is read only at start-up, so the tables are marked here instead.
+// madvise(MADV_HUGEPAGE) when its mode is "madvise" (the default of Debian's kernels) or "always": with the
+// tables below marked the same run takes 11,000 faults and about 10% less time (docs/performance.md). glibc's own
+// switch (GLIBC_TUNABLES=glibc.malloc.hugetlb=1) is read only at start-up, so the tables are marked here instead.
+//
+// Not every table gains: the record table of a ten-million-job log (800 MB, filled while parsing) took 24% longer
+// on 2 MB pages (the kernel clears a whole 2 MB page at its first touch, out of cache, where a 4 KB page is cleared
+// just before it is written), so it is left on small pages; the decompressed text, the workload and the
+// simulation's per-job tables are marked.
 //
 // prefer_huge_pages marks the whole 2 MB pages inside [p, p + bytes), best before they are first touched, and
 // does nothing for less than 4 MB (a huge page there would mostly hold other data) or where madvise is refused

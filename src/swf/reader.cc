@@ -706,7 +706,7 @@ Log read_all(Reader& reader) {
   int64_t guess = reader.header().max_records.value_or(size > 0 ? size / 80 : 0);
   const int64_t cap = size >= 0 ? size / 36 + 1 : int64_t{1} << 20;
   guess = std::min(guess, cap);
-  if (guess > 0) base::reserve_huge(log.records, static_cast<size_t>(guess));
+  if (guess > 0) log.records.reserve(static_cast<size_t>(guess));
   // Moved, not copied: a record's fractions change hands without an allocation.
   Record record;
   // After a sample of records, the reserve is corrected by the bytes a record has taken so far: the table then
@@ -718,7 +718,7 @@ Log read_all(Reader& reader) {
     if (log.records.size() == kSample && size > 0 && reader.bytes_read() > 0) {
       const int64_t estimate = size / std::max<int64_t>(1, reader.bytes_read() / static_cast<int64_t>(kSample));
       const int64_t want = std::min(cap, estimate + estimate / 32 + 1024);
-      if (want > static_cast<int64_t>(log.records.capacity())) base::reserve_huge(log.records, static_cast<size_t>(want));
+      if (want > static_cast<int64_t>(log.records.capacity())) log.records.reserve(static_cast<size_t>(want));
     }
   }
   // No shrink_to_fit: capacity beyond the records was never written, so it costs address space, not memory
