@@ -7,14 +7,15 @@
 // tables below marked the same run takes 11,000 faults and about 10% less time (docs/performance.md). glibc's own
 // switch (GLIBC_TUNABLES=glibc.malloc.hugetlb=1) is read only at start-up, so the tables are marked here instead.
 //
-// Not every table gains: the record table of a ten-million-job log (800 MB, filled while parsing) took 24% longer
-// on 2 MB pages (the kernel clears a whole 2 MB page at its first touch, out of cache, where a 4 KB page is cleared
-// just before it is written), so it is left on small pages; the decompressed text, the workload and the
-// simulation's per-job tables are marked.
+// Not every table gains: the kernel clears a whole 2 MB page at its first touch, out of cache, where a 4 KB page
+// is cleared just before it is written. The record table of a ten-million-job log (800 MB, filled while parsing)
+// took 24% longer on 2 MB pages, so it is left on small pages; and the decompressed text of that log in gzip (650 MB)
+// 3-9% longer, so nothing above 256 MB is marked. The decompressed text of a log like CEA-Curie's, the workload and
+// the simulation's per-job tables are.
 //
 // prefer_huge_pages marks the whole 2 MB pages inside [p, p + bytes), best before they are first touched, and
-// does nothing for less than 4 MB (a huge page there would mostly hold other data) or where madvise is refused
-// (other systems, THP "never"): it only ever changes speed, never a result.
+// does nothing for less than 4 MB (a huge page there would mostly hold other data) or more than 256 MB, or where
+// madvise is refused (other systems, THP "never"): it only ever changes speed, never a result.
 #pragma once
 
 #include <cstddef>
