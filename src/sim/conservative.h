@@ -80,7 +80,9 @@
 // State: a slot per job from the oldest live one to the newest arrival, plus the profile; copied by clone().
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <iterator>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -212,7 +214,8 @@ class ConservativeScheduler final : public Scheduler {
   static constexpr size_t kFailures = 8;
   static constexpr int64_t kNoFailure = std::numeric_limits<int64_t>::max();
   struct Failures {
-    int64_t procs[kFailures], duration[kFailures], limit[kFailures];
+    Failures() { std::fill(std::begin(procs), std::end(procs), kNoFailure); }
+    int64_t procs[kFailures], duration[kFailures] = {}, limit[kFailures] = {};
   };
   Failures failures_{};
   size_t failure_next_ = 0;
