@@ -3,8 +3,9 @@
 # Prints Markdown tables (wall seconds, records or jobs per second, peak resident memory).
 #
 # usage: bench/run.sh [stats|parse|simulate|generate|events|readlimit|bigstats|all]   (default all)
-# readlimit: EASY and conservative on CEA-Curie against `zcat` of the same file, interleaved runs (READLIMIT_RUNS,
-# default 11), medians and their ratios (issue 25's targets: EASY <= 1.3x zcat, conservative <= 1 s).
+# readlimit: EASY, conservative and stats on CEA-Curie against `zcat` of the same file, interleaved runs (READLIMIT_RUNS,
+# default 11): wall and CPU medians and minima, peak memory (issue 25's targets: EASY <= 1.3x zcat, conservative
+# <= 1 s, EASY < 40 MB). READLIMIT_BEFORE=BINARY adds another build's runs, interleaved, to compare a change.
 # bigstats: `stats` on a generated ten-million-job plain log (650 MB; load 10, so that its span fits 32-bit submit
 # times), for peak memory: linear in the records and under 1 GB (issue 25). Not part of "all".
 # generate: the two workload models writing about one million jobs (plain SWF; jobs from the output's count).
@@ -51,23 +52,38 @@ fi
 if [ "$what" = readlimit ]; then
   curie=$traces/CEA-Curie-2011-2.1-cln.swf.gz
   [ -f "$curie" ] || { echo "bench: $curie is missing" >&2; exit 1; }
-  python3 - "$cli" "$curie" "${READLIMIT_RUNS:-11}" <<'PY'
-import statistics, subprocess, sys, time
-cli, log, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
-cmds = {"zcat": ["zcat", log], "easy": [cli, "simulate", log, "-s", "easy"],
-        "conservative": [cli, "simulate", log, "-s", "conservative"], "stats": [cli, "stats", log]}
-times = {k: [] for k in cmds}
+  python3 - "$cli" "$curie" "${READLIMIT_RUNS:-11}" "${READLIMIT_BEFORE:-}" <<'PY'
+import os, statistics, subprocess, sys, time
+cli, log, n, before = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+binaries = {"": cli} if not before else {" (before)": before, "": cli}
+cmds = {"zcat": ["zcat", log]}
+for tag, b in binaries.items():
+    cmds[f"easy{tag}"] = [b, "simulate", log, "-s", "easy"]
+    cmds[f"conservative{tag}"] = [b, "simulate", log, "-s", "conservative"]
+    cmds[f"stats{tag}"] = [b, "stats", log]
+wall = {k: [] for k in cmds}
+cpu = {k: [] for k in cmds}
+rss = {k: 0 for k in cmds}
+# Interleaved, so that a noisy machine weighs on every command alike; the minimum is the run least disturbed.
 for _ in range(n):
     for k, c in cmds.items():
         t = time.perf_counter()
-        subprocess.run(c, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
-        times[k].append(time.perf_counter() - t)
-med = {k: statistics.median(v) for k, v in times.items()}
-print(f"### CEA-Curie against zcat ({n} interleaved runs, medians)")
-print("| command | seconds | x zcat |")
-print("|---|---|---|")
+        p = subprocess.Popen(c, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        _, status, usage = os.wait4(p.pid, 0)
+        wall[k].append(time.perf_counter() - t)
+        if status != 0:
+            sys.exit(f"bench: {' '.join(c)} failed")
+        cpu[k].append(usage.ru_utime + usage.ru_stime)
+        rss[k] = max(rss[k], usage.ru_maxrss)
+z = statistics.median(wall["zcat"])
+print(f"### CEA-Curie against zcat ({n} interleaved runs)")
+print("| command | wall median (s) | x zcat | wall min (s) | CPU median (s) | CPU min (s) | peak MB |")
+print("|---|---|---|---|---|---|---|")
 for k in cmds:
-    print(f"| {k} | {med[k]:.3f} | {med[k] / med['zcat']:.2f} |")
+    w = statistics.median(wall[k])
+    peak = "–" if k == "zcat" else f"{rss[k] / 1024:.0f}"  # (a child's peak counts the launcher's pages: ~14 MB)
+    print(f"| {k} | {w:.3f} | {w / z:.2f} | {min(wall[k]):.3f} | {statistics.median(cpu[k]):.3f} | {min(cpu[k]):.3f} "
+          f"| {peak} |")
 PY
   echo
 fi
