@@ -50,7 +50,9 @@ Simulation run_simulation(const PreparedSimulation& prepared, swf::Log&& log) {
   Simulation out;
   out.spec = prepared.spec;
   out.workload = workload::build_workload(log.header, log.records, prepared.spec.workload);
+  // The records go, and with them the index into them (8 bytes a job): nothing can be looked up there any more.
   std::vector<swf::Record>().swap(log.records);
+  std::vector<size_t>().swap(out.workload.record_index);
   return simulate_workload(prepared, std::move(out));
 }
 

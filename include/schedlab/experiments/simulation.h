@@ -53,7 +53,7 @@ PreparedSimulation prepare_simulation(const SimulationSpec& spec);
 // Throws std::invalid_argument on bad workload or simulation options.
 Simulation run_simulation(const PreparedSimulation& prepared, const swf::Log& log);
 // The same, for a caller that has no further use for the log: its records are freed once the workload is built,
-// before the simulation (on CEA-Curie a third of the peak memory).
+// before the simulation (on CEA-Curie a third of the peak memory), and the workload's record_index is left empty.
 Simulation run_simulation(const PreparedSimulation& prepared, swf::Log&& log);
 
 // An adaptive scheduler's report: per candidate the time it was active (seconds and share) and the switch
