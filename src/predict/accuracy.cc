@@ -66,6 +66,10 @@ AccuracySummary summarize_accuracy(const std::vector<JobAccuracy>& jobs, const s
 
 void AccuracyTracker::resize(size_t jobs) { slot_.resize(jobs, -1); }
 
+bool AccuracyTracker::tracked(JobId id) const {
+  return id >= 0 && static_cast<size_t>(id) < slot_.size() && slot_[static_cast<size_t>(id)] >= 0;
+}
+
 AccuracyTracker::State& AccuracyTracker::state(JobId id) {
   const auto idx = static_cast<size_t>(id);
   if (idx >= slot_.size()) slot_.resize(idx + 1, -1);
@@ -98,14 +102,14 @@ void AccuracyTracker::set(JobId id, int64_t now, int64_t prediction, int64_t run
 }
 
 void AccuracyTracker::started(JobId id, int64_t runtime) {
-  if (id < 0) return;
+  if (!tracked(id)) return;  // (no prediction was ever set for it: nothing to mark)
   State& s = state(id);
   s.underestimated = s.prediction < runtime;
 }
 
 JobAccuracy AccuracyTracker::finish(JobId id, int64_t now, int64_t runtime) {
   JobAccuracy out;
-  if (id < 0) return out;
+  if (!tracked(id)) return out;  // no prediction was ever set for it: no accuracy either
   set(id, now, state(id).prediction, runtime);
   State& s = state(id);
   --s.predictions;  // the closing call is not a prediction

@@ -326,6 +326,18 @@ TEST(SbhTest, NoEstimateModeMultipliesOnMisses) {
   EXPECT_EQ(u[2].prediction, 500);  // capped
 }
 
+TEST(PredAccuracyTest, JobsWithoutPredictionHaveNoAccuracy) {
+  AccuracyTracker t(3);
+  t.started(1, 100);  // never set: ignored, no state made for it
+  const JobAccuracy none = t.finish(1, 50, 100);
+  EXPECT_EQ(none.predictions, 0);
+  EXPECT_DOUBLE_EQ(none.absolute_error, 0.0);
+  EXPECT_DOUBLE_EQ(none.relative_accuracy, 0.0);
+  t.set(2, 0, 100, 100);
+  EXPECT_DOUBLE_EQ(t.finish(2, 100, 100).relative_accuracy, 1.0);
+  EXPECT_EQ(t.finish(2, 120, 100).predictions, 0);  // finished already: forgotten
+}
+
 TEST(PredAccuracyTest, TimeWeightedHandComputed) {
   EXPECT_DOUBLE_EQ(relative_accuracy(100, 100), 1.0);
   EXPECT_DOUBLE_EQ(relative_accuracy(50, 100), 0.5);

@@ -50,9 +50,10 @@ class AccuracyTracker {
   void resize(size_t jobs);
   // The job's prediction is `prediction` from `now` on (the first call is the arrival). `runtime` = R.
   void set(JobId id, int64_t now, int64_t prediction, int64_t runtime);
-  // The job starts with its current prediction.
+  // The job starts with its current prediction (nothing for a job no prediction was set for).
   void started(JobId id, int64_t runtime);
-  // The job ended at `now`; returns its accuracy.
+  // The job ended at `now`; returns its accuracy, and forgets the job (all zero for a job no prediction was set
+  // for, or one already finished).
   JobAccuracy finish(JobId id, int64_t now, int64_t runtime);
 
  private:
@@ -63,6 +64,7 @@ class AccuracyTracker {
     bool underestimated = false;
   };
   State& state(JobId id);  // the job's state, taken from the pool on first use
+  bool tracked(JobId id) const;  // the job has a state (a prediction was set and it has not finished)
   std::vector<int32_t> slot_;  // per job: its state in pool_, -1 when it has none (not arrived, or finished)
   std::vector<State> pool_;    // the states of the jobs between arrival and end (48 bytes each)
   std::vector<int32_t> free_;  // free places in pool_
