@@ -4,12 +4,17 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <stdexcept>
+#include <string>
 
 #include "schedlab/predict/basic_predictors.h"
 #include "schedlab/sim/easy.h"
 #include "schedlab/sim/fcfs.h"
 #include "schedlab/sim/scheduler_registry.h"
+#include "schedlab/sim/simulate.h"
+#include "schedlab/swf/reader.h"
 #include "sim/sim_test_helpers.h"
 
 namespace schedlab::sim {
@@ -304,6 +309,58 @@ TEST(EngineTest, UnknownSubmitTimeIsExcludedAndTheRestSimulates) {
   ASSERT_EQ(r.jobs.size(), 2u);
   EXPECT_EQ(r.jobs[0].start, 0);
   EXPECT_EQ(r.jobs[1].start, 10);  // 6 processors wait for job 1's 4 to be given back
+}
+
+}  // namespace
+}  // namespace schedlab::sim
+
+namespace schedlab::sim {
+namespace {
+
+// The engine's metrics read its outcomes in place: the means summed in termination order, the quantiles from the
+// kept jobs taken by id. Checked against the obvious computation over a copy — the kept jobs' values in
+// termination order, sorted, interpolated — on a real log with a warm-up and a predictor whose predictions change.
+double interpolated(std::vector<double> v, double q) {
+  std::sort(v.begin(), v.end());
+  const double h = q * static_cast<double>(v.size() - 1);
+  const auto lo = static_cast<size_t>(std::floor(h));
+  if (lo + 1 >= v.size()) return v[lo];
+  return v[lo] + (h - static_cast<double>(lo)) * (v[lo + 1] - v[lo]);
+}
+
+TEST(EngineMetrics, SameAsOverACopyInTerminationOrder) {
+  const swf::Log log = swf::read_log(std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz");
+  const Workload w = build_workload(log.header, log.records, WorkloadOptions{});
+  SimOptions o;
+  o.warmup_fraction = 0.1;
+  const SimResult r = simulate(w, "easy", "user-last2", o);
+  const auto& order = r.termination_order;
+  const auto skip = static_cast<size_t>(std::floor(0.1 * static_cast<double>(order.size())));
+  ASSERT_EQ(r.metrics.warmup_excluded, static_cast<int64_t>(skip));
+  std::vector<double> wait, bsld;
+  std::vector<predict::JobAccuracy> accuracy;
+  double wait_sum = 0;
+  for (size_t k = skip; k < order.size(); ++k) {
+    const auto i = static_cast<size_t>(order[k]);
+    const JobOutcome& out = r.jobs[i];
+    wait.push_back(static_cast<double>(out.start - w.jobs[i].submit));
+    wait_sum += wait.back();
+    bsld.push_back(std::max(1.0, static_cast<double>(out.end - w.jobs[i].submit) /
+                                     static_cast<double>(std::max<int64_t>(out.ran, 10))));
+    accuracy.push_back(r.job_accuracy[i]);
+  }
+  EXPECT_DOUBLE_EQ(r.metrics.wait.mean, wait_sum / static_cast<double>(wait.size()));
+  EXPECT_DOUBLE_EQ(r.metrics.wait.median, interpolated(wait, 0.5));
+  EXPECT_DOUBLE_EQ(r.metrics.wait.p90, interpolated(wait, 0.9));
+  EXPECT_DOUBLE_EQ(r.metrics.wait.max, *std::max_element(wait.begin(), wait.end()));
+  EXPECT_DOUBLE_EQ(r.metrics.bounded_slowdown.median, interpolated(bsld, 0.5));
+  EXPECT_DOUBLE_EQ(r.metrics.bounded_slowdown.p90, interpolated(bsld, 0.9));
+  const predict::AccuracySummary a = predict::summarize_accuracy(accuracy);
+  EXPECT_EQ(r.accuracy.jobs, a.jobs);
+  EXPECT_DOUBLE_EQ(r.accuracy.mean_absolute_error, a.mean_absolute_error);
+  EXPECT_DOUBLE_EQ(r.accuracy.median_absolute_error, a.median_absolute_error);
+  EXPECT_DOUBLE_EQ(r.accuracy.median_relative_accuracy, a.median_relative_accuracy);
+  EXPECT_GT(r.accuracy.median_absolute_error, 0);  // (the predictor is not exact: the medians are not trivially 0)
 }
 
 }  // namespace

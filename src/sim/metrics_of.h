@@ -10,11 +10,9 @@
 #include "schedlab/sim/metrics.h"
 
 namespace schedlab::sim {
+
 // summarize() without the mean: the median, 90th percentile and maximum of `values` (reordered in place).
 Summary summarize_order_free(std::vector<double>& values);
-}  // namespace schedlab::sim
-
-namespace schedlab::sim {
 
 // `each_kept(f)` calls f(JobTimes) once for every job after the warm-up, in any order (the engine goes by job id,
 // reading its outcomes in sequence); the means still add up in termination order, through `get`.
