@@ -2,7 +2,7 @@
 # Times schedlab over the real logs in ../shared/traces and a generated one-million-job log.
 # Prints Markdown tables (wall seconds, records or jobs per second, peak resident memory).
 #
-# usage: bench/run.sh [stats|parse|simulate|generate|events|readlimit|bigstats|all]   (default all)
+# usage: bench/run.sh [stats|parse|simulate|generate|events|readlimit|bigstats|wide|all]   (default all)
 # readlimit: EASY, conservative and stats on CEA-Curie against `zcat` of the same file, interleaved runs (READLIMIT_RUNS,
 # default 11): wall and CPU medians and minima, peak memory (issue 25's targets: EASY <= 1.3x zcat, conservative
 # <= 1 s, EASY < 40 MB). READLIMIT_BEFORE=BINARY adds another build's runs, interleaved, to compare a change.
@@ -13,6 +13,8 @@
 # first EVENTS_JOBS jobs (default 100000) of the generated log at load EVENTS_LOAD (default 0.9), where the
 # queue grows from empty to about a thousand jobs; one row per scheduler, with the fitted exponent k of
 # cost ~ queue^k. Not part of "all" (the preemptive schedulers take minutes there).
+# wide: the backfilling schedulers on a generated log with ~50,000 jobs running at once and wide jobs at the
+# head (bench/make_wide_log.py); WIDE_BEFORE=BINARY adds another build's rows. Not part of "all".
 # Needs a release build (make build). The synthetic log is cached in $BENCH_DIR (default /tmp/schedlab-bench).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -157,6 +159,19 @@ k = cost["exponent"]
 print(f'| {name} | {cost["events"]} | {cost["scheduler_seconds"]:.2f} | {us(64)} | {us(512)} | {per(64)} → {per(512)} | '
       f'{"–" if k is None else f"{k:.2f}"} |')
 PY
+  done
+  echo
+fi
+
+if [ "$what" = wide ]; then
+  wide=$bench_dir/wide-200k.swf
+  [ -f "$wide" ] || python3 bench/make_wide_log.py --jobs 200000 --seed 7 -o "$wide"
+  echo "### many jobs running at once (bench/make_wide_log.py: 200,000 jobs, 100,000 processors)"
+  echo "| scheduler | jobs | seconds | jobs/s | peak MB |"
+  echo "|---|---|---|---|---|"
+  for s in fcfs fcfs-fill easy easy-sjbf easy++ easy-kill conservative; do
+    [ -z "${WIDE_BEFORE:-}" ] || measure "$s (before)" 200000 "$WIDE_BEFORE" simulate "$wide" --scheduler "$s"
+    measure "$s" 200000 "$cli" simulate "$wide" --scheduler "$s"
   done
   echo
 fi

@@ -15,9 +15,6 @@ namespace schedlab::sim {
 namespace {
 constexpr int64_t kNever = std::numeric_limits<int64_t>::max();
 
-bool running_before(const RunningJob& r, std::pair<int64_t, JobId> key) {
-  return r.predicted_end() != key.first ? r.predicted_end() < key.first : r.id < key.second;
-}
 }  // namespace
 
 Engine::Engine(const Workload& workload, std::unique_ptr<Scheduler> scheduler,
@@ -286,15 +283,16 @@ bool Engine::step() {
   return true;
 }
 
-std::vector<RunningJob>::iterator Engine::find_running(JobId id) {
-  const auto idx = static_cast<size_t>(id);
-  auto& run = state_.running;
-  const Live& l = live(idx);
-  auto it = std::lower_bound(run.begin(), run.end(), std::pair{l.eff_start + l.prediction, id}, running_before);
-  if (it == run.end() || it->id != id) {
-    throw std::logic_error(fmt::format("internal error: job {} is not in the running list", id));
-  }
-  return it;
+const RunningJob& Engine::find_running(JobId id) const {
+  const Live& l = live(static_cast<size_t>(id));
+  const RunningJob* r = state_.running.find(l.eff_start + l.prediction, id);
+  if (r == nullptr) throw std::logic_error(fmt::format("internal error: job {} is not in the running list", id));
+  return *r;
+}
+
+RunningJob Engine::erase_running(JobId id) {
+  const Live& l = live(static_cast<size_t>(id));
+  return state_.running.erase(l.eff_start + l.prediction, id);
 }
 
 void Engine::apply_updates() {
@@ -319,19 +317,7 @@ void Engine::set_prediction(JobId id, int64_t p) {
   if (waiting) {
     state_.queue.set_prediction(id, p);
   } else {
-    auto& run = state_.running;
-    auto it = find_running(id);
-    // Move the job to its new place by rotating only the jobs in between (O(distance), not O(running)).
-    const std::pair key{l.eff_start + p, id};
-    if (p > old) {
-      auto to = std::lower_bound(it + 1, run.end(), key, running_before);
-      it = std::rotate(it, it + 1, to);  // the job now sits just before `to`
-    } else {
-      auto to = std::lower_bound(run.begin(), it, key, running_before);
-      std::rotate(to, it, it + 1);
-      it = to;
-    }
-    it->prediction = p;
+    state_.running.set_prediction(l.eff_start + old, id, p);
     const int64_t deadline = l.eff_start + p;
     if (l.end_at > deadline && deadline > state_.now) deadlines_.push({deadline, id});
     ++epoch_;  // a running job's prediction changed: earlier reservations are no longer promises
@@ -391,7 +377,7 @@ void Engine::start_jobs() {
       // (The job as it sits in the running list, without searching the list for it.)
       const Live& l = live(idx);
       const RunningJob started{id, workload_->jobs[idx].procs, l.eff_start, l.prediction};
-      if (options_.check && !(*find_running(id) == started)) {
+      if (options_.check && !(find_running(id) == started)) {
         throw std::logic_error(fmt::format("internal error: job {} differs from its entry in the running list", id));
       }
       scheduler_->on_start(state_, started);
@@ -457,8 +443,7 @@ void Engine::start_job(JobId id) {
     if (state_.machine.tracks_processors()) state_.running_on[id] = std::move(a.ranges);
   }
   state_.queue.erase(id);
-  auto& run = state_.running;
-  run.insert(std::lower_bound(run.begin(), run.end(), std::pair{r.predicted_end(), id}, running_before), r);
+  state_.running.insert(r);
   l.status = Status::kRunning;
   l.eff_start = r.start;
   // A fork with predicted runtimes: the job runs what is predicted for it now (never less than it has run).
@@ -489,9 +474,7 @@ ProcSet Engine::release(const RunningJob& r) {
 
 void Engine::suspend(JobId id) {
   const auto idx = static_cast<size_t>(id);
-  auto it = find_running(id);
-  const RunningJob left = *it;
-  state_.running.erase(it);
+  const RunningJob left = erase_running(id);
   ProcSet procs_left = release(left);
   // Suspended again during a resume delay: it has run no more than before.
   Live& l = live(idx);
@@ -515,15 +498,13 @@ void Engine::terminate(JobId id, bool killed) {
   if (status(idx) != Status::kRunning) {
     throw std::logic_error(fmt::format("internal error: terminating job {} which is not running", id));
   }
-  auto it = find_running(id);
   const int64_t now = state_.now;
   const int64_t ran = now - live(idx).eff_start;
   if (options_.check && (killed ? ran > runtime_of(idx) : ran != runtime_of(idx))) {
     throw std::logic_error(fmt::format("check failed: job {} (SWF job {}) ran {} s instead of {} s", id,
                                        job.job_number, ran, runtime_of(idx)));
   }
-  const RunningJob finished = *it;
-  state_.running.erase(it);
+  const RunningJob finished = erase_running(id);
   release(finished);
   retire(idx);
   o.end = now;

@@ -58,13 +58,16 @@ TEST(EngineTest, StateInvariantsHoldAtEveryStep) {
   while (e.step()) {
     const SimState& s = e.state();
     int64_t used = 0;
-    for (size_t k = 0; k < s.running.size(); ++k) {
-      used += s.running[k].procs;
-      if (k > 0) {
-        EXPECT_LE(s.running[k - 1].predicted_end(), s.running[k].predicted_end());
+    const RunningJob* prev_running = nullptr;
+    for (const RunningJob& r : s.running) {
+      used += r.procs;
+      if (prev_running != nullptr) {
+        EXPECT_LE(prev_running->predicted_end(), r.predicted_end());
       }
+      prev_running = &r;
     }
     EXPECT_EQ(used, s.machine.used());
+    EXPECT_EQ(used, s.running.procs());
     JobId prev = -1;
     for (const WaitingJob& q : s.queue) {
       EXPECT_LT(prev, q.id);

@@ -204,7 +204,7 @@ TEST(EasyPreemptiveTest, NewJobsAvoidTheSuspendedJobsProcessors) {
   s.machine = Machine(15, true);
   s.jobs = &jobs;
   const Allocation running = s.machine.allocate_exactly(2, ProcSet{{5, 10}});
-  s.running.push_back(RunningJob{.id = 2, .procs = 5, .start = 0, .prediction = 500});
+  s.running.insert(RunningJob{.id = 2, .procs = 5, .start = 0, .prediction = 500});
   s.running_on[2] = running.ranges;
   s.queue.push_back(WaitingJob{4, 5, 0, 10, 0});
   s.queue.push_back(WaitingJob{0, 5, 0, 100, 50});

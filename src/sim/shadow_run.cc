@@ -71,7 +71,7 @@ void ShadowRun::start(const SimState& state, bool log_runtimes, bool kill_at_pre
   for (const RunningJob& r : state_.running) {
     int64_t end = r.start + length(r.id, r.prediction);
     end = std::max(end, state_.now);  // an overdue job in a predicted-runtime run ends now
-    ends_.emplace(end, r.id);
+    ends_.emplace(end, r.id, r.predicted_end());
   }
   wake_ = std::numeric_limits<int64_t>::max();
   meter_.reset(state_.now, state_.machine.used());
@@ -86,7 +86,7 @@ int64_t ShadowRun::length(JobId id, int64_t prediction) const {
 void ShadowRun::advance_before(int64_t t, Scheduler& scheduler) {
   static const std::vector<WaitingJob> kNone;
   for (;;) {
-    const int64_t next = std::min(ends_.empty() ? wake_ : ends_.top().first, wake_);
+    const int64_t next = std::min(ends_.empty() ? wake_ : std::get<0>(ends_.top()), wake_);
     if (next >= t || next == std::numeric_limits<int64_t>::max()) return;
     step(next, kNone, scheduler);
   }
@@ -100,12 +100,10 @@ void ShadowRun::instant(int64_t t, const std::vector<WaitingJob>& arrivals, Sche
 void ShadowRun::step(int64_t t, const std::vector<WaitingJob>& arrivals, Scheduler& scheduler) {
   meter_.advance(t);
   state_.now = t;
-  while (!ends_.empty() && ends_.top().first <= t) {
-    const JobId id = ends_.top().second;
+  while (!ends_.empty() && std::get<0>(ends_.top()) <= t) {
+    const auto [end, id, predicted_end] = ends_.top();
     ends_.pop();
-    auto it = std::find_if(state_.running.begin(), state_.running.end(), [id](const RunningJob& r) { return r.id == id; });
-    const RunningJob done = *it;
-    state_.running.erase(it);
+    const RunningJob done = state_.running.erase(predicted_end, id);
     state_.machine.release(Allocation{done.id, done.procs, {}});
     meter_.ended(done.procs);
     scheduler.on_termination(state_, done);
@@ -131,11 +129,8 @@ void ShadowRun::step(int64_t t, const std::vector<WaitingJob>& arrivals, Schedul
     meter_.started(w->submit, t, len, w->procs);
     state_.queue.erase(id);
     state_.machine.allocate(id, r.procs);
-    auto pos = std::upper_bound(state_.running.begin(), state_.running.end(), r, [](const RunningJob& a, const RunningJob& b) {
-      return a.predicted_end() != b.predicted_end() ? a.predicted_end() < b.predicted_end() : a.id < b.id;
-    });
-    state_.running.insert(pos, r);
-    ends_.emplace(t + len, id);
+    state_.running.insert(r);
+    ends_.emplace(t + len, id, r.predicted_end());
     scheduler.on_start(state_, r);
   }
   // Each call's request replaces the previous one (as in the engine).

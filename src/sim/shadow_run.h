@@ -22,6 +22,7 @@
 #include <memory>
 #include <queue>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -71,7 +72,8 @@ class ShadowRun {
   int64_t length(JobId id, int64_t prediction) const;
 
  private:
-  using TimedJob = std::pair<int64_t, JobId>;
+  // (end, job, predicted end: the job's key in the running list), ordered by end then job.
+  using TimedJob = std::tuple<int64_t, JobId, int64_t>;
   void step(int64_t t, const std::vector<WaitingJob>& arrivals, Scheduler& scheduler);
 
   SimState state_;

@@ -85,7 +85,9 @@ class Engine {
   void suspend(JobId id);
   // Gives a running job's processors back to the machine; returns them (tracking machines).
   ProcSet release(const RunningJob& r);
-  std::vector<RunningJob>::iterator find_running(JobId id);
+  // The running job's entry (found by its key in the running list; throws std::logic_error if absent).
+  const RunningJob& find_running(JobId id) const;
+  RunningJob erase_running(JobId id);
   void finish();
   int64_t next_time() const;
 

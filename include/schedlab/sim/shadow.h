@@ -7,7 +7,8 @@
 // at that moment - `procs`, where "at that moment" includes every job with the same expected end (they all
 // free their processors at the shadow time; the definition of docs/simulator.md: extra = processors
 // free at the shadow time - the head's), so the result does not depend on how ties are ordered.
-// Cost: O(k log k) for the k jobs started at this instant + O(running jobs ending by the shadow time).
+// Cost: O(k log k) for the k jobs started at this instant + O((k + 1)(log n + RunningList::kBlock)) for the n
+// running jobs (prefix searches over sim/running_list.h; it was a walk over the jobs ending by the shadow time).
 #pragma once
 
 #include <cstdint>

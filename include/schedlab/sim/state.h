@@ -5,7 +5,7 @@
 // - `queue` holds the waiting jobs in the order they entered it: arrivals by (submit, job id) — job ids
 //   already follow that order — and a job suspended by a preemptive scheduler at the back, at the time it
 //   was suspended.
-// - `running` holds the running jobs ordered by (predicted_end(), job id). A job past its predicted end
+// - `running` holds the running jobs ordered by (predicted_end(), job id) (sim/running_list.h). A job past its predicted end
 //   stays in place and is "overdue": its expected end is `now` (expected_end()), which keeps the order
 //   valid since max(., now) is monotone.
 // - predictions are >= 0 and are TOTAL runtimes (time already run included); machine.free() ==
@@ -24,6 +24,7 @@
 
 #include "schedlab/workload/job.h"
 #include "schedlab/sim/machine.h"
+#include "schedlab/sim/running_list.h"
 
 namespace schedlab::sim {
 
@@ -39,17 +40,6 @@ struct WaitingJob {
   bool suspended() const { return attained > 0; }
   int64_t remaining() const { return std::max<int64_t>(prediction - attained, 0); }
   friend bool operator==(const WaitingJob&, const WaitingJob&) = default;
-};
-
-struct RunningJob {
-  JobId id = -1;
-  int32_t procs = 0;  // (beside the id: 24 bytes, not 32 — the running list is a sorted vector, moved on every start)
-  // When the job would have started had it never been suspended: now - (time it has run). Equal to its
-  // start for a job that was never suspended.
-  int64_t start = 0;
-  int64_t prediction = 0;  // current predicted total runtime
-  int64_t predicted_end() const { return start + prediction; }
-  friend bool operator==(const RunningJob&, const RunningJob&) = default;
 };
 
 // The wait queue: a sequence in queue order with O(1) append, O(1) find/erase by job id (amortised), and
@@ -153,9 +143,9 @@ struct SimState {
   int64_t now = 0;
   Machine machine;
   WaitQueue queue;                  // in queue order (see above)
-  std::vector<RunningJob> running;  // by (predicted_end(), id)
+  RunningList running;              // by (predicted_end(), id)
   // When the machine tracks processors (kept apart so that RunningJob stays a small trivially copyable
-  // value — the running list is a sorted vector):
+  // value — the running list moves jobs within its blocks):
   std::map<JobId, ProcSet> running_on;  // the processors each running job holds
   std::map<JobId, ProcSet> held;        // the processors each suspended job left (and must resume on)
   // The workload's jobs indexed by JobId (shared and immutable; not owned).
