@@ -14,7 +14,6 @@ namespace schedlab::sim {
 
 namespace {
 constexpr int64_t kNever = std::numeric_limits<int64_t>::max();
-
 }  // namespace
 
 Engine::Engine(const Workload& workload, std::unique_ptr<Scheduler> scheduler,

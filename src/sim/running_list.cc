@@ -173,18 +173,39 @@ void RunningList::after_erase(size_t pos) {
     return;
   }
   if (b.size >= kBlock / 4 || order_.size() == 1) return;
-  // A small block joins a neighbour when both fit in one: blocks stay at least a quarter full on average, so the
-  // block index stays O(n / kBlock).
-  const size_t left = pos + 1 < order_.size() ? pos : pos - 1;  // merge blocks left and left + 1
+  // A block below a quarter joins a neighbour when both fit in one, or else takes jobs from it until both hold
+  // half of the two: every block keeps at least kBlock / 4 jobs (when there are two or more), so there are at
+  // most 4n / kBlock + 1 blocks, and the next merge or rebalance of these two is kBlock / 4 erasures away.
+  const size_t left = pos + 1 < order_.size() ? pos : pos - 1;  // blocks left and left + 1
   Block& a = block_at(left);
   Block& c = block_at(left + 1);
-  if (a.size + c.size > kBlock) return;
-  std::copy(c.jobs.begin(), c.jobs.begin() + c.size, a.jobs.begin() + a.size);
-  a.size += c.size;
-  a.procs += c.procs;
-  free_.push_back(order_[left + 1]);
-  order_.erase(order_.begin() + static_cast<std::ptrdiff_t>(left) + 1);
-  rebuild_index();
+  const uint32_t total = a.size + c.size;
+  if (total <= kBlock) {
+    std::copy(c.jobs.begin(), c.jobs.begin() + c.size, a.jobs.begin() + a.size);
+    a.size = total;
+    a.procs += c.procs;
+    free_.push_back(order_[left + 1]);
+    order_.erase(order_.begin() + static_cast<std::ptrdiff_t>(left) + 1);
+    rebuild_index();
+    return;
+  }
+  const uint32_t half = total / 2;  // a's new size
+  int64_t moved = 0;                // processors moved from a to c (negative: from c to a)
+  if (a.size > half) {
+    const uint32_t m = a.size - half;  // a's last m jobs go to the front of c
+    std::copy_backward(c.jobs.begin(), c.jobs.begin() + c.size, c.jobs.begin() + c.size + m);
+    std::copy(a.jobs.begin() + half, a.jobs.begin() + a.size, c.jobs.begin());
+    for (uint32_t i = 0; i < m; ++i) moved += c.jobs[i].procs;
+  } else {
+    const uint32_t m = half - a.size;  // c's first m jobs go to the back of a
+    std::copy(c.jobs.begin(), c.jobs.begin() + m, a.jobs.begin() + a.size);
+    std::copy(c.jobs.begin() + m, c.jobs.begin() + c.size, c.jobs.begin());
+    for (uint32_t i = 0; i < m; ++i) moved -= a.jobs[a.size + i].procs;
+  }
+  c.size = total - half;
+  a.size = half;
+  add_procs(left, -moved);
+  add_procs(left + 1, moved);
 }
 
 void RunningList::set_prediction(int64_t predicted_end, JobId id, int64_t prediction) {

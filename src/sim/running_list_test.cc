@@ -53,6 +53,7 @@ void expect_same(const RunningList& list, const Reference& ref) {
   int64_t total = 0;
   for (const RunningJob& r : ref.jobs) total += r.procs;
   ASSERT_EQ(list.procs(), total);
+  ASSERT_LE(list.blocks(), 4 * list.size() / RunningList::kBlock + 1);
 }
 
 TEST(RunningListTest, EmptyList) {
@@ -156,6 +157,31 @@ TEST(RunningListTest, SameAsSortedVectorUnderRandomChanges) {
   const RunningList copy = list;
   EXPECT_TRUE(copy == list);
   expect_same(copy, ref);
+}
+
+// Emptying nearly full blocks one after another, left to right: a small block that cannot join its (full) right
+// neighbour must take jobs from it, or the list would end as about one block per job left.
+TEST(RunningListTest, BlocksStayAQuarterFullWhenEmptiedInOrder) {
+  RunningList list;
+  Reference ref;
+  auto add = [&](JobId id, int64_t end) {
+    const RunningJob r{.id = id, .procs = 1 + id % 7, .start = 0, .prediction = end};
+    list.insert(r);
+    ref.insert(r);
+  };
+  // Ends 0, 2, 4, ... fill blocks of 16 (a full block splits in halves); the odd ends between fill them up.
+  for (JobId i = 0; i < 1600; ++i) add(i, 2 * i);
+  for (JobId i = 0; i < 1600; ++i) add(10'000 + i, 2 * i + 1);
+  ASSERT_LE(list.blocks(), 3200 / 30);  // nearly full
+  // Keep 1 job in 30, erasing from the front of the list towards its end.
+  const std::vector<RunningJob> in_order = ref.jobs;
+  for (size_t k = 0; k < in_order.size(); ++k) {
+    if (k % 30 == 0) continue;
+    ASSERT_EQ(list.erase(in_order[k].predicted_end(), in_order[k].id), ref.erase(in_order[k].id));
+    ASSERT_LE(list.blocks(), 4 * list.size() / RunningList::kBlock + 1) << "after erasing the job at " << k;
+  }
+  expect_same(list, ref);
+  EXPECT_TRUE(*list.reaching(list.procs()) == ref.jobs.back());
 }
 
 // The shadow time by the definition (docs/simulator.md), walked over every job: compute_shadow's prefix

@@ -3,8 +3,9 @@
 // O(log n) instead of a walk over the running jobs.
 //
 // Layout: blocks of at most kBlock jobs, each sorted, in order; a Fenwick tree over the blocks' processor sums.
-// Insert, erase, find and the two prefix queries cost O(log n + kBlock); splitting or merging a block (once per
-// ~kBlock/4 changes at most) rebuilds the block index in O(n / kBlock). A sorted vector cost O(n) per start and
+// Insert, erase, find and the two prefix queries cost O(log n + kBlock); every block but a lone one holds at least
+// kBlock / 4 jobs, and splitting or merging a block (at most once per kBlock / 4 changes to it) rebuilds the block
+// index in O(n / kBlock). A sorted vector cost O(n) per start and
 // end (the move of its tail), which dominated on machines running tens of thousands of jobs at once.
 // A plain copyable value, like the rest of SimState.
 #pragma once
@@ -86,6 +87,8 @@ class RunningList {
   const RunningJob& back() const { return *std::prev(end()); }
   // The processors all running jobs hold.
   int64_t procs() const { return procs_; }
+  // How many blocks hold the jobs (at most 4 size() / kBlock + 1; for tests and benchmarks).
+  size_t blocks() const { return order_.size(); }
 
   // Adds a job; throws std::logic_error if a job with its (predicted_end(), id) is already there.
   void insert(const RunningJob& job);
@@ -99,6 +102,7 @@ class RunningList {
 
   // The first job, in order, at which the processors of the jobs up to it (inclusive) reach `procs`; end() if
   // all of them together hold fewer. O(log n + kBlock).
+  // (procs <= 0: the first job.)
   const_iterator reaching(int64_t procs) const;
   // The processors held by the jobs whose predicted_end() <= t. O(log n + kBlock).
   int64_t procs_ending_by(int64_t t) const;
@@ -115,7 +119,7 @@ class RunningList {
   uint32_t new_block();
   void add_procs(size_t pos, int64_t delta);  // to a block's sum and the Fenwick tree
   void rebuild_index();                       // after blocks were added, removed or merged
-  void after_erase(size_t pos);               // drops an empty block, merges a small one
+  void after_erase(size_t pos);               // drops an empty block; merges or refills a small one
 
   std::vector<Block> pool_;      // by slot; slots in free_ are unused
   std::vector<uint32_t> free_;   // unused slots of pool_

@@ -5,9 +5,9 @@
 // - `queue` holds the waiting jobs in the order they entered it: arrivals by (submit, job id) — job ids
 //   already follow that order — and a job suspended by a preemptive scheduler at the back, at the time it
 //   was suspended.
-// - `running` holds the running jobs ordered by (predicted_end(), job id) (sim/running_list.h). A job past its predicted end
-//   stays in place and is "overdue": its expected end is `now` (expected_end()), which keeps the order
-//   valid since max(., now) is monotone.
+// - `running` holds the running jobs ordered by (predicted_end(), job id) (sim/running_list.h). A job past
+//   its predicted end stays in place and is "overdue": its expected end is `now` (expected_end()), which
+//   keeps the order valid since max(., now) is monotone.
 // - predictions are >= 0 and are TOTAL runtimes (time already run included); machine.free() ==
 //   machine.total() - sum of running procs.
 // - A suspended job (WaitingJob::attained > 0) holds no processors but, when the machine tracks
