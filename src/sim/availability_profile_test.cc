@@ -13,18 +13,27 @@ namespace {
 
 using Step = AvailabilityProfile::Step;
 using Steps = std::vector<Step>;
+using Layout = AvailabilityProfile::Layout;
 
-TEST(AvailabilityProfile, StartsFullyFree) {
-  AvailabilityProfile p(10, 5);
+// Every test runs on both representations, and on the automatic choice (sim/availability_profile.h).
+class AvailabilityProfileLayouts : public ::testing::TestWithParam<Layout> {
+ protected:
+  AvailabilityProfile make(int64_t capacity, int64_t origin = 0) const {
+    return AvailabilityProfile(capacity, origin, GetParam());
+  }
+};
+
+TEST_P(AvailabilityProfileLayouts, StartsFullyFree) {
+  AvailabilityProfile p = make(10, 5);
   EXPECT_EQ(p.steps(), (Steps{{5, 10}}));
   EXPECT_EQ(p.free_at(5), 10);
   EXPECT_EQ(p.free_at(1'000'000), 10);
   EXPECT_THROW(p.free_at(4), std::out_of_range);
-  EXPECT_THROW(AvailabilityProfile(0), std::invalid_argument);
+  EXPECT_THROW(make(0), std::invalid_argument);
 }
 
-TEST(AvailabilityProfile, ReserveSplitsAndReleaseMerges) {
-  AvailabilityProfile p(10);
+TEST_P(AvailabilityProfileLayouts, ReserveSplitsAndReleaseMerges) {
+  AvailabilityProfile p = make(10);
   p.reserve(10, 20, 4);
   EXPECT_EQ(p.steps(), (Steps{{0, 10}, {10, 6}, {20, 10}}));
   p.reserve(15, 30, 6);  // overlaps the first: 0 free on [15,20)
@@ -36,8 +45,8 @@ TEST(AvailabilityProfile, ReserveSplitsAndReleaseMerges) {
   EXPECT_EQ(p.check(), "");
 }
 
-TEST(AvailabilityProfile, AdjacentReservationsWithSameValueMerge) {
-  AvailabilityProfile p(8);
+TEST_P(AvailabilityProfileLayouts, AdjacentReservationsWithSameValueMerge) {
+  AvailabilityProfile p = make(8);
   p.reserve(0, 10, 3);
   p.reserve(10, 20, 3);  // [0,20) at 5: one step, not two
   EXPECT_EQ(p.steps(), (Steps{{0, 5}, {20, 8}}));
@@ -46,8 +55,8 @@ TEST(AvailabilityProfile, AdjacentReservationsWithSameValueMerge) {
   EXPECT_EQ(p.check(), "");
 }
 
-TEST(AvailabilityProfile, ReserveRefusesOvercommitAndLeavesProfileUnchanged) {
-  AvailabilityProfile p(10);
+TEST_P(AvailabilityProfileLayouts, ReserveRefusesOvercommitAndLeavesProfileUnchanged) {
+  AvailabilityProfile p = make(10);
   p.reserve(0, 100, 7);
   const Steps before = p.steps();
   EXPECT_THROW(p.reserve(50, 150, 4), std::logic_error);  // only 3 free on [50,100)
@@ -59,8 +68,8 @@ TEST(AvailabilityProfile, ReserveRefusesOvercommitAndLeavesProfileUnchanged) {
 }
 
 // free: [0,10) 2, [10,20) 6, [20,25) 1, [25,40) 5, [40,inf) 10 on a machine of 10.
-AvailabilityProfile HandComputedProfile() {
-  AvailabilityProfile p(10);
+AvailabilityProfile HandComputedProfile(Layout layout) {
+  AvailabilityProfile p(10, 0, layout);
   p.reserve(0, 10, 8);
   p.reserve(10, 20, 4);
   p.reserve(20, 25, 9);
@@ -68,9 +77,9 @@ AvailabilityProfile HandComputedProfile() {
   return p;
 }
 
-TEST(AvailabilityProfile, EarliestFitHandComputed) {
+TEST_P(AvailabilityProfileLayouts, EarliestFitHandComputed) {
   // free: [0,10) 2, [10,20) 6, [20,25) 1, [25,40) 5, [40,inf) 10
-  AvailabilityProfile p = HandComputedProfile();
+  AvailabilityProfile p = HandComputedProfile(GetParam());
   ASSERT_EQ(p.steps(), (Steps{{0, 2}, {10, 6}, {20, 1}, {25, 5}, {40, 10}}));
   EXPECT_EQ(p.earliest_fit(0, 2, 1000), 25);  // [20,25) has only 1 free
   EXPECT_EQ(p.earliest_fit(0, 2, 20), 0);     // [0,20) has >= 2
@@ -92,9 +101,9 @@ TEST(AvailabilityProfile, EarliestFitHandComputed) {
   EXPECT_EQ(p.min_free(5, 30), 1);
 }
 
-TEST(AvailabilityProfile, EarliestFitBeforeOwnHold) {
+TEST_P(AvailabilityProfileLayouts, EarliestFitBeforeOwnHold) {
   // free: [0,10) 2, [10,20) 6, [20,25) 1, [25,40) 5 (a job of 5 holds [25,40)), [40,inf) 10
-  AvailabilityProfile p = HandComputedProfile();
+  AvailabilityProfile p = HandComputedProfile(GetParam());
   // The job holding 5 on [25,40) (duration 15): [10,20) has 6 but the window [10,25) hits the 1 at 20.
   EXPECT_EQ(p.earliest_fit_before(0, 5, 15, 25), 25);
   // A 5-wide job of duration 10 holding [25,35)... as if: [10,20) fits entirely.
@@ -104,8 +113,8 @@ TEST(AvailabilityProfile, EarliestFitBeforeOwnHold) {
   EXPECT_EQ(p.earliest_fit_before(30, 1, 30, 20), 20);  // from past the limit
 }
 
-TEST(AvailabilityProfile, ReservationAtEarliestFitAlwaysSucceeds) {
-  AvailabilityProfile p(10);
+TEST_P(AvailabilityProfileLayouts, ReservationAtEarliestFitAlwaysSucceeds) {
+  AvailabilityProfile p = make(10);
   p.reserve(0, 10, 8);
   p.reserve(10, 20, 4);
   auto t = p.earliest_fit(0, 6, 10);
@@ -114,9 +123,9 @@ TEST(AvailabilityProfile, ReservationAtEarliestFitAlwaysSucceeds) {
   EXPECT_EQ(p.steps(), (Steps{{0, 2}, {10, 0}, {20, 10}}));
 }
 
-TEST(AvailabilityProfile, ReserveEarliestSearchesAndReservesInOneCall) {
+TEST_P(AvailabilityProfileLayouts, ReserveEarliestSearchesAndReservesInOneCall) {
   // free: [0,10) 2, [10,20) 6, [20,25) 1, [25,40) 5, [40,inf) 10
-  AvailabilityProfile p = HandComputedProfile();
+  AvailabilityProfile p = HandComputedProfile(GetParam());
   EXPECT_EQ(p.reserve_earliest(0, 6, 10), 10);  // [10,20) exactly: the step it starts in, to the next
   EXPECT_EQ(p.steps(), (Steps{{0, 2}, {10, 0}, {20, 1}, {25, 5}, {40, 10}}));
   EXPECT_EQ(p.reserve_earliest(0, 5, 16), 25);  // across the step at 40: [25,40) 5 -> 0, [40,41) 10 -> 5
@@ -129,8 +138,8 @@ TEST(AvailabilityProfile, ReserveEarliestSearchesAndReservesInOneCall) {
   EXPECT_EQ(p.check(), "");
 }
 
-TEST(AvailabilityProfile, AdvanceForgetsThePast) {
-  AvailabilityProfile p(10);
+TEST_P(AvailabilityProfileLayouts, AdvanceForgetsThePast) {
+  AvailabilityProfile p = make(10);
   p.reserve(0, 10, 8);
   p.reserve(10, 20, 4);
   p.advance(5);
@@ -143,8 +152,8 @@ TEST(AvailabilityProfile, AdvanceForgetsThePast) {
   EXPECT_EQ(p.check(), "");
 }
 
-TEST(AvailabilityProfile, AssignBuildsFromBusyIntervals) {
-  AvailabilityProfile p(10);
+TEST_P(AvailabilityProfileLayouts, AssignBuildsFromBusyIntervals) {
+  AvailabilityProfile p = make(10);
   p.reserve(0, 5, 1);
   p.assign(100, {{150, 3}, {120, 2}, {150, 1}, {90, 4}, {200, 0}});  // (90,4) ended before the origin
   EXPECT_EQ(p.steps(), (Steps{{100, 4}, {120, 6}, {150, 10}}));
@@ -157,11 +166,11 @@ TEST(AvailabilityProfile, AssignBuildsFromBusyIntervals) {
 }
 
 // Long profiles (hundreds of steps) go through the block-skipping scans: compare with a linear search.
-TEST(AvailabilityProfile, LongProfilesMatchLinearSearch) {
+TEST_P(AvailabilityProfileLayouts, LongProfilesMatchLinearSearch) {
   constexpr int64_t kCap = 64;
   constexpr int64_t kHorizon = 3000;
   std::mt19937 rng(777);
-  AvailabilityProfile p(kCap);
+  AvailabilityProfile p = make(kCap);
   std::vector<int64_t> brute(kHorizon + 200, kCap);
   auto linear_fit = [&](int64_t from, int64_t procs, int64_t dur) {
     for (int64_t t = from;; ++t) {
@@ -231,10 +240,11 @@ struct Reference {
 
 // Random operations against the per-second reference: `ops` operations, growing for the first `grow`
 // then mostly shrinking; every query checked after each operation, the representation against check().
-void RandomOpsMatchReference(uint32_t seed, int64_t cap, int64_t horizon, int ops, int grow, size_t min_steps) {
+void RandomOpsMatchReference(Layout layout, uint32_t seed, int64_t cap, int64_t horizon, int ops, int grow,
+                             size_t min_steps) {
   const int64_t kCap = cap, kHorizon = horizon;
   std::mt19937 rng(seed);
-  AvailabilityProfile p(kCap);
+  AvailabilityProfile p(kCap, 0, layout);
   Reference ref{0, kCap, std::vector<int64_t>(kHorizon + 400, kCap)};
   struct Held {
     int64_t s, e, procs;
@@ -324,20 +334,20 @@ void RandomOpsMatchReference(uint32_t seed, int64_t cap, int64_t horizon, int op
 
 // Hundreds of steps: beyond kLinearBelow (256), so the scans skip blocks of steps through their maxima and
 // minima, and stop at the window's end or the limit.
-TEST(AvailabilityProfile, ManyStepsMatchReference) { RandomOpsMatchReference(2024, 40, 12000, 5000, 3000, 600); }
+TEST_P(AvailabilityProfileLayouts, ManyStepsMatchReference) { RandomOpsMatchReference(GetParam(), 2024, 40, 12000, 5000, 3000, 600); }
 
 // Over 1,500 steps on a small machine (runs of enough processors are short and many): scans that cross
 // dozens of blocks, and a profile that shrinks back by thousands of steps.
-TEST(AvailabilityProfile, ThousandsOfStepsMatchReference) {
-  RandomOpsMatchReference(7, 12, 40000, 14000, 10000, 1500);
+TEST_P(AvailabilityProfileLayouts, ThousandsOfStepsMatchReference) {
+  RandomOpsMatchReference(GetParam(), 7, 12, 40000, 14000, 10000, 1500);
 }
 
 // A long profile (1200 steps, long reservations across many blocks of the scans) grows and shrinks back
 // to one step: reservations between existing steps, then every hold released in random order.
-TEST(AvailabilityProfile, LongProfileGrowsAndShrinks) {
+TEST_P(AvailabilityProfileLayouts, LongProfileGrowsAndShrinks) {
   constexpr int64_t kCap = 100;
   std::mt19937 rng(99);
-  AvailabilityProfile p(kCap);
+  AvailabilityProfile p = make(kCap);
   Reference ref{0, kCap, std::vector<int64_t>(4000, kCap)};
   struct Held {
     int64_t s, e, procs;
@@ -380,12 +390,12 @@ TEST(AvailabilityProfile, LongProfileGrowsAndShrinks) {
 }
 
 // Random reserve/release sequences compared with a brute-force per-second array.
-TEST(AvailabilityProfile, MatchesBruteForceOnRandomOperations) {
+TEST_P(AvailabilityProfileLayouts, MatchesBruteForceOnRandomOperations) {
   constexpr int kHorizon = 200;
   constexpr int64_t kCap = 16;
   std::mt19937 rng(12345);
   for (int round = 0; round < 50; ++round) {
-    AvailabilityProfile p(kCap);
+    AvailabilityProfile p = make(kCap);
     std::vector<int64_t> brute(kHorizon + 60, kCap);
     struct Held { int64_t s, e, procs; };
     std::vector<Held> held;
@@ -433,6 +443,80 @@ TEST(AvailabilityProfile, MatchesBruteForceOnRandomOperations) {
     }
   }
 }
+
+// The automatic choice switches to blocks past a few thousand steps and back when the profile shrinks, and
+// answers exactly as the vector alone does throughout (the same random operations on both).
+TEST(AvailabilityProfile, AutomaticLayoutSwitchesBothWaysAndAnswersAsTheVector) {
+  constexpr int64_t kCap = 1000;
+  std::mt19937 rng(99);
+  auto rnd = [&](int64_t n) { return static_cast<int64_t>(rng() % static_cast<uint64_t>(n)); };
+  AvailabilityProfile autop(kCap, 0, Layout::kAuto);
+  AvailabilityProfile flat(kCap, 0, Layout::kFlat);
+  struct Held {
+    int64_t s, e, procs;
+  };
+  std::vector<Held> held;
+  int64_t now = 0;
+  bool was_blocked = false, back_to_flat = false;
+  for (int op = 0; op < 10000; ++op) {
+    if (op < 4000 || (op < 7000 && rnd(4) == 0) || held.empty()) {
+      const int64_t procs = 1 + rnd(40), d = 1 + rnd(5000), from = now + rnd(1'000'000);
+      const int64_t t = autop.reserve_earliest(from, procs, d);
+      ASSERT_EQ(flat.reserve_earliest(from, procs, d), t) << "op " << op;
+      held.push_back({t, t + d, procs});
+    } else {
+      const size_t i = static_cast<size_t>(rnd(static_cast<int64_t>(held.size())));
+      const Held h = held[i];
+      held[i] = held.back();
+      held.pop_back();
+      const int64_t lo = std::max(h.s, now);
+      if (lo < h.e) {
+        const auto a = autop.release(lo, h.e, h.procs);
+        const auto f = flat.release(lo, h.e, h.procs);
+        ASSERT_EQ(a.least, f.least) << "op " << op;
+        ASSERT_EQ(a.most, f.most) << "op " << op;
+      }
+      if (rnd(50) == 0) {
+        now += rnd(2000);
+        autop.advance(now);
+        flat.advance(now);
+      }
+    }
+    was_blocked = was_blocked || autop.blocked();
+    back_to_flat = back_to_flat || (was_blocked && !autop.blocked());
+    const int64_t from = now + rnd(1'000'000), procs = 1 + rnd(kCap), d = 1 + rnd(20000);
+    ASSERT_EQ(autop.earliest_fit(from, procs, d), flat.earliest_fit(from, procs, d)) << "op " << op;
+    ASSERT_EQ(autop.free_at(from), flat.free_at(from)) << "op " << op;
+    ASSERT_EQ(autop.min_free(from, from + d), flat.min_free(from, from + d)) << "op " << op;
+    ASSERT_EQ(autop.max_free(from, from + d), flat.max_free(from, from + d)) << "op " << op;
+    const int64_t limit = from + rnd(50000);
+    ASSERT_EQ(autop.earliest_fit_before(from, procs, d, limit), flat.earliest_fit_before(from, procs, d, limit))
+        << "op " << op;
+    const int64_t span = from + rnd(20000), span_end = span + 1 + rnd(5000);
+    ASSERT_EQ(autop.earliest_fit_overlapping(from, span, span_end, procs, d, limit),
+              flat.earliest_fit_overlapping(from, span, span_end, procs, d, limit))
+        << "op " << op;
+    if (op % 250 == 0 || op == 9999) {
+      ASSERT_EQ(autop.check(), "") << "op " << op;
+      ASSERT_EQ(autop.steps(), flat.steps()) << "op " << op;
+      const AvailabilityProfile copy = autop;  // a copy answers the same
+      ASSERT_EQ(copy.steps(), flat.steps()) << "op " << op;
+      ASSERT_EQ(copy.blocked(), autop.blocked());
+    }
+  }
+  EXPECT_TRUE(was_blocked) << "never more than the threshold of steps";
+  EXPECT_TRUE(back_to_flat) << "never shrank back below the lower threshold";
+}
+
+INSTANTIATE_TEST_SUITE_P(Layouts, AvailabilityProfileLayouts,
+                         ::testing::Values(Layout::kFlat, Layout::kBlocked, Layout::kAuto),
+                         [](const ::testing::TestParamInfo<Layout>& param) {
+                           switch (param.param) {
+                             case Layout::kFlat: return "Flat";
+                             case Layout::kBlocked: return "Blocked";
+                             default: return "Auto";
+                           }
+                         });
 
 }  // namespace
 }  // namespace schedlab::sim
