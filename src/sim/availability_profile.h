@@ -13,8 +13,8 @@
 // contiguous scans and memmove beat any tree there); beyond, blocks of steps with pending additions and
 // bounds (sim/blocked_profile.h: with tens of thousands of jobs running at once, every end of a job changes
 // the profile from now to its expected end, which the vector pays in full). The profile switches to blocks
-// above kToBlocked steps and back below kToFlat (O(n) each way; a change adds at most two steps, so two switches
-// are at least (kToBlocked - kToFlat) / 2 changes apart).
+// above kToBlocked steps and back below kToFlat: the switch back copies fewer than kToFlat steps, and a switch to
+// blocks comes at least (kToBlocked - kToFlat) / 2 changes after it (a change adds at most two steps).
 // Costs are in the two headers.
 //
 // The profile knows nothing of jobs: the caller (a scheduler) is responsible for releasing exactly what
