@@ -56,6 +56,14 @@ std::string AvailabilityProfile::to_string() const {
   return out;
 }
 
+void AvailabilityProfile::check_fit(int64_t procs, Time duration) const {
+  if (procs < 0 || procs > capacity()) {
+    throw std::invalid_argument("AvailabilityProfile::earliest_fit: " + std::to_string(procs) +
+                                " processors on a machine of " + std::to_string(capacity()));
+  }
+  if (duration < 0) throw std::invalid_argument("AvailabilityProfile::earliest_fit: negative duration");
+}
+
 void AvailabilityProfile::switch_layout() {
   const int64_t capacity = this->capacity();
   std::vector<Step> steps = this->steps();

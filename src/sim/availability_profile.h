@@ -27,6 +27,7 @@
 #pragma once
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <variant>
@@ -104,6 +105,7 @@ class AvailabilityProfile {
   // and duration >= 0. A zero duration needs no processors at any time and fits at `from`.
   // The answer is always from or the time of a step (free processors only ever increase at a step).
   Time earliest_fit(Time from, int64_t procs, Time duration) const {
+    check_fit(procs, duration);
     return visit([&](const auto& p) { return p.earliest_fit(from, procs, duration); });
   }
 
@@ -111,6 +113,7 @@ class AvailabilityProfile {
   // t: one search instead of the two an earliest_fit and a reserve would make. Same requirements and errors
   // as earliest_fit; O(log n + steps scanned + steps covered + n) (the insertion).
   Time reserve_earliest(Time from, int64_t procs, Time duration) {
+    check_fit(procs, duration);
     const Time t = visit([&](auto& p) { return p.reserve_earliest(from, procs, duration); });
     adapt();
     return t;
@@ -137,6 +140,8 @@ class AvailabilityProfile {
   // Takes `procs` processors during [start, end). Throws std::logic_error (leaving the profile
   // unchanged) if they are not free during the whole interval. An empty interval is a no-op.
   void reserve(Time start, Time end, int64_t procs) {
+    if (end <= start || procs == 0) return;
+    if (procs < 0) throw std::invalid_argument("AvailabilityProfile::reserve: negative processors");
     visit([&](auto& p) { p.reserve(start, end, procs); });
     adapt();
   }
@@ -146,6 +151,8 @@ class AvailabilityProfile {
   // most processors free on the interval before (what min_free and max_free said; {capacity, 0} when empty), which
   // the same scan finds.
   FreeRange release(Time start, Time end, int64_t procs) {
+    if (end <= start || procs == 0) return {min_free(start, end), max_free(start, end)};
+    if (procs < 0) throw std::invalid_argument("AvailabilityProfile::release: negative processors");
     const FreeRange r = visit([&](auto& p) { return p.release(start, end, procs); });
     adapt();
     return r;
@@ -179,6 +186,8 @@ class AvailabilityProfile {
     if (blocked() ? n < kToFlat : n > kToBlocked) switch_layout();
   }
   void switch_layout();
+  // Throws std::invalid_argument for a job that never fits (earliest_fit's requirements).
+  void check_fit(int64_t procs, Time duration) const;
 
   Layout layout_;
   std::variant<FlatProfile, BlockedProfile> impl_;

@@ -183,14 +183,8 @@ BlockedProfile::Time BlockedProfile::earliest_fit(Time from, int64_t procs, Time
   return earliest_fit_at(from, procs, duration, at);
 }
 
-BlockedProfile::Time BlockedProfile::earliest_fit_at(Time from, int64_t procs, Time duration,
-                                                               Pos& at) const {
-  if (procs < 0 || procs > capacity_) {
-    throw std::invalid_argument("AvailabilityProfile::earliest_fit: " + std::to_string(procs) +
-                                " processors on a machine of " + std::to_string(capacity_));
-  }
-  if (duration < 0) throw std::invalid_argument("AvailabilityProfile::earliest_fit: negative duration");
-  if (duration == 0) return from;
+BlockedProfile::Time BlockedProfile::earliest_fit_at(Time from, int64_t procs, Time duration, Pos& at) const {
+  if (duration == 0) return from;  // (the arguments were checked by AvailabilityProfile)
   Pos k = locate(from);
   Time candidate = from;
   at = k;
@@ -218,8 +212,7 @@ BlockedProfile::Time BlockedProfile::reserve_earliest(Time from, int64_t procs, 
   return t;
 }
 
-BlockedProfile::Time BlockedProfile::earliest_fit_before(Time from, int64_t procs, Time duration,
-                                                                   Time limit) const {
+BlockedProfile::Time BlockedProfile::earliest_fit_before(Time from, int64_t procs, Time duration, Time limit) const {
   if (from >= limit) return limit;
   if (duration <= 0) return from;
   Pos k = locate(from);
@@ -237,7 +230,7 @@ BlockedProfile::Time BlockedProfile::earliest_fit_before(Time from, int64_t proc
 }
 
 BlockedProfile::Time BlockedProfile::earliest_fit_overlapping(Time from, Time lo, Time hi, int64_t procs,
-                                                                        Time duration, Time limit) const {
+                                                              Time duration, Time limit) const {
   lo = std::max(lo, from);
   hi = std::min(hi, limit);
   if (lo >= hi || duration <= 0) return limit;
@@ -471,27 +464,21 @@ void BlockedProfile::add(Time start, Time end, int64_t delta, Pos at, Pos end_at
   merge_with_previous(layout == layout_changes_ ? a : locate(start));
 }
 
-void BlockedProfile::reserve(Time start, Time end, int64_t procs) {
-  if (end <= start || procs == 0) return;
-  if (procs < 0) throw std::invalid_argument("AvailabilityProfile::reserve: negative processors");
+void BlockedProfile::reserve(Time start, Time end, int64_t procs) {  // (end > start, procs > 0)
   const Pos at = locate(start);
   Pos end_at;
   if (bounds<false>(at, end, &end_at).least < procs) {
-    throw std::logic_error("AvailabilityProfile::reserve: " + std::to_string(procs) + " processors not free on [" +
-                           std::to_string(start) + "," + std::to_string(end) + ")");
+    throw_not_free(start, end, procs);
   }
   add(start, end, -procs, at, end_at);
 }
 
-BlockedProfile::FreeRange BlockedProfile::release(Time start, Time end, int64_t procs) {
-  if (end <= start || procs == 0) return {min_free(start, end), max_free(start, end)};
-  if (procs < 0) throw std::invalid_argument("AvailabilityProfile::release: negative processors");
+BlockedProfile::FreeRange BlockedProfile::release(Time start, Time end, int64_t procs) {  // (end > start, procs > 0)
   const Pos at = locate(start);
   Pos end_at;
   const FreeRange before = bounds<true>(at, end, &end_at);
   if (before.most + procs > capacity_) {
-    throw std::logic_error("AvailabilityProfile::release: " + std::to_string(procs) + " processors on [" +
-                           std::to_string(start) + "," + std::to_string(end) + ") exceed the capacity");
+    throw_over_capacity(start, end, procs);
   }
   add(start, end, procs, at, end_at);
   return before;

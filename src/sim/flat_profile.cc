@@ -65,14 +65,8 @@ FlatProfile::Time FlatProfile::earliest_fit(Time from, int64_t procs, Time durat
   return earliest_fit_at(from, procs, duration, index);
 }
 
-FlatProfile::Time FlatProfile::earliest_fit_at(Time from, int64_t procs, Time duration,
-                                                               size_t& index) const {
-  if (procs < 0 || procs > capacity_) {
-    throw std::invalid_argument("AvailabilityProfile::earliest_fit: " + std::to_string(procs) +
-                                " processors on a machine of " + std::to_string(capacity_));
-  }
-  if (duration < 0) throw std::invalid_argument("AvailabilityProfile::earliest_fit: negative duration");
-  if (duration == 0) return from;
+FlatProfile::Time FlatProfile::earliest_fit_at(Time from, int64_t procs, Time duration, size_t& index) const {
+  if (duration == 0) return from;  // (the arguments were checked by AvailabilityProfile)
   const size_t n = steps_.size();
   size_t k = index_of(from);
   Time candidate = from;
@@ -104,8 +98,7 @@ FlatProfile::Time FlatProfile::reserve_earliest(Time from, int64_t procs, Time d
   return t;
 }
 
-FlatProfile::Time FlatProfile::earliest_fit_before(Time from, int64_t procs, Time duration,
-                                                                   Time limit) const {
+FlatProfile::Time FlatProfile::earliest_fit_before(Time from, int64_t procs, Time duration, Time limit) const {
   if (from >= limit) return limit;
   if (duration <= 0) return from;
   const size_t n = steps_.size();
@@ -124,7 +117,7 @@ FlatProfile::Time FlatProfile::earliest_fit_before(Time from, int64_t procs, Tim
 }
 
 FlatProfile::Time FlatProfile::earliest_fit_overlapping(Time from, Time lo, Time hi, int64_t procs,
-                                                                        Time duration, Time limit) const {
+                                                        Time duration, Time limit) const {
   lo = std::max(lo, from);
   hi = std::min(hi, limit);
   if (lo >= hi || duration <= 0) return limit;
@@ -280,23 +273,18 @@ void FlatProfile::add(Time start, Time end, int64_t delta, size_t i, size_t j) {
   merge_with_previous(a);
 }
 
-void FlatProfile::reserve(Time start, Time end, int64_t procs) {
-  if (end <= start || procs == 0) return;
-  if (procs < 0) throw std::invalid_argument("AvailabilityProfile::reserve: negative processors");
+void FlatProfile::reserve(Time start, Time end, int64_t procs) {  // (end > start, procs > 0)
   const size_t i = index_of(start);
   size_t j = i;
   int64_t lowest = capacity_;
   for (; j < steps_.size() && steps_[j].time < end; ++j) lowest = std::min(lowest, steps_[j].free);
   if (lowest < procs) {
-    throw std::logic_error("AvailabilityProfile::reserve: " + std::to_string(procs) + " processors not free on [" +
-                           std::to_string(start) + "," + std::to_string(end) + ")");
+    throw_not_free(start, end, procs);
   }
   add(start, end, -procs, i, j);
 }
 
-FlatProfile::FreeRange FlatProfile::release(Time start, Time end, int64_t procs) {
-  if (end <= start || procs == 0) return {min_free(start, end), max_free(start, end)};
-  if (procs < 0) throw std::invalid_argument("AvailabilityProfile::release: negative processors");
+FlatProfile::FreeRange FlatProfile::release(Time start, Time end, int64_t procs) {  // (end > start, procs > 0)
   const size_t i = index_of(start);
   size_t j = i;
   int64_t highest = 0;
@@ -306,8 +294,7 @@ FlatProfile::FreeRange FlatProfile::release(Time start, Time end, int64_t procs)
     lowest = std::min(lowest, steps_[j].free);
   }
   if (highest + procs > capacity_) {
-    throw std::logic_error("AvailabilityProfile::release: " + std::to_string(procs) + " processors on [" +
-                           std::to_string(start) + "," + std::to_string(end) + ") exceed the capacity");
+    throw_over_capacity(start, end, procs);
   }
   add(start, end, procs, i, j);
   return {lowest, highest};

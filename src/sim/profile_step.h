@@ -19,4 +19,8 @@ struct ProfileFreeRange {
 
 inline constexpr int64_t kProfileInfinity = std::numeric_limits<int64_t>::max();
 
+// The errors of reserve() and release() (std::logic_error), the same from either representation.
+[[noreturn]] void throw_not_free(int64_t start, int64_t end, int64_t procs);
+[[noreturn]] void throw_over_capacity(int64_t start, int64_t end, int64_t procs);
+
 }  // namespace schedlab::sim

@@ -8,7 +8,7 @@
 //   prediction (ties in queue order); the reservation stays with the oldest job.
 // Both use predictions only (with the `estimate` predictor: user estimates).
 // Cost per scheduler call: O(queue) for easy, O(queue log queue) for easy-sjbf, plus the shadow time
-// (O(running)); the scan stops as soon as no processor is free.
+// (O(log running), sim/shadow.h); the scan stops as soon as no processor is free.
 #pragma once
 
 #include <cstdint>
