@@ -30,17 +30,19 @@ void EasyScheduler::schedule(const SimState& state, Decision& decision) {
     free -= w.procs;
     if (!ends_by_shadow) extra -= w.procs;
   };
+  const int64_t by_shadow = shadow.time - now;
   if (order_ == Order::kQueue) {
     // The jobs consider() would start, found without walking the others (WaitQueue::next_backfill).
-    const int64_t by_shadow = shadow.time - now;
     for (auto k = queue.next_backfill(std::next(head), free, extra, by_shadow); k != queue.end() && free > 0;
          k = queue.next_backfill(std::next(k), free, extra, by_shadow))
       consider(*k);
     return;
   }
   candidates_.clear();
-  // Others cannot start now anyway.
-  for (auto k = queue.next_fit(std::next(head), free); k != queue.end(); k = queue.next_fit(++k, free))
+  // Only the jobs consider() would start with the processors and extra processors there are now: free and extra
+  // only decrease, so the others would be skipped anyway (WaitQueue::next_backfill jumps over them).
+  for (auto k = queue.next_backfill(std::next(head), free, extra, by_shadow); k != queue.end();
+       k = queue.next_backfill(std::next(k), free, extra, by_shadow))
     candidates_.push_back(&*k);
   std::stable_sort(candidates_.begin(), candidates_.end(),
                    [](const WaitingJob* a, const WaitingJob* b) { return a->prediction < b->prediction; });

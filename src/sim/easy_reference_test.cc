@@ -7,7 +7,8 @@
 // earliest expected end T (expected end = max(start + estimate, now)) at which the processors free now plus
 // those of every running job expected to end by T cover the head; extra = those processors - the head's.
 // Then every later job starts if it fits now and either ends by the shadow time or fits in extra (which it
-// then uses). A job with runtime 0 ends at the same instant, which makes another round.
+// then uses). A job with runtime 0 ends at the same instant, which makes another round. For `easy-sjbf` the
+// later jobs are visited by estimate, shortest first (ties in queue order), instead of in queue order.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -33,7 +34,8 @@ struct RefJob {
 };
 
 // Start time of every simulated record (by position in the log; -1 for excluded records).
-std::vector<int64_t> reference_easy_starts(const std::vector<swf::Record>& records, int64_t machine) {
+std::vector<int64_t> reference_easy_starts(const std::vector<swf::Record>& records, int64_t machine,
+                                           bool shortest_first) {
   std::vector<RefJob> jobs;
   for (size_t i = 0; i < records.size(); ++i) {
     const swf::Record& r = records[i];
@@ -83,14 +85,17 @@ std::vector<int64_t> reference_easy_starts(const std::vector<swf::Record>& recor
     if (shadow < 0) ADD_FAILURE() << "the head never fits";
     if (shadow < 0) break;
     int64_t extra = at - head.procs;
-    for (++it; it != queue.end();) {
-      const RefJob& j = jobs[*it];
+    std::vector<std::list<size_t>::iterator> later;
+    for (++it; it != queue.end(); ++it) later.push_back(it);
+    if (shortest_first) {
+      std::stable_sort(later.begin(), later.end(), [&](auto a, auto b) { return jobs[*a].estimate < jobs[*b].estimate; });
+    }
+    for (const auto& k : later) {
+      const RefJob& j = jobs[*k];
       const bool by_shadow = now + j.estimate <= shadow;
       if (j.procs <= free && (by_shadow || j.procs <= extra)) {
         if (!by_shadow) extra -= j.procs;
-        it = start(it);
-      } else {
-        ++it;
+        start(k);
       }
     }
   }
@@ -100,21 +105,21 @@ std::vector<int64_t> reference_easy_starts(const std::vector<swf::Record>& recor
 }
 
 // `procs` 0: the header's machine size (the workload builder's choice, which the reference then uses).
-void expect_same_starts(const std::string& log_name, int64_t procs) {
+void expect_same_starts(const std::string& log_name, int64_t procs, const std::string& scheduler = "easy") {
   SCHEDLAB_NEED_TRACE(log_name);
   const swf::Log log = swf::read_log(schedlab::testing::trace_path(log_name));
   WorkloadOptions wo;
   if (procs > 0) wo.procs = procs;
   const Workload w = build_workload(log.header, log.records, wo);
-  const SimResult r = simulate(w, "easy", "estimate", SimOptions{});
-  const std::vector<int64_t> reference = reference_easy_starts(log.records, w.procs);
+  const SimResult r = simulate(w, scheduler, "estimate", SimOptions{});
+  const std::vector<int64_t> reference = reference_easy_starts(log.records, w.procs, scheduler == "easy-sjbf");
   int64_t compared = 0, differing = 0;
   for (size_t i = 0; i < w.jobs.size(); ++i) {
     const size_t rec = w.record_index[i];
     ++compared;
     if (reference[rec] != r.jobs[i].start) {
       if (++differing <= 5)
-        ADD_FAILURE() << log_name << " job " << log.records[rec].job_number << ": easy starts it at "
+        ADD_FAILURE() << log_name << " job " << log.records[rec].job_number << ": " << scheduler << " starts it at "
                       << r.jobs[i].start << ", the reference at " << reference[rec];
     }
   }
@@ -130,6 +135,12 @@ TEST(EasyReference, CtcOn512SameStartTimes) { expect_same_starts("CTC-SP2-1996-3
 TEST(EasyReference, SdscDsSameStartTimes) { expect_same_starts("SDSC-DS-2004-2.1-cln.swf.gz", 0); }
 
 TEST(EasyReference, LanlCm5SameStartTimes) { expect_same_starts("LANL-CM5-1994-4.1-cln.swf.gz", 0); }
+
+// easy-sjbf against the same reference visiting the later jobs shortest first: its candidates are found through
+// WaitQueue::next_backfill and taken in the order of a stable sort, which this walk over every waiting job checks.
+TEST(EasyReference, SjbfKthSameStartTimes) { expect_same_starts("KTH-SP2-1996-2.swf.gz", 100, "easy-sjbf"); }
+
+TEST(EasyReference, SjbfSdscDsSameStartTimes) { expect_same_starts("SDSC-DS-2004-2.1-cln.swf.gz", 0, "easy-sjbf"); }
 
 }  // namespace
 }  // namespace schedlab::sim

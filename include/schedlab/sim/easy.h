@@ -7,8 +7,9 @@
 // - `easy-sjbf` (Tsafrir 2007 / Talby): the same, but the backfill candidates are scanned by ascending
 //   prediction (ties in queue order); the reservation stays with the oldest job.
 // Both use predictions only (with the `estimate` predictor: user estimates).
-// Cost per scheduler call: O(queue) for easy, O(queue log queue) for easy-sjbf, plus the shadow time
-// (O(log running), sim/shadow.h); the scan stops as soon as no processor is free.
+// Cost per scheduler call: the jobs that could start, found through WaitQueue::next_backfill (which skips ranges of
+// the queue that hold none), in queue order for easy, sorted by prediction for easy-sjbf (O(C log C) for C of them);
+// plus the shadow time (O(log running), sim/shadow.h). The scan stops as soon as no processor is free.
 #pragma once
 
 #include <cstdint>
