@@ -111,7 +111,7 @@ class AvailabilityProfile {
 
   // Reserves `procs` processors on [t, t + duration) at t = earliest_fit(from, procs, duration), and returns
   // t: one search instead of the two an earliest_fit and a reserve would make. Same requirements and errors
-  // as earliest_fit; O(log n + steps scanned + steps covered + n) (the insertion).
+  // as earliest_fit.
   Time reserve_earliest(Time from, int64_t procs, Time duration) {
     check_fit(procs, duration);
     const Time t = visit([&](auto& p) { return p.reserve_earliest(from, procs, duration); });
@@ -166,7 +166,8 @@ class AvailabilityProfile {
   }
 
   // Checks the representation (sorted strictly increasing times, 0 <= free <= capacity, no two adjacent
-  // equal values). Returns an empty string when valid, else a description of the first violation.
+  // equal values; in blocks also their sizes, bounds and first times). Returns an empty string when valid, else a
+  // description of the first violation.
   std::string check() const {
     return visit([](const auto& p) { return p.check(); });
   }
@@ -175,7 +176,8 @@ class AvailabilityProfile {
   std::string to_string() const;
 
  private:
-  // Thresholds measured in docs/performance.md ("Many jobs running at once: the profile in blocks").
+  // Thresholds measured in docs/performance.md ("Fourth pass: conservative's profile in blocks when many jobs run at
+  // once").
   static constexpr size_t kToBlocked = 4096;
   static constexpr size_t kToFlat = 1024;
 
