@@ -444,6 +444,32 @@ TEST_P(AvailabilityProfileLayouts, MatchesBruteForceOnRandomOperations) {
   }
 }
 
+// A hold to the end of time (a saturated end: start + duration past the largest time) on both forms, with
+// enough steps before it for several blocks.
+TEST_P(AvailabilityProfileLayouts, HoldsToInfinity) {
+  constexpr int64_t kInf = AvailabilityProfile::kInfinity;
+  AvailabilityProfile p = make(10);
+  for (int64_t k = 0; k < 200; ++k) p.reserve(10 * k, 10 * k + 5, 1 + k % 3);
+  const Steps before = p.steps();
+  p.reserve(3000, kInf, 3);
+  EXPECT_EQ(p.check(), "");
+  EXPECT_EQ(p.free_at(kInf - 1), 7);
+  EXPECT_EQ(p.min_free(2000, kInf), 7);
+  EXPECT_EQ(p.max_free(2000, kInf), 10);
+  EXPECT_EQ(p.steps().back(), (Step{3000, 7}));
+  const auto range = p.release(3000, kInf, 3);
+  EXPECT_EQ(range.least, 7);
+  EXPECT_EQ(range.most, 7);
+  EXPECT_EQ(p.steps(), before);
+  // A job that would hold processors forever: after the last 3-processor hold ([1970, 1975)); the last hold,
+  // [1990, 1995) of 2, leaves it 0 there and 2 after.
+  EXPECT_EQ(p.reserve_earliest(0, 8, kInf - 100), 1975);
+  EXPECT_EQ(p.check(), "");
+  EXPECT_EQ(p.free_at(1992), 0);
+  EXPECT_EQ(p.steps().back(), (Step{1995, 2}));
+  EXPECT_THROW(p.earliest_fit(0, 3, 1'000'000), std::logic_error);  // every reservation is meant to be finite
+}
+
 // The automatic choice switches to blocks past a few thousand steps and back when the profile shrinks, and
 // answers exactly as the vector alone does throughout (the same random operations on both).
 TEST(AvailabilityProfile, AutomaticLayoutSwitchesBothWaysAndAnswersAsTheVector) {
