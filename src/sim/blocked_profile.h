@@ -10,7 +10,7 @@
 // has tens of thousands of steps, and each end of a job gives processors back from now to its expected end:
 // the flat vector pays the whole profile for that (docs/performance.md).
 //
-// Costs, with n = number of steps and m = n / kMax + 1 blocks:
+// Costs, with n = number of steps and m <= n / 16 + 1 blocks (every block but a lone one holds >= kMax / 4):
 //   free_at ............................... O(log n)
 //   min_free, max_free, fits .............. O(log n + blocks covered + kMax)
 //   earliest_fit and its variants ......... O(log n + blocks scanned + kMax × blocks entered), a block

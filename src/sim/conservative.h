@@ -73,7 +73,8 @@
 //   to place each new job; when processors were given back, compression: O(P × Q) O(1) tests plus
 //   O(C × r × s) for the runs (C: minus the jobs covered by a failure, after an O(8) look-up), where a scan s is O(n) on short profiles (< 256 steps) and
 //   O(n / 16 + 16) on long ones (block maxima and minima); plus O(n) per move while the profile is one vector
-//   (up to 4,096 steps), O(n / 64 + 64) beyond, where it is kept in blocks (sim/availability_profile.h).
+//   (up to 4,096 steps), O(n / 16 + 64) beyond, where it is kept in blocks of 16 to 64 steps
+//   (sim/availability_profile.h).
 //   So O(Q + C × n) per event, not O(Q log Q): C grows with Q (docs/performance.md has the measurements
 //   and the alternatives tried). Plus O(Q + R) when a prediction changed. Self-check: O((Q + R) log(Q + R) + 64 n).
 // If the notifications ever disagree with the state (e.g. a state copied in from elsewhere), the
