@@ -37,7 +37,7 @@ struct J {
   int32_t estimate;
 };
 
-inline std::vector<swf::Record> records(std::initializer_list<J> jobs) {
+inline std::vector<swf::Record> records(const std::vector<J>& jobs) {
   std::vector<swf::Record> out;
   for (const J& j : jobs) {
     swf::Record r;
@@ -53,6 +53,7 @@ inline std::vector<swf::Record> records(std::initializer_list<J> jobs) {
   }
   return out;
 }
+inline std::vector<swf::Record> records(std::initializer_list<J> jobs) { return records(std::vector<J>(jobs)); }
 
 // A fresh temporary directory, removed when the object goes out of scope.
 class TempDir {

@@ -113,20 +113,6 @@ void ConservativeScheduler::reserved(JobId id) {
   std::push_heap(due_.begin(), due_.end(), std::greater<>{});
 }
 
-void ConservativeScheduler::Bounds::add(const Gain& g) {
-  lo = std::min(lo, g.start);
-  hi = std::max(hi, g.end);
-  most = std::max(most, g.most);
-  least = std::min(least, g.least);
-}
-
-void ConservativeScheduler::Bounds::add(const Bounds& b) {
-  lo = std::min(lo, b.lo);
-  hi = std::max(hi, b.hi);
-  most = std::max(most, b.most);
-  least = std::min(least, b.least);
-}
-
 void ConservativeScheduler::give_back(int64_t start, int64_t end, int64_t procs, int64_t mover) {
   // The most processors free on the region now that it has them back: no point of it has more until a
   // later gain covers it again (and that gain records its own bound). And the fewest free before it
@@ -134,7 +120,7 @@ void ConservativeScheduler::give_back(int64_t start, int64_t end, int64_t procs,
   // changed there. (The release's own scan gives both.)
   const AvailabilityProfile::FreeRange before = profile_.release(start, end, procs);
   const Gain g{start, end, before.most + procs, before.least, mover};
-  fresh_.add(g);
+  fresh_.add(g.start, g.end, g.most, g.least);
   ++fresh_count_;
   if (mover >= 0) moves_.push_back(g);
 }
@@ -147,7 +133,7 @@ void ConservativeScheduler::end_pass() {
   carried_suffix_.assign(carried_.size() + 1, Bounds{});
   for (size_t k = carried_.size(); k-- > 0;) {
     carried_suffix_[k] = carried_suffix_[k + 1];
-    carried_suffix_[k].add(carried_[k]);
+    carried_suffix_[k].add(carried_[k].start, carried_[k].end, carried_[k].most, carried_[k].least);
   }
   fresh_ = Bounds{};
   fresh_count_ = 0;
@@ -171,7 +157,7 @@ int64_t ConservativeScheduler::earliest_start(const Slot& s, const Bounds& b, in
   // have at most b.most now. So the job stays unless that span lies before its reservation and its size
   // is in (b.least, b.most]; then only the runs of enough free processors that overlap the span are
   // looked at.
-  if (b.lo >= s.start || b.hi <= now || b.most < s.procs || b.least >= s.procs) return s.start;
+  if (!b.may_open(s.procs, s.start, now)) return s.start;
   return profile_.earliest_fit_overlapping(now, b.lo, b.hi, s.procs, d, s.start);
 }
 
@@ -211,7 +197,7 @@ void ConservativeScheduler::try_earlier(JobId id, Slot& s, int64_t now) {
   // later means no window before its limit, so a search starts there (every answer is the same: a window of
   // this job starting earlier would be one of that job too), or is not made at all.
   int64_t t = s.start;
-  const bool looked = !s.certified || (gains.lo < s.start && gains.hi > now && gains.most >= s.procs && gains.least < s.procs);
+  const bool looked = !s.certified || gains.may_open(s.procs, s.start, now);
   if (looked) {
     const int64_t from = options_.remember_failures ? no_window_before(s.procs, d, s.start, now) : now;
     if (from >= s.start) {
@@ -578,7 +564,7 @@ void ConservativeScheduler::self_check(const SimState& state, const Decision& de
     if (!s.certified) continue;
     Bounds b = fresh_;
     for (const Gain& g : carried_) {
-      if (static_cast<uint64_t>(g.mover) > s.seq) b.add(g);
+      if (static_cast<uint64_t>(g.mover) > s.seq) b.add(g.start, g.end, g.most, g.least);
     }
     const int64_t full = profile_.earliest_fit_before(now, s.procs, s.end - s.start, s.start);
     const int64_t seen = earliest_start(s, b, now);

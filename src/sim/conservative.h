@@ -93,6 +93,7 @@
 #include <vector>
 
 #include "sim/availability_profile.h"
+#include "sim/gain_bounds.h"
 #include "schedlab/sim/scheduler.h"
 
 namespace schedlab::sim {
@@ -187,14 +188,7 @@ class ConservativeScheduler final : public Scheduler {
     int64_t least = 0;  // the fewest free on [start, end) just before
     int64_t mover = -1;  // the arrival number (Slot::seq) of the job whose move gave them back; -1: not a move
   };
-  // What a set of gains can do: all lie within [lo, hi), none has more than `most` processors free, and
-  // none had fewer than `least` before. Empty: lo > hi.
-  struct Bounds {
-    int64_t lo = std::numeric_limits<int64_t>::max(), hi = std::numeric_limits<int64_t>::min();
-    int64_t most = 0, least = std::numeric_limits<int64_t>::max();
-    void add(const Gain& g);
-    void add(const Bounds& b);
-  };
+  using Bounds = GainBounds;  // what a set of gains can do (sim/gain_bounds.h)
   // The gains since the job with arrival number `seq` last looked at the profile, during a pass (jobs are
   // asked in queue order): O(1) amortised.
   Bounds gains_since_last_look(uint64_t seq);

@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <limits>
+#include <stdexcept>
 #include <unordered_set>
+
+#include <fmt/core.h>
 
 namespace schedlab::sim {
 
@@ -13,8 +16,9 @@ int64_t held(const WaitingJob& w) { return std::max<int64_t>(w.remaining(), 1); 
 void FlexScheduler::on_arrival(const SimState& /*state*/, const WaitingJob& job) { arrived_.push_back(job.id); }
 
 void FlexScheduler::on_start(const SimState& state, const RunningJob& job) {
-  if (entries_.erase(job.id) != 0) {
-    order_.erase(std::find(order_.begin(), order_.end(), job.id));
+  if (const auto it = std::find_if(order_.begin(), order_.end(), [&](const Item& e) { return e.id == job.id; });
+      it != order_.end()) {
+    order_.erase(it);
   } else {
     std::erase(arrived_, job.id);
   }
@@ -34,39 +38,109 @@ void FlexScheduler::on_termination(const SimState& state, const RunningJob& job)
   if (!dirty_) {
     profile_.advance(state.now);
     base_.advance(state.now);
-    profile_.release(state.now, hold_end, job.procs);
+    gained(state.now, hold_end, job.procs, profile_.release(state.now, hold_end, job.procs));
     base_.release(state.now, hold_end, job.procs);
   }
   compress_ = true;
 }
 
+void FlexScheduler::gained(int64_t start, int64_t end, int64_t procs, const AvailabilityProfile::FreeRange& before) {
+  GainBounds g;
+  g.add(start, end, before.most + procs, before.least);
+  gains_.push_back(g);
+}
+
 // One pass in priority order: each job to its earliest fit if that is earlier (its own hold stays in the
-// profile while looking, so the scan stops at its reservation).
-void FlexScheduler::compress(const SimState& state) {
-  const int64_t now = state.now;
-  for (JobId id : order_) {
-    const WaitingJob& w = *state.queue.find(id);
-    Entry& e = entries_[id];
-    if (e.reservation <= now) continue;
-    const int64_t d = held(w);
-    const int64_t t = profile_.earliest_fit_before(now, w.procs, d, e.reservation);
-    if (t >= e.reservation) continue;
-    profile_.release(e.reservation, e.reservation + d, w.procs);
-    profile_.reserve(t, t + d, w.procs);
-    e.reservation = t;
+// profile while looking, so the scan stops at its reservation). A certified job is looked at only where the gains
+// since its last look can have opened a window (sim/gain_bounds.h; the argument is conservative's,
+// sim/conservative.h): they are those recorded before the pass from its look on, and this pass's so far.
+void FlexScheduler::compress(int64_t now) {
+  const uint64_t pass_start = gains_end();
+  suffix_.assign(gains_.size() + 1, GainBounds{});
+  for (size_t i = gains_.size(); i-- > 0;) {
+    suffix_[i] = suffix_[i + 1];
+    suffix_[i].add(gains_[i]);
   }
+  GainBounds this_pass;
+  ++stats_.passes;
+  for (Item& e : order_) {
+    if (e.reservation <= now) {  // starts now
+      e.certified = false;
+      continue;
+    }
+    int64_t t = e.reservation;
+    if (!e.certified || e.looked < gains_base_ || !options_.certificates) {
+      ++stats_.scanned;
+      t = profile_.earliest_fit_before(now, e.procs, e.held, e.reservation);
+    } else if (const GainBounds b = gains_since(e.looked, this_pass); b.may_open(e.procs, e.reservation, now)) {
+      ++stats_.searched;
+      t = profile_.earliest_fit_overlapping(now, b.lo, b.hi, e.procs, e.held, e.reservation);
+    } else {
+      ++stats_.dismissed;
+    }
+    e.certified = true;
+    e.looked = gains_end();
+    if (t >= e.reservation) continue;
+    // The new hold [t, t + held) ends before the old one does: only [t, min(t + held, old)) is taken and
+    // [max(old, t + held), old end) given back (narrower gains dismiss more jobs).
+    const int64_t old_start = e.reservation, old_end = e.reservation + e.held, freed = std::max(old_start, t + e.held);
+    profile_.reserve(t, std::min(t + e.held, old_start), e.procs);
+    gained(freed, old_end, e.procs, profile_.release(freed, old_end, e.procs));
+    this_pass.add(gains_.back());
+    ++stats_.moved;
+    e.reservation = t;
+    e.looked = gains_end();
+  }
+  // Every waiting job looked during this pass (or starts now): the gains before it are no one's news any more.
+  gains_.erase(gains_.begin(), gains_.begin() + static_cast<std::ptrdiff_t>(pass_start - gains_base_));
+  gains_base_ = pass_start;
   compress_ = false;
 }
 
-double FlexScheduler::cost_of(const WaitingJob& w, int64_t start, int64_t now) const {
+GainBounds FlexScheduler::gains_since(uint64_t looked, const GainBounds& this_pass) const {
+  GainBounds b = this_pass;
+  b.add(suffix_[looked - gains_base_]);
+  return b;
+}
+
+void FlexScheduler::self_check(int64_t now, int64_t calls) const {
+  // Between calls the pass's own gains are in the log: the bounds of the gains from a job's look on.
+  std::vector<GainBounds> suffix(gains_.size() + 1);
+  for (size_t i = gains_.size(); i-- > 0;) {
+    suffix[i] = suffix[i + 1];
+    suffix[i].add(gains_[i]);
+  }
+  const size_t stride = (order_.size() + 63) / 64;
+  for (size_t i = 0; i < order_.size(); ++i) {
+    const Item& e = order_[i];
+    if (stride > 1 && i % stride != static_cast<size_t>(calls) % stride) continue;
+    if (!e.certified || e.reservation <= now) continue;
+    if (e.looked < gains_base_ || e.looked > gains_end()) {
+      throw std::logic_error(fmt::format("flex self-check failed at t={}: job {} looked at gain {} outside [{}, {}]",
+                                         now, e.id, e.looked, gains_base_, gains_end()));
+    }
+    const GainBounds& b = suffix[e.looked - gains_base_];
+    const int64_t full = profile_.earliest_fit_before(now, e.procs, e.held, e.reservation);
+    const int64_t seen = b.may_open(e.procs, e.reservation, now)
+                             ? profile_.earliest_fit_overlapping(now, b.lo, b.hi, e.procs, e.held, e.reservation)
+                             : e.reservation;
+    if (full != seen) {
+      throw std::logic_error(fmt::format("flex self-check failed at t={}: job {} (reserved at {}) could start at {}, "
+                                         "but its certificate says {}",
+                                         now, e.id, e.reservation, full, seen));
+    }
+  }
+}
+
+double FlexScheduler::cost_of(const Item& job, int64_t start, int64_t now) const {
   switch (options_.cost) {
     case Options::Cost::kWork:
-      return static_cast<double>(w.procs) * static_cast<double>(start - now);
+      return static_cast<double>(job.procs) * static_cast<double>(start - now);
     case Options::Cost::kWait:
       return static_cast<double>(start - now);
     case Options::Cost::kBoundedSlowdown: {
-      const int64_t d = held(w);
-      return static_cast<double>(start - w.submit + d) / static_cast<double>(std::max<int64_t>(d, 10));
+      const int64_t d = job.held;
+      return static_cast<double>(start - job.submit + d) / static_cast<double>(std::max<int64_t>(d, 10));
     }
   }
   return 0;
@@ -81,15 +155,11 @@ void FlexScheduler::rebuild(const SimState& state) {
   // schedulers synchronise their candidates so): jobs no longer waiting are dropped, unknown waiting jobs
   // arrive now.
   if (order_.size() + arrived_.size() != state.queue.size() ||
-      std::any_of(order_.begin(), order_.end(), [&](JobId id) { return state.queue.find(id) == nullptr; }) ||
+      std::any_of(order_.begin(), order_.end(), [&](const Item& e) { return state.queue.find(e.id) == nullptr; }) ||
       std::any_of(arrived_.begin(), arrived_.end(), [&](JobId id) { return state.queue.find(id) == nullptr; })) {
-    std::erase_if(order_, [&](JobId id) {
-      if (state.queue.find(id) != nullptr) return false;
-      entries_.erase(id);
-      return true;
-    });
-    std::unordered_set<JobId> known(order_.begin(), order_.end());
-    known.insert(arrived_.begin(), arrived_.end());
+    std::erase_if(order_, [&](const Item& e) { return state.queue.find(e.id) == nullptr; });
+    std::unordered_set<JobId> known(arrived_.begin(), arrived_.end());
+    for (const Item& e : order_) known.insert(e.id);
     std::erase_if(arrived_, [&](JobId id) { return state.queue.find(id) == nullptr; });
     for (const WaitingJob& w : state.queue) {
       if (!known.contains(w.id)) arrived_.push_back(w.id);
@@ -100,34 +170,40 @@ void FlexScheduler::rebuild(const SimState& state) {
   for (const RunningJob& r : state.running) busy_.emplace_back(std::max(r.predicted_end(), now + 1), r.procs);
   profile_.assign(now, busy_);
   base_ = profile_;
-  pending_.clear();  // jobs to place last
-  for (JobId id : order_) {
-    const WaitingJob& w = *state.queue.find(id);
-    Entry& e = entries_[id];
-    if (e.reservation >= now && profile_.fits(e.reservation, w.procs, held(w))) {
-      profile_.reserve(e.reservation, e.reservation + held(w), w.procs);
+  gains_base_ = gains_end();  // a new profile: every job is scanned in full
+  gains_.clear();
+  pending_.clear();  // jobs to place last (positions in order_)
+  for (size_t i = 0; i < order_.size(); ++i) {
+    Item& e = order_[i];
+    const WaitingJob& w = *state.queue.find(e.id);
+    e.procs = w.procs;  // (the state's values: a prediction may have changed)
+    e.held = held(w);
+    e.submit = w.submit;
+    e.certified = false;
+    if (e.reservation >= now && profile_.fits(e.reservation, e.procs, e.held)) {
+      profile_.reserve(e.reservation, e.reservation + e.held, e.procs);
     } else {
-      pending_.push_back(id);
+      pending_.push_back(i);
     }
   }
-  for (JobId id : pending_) {
-    const WaitingJob& w = *state.queue.find(id);
-    Entry& e = entries_[id];
-    e.reservation = profile_.reserve_earliest(now, w.procs, held(w));
+  for (size_t i : pending_) {
+    Item& e = order_[i];
+    e.reservation = profile_.reserve_earliest(now, e.procs, e.held);
   }
-  compress(state);
+  compress(now);
 }
 
 void FlexScheduler::place_arrival(const SimState& state, const WaitingJob& job) {
   const int64_t now = state.now;
-  const int64_t d = held(job);
+  Item item{job.id, job.procs, held(job), job.submit, 0, 0};
+  const int64_t d = item.held;
   const double mean_wait = started_ > 0 ? wait_sum_ / static_cast<double>(started_) : 0.0;
   const double slack_base =
       options_.slack == Options::Slack::kEstimate ? static_cast<double>(std::max<int64_t>(job.prediction, 60)) : mean_wait;
   const auto slack = static_cast<int64_t>(options_.slack_factor * slack_base);
 
   const int64_t last = profile_.earliest_fit(now, job.procs, d);
-  double best_cost = cost_of(job, last, now);
+  double best_cost = cost_of(item, last, now);
   size_t best_k = order_.size();
   int64_t best_start = last;
   if (last > now) {
@@ -137,31 +213,28 @@ void FlexScheduler::place_arrival(const SimState& state, const WaitingJob& job) 
     for (size_t k = 0; k < order_.size() && t < last; ++k) {
       // A position's cost is at least the new job's own (the others only get later), which grows with its start:
       // once that alone cannot win, no later position can.
-      const double own = cost_of(job, t, now);
+      const double own = cost_of(item, t, now);
       if (best_k == order_.size() ? own >= best_cost : own > best_cost) break;
-      const WaitingJob& wk = *state.queue.find(order_[k]);
-      const int64_t rk = entries_[order_[k]].reservation;
-      prefix.reserve(rk, rk + held(wk), wk.procs);  // prefix of position k + 1
-      const int64_t t_next = prefix.earliest_fit(now, job.procs, d);
+      const Item& ek = order_[k];
+      prefix.reserve(ek.reservation, ek.reservation + ek.held, ek.procs);  // prefix of position k + 1
+      // Holds only delay the new job's earliest fit: it stays at t unless job k's hold overlaps [t, t + d), and a
+      // search need not look before t.
+      const bool overlaps = ek.reservation < t + d && ek.reservation + ek.held > t;
+      const int64_t t_next = overlaps ? prefix.earliest_fit(t, job.procs, d) : t;
       if (t_next == t) continue;  // position k + 1 gives the new job the same start: only the last such is tried
       AvailabilityProfile trial = prefix;
-      trial.release(rk, rk + held(wk), wk.procs);
+      trial.release(ek.reservation, ek.reservation + ek.held, ek.procs);
       trial.reserve(t, t + d, job.procs);
-      double cost = cost_of(job, t, now);
+      double cost = own;
       bool keep = true;
       trial_.clear();
       // The jobs from k on keep their reservation where it is still free, else move to their next fit (never
       // earlier): each adds a delay >= 0, so a trial stops as soon as it cannot win.
       for (size_t i = k; i < order_.size() && keep; ++i) {
-        const WaitingJob& w = *state.queue.find(order_[i]);
-        const Entry& e = entries_[order_[i]];
-        const int64_t di = held(w);
-        int64_t ti = e.reservation;
-        if (!trial.fits(ti, w.procs, di)) {
-          ti = trial.earliest_fit(ti, w.procs, di);
-          cost += cost_of(w, ti, now) - cost_of(w, e.reservation, now);
-        }
-        trial.reserve(ti, ti + di, w.procs);
+        const Item& e = order_[i];
+        // Its reservation if still free, else its next fit: one search (earliest_fit from a free start is that start).
+        const int64_t ti = trial.reserve_earliest(e.reservation, e.procs, e.held);
+        if (ti != e.reservation) cost += cost_of(e, ti, now) - cost_of(e, e.reservation, now);
         trial_.push_back(ti);
         // Ties go to the later position (the least disturbance), and last wins every tie.
         keep = ti <= e.deadline && (best_k == order_.size() ? cost < best_cost : cost <= best_cost);
@@ -177,23 +250,34 @@ void FlexScheduler::place_arrival(const SimState& state, const WaitingJob& job) 
   }
   if (best_k < order_.size()) {
     compress_ = true;  // the jobs moved may have left room for jobs before them: compress at the next call
+    // Only the jobs that moved change the profile: a job moved later from r to t gives back [r, min(t, r + held))
+    // (a gain for the certificates) and takes [max(t, r + held), t + held). All the gains first, then the new job,
+    // then the rest of the moved jobs' new places: each step stays within the capacity (the final profile does).
     for (size_t i = best_k; i < order_.size(); ++i) {
-      const WaitingJob& w = *state.queue.find(order_[i]);
-      const int64_t r = entries_[order_[i]].reservation;
-      profile_.release(r, r + held(w), w.procs);
+      const Item& e = order_[i];
+      const int64_t t = best_[i - best_k];
+      if (t == e.reservation) continue;
+      const int64_t end = std::min(t, e.reservation + e.held);
+      gained(e.reservation, end, e.procs, profile_.release(e.reservation, end, e.procs));
     }
     profile_.reserve(best_start, best_start + d, job.procs);
     for (size_t i = best_k; i < order_.size(); ++i) {
-      const WaitingJob& w = *state.queue.find(order_[i]);
+      Item& e = order_[i];
       const int64_t t = best_[i - best_k];
-      profile_.reserve(t, t + held(w), w.procs);
-      entries_[order_[i]].reservation = t;
+      if (t == e.reservation) continue;
+      profile_.reserve(std::max(t, e.reservation + e.held), t + e.held, e.procs);
+      e.reservation = t;
     }
   } else {
     profile_.reserve(best_start, best_start + d, job.procs);
   }
-  order_.insert(order_.begin() + static_cast<std::ptrdiff_t>(best_k), job.id);
-  entries_[job.id] = {best_start, best_start + slack};
+  item.reservation = best_start;
+  item.deadline = best_start + slack;
+  // Its earliest fit: last, in the whole profile; inserted, in the profile without the jobs behind it, where
+  // every window of the final one also is.
+  item.certified = true;
+  item.looked = gains_end();
+  order_.insert(order_.begin() + static_cast<std::ptrdiff_t>(best_k), item);
 }
 
 void FlexScheduler::schedule(const SimState& state, Decision& decision) {
@@ -206,7 +290,7 @@ void FlexScheduler::schedule(const SimState& state, Decision& decision) {
   if (exact) {
     profile_.advance(now);
     base_.advance(now);
-    if (compress_) compress(state);
+    if (compress_) compress(now);
   } else {
     rebuild(state);
   }
@@ -217,18 +301,19 @@ void FlexScheduler::schedule(const SimState& state, Decision& decision) {
   // ending at once: no promise and no wake-up (its end is an event), as conservative.
   const bool overdue = !state.running.empty() && state.running.front().predicted_end() <= now;
   const bool promise = decision.wants_reservations && !overdue;
-  for (JobId id : order_) {
-    const Entry& e = entries_[id];
+  for (const Item& e : order_) {
     if (e.reservation == now) {
-      decision.start.push_back(id);
+      decision.start.push_back(e.id);
     } else {
       wake = std::min(wake, e.reservation);
     }
     // A job that lost capacity pushed past its deadline (forced) has no promise left to keep.
-    if (promise && e.reservation <= e.deadline) decision.reservations.push_back({id, e.deadline});
+    if (promise && e.reservation <= e.deadline) decision.reservations.push_back({e.id, e.deadline});
   }
   earliest_reservation_ = wake;
   if (!overdue && wake != std::numeric_limits<int64_t>::max()) decision.wake_at = wake;
+  ++calls_;
+  if (options_.self_check || decision.wants_reservations) self_check(now, calls_);
 }
 
 }  // namespace schedlab::sim

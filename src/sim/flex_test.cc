@@ -5,6 +5,14 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "schedlab/predict/registry.h"
+#include "schedlab/sim/engine.h"
+#include "schedlab/swf/reader.h"
 #include "sim/sim_test_helpers.h"
 
 namespace schedlab::sim {
@@ -69,6 +77,73 @@ TEST(FlexTest, AZeroLengthJobGivesItsSecondBack) {
   const auto w = testing::workload(1, {J{1, 0, 0, 1, -1}, J{2, 0, 10, 1, 10}});
   EXPECT_EQ(testing::starts(w, testing::run(w, "flex")), (V{0, 0}));
   EXPECT_EQ(testing::starts(w, testing::run(w, "conservative")), (V{0, 0}));
+}
+
+// Runs flex with or without the compression's certificates (with them, the self-check verifies each against a full
+// scan); returns the start times and the scheduler's counts.
+std::pair<V, FlexScheduler::Stats> run_flex(const Workload& w, FlexScheduler::Options o, bool certificates) {
+  o.certificates = certificates;
+  o.self_check = certificates;
+  Engine e(w, std::make_unique<FlexScheduler>(o), predict::make_predictor("estimate"), SimOptions{});
+  while (e.step()) {
+  }
+  V starts;
+  for (const auto& job : e.result().jobs) starts.push_back(job.start);
+  EXPECT_EQ(starts.size(), w.jobs.size());
+  return {starts, dynamic_cast<const FlexScheduler&>(e.scheduler()).stats()};
+}
+
+// The certificates dismiss most jobs of a compression pass without a scan, and search the others only where
+// processors came back: the same schedule as a full scan of every job, on the bundled KTH log with each cost.
+TEST(FlexCertificates, SameScheduleAsFullScansOnKth) {
+  const swf::Log log = swf::read_log(std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz");
+  const Workload w = build_workload(log.header, log.records, WorkloadOptions{});
+  for (const auto cost : {FlexScheduler::Options::Cost::kWork, FlexScheduler::Options::Cost::kBoundedSlowdown}) {
+    FlexScheduler::Options o;
+    o.cost = cost;
+    const auto [with, with_stats] = run_flex(w, o, true);
+    const auto [without, without_stats] = run_flex(w, o, false);
+    EXPECT_EQ(with, without);
+    EXPECT_EQ(with_stats.moved, without_stats.moved);
+    EXPECT_GT(with_stats.dismissed, 10000) << "the certificates should spare scans";
+    EXPECT_GT(with_stats.searched, 1000);
+    EXPECT_EQ(without_stats.dismissed + without_stats.searched, 0);
+  }
+}
+
+// The same on small random workloads that exercise every path: early ends (gains), jobs outrunning their estimate
+// (overdue: rebuilds), insertions that move jobs later (their old places are gains), zero-length jobs.
+TEST(FlexCertificates, SameScheduleAsFullScansOnRandomWorkloads) {
+  std::mt19937 rng(20261126);
+  int64_t dismissed = 0, searched = 0, moved = 0;
+  for (int round = 0; round < 150; ++round) {
+    std::vector<testing::J> jobs;
+    int32_t submit = 0;
+    for (int32_t n = 1; n <= 60; ++n) {
+      submit += static_cast<int32_t>(rng() % 40);
+      const auto estimate = static_cast<int32_t>(1 + rng() % 300);
+      const auto kind = rng() % 10;  // mostly early ends; some exact, overrun and zero-length runs
+      const int32_t run = kind < 6   ? static_cast<int32_t>(rng() % static_cast<uint64_t>(estimate))
+                          : kind < 8 ? estimate
+                          : kind < 9 ? estimate + static_cast<int32_t>(rng() % 50)
+                                     : 0;
+      jobs.push_back({n, submit, run, static_cast<int32_t>(1 + rng() % 16), estimate});
+    }
+    WorkloadOptions wo;
+    wo.procs = 16;
+    const Workload w = build_workload(swf::Header{}, testing::records(jobs), wo);
+    FlexScheduler::Options o;
+    o.slack = round % 2 == 0 ? FlexScheduler::Options::Slack::kEstimate : FlexScheduler::Options::Slack::kAverageWait;
+    const auto [with, with_stats] = run_flex(w, o, true);
+    const auto [without, without_stats] = run_flex(w, o, false);
+    ASSERT_EQ(with, without) << "round " << round;
+    dismissed += with_stats.dismissed;
+    searched += with_stats.searched;
+    moved += with_stats.moved;
+  }
+  EXPECT_GT(dismissed, 1000);
+  EXPECT_GT(searched, 1000);
+  EXPECT_GT(moved, 100);
 }
 
 }  // namespace
