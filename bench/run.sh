@@ -2,7 +2,7 @@
 # Times schedlab over the real logs in ../shared/traces and a generated one-million-job log.
 # Prints Markdown tables (wall seconds, records or jobs per second, peak resident memory).
 #
-# usage: bench/run.sh [stats|parse|simulate|generate|events|readlimit|bigstats|wide|all]   (default all)
+# usage: bench/run.sh [stats|parse|simulate|generate|events|readlimit|bigstats|wide|sweep|all]   (default all)
 # readlimit: EASY, conservative and stats on CEA-Curie against `zcat` of the same file, interleaved runs (READLIMIT_RUNS,
 # default 11): wall and CPU medians and minima, peak memory (issue 25's targets: EASY <= 1.3x zcat, conservative
 # <= 1 s, EASY < 40 MB). READLIMIT_BEFORE=BINARY adds another build's runs, interleaved, to compare a change.
@@ -15,6 +15,8 @@
 # cost ~ queue^k. Not part of "all" (the preemptive schedulers take minutes there).
 # wide: the backfilling schedulers on a generated log with ~50,000 jobs running at once and wide jobs at the
 # head (bench/make_wide_log.py); WIDE_BEFORE=BINARY adds another build's rows. Not part of "all".
+# sweep: a 100-run sweep on the bundled KTH log on 2 threads and 1, against the same runs as separate processes
+# (docs/sweeps.md). Not part of "all".
 # Needs a release build (make build). The synthetic log is cached in $BENCH_DIR (default /tmp/schedlab-bench).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -174,4 +176,47 @@ if [ "$what" = wide ]; then
     measure "$s" 200000 "$cli" simulate "$wide" --scheduler "$s"
   done
   echo
+fi
+
+if [ "$what" = sweep ]; then
+  # docs/sweeps.md: 100 runs on the bundled KTH log (5 schedulers x 10 loads x 2 seeds) as one sweep on 2 threads and
+  # on 1, and as 100 separate `simulate` processes one after another; every run's mean wait and mean bounded slowdown
+  # compared between the sweep and its process (they must be equal).
+  python3 - "$cli" "$bench_dir" <<'PY'
+import csv, json, os, subprocess, sys, time
+cli, work = sys.argv[1], sys.argv[2]
+log = os.path.abspath("data/KTH-SP2-1996-2.swf.gz")
+schedulers = ["easy", "conservative", "easy-sjbf", "fcfs-fill", "lewf"]
+loads = [round(0.5 + 0.05 * i, 2) for i in range(10)]
+seeds = [1, 2]
+spec = os.path.join(work, "sweep-100.toml")
+open(spec, "w").write(f"logs = [{json.dumps(log)}]\nschedulers = {json.dumps(schedulers)}\n"
+                      f"loads = {json.dumps(loads)}\nseeds = {json.dumps(seeds)}\n")
+def timed(cmd):
+    t0 = time.perf_counter()
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return time.perf_counter() - t0
+rows = {}
+for threads in (2, 1):
+    out = os.path.join(work, f"sweep-100-{threads}.csv")
+    if os.path.exists(out): os.remove(out)
+    secs = timed([cli, "sweep", spec, "-o", out, "--threads", str(threads)])
+    print(f"sweep of {len(schedulers) * len(loads) * len(seeds)} runs on {threads} thread(s): {secs:.2f} s")
+    for r in csv.DictReader(open(out)):
+        rows[(r["scheduler"], float(r["load"]), int(r["seed"]))] = (float(r["wait_mean"]), float(r["bounded_slowdown_mean"]))
+t0 = time.perf_counter()
+differ = 0
+for s in schedulers:
+    for load in loads:
+        for seed in seeds:
+            res = subprocess.run([cli, "simulate", log, "--scheduler", s, "--load", str(load), "--seed", str(seed),
+                                  "--json"], check=True, capture_output=True, text=True)
+            m = json.loads(res.stdout)["metrics"]
+            got = (m["wait"]["mean"], m["bounded_slowdown"]["mean"])
+            if rows.get((s, load, seed)) != got:
+                differ += 1
+                print(f"DIFFERS: {s} load {load} seed {seed}: sweep {rows.get((s, load, seed))}, simulate {got}")
+secs = time.perf_counter() - t0
+print(f"the same runs as separate simulate processes: {secs:.2f} s; {differ} of 100 differ from the sweep")
+PY
 fi
