@@ -2,6 +2,7 @@
 // cycles, and Hurst parameters (analysis/temporal.h).
 #include <cmath>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -29,7 +30,13 @@ void run_temporal(const TemporalCliOptions& opt) {
   check_one_stdout_document(opt.json, opt.csv);
   check_one_stdout_document(opt.json, opt.series_csv);
   const swf::Log log = read_log_for_analysis(opt.path, opt.skip_invalid);
-  const analysis::TemporalResult r = analysis::temporal(log.records, !opt.no_hurst);
+  const analysis::TemporalResult r = [&] {
+    try {
+      return analysis::temporal(log.records, !opt.no_hurst);
+    } catch (const std::invalid_argument& e) {  // (a log with no usable job): say which log
+      throw std::invalid_argument(fmt::format("{}: {}", opt.path, e.what()));
+    }
+  }();
 
   if (!opt.series_csv.empty()) {
     const auto series = analysis::parse_temporal_series(opt.series);

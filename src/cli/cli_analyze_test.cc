@@ -52,6 +52,16 @@ TEST(CliAnalyzeTemporal, KthJobsHaveADailyCycleAndLongMemory) {
   EXPECT_EQ(read_file(dir.file("jobs.csv")).rfind("bin,start,value\n", 0), 0u);
 }
 
+// A log with no job to analyse is named in the error.
+TEST(CliAnalyzeTemporal, ALogWithoutJobsIsNamed) {
+  TempDir dir;
+  const std::string empty = dir.file("header-only.swf");
+  write_file(empty, "; MaxProcs: 4\n");
+  const CliResult r = run_cli({"analyze", "temporal", empty});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("header-only.swf: no job has a known submit time"), std::string::npos) << r.err;
+}
+
 TEST(CliSessions, KthClassesAndCsv) {
   SCHEDLAB_NEED_TRACE("KTH-SP2-1996-2.swf.gz");
   TempDir dir;

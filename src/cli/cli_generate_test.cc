@@ -227,6 +227,21 @@ TEST(GenerateLocalityCliTest, BadOptionsAreNamed) {
   EXPECT_NE(r.err.find("missing.swf"), std::string::npos) << r.err;
   r = schedlab::testing::run_cli({"generate", "locality", "--from", src, "--repeat", "users", "-o", dir.file("x.swf")});
   EXPECT_EQ(r.exit_code, 2);
+  // An option the model checks is named before the log is read (the log does not exist here).
+  r = schedlab::testing::run_cli(
+      {"generate", "locality", "--from", dir.file("missing.swf"), "--think", "-1", "-o", dir.file("x.swf")});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("--think must be >= 0"), std::string::npos) << r.err;
+}
+
+// A log the model cannot follow is named: all jobs at one instant leave no arrival rate.
+TEST(GenerateLocalityCliTest, AnUnusableLogIsNamed) {
+  schedlab::testing::TempDir dir;
+  const std::string src = dir.file("instant.swf");
+  schedlab::testing::write_file(src, "1 0 5 100 4 -1 -1 4 200 -1 1 7 1 3 -1 -1 -1 -1\n2 0 5 10 2 -1 -1 2 20 -1 1 8 1 4 -1 -1 -1 -1\n");
+  const auto r = schedlab::testing::run_cli({"generate", "locality", "--from", src, "-o", dir.file("x.swf")});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("instant.swf: the log's jobs all arrive at one instant"), std::string::npos) << r.err;
 }
 
 }  // namespace

@@ -106,7 +106,6 @@ void run_locality(const LocalityCliOptions& opt) {
   model::LocalityModelOptions o;
   o.theta = opt.theta;
   o.jobs = opt.jobs;
-  if (opt.jobs < 0) throw std::invalid_argument(fmt::format("--jobs must be >= 1 (got {})", opt.jobs));
   o.max_repetitions = opt.max_repetitions;
   o.repeat = opt.repeat == "runtime" ? model::LocalityModelOptions::Repeat::kRuntime
              : opt.repeat == "size"  ? model::LocalityModelOptions::Repeat::kSize
@@ -115,11 +114,16 @@ void run_locality(const LocalityCliOptions& opt) {
                                      : model::LocalityModelOptions::Arrivals::kPoisson;
   o.think = opt.think;
   o.seed = opt.seed;
-  // Bad options fail before the log is read.
-  if (!(o.theta > 1.0)) throw std::invalid_argument(fmt::format("--theta must be > 1 (got {})", o.theta));
+  model::check_locality_options(o);  // bad options fail before the log is read
   const swf::Log log = swf::read_log(opt.from);
   model::LocalityModelStats stats;
-  const auto jobs = model::generate_locality(log.records, o, &stats);
+  const auto jobs = [&] {
+    try {
+      return model::generate_locality(log.records, o, &stats);
+    } catch (const std::invalid_argument& e) {  // (options were checked: the log has nothing to sample, no arrival rate)
+      throw std::invalid_argument(fmt::format("{}: {}", opt.from, e.what()));
+    }
+  }();
   swf::write_log(opt.output, model::locality_header(log.header, opt.from, o, stats), jobs);
   if (opt.output == "-") return;
   fmt::print("{}: {} jobs in {} runs (mean run length {:.3f}) from {} jobs of {}, theta {}, seed {}\n", opt.output,

@@ -27,14 +27,18 @@ double exponential(base::Rng& rng, double rate) { return -std::log(1.0 - rng.uni
 
 }  // namespace
 
-std::vector<swf::Record> generate_locality(const std::vector<swf::Record>& log, const LocalityModelOptions& o,
-                                           LocalityModelStats* stats) {
+void check_locality_options(const LocalityModelOptions& o) {
   if (!(o.theta > 1.0)) throw std::invalid_argument(fmt::format("--theta must be > 1 (got {})", o.theta));
   if (o.jobs < 0) throw std::invalid_argument(fmt::format("--jobs must be >= 1 (got {})", o.jobs));
   if (o.max_repetitions < 1) {
     throw std::invalid_argument(fmt::format("--max-repetitions must be >= 1 (got {})", o.max_repetitions));
   }
   if (o.think < 0) throw std::invalid_argument(fmt::format("--think must be >= 0 (got {})", o.think));
+}
+
+std::vector<swf::Record> generate_locality(const std::vector<swf::Record>& log, const LocalityModelOptions& o,
+                                           LocalityModelStats* stats) {
+  check_locality_options(o);
   std::vector<const swf::Record*> pool;
   std::vector<int64_t> submits;
   for (const swf::Record& r : log) {

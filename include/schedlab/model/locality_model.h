@@ -50,8 +50,11 @@ struct LocalityModelStats {
   int64_t largest_size = 0;      // of the pool (MaxProcs when the log's header has none)
 };
 
-// Throws std::invalid_argument naming the option (theta <= 1, jobs < 0, max_repetitions < 1, think < 0) or when
-// the log has no usable job (or, for Poisson arrivals, fewer than two distinct submit times).
+// Throws std::invalid_argument naming the option: theta <= 1, jobs < 0, max_repetitions < 1, think < 0 (so that a
+// tool can check its options before it reads a log).
+void check_locality_options(const LocalityModelOptions& options);
+// Throws std::invalid_argument as check_locality_options(), or when the log has no usable job (or, for Poisson
+// arrivals, fewer than two distinct submit times).
 std::vector<swf::Record> generate_locality(const std::vector<swf::Record>& log, const LocalityModelOptions& options,
                                            LocalityModelStats* stats = nullptr);
 // The header of a generated log: MaxNodes and MaxProcs from the log's header (MaxProcs, when it has none: the
