@@ -91,9 +91,10 @@ FlatProfile::Time FlatProfile::reserve_earliest(Time from, int64_t procs, Time d
   const Time t = earliest_fit_at(from, procs, duration, i);
   if (duration == 0 || procs == 0) return t;
   const Time end = duration > kInfinity - t ? kInfinity : t + duration;
-  // The window was just checked: only its last step is left to find.
-  size_t j = i;
-  while (j < steps_.size() && steps_[j].time < end) ++j;
+  // The window was just checked: only its last step is left to find (a binary search: long holds cover many steps).
+  const auto past = std::partition_point(steps_.begin() + static_cast<std::ptrdiff_t>(i), steps_.end(),
+                                         [end](const Step& s) { return s.time < end; });
+  const auto j = static_cast<size_t>(past - steps_.begin());
   add(t, end, -procs, i, j);
   return t;
 }
