@@ -130,6 +130,18 @@ TEST(SimCliTest, ClearErrors) {
   r = run_cli({"simulate", no_estimates, "--scheduler", "easy", "--kill-at-estimate"});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("--kill-at-estimate needs user estimates"), std::string::npos) << r.err;
+
+  // Nothing to simulate is an error naming the log and why, not a report of zero averages.
+  const std::string header_only = dir.file("header-only.swf");
+  schedlab::testing::write_file(header_only, "; MaxProcs: 4\n");
+  r = run_cli({"simulate", header_only, "--scheduler", "easy"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("header-only.swf: no job to simulate (the log has no job records)"), std::string::npos)
+      << r.err;
+  r = run_cli({"simulate", log, "--scheduler", "easy", "--procs", "1"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("small.swf: no job to simulate (all "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("records were excluded: larger_than_machine "), std::string::npos) << r.err;
 }
 
 TEST(SimCliTest, LoadScalingAndWarmup) {

@@ -190,8 +190,14 @@ void run(const SimulateArgs& a) {
   const experiments::PreparedSimulation prepared = experiments::prepare_simulation(spec);
   swf::Log log = swf::read_log(a.trace);
   // Without --jobs-out the records are not needed once the workload is built: freed before the simulation.
-  const experiments::Simulation sim = a.jobs_out.empty() ? experiments::run_simulation(prepared, std::move(log))
-                                                         : experiments::run_simulation(prepared, log);
+  const experiments::Simulation sim = [&] {
+    try {
+      return a.jobs_out.empty() ? experiments::run_simulation(prepared, std::move(log))
+                                : experiments::run_simulation(prepared, log);
+    } catch (const experiments::NoJobToSimulate& e) {
+      throw std::invalid_argument(fmt::format("{}: {}", a.trace, e.what()));
+    }
+  }();
   if (!a.jobs_out.empty()) sim::write_jobs(a.jobs_out, log.header, log.records, sim.workload, sim.result);
   if (a.json) {
     print_json(a, sim);

@@ -177,7 +177,11 @@ CompareResult run_compare(const CompareSpec& spec, const swf::Log& log) {
   }
 
   const workload::Workload w = workload::build_workload(log.header, log.records, spec.workload);
-  if (w.jobs.empty()) throw std::invalid_argument("compare: no job to simulate (every record was excluded)");
+  try {
+    require_jobs(w);
+  } catch (const NoJobToSimulate& e) {
+    throw NoJobToSimulate(fmt::format("compare: {}", e.what()));
+  }
   r.procs = w.procs;
   r.jobs = w.jobs.size();
   r.results.resize(prepared.size());

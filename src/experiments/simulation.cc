@@ -1,5 +1,7 @@
 #include "schedlab/experiments/simulation.h"
 
+#include <fmt/core.h>
+
 #include "schedlab/experiments/results_json.h"
 #include "schedlab/predict/registry.h"
 #include "schedlab/sim/scheduler_registry.h"
@@ -20,6 +22,14 @@ PreparedSimulation prepare_simulation(const SimulationSpec& spec) {
   out.predictor =
       predict::make_predictor(policy.predictor, predict::PredictorConfig{spec.sim.seed, policy.predictor_params});
   return out;
+}
+
+void require_jobs(const workload::Workload& w) {
+  if (!w.jobs.empty()) return;
+  if (w.records == 0) throw NoJobToSimulate("no job to simulate (the log has no job records)");
+  std::string reasons;
+  for (const auto& [reason, count] : w.excluded) reasons += fmt::format("{}{} {}", reasons.empty() ? "" : ", ", reason, count);
+  throw NoJobToSimulate(fmt::format("no job to simulate (all {} records were excluded: {})", w.records, reasons));
 }
 
 namespace {
@@ -43,6 +53,7 @@ Simulation run_simulation(const PreparedSimulation& prepared, const swf::Log& lo
   Simulation out;
   out.spec = prepared.spec;
   out.workload = workload::build_workload(log.header, log.records, prepared.spec.workload);
+  require_jobs(out.workload);
   return simulate_workload(prepared, std::move(out));
 }
 
@@ -50,6 +61,7 @@ Simulation run_simulation(const PreparedSimulation& prepared, swf::Log&& log) {
   Simulation out;
   out.spec = prepared.spec;
   out.workload = workload::build_workload(log.header, log.records, prepared.spec.workload);
+  require_jobs(out.workload);
   // The records go, and with them the index into them (8 bytes a job): nothing can be looked up there any more.
   std::vector<swf::Record>().swap(log.records);
   std::vector<size_t>().swap(out.workload.record_index);
