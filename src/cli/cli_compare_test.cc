@@ -74,6 +74,11 @@ TEST(CompareCliTest, BadInputIsNamed) {
   r = run_cli({"compare", dir.file("missing.swf")});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("missing.swf"), std::string::npos) << r.err;
+  const std::string header_only = dir.file("header-only.swf");
+  schedlab::testing::write_file(header_only, "; MaxProcs: 4\n");
+  r = run_cli({"compare", header_only, "-s", "easy,fcfs"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("header-only.swf: no job to simulate (the log has no job records)"), std::string::npos) << r.err;
 }
 
 }  // namespace

@@ -16,6 +16,7 @@
 #include "schedlab/base/duration.h"
 #include "schedlab/base/params.h"
 #include "schedlab/experiments/compare.h"
+#include "schedlab/experiments/simulation.h"
 #include "schedlab/swf/reader.h"
 
 namespace schedlab::cli {
@@ -129,7 +130,13 @@ void run(const CompareArgs& a) {
   spec.baseline = a.baseline;
   spec.threads = a.threads;
   const swf::Log log = swf::read_log(a.trace);
-  const experiments::CompareResult r = experiments::run_compare(spec, log);
+  const experiments::CompareResult r = [&] {
+    try {
+      return experiments::run_compare(spec, log);
+    } catch (const experiments::NoJobToSimulate& e) {
+      throw std::invalid_argument(fmt::format("{}: {}", a.trace, e.what()));
+    }
+  }();
   if (!a.csv.empty()) write_csv(a.csv, r);
   if (a.json) {
     nlohmann::json doc = experiments::to_json(r);

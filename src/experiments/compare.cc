@@ -177,11 +177,7 @@ CompareResult run_compare(const CompareSpec& spec, const swf::Log& log) {
   }
 
   const workload::Workload w = workload::build_workload(log.header, log.records, spec.workload);
-  try {
-    require_jobs(w);
-  } catch (const NoJobToSimulate& e) {
-    throw NoJobToSimulate(fmt::format("compare: {}", e.what()));
-  }
+  require_jobs(w);
   r.procs = w.procs;
   r.jobs = w.jobs.size();
   r.results.resize(prepared.size());
