@@ -143,6 +143,11 @@ void common_header(swf::Header& h, const swf::Header& log_header, int64_t larges
   h.add_line("; Version: 2.2");
   if (log_header.max_nodes) h.add_line(fmt::format("; MaxNodes: {}", *log_header.max_nodes));
   h.add_line(fmt::format("; MaxProcs: {}", log_header.max_procs ? *log_header.max_procs : largest_size));
+  // The generated submit times are on the source's axis (from its first submit on): its calendar origin holds for
+  // them, and analyses of days and weeks (sessions, cycles) need it.
+  if (log_header.unix_start_time) h.add_line(fmt::format("; UnixStartTime: {}", *log_header.unix_start_time));
+  if (log_header.time_zone) h.add_line(fmt::format("; TimeZone: {}", *log_header.time_zone));
+  if (log_header.time_zone_string) h.add_line(fmt::format("; TimeZoneString: {}", *log_header.time_zone_string));
   for (const auto& n : notes) h.add_note(n);
 }
 }  // namespace

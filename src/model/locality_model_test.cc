@@ -5,12 +5,14 @@
 
 #include <algorithm>
 #include <map>
+#include <sstream>
 #include <stdexcept>
 #include <tuple>
 #include <vector>
 
 #include "schedlab/analysis/locality.h"
 #include "schedlab/swf/reader.h"
+#include "schedlab/swf/writer.h"
 #include "test_util.h"
 
 namespace schedlab::model {
@@ -149,6 +151,37 @@ double m_med(const std::vector<swf::Record>& jobs) {
   analysis::LocalityOptions o;
   o.rounds = 0;
   return analysis::locality(times, values, o).m_med_prime;
+}
+
+// A header as a reader of the written log sees it.
+swf::Header reread(const swf::Header& h) {
+  std::ostringstream text;
+  swf::write_log(text, h, {});
+  return swf::parse_log(text.str()).header;
+}
+
+// Generated times are on the source's axis, so its calendar origin and time zone go with them (sessions and
+// cycles need them); the machine size too.
+TEST(LocalityModelTest, HeadersKeepTheSourcesTimeOrigin) {
+  const swf::Log kth = swf::read_log(std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz");
+  ASSERT_TRUE(kth.header.unix_start_time.has_value());
+  LocalityModelOptions o;
+  o.jobs = 100;
+  LocalityModelStats stats;
+  (void)generate_locality(kth.records, o, &stats);
+  for (const swf::Header& h :
+       {locality_header(kth.header, "kth", o, stats), scramble_header(kth.header, kth.records, "kth", 1)}) {
+    const swf::Header back = reread(h);
+    EXPECT_EQ(back.unix_start_time, kth.header.unix_start_time);
+    EXPECT_EQ(back.time_zone, kth.header.time_zone);
+    EXPECT_EQ(back.time_zone_string, kth.header.time_zone_string);
+    EXPECT_EQ(back.max_procs, kth.header.max_procs);
+  }
+  // A source without them gives none.
+  LocalityModelStats plain_stats;
+  (void)generate_locality(two_jobs(), o, &plain_stats);
+  const swf::Header plain = locality_header(swf::Header{}, "two", o, plain_stats);
+  EXPECT_FALSE(reread(plain).unix_start_time.has_value());
 }
 
 TEST(LocalityModelTest, ThetaSetsTheLocalityOfSamplingAsInFigure11) {

@@ -58,12 +58,13 @@ void check_locality_options(const LocalityModelOptions& options);
 std::vector<swf::Record> generate_locality(const std::vector<swf::Record>& log, const LocalityModelOptions& options,
                                            LocalityModelStats* stats = nullptr);
 // The header of a generated log: MaxNodes and MaxProcs from the log's header (MaxProcs, when it has none: the
-// largest size), and Note lines with the
-// model, the source and every parameter.
+// largest size), its UnixStartTime, TimeZone and TimeZoneString when it has them (the generated submit times are
+// on its axis), and Note lines with the model, the source and every parameter.
 swf::Header locality_header(const swf::Header& log_header, const std::string& source, const LocalityModelOptions& o,
                             const LocalityModelStats& stats);
 
 std::vector<swf::Record> scramble(const std::vector<swf::Record>& log, uint64_t seed);
+// The same header fields as locality_header(), with Note lines naming the source and the seed.
 swf::Header scramble_header(const swf::Header& log_header, const std::vector<swf::Record>& log, const std::string& source,
                             uint64_t seed);
 
