@@ -56,11 +56,7 @@ void FlexScheduler::gained(int64_t start, int64_t end, int64_t procs, const Avai
 // sim/conservative.h): they are those recorded before the pass from its look on, and this pass's so far.
 void FlexScheduler::compress(int64_t now) {
   const uint64_t pass_start = gains_end();
-  suffix_.assign(gains_.size() + 1, GainBounds{});
-  for (size_t i = gains_.size(); i-- > 0;) {
-    suffix_[i] = suffix_[i + 1];
-    suffix_[i].add(gains_[i]);
-  }
+  suffix_bounds(gains_, suffix_);
   GainBounds this_pass;
   ++stats_.passes;
   for (Item& e : order_) {
@@ -105,11 +101,8 @@ GainBounds FlexScheduler::gains_since(uint64_t looked, const GainBounds& this_pa
 
 void FlexScheduler::self_check(int64_t now, int64_t calls) const {
   // Between calls the pass's own gains are in the log: the bounds of the gains from a job's look on.
-  std::vector<GainBounds> suffix(gains_.size() + 1);
-  for (size_t i = gains_.size(); i-- > 0;) {
-    suffix[i] = suffix[i + 1];
-    suffix[i].add(gains_[i]);
-  }
+  std::vector<GainBounds> suffix;
+  suffix_bounds(gains_, suffix);
   const size_t stride = (order_.size() + 63) / 64;
   for (size_t i = 0; i < order_.size(); ++i) {
     const Item& e = order_[i];

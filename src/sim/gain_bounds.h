@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <vector>
 
 namespace schedlab::sim {
 
@@ -38,5 +39,15 @@ struct GainBounds {
     return lo < start && hi > now && most >= procs && least < procs;
   }
 };
+
+// out[i] = the bounds of gains[i, end), for i = 0 .. gains.size() (out.back() empty): what a job that last looked
+// at gain number i has seen since, in O(1) per question.
+inline void suffix_bounds(const std::vector<GainBounds>& gains, std::vector<GainBounds>& out) {
+  out.assign(gains.size() + 1, GainBounds{});
+  for (size_t i = gains.size(); i-- > 0;) {
+    out[i] = out[i + 1];
+    out[i].add(gains[i]);
+  }
+}
 
 }  // namespace schedlab::sim

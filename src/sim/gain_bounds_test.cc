@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <vector>
+
 namespace schedlab::sim {
 namespace {
 
@@ -45,6 +47,26 @@ TEST(GainBounds, AUnionCoversEveryGain) {
   EXPECT_EQ(same.hi, both.hi);
   EXPECT_EQ(same.most, both.most);
   EXPECT_EQ(same.least, both.least);
+}
+
+TEST(GainBounds, SuffixesCoverTheGainsFromEachIndexOn) {
+  std::vector<GainBounds> gains(3);
+  gains[0].add(100, 200, 8, 2);
+  gains[1].add(300, 400, 5, 0);
+  gains[2].add(50, 60, 3, 1);
+  std::vector<GainBounds> suffix;
+  suffix_bounds(gains, suffix);
+  ASSERT_EQ(suffix.size(), 4u);
+  EXPECT_EQ(suffix[0].lo, 50);
+  EXPECT_EQ(suffix[0].hi, 400);
+  EXPECT_EQ(suffix[0].most, 8);
+  EXPECT_EQ(suffix[0].least, 0);
+  EXPECT_EQ(suffix[1].lo, 50);   // gains 1 and 2
+  EXPECT_EQ(suffix[1].most, 5);
+  EXPECT_EQ(suffix[2].lo, 50);   // gain 2 alone
+  EXPECT_EQ(suffix[2].hi, 60);
+  EXPECT_EQ(suffix[2].least, 1);
+  EXPECT_FALSE(suffix[3].may_open(1, 1'000'000, 0));  // nothing since the last gain
 }
 
 }  // namespace
