@@ -17,7 +17,7 @@ import pandas as pd
 
 from . import _core
 
-__all__ = ["read_swf", "write_swf", "stats", "simulate", "Result", "Scheduler", "sweep", "schedulers",
+__all__ = ["read_swf", "write_swf", "stats", "simulate", "Result", "Scheduler", "sweep", "sweep_collect", "schedulers",
            "predictors", "locality", "temporal", "runs", "flurries", "sessions", "predict", "compare",
            "generate_estimates", "generate_locality", "generate_talby", "diversity", "categorize",
            "estimate_bins", "fit_estimates", "compare_estimates", "scramble", "profiler_ingest", "profiler_query",
@@ -121,13 +121,45 @@ def simulate(log, scheduler="easy", predictor="", procs=None, load=None, *, corr
     return Result(metrics, jobs)
 
 
-def sweep(spec, threads=0):
+def sweep(spec, threads=0, output=None):
     """Run a sweep (docs/sweeps.md): `spec` is a path to a TOML file or the TOML text itself. Returns a DataFrame,
-    one row per run in run order, with the columns of `schedlab sweep`'s CSV."""
+    one row per run in run order, with the columns of `schedlab sweep`'s CSV.
+
+    With `output` (a .csv or .jsonl path) the rows are also written there as `schedlab sweep -o` writes them, and a
+    second call with the same output resumes: the runs already in it are not run again (ValueError if the spec
+    changed since). The DataFrame is then the whole file."""
     path = os.fspath(spec) if isinstance(spec, os.PathLike) or (isinstance(spec, str) and os.path.exists(spec)) \
         else ""
+    if output is not None:
+        output = os.fspath(output)
+        jsonl = output.endswith(".jsonl")
+        _core.sweep_to_file("" if path else spec, path, int(threads), output, jsonl)
+        return _read_sweep_output(output, jsonl)
     rows = _core.sweep("" if path else spec, path, int(threads))
     return pd.DataFrame(rows, columns=list(_core.sweep_columns()))
+
+
+def sweep_collect(directory, output):
+    """Merge the shards of a `schedlab sweep --slurm DIR` job array into `output` (the rows a local run writes;
+    ValueError naming the missing shards, or shards of another run set). Returns the merged DataFrame."""
+    output = os.fspath(output)
+    _core.sweep_collect(os.fspath(directory), output)
+    return _read_sweep_output(output, _read_manifest_format(os.fspath(directory)) == "jsonl")
+
+
+def _read_manifest_format(directory):
+    import json
+    with open(os.path.join(directory, "sweep.json")) as f:
+        return json.load(f)["format"]
+
+
+def _read_sweep_output(path, jsonl):
+    columns = list(_core.sweep_columns())
+    if jsonl:
+        df = pd.read_json(path, lines=True, dtype=False) if os.path.getsize(path) else pd.DataFrame(columns=columns)
+    else:
+        df = pd.read_csv(path, keep_default_na=False, na_values=[""])
+    return df[columns]
 
 
 def schedulers():

@@ -93,6 +93,35 @@ def test_sweep_equals_the_cli(tmp_path):
     assert len(text) == 1
 
 
+def test_sweep_into_a_file_resumes_and_collects_an_array(tmp_path):
+    spec = tmp_path / "s.toml"
+    spec.write_text(f"logs = '{KTH}'\nschedulers = ['fcfs', 'easy']\nloads = [0.6, 0.8]\n")
+    whole = schedlab.sweep(spec)
+    for name in ("r.csv", "r.jsonl"):
+        out = tmp_path / name
+        df = schedlab.sweep(spec, output=out)
+        assert list(df["wait_mean"]) == list(whole["wait_mean"])
+        lines = out.read_text().splitlines(keepends=True)
+        out.write_text("".join(lines[:-1]))  # the last run's row lost: a resume runs only that one
+        again = schedlab.sweep(spec, output=out)
+        assert list(again["run"]) == [0, 1, 2, 3]
+        assert list(again["wait_mean"]) == list(whole["wait_mean"])
+    spec.write_text(f"logs = '{KTH}'\nschedulers = ['fcfs', 'conservative', 'easy']\nloads = [0.6, 0.8]\n")
+    with pytest.raises(ValueError, match="the spec changed since this output was written"):
+        schedlab.sweep(spec, output=tmp_path / "r.csv")
+    # A job array's shards, run here as its tasks would, merged.
+    spec.write_text(f"logs = '{KTH}'\nschedulers = ['fcfs', 'easy']\nloads = [0.6, 0.8]\n")
+    subprocess.run([CLI, "sweep", str(spec), "--slurm", str(tmp_path / "a"), "--array-size", "2"], check=True,
+                   capture_output=True)
+    with pytest.raises(ValueError, match="2 of 2 shards are missing or incomplete: 0,1"):
+        schedlab.sweep_collect(tmp_path / "a", tmp_path / "m.csv")
+    for task in ("0", "1"):
+        subprocess.run(["bash", str(tmp_path / "a" / "sweep.sbatch")], check=True, capture_output=True,
+                       env=dict(os.environ, SLURM_ARRAY_TASK_ID=task))
+    merged = schedlab.sweep_collect(tmp_path / "a", tmp_path / "m.csv")
+    assert list(merged["wait_mean"]) == list(whole["wait_mean"])
+
+
 def test_errors_raise_with_the_librarys_message(tmp_path):
     with pytest.raises(ValueError, match="unknown scheduler"):
         schedlab.simulate(KTH, scheduler="nosuch")

@@ -2,6 +2,7 @@
 // resumes to the same rows, and a Slurm array's shards collect to the local run's rows.
 #include <sys/wait.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <sstream>
 #include <string>
@@ -104,6 +105,31 @@ TEST(CliSweep, SlurmArrayShardsCollectToTheLocalRows) {
   const CliResult ok = run_cli({"sweep", "collect", dir.file("array"), "-o", dir.file("merged.csv")});
   ASSERT_EQ(ok.exit_code, 0) << ok.err;
   EXPECT_EQ(without_wall(read_file(dir.file("merged.csv"))), without_wall(read_file(dir.file("local.csv"))));
+  // The spec edited after the array was written: a task refuses to start rather than mix two run sets.
+  write_file(dir.file("s.toml"), "logs = '" + kKth + "'\nschedulers = ['fcfs', 'easy', 'conservative']\nseeds = [1, 2]\n");
+  const std::string task = "SLURM_ARRAY_TASK_ID=1 bash " + dir.file("array/sweep.sbatch") + " 2>&1";
+  FILE* p = ::popen(task.c_str(), "r");
+  ASSERT_NE(p, nullptr);
+  std::string out;
+  char buf[512];
+  while (std::fgets(buf, sizeof buf, p) != nullptr) out += buf;
+  EXPECT_EQ(WEXITSTATUS(::pclose(p)), 1) << out;
+  EXPECT_NE(out.find("s.toml: the spec's 6 runs are not the runs its Slurm array was written for"), std::string::npos)
+      << out;
+}
+
+TEST(CliSweep, ResumingAfterTheSpecChangedIsRefused) {
+  TempDir dir;
+  write_file(dir.file("s.toml"), "logs = '" + kKth + "'\nschedulers = ['fcfs', 'easy']\nloads = [0.6, 0.7]\n");
+  ASSERT_EQ(run_cli({"sweep", dir.file("s.toml"), "-o", dir.file("r.csv")}).exit_code, 0);
+  const std::string before = read_file(dir.file("r.csv"));
+  // conservative inserted before easy: run 2 is now conservative at 0.6, and the file's row 2 is easy at 0.6.
+  write_file(dir.file("s.toml"), "logs = '" + kKth + "'\nschedulers = ['fcfs', 'conservative', 'easy']\nloads = [0.6, 0.7]\n");
+  const CliResult r = run_cli({"sweep", dir.file("s.toml"), "-o", dir.file("r.csv")});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("r.csv:4: run 2 was 2," + kKth + ",easy,"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("the spec changed since this output was written; write to a new file"), std::string::npos);
+  EXPECT_EQ(read_file(dir.file("r.csv")), before);
 }
 
 TEST(CliSweep, BadInputFailsBeforeAnythingRuns) {

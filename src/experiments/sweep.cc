@@ -4,7 +4,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -406,10 +408,9 @@ constexpr const char* kParameterColumns[] = {"run",           "log",            
 
 nlohmann::json optional_json(const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(); }
 
-SweepRow run_one(const SweepRun& r, const swf::Log& log) {
-  SweepRow row;
-  row.index = r.index;
-  row.values = {r.index,
+// The parameter columns of a run (all of kParameterColumns but status).
+std::vector<nlohmann::json> parameter_values(const SweepRun& r) {
+  return {r.index,
                 r.log,
                 r.scheduler,
                 r.predictor.empty() ? "estimate" : r.predictor,
@@ -422,8 +423,14 @@ SweepRow run_one(const SweepRun& r, const swf::Log& log) {
                 r.extend_estimates,
                 r.warmup_fraction,
                 r.bsld_tau,
-                r.seed,
-                "ok"};
+                r.seed};
+}
+
+SweepRow run_one(const SweepRun& r, const swf::Log& log) {
+  SweepRow row;
+  row.index = r.index;
+  row.values = parameter_values(r);
+  row.values.emplace_back("ok");
   const auto t0 = std::chrono::steady_clock::now();
   nlohmann::json result;
   try {
@@ -481,6 +488,43 @@ std::string csv_field(const std::string& s) {
   }
   q += '"';
   return q;
+}
+
+// The cells of one CSV line (RFC 4180 quoting, as csv_field writes it).
+std::vector<std::string> split_csv(const std::string& line) {
+  std::vector<std::string> cells(1);
+  bool quoted = false;
+  for (size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted) {
+      if (c != '"') {
+        cells.back() += c;
+      } else if (i + 1 < line.size() && line[i + 1] == '"') {
+        cells.back() += '"';
+        ++i;
+      } else {
+        quoted = false;
+      }
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      cells.emplace_back();
+    } else {
+      cells.back() += c;
+    }
+  }
+  return cells;
+}
+
+constexpr size_t kParameterCount = std::size(kParameterColumns) - 1;  // all but status
+
+std::string parameters_text(const std::vector<std::string>& cells) {
+  std::string s;
+  for (size_t i = 0; i < kParameterCount && i < cells.size(); ++i) {
+    if (i > 0) s += ',';
+    s += csv_field(cells[i]);
+  }
+  return s;
 }
 
 }  // namespace
@@ -591,25 +635,28 @@ SweepSummary run_sweep(const SweepSpec& spec, const std::vector<SweepRun>& runs,
   return sum;
 }
 
-std::set<size_t> sweep_done_runs(const std::string& path, bool jsonl, size_t total_runs) {
-  std::set<size_t> done;
+std::vector<SweepOutputRow> read_sweep_output(const std::string& path, bool jsonl, size_t total_runs,
+                                              bool cut_partial_line) {
+  std::vector<SweepOutputRow> rows;
   std::ifstream in(path, std::ios::binary);
-  if (!in) return done;  // no output yet
+  if (!in) return rows;  // no output yet
   std::stringstream ss;
   ss << in.rdbuf();
   const std::string text = ss.str();
   in.close();
-  if (text.empty()) return done;
-  // A last line without its end was cut by a crash: drop it from the file.
+  if (text.empty()) return rows;
+  // A last line without its end was cut by a crash: it is not a row (and is dropped from the file if asked).
   const size_t complete = text.rfind('\n') == std::string::npos ? 0 : text.rfind('\n') + 1;
-  if (complete < text.size()) std::filesystem::resize_file(path, complete);
+  if (cut_partial_line && complete < text.size()) std::filesystem::resize_file(path, complete);
   std::istringstream lines(text.substr(0, complete));
   std::string line;
   int64_t n = 0;
   const std::string header = sweep_csv_header();
+  const auto& cols = sweep_columns();
+  std::map<size_t, int64_t> seen;  // run -> its line
   while (std::getline(lines, line)) {
     ++n;
-    size_t run = 0;
+    std::vector<std::string> cells;
     if (!jsonl) {
       if (n == 1) {
         if (line + "\n" != header)
@@ -618,12 +665,10 @@ std::set<size_t> sweep_done_runs(const std::string& path, bool jsonl, size_t tot
                                        path));
         continue;
       }
-      const auto comma = line.find(',');
-      try {
-        run = std::stoul(line.substr(0, comma));
-      } catch (const std::exception&) {
-        throw SweepError(fmt::format("{}:{}: not a sweep row (run number expected)", path, n));
-      }
+      cells = split_csv(line);
+      if (cells.size() != cols.size())
+        throw SweepError(fmt::format("{}:{}: not a sweep row ({} cells, {} expected)", path, n, cells.size(),
+                                     cols.size()));
     } else {
       nlohmann::json j;
       try {
@@ -631,16 +676,117 @@ std::set<size_t> sweep_done_runs(const std::string& path, bool jsonl, size_t tot
       } catch (const std::exception&) {
         throw SweepError(fmt::format("{}:{}: not a JSON line", path, n));
       }
-      if (!j.is_object() || j.size() != sweep_columns().size() || !j.contains("run") || !j["run"].is_number_unsigned())
+      if (!j.is_object() || j.size() != cols.size())
         throw SweepError(fmt::format("{}:{}: not a sweep row with these columns", path, n));
-      run = j["run"].get<size_t>();
+      for (size_t c = 0; c < kParameterCount; ++c) {
+        if (!j.contains(cols[c])) throw SweepError(fmt::format("{}:{}: no \"{}\" in the row", path, n, cols[c]));
+        cells.push_back(cell_text(j[cols[c]]));
+      }
     }
-    if (run >= total_runs)
-      throw SweepError(fmt::format("{}:{}: run {} is not in this spec ({} runs): another spec's output?", path, n, run,
-                                   total_runs));
-    done.insert(run);
+    SweepOutputRow row;
+    row.line = n;
+    if (cells[0].empty() || cells[0].find_first_not_of("0123456789") != std::string::npos)
+      throw SweepError(fmt::format("{}:{}: not a sweep row (run number expected)", path, n));
+    try {
+      row.run = std::stoul(cells[0]);
+    } catch (const std::exception&) {
+      throw SweepError(fmt::format("{}:{}: not a sweep row (run number expected)", path, n));
+    }
+    if (row.run >= total_runs)
+      throw SweepError(fmt::format("{}:{}: run {} is not in this spec ({} runs): another spec's output?", path, n,
+                                   row.run, total_runs));
+    if (const auto [it, fresh] = seen.emplace(row.run, n); !fresh)
+      throw SweepError(fmt::format("{}:{}: run {} again (first at line {}): two sweeps wrote to this file?", path, n,
+                                   row.run, it->second));
+    cells.resize(kParameterCount);
+    row.parameters = parameters_text(cells);
+    row.text = line;
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+std::string sweep_run_parameters(const SweepRun& run) {
+  std::vector<std::string> cells;
+  for (const auto& v : parameter_values(run)) cells.push_back(cell_text(v));
+  return parameters_text(cells);
+}
+
+std::set<size_t> sweep_done_runs(const std::string& path, bool jsonl, const std::vector<SweepRun>& runs) {
+  std::set<size_t> done;
+  for (const SweepOutputRow& row : read_sweep_output(path, jsonl, runs.size(), true)) {
+    // Resuming after the spec changed would keep rows of runs the spec no longer has under indices it now gives
+    // to other runs: the output would miss some runs and repeat others.
+    const std::string want = sweep_run_parameters(runs[row.run]);
+    if (row.parameters != want)
+      throw SweepError(fmt::format("{}:{}: run {} was {} but the spec's run {} is {}: the spec changed since this "
+                                   "output was written; write to a new file",
+                                   path, row.line, row.run, row.parameters, row.run, want));
+    done.insert(row.run);
   }
   return done;
+}
+
+std::string sweep_parameters_digest(const std::vector<std::string>& parameters) {
+  uint64_t h = 1469598103934665603ull;  // FNV-1a, 64 bits: stable across builds and machines
+  for (const std::string& p : parameters) {
+    for (const char c : p + "\n") {
+      h ^= static_cast<unsigned char>(c);
+      h *= 1099511628211ull;
+    }
+  }
+  return fmt::format("{:016x}", h);
+}
+
+std::string sweep_runs_digest(const std::vector<SweepRun>& runs) {
+  std::vector<std::string> parameters;
+  parameters.reserve(runs.size());
+  for (const SweepRun& r : runs) parameters.push_back(sweep_run_parameters(r));
+  return sweep_parameters_digest(parameters);
+}
+
+namespace {
+
+// An output file written one whole row per write(2): a killed sweep leaves whole rows.
+class RowFile {
+ public:
+  RowFile(const std::string& path, bool append) : path_(path) {
+    fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | (append ? O_APPEND : O_TRUNC), 0644);
+    if (fd_ < 0) throw SweepError(fmt::format("{}: cannot write the sweep output: {}", path, std::strerror(errno)));
+  }
+  ~RowFile() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  RowFile(const RowFile&) = delete;
+  RowFile& operator=(const RowFile&) = delete;
+  void write(const std::string& line) {
+    size_t off = 0;
+    while (off < line.size()) {
+      const ssize_t n = ::write(fd_, line.data() + off, line.size() - off);
+      if (n < 0) throw SweepError(fmt::format("{}: write failed: {}", path_, std::strerror(errno)));
+      off += static_cast<size_t>(n);
+    }
+  }
+
+ private:
+  std::string path_;
+  int fd_ = -1;
+};
+
+}  // namespace
+
+SweepSummary run_sweep_to_file(const SweepSpec& spec, const std::vector<SweepRun>& runs, const std::string& path,
+                               bool jsonl, SweepOptions options) {
+  options.skip = sweep_done_runs(path, jsonl, runs);
+  const bool fresh = !std::filesystem::exists(path) || std::filesystem::file_size(path) == 0;
+  RowFile out(path, !fresh);
+  if (fresh && !jsonl) out.write(sweep_csv_header());
+  const auto on_row = options.on_row;
+  options.on_row = [&](const SweepRow& row) {
+    out.write(jsonl ? sweep_jsonl_line(row) : sweep_csv_line(row));
+    if (on_row) on_row(row);
+  };
+  return run_sweep(spec, runs, options);
 }
 
 }  // namespace schedlab::experiments

@@ -196,23 +196,122 @@ TEST(SweepOutput, CsvQuotingJsonLinesAndResume) {
   EXPECT_EQ(j["run"], 3);
   EXPECT_TRUE(j["wait_mean"].is_null());
 
-  const std::string path = ::testing::TempDir() + "sweep_resume.csv";
-  {
-    std::ofstream out(path, std::ios::trunc);
-    out << sweep_csv_header() << "0,a\n2,b\n5,cut-by-a-cr";  // the last row was cut by a crash
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+std::string resume_error(const SweepSpec& s, const std::string& path, bool jsonl) {
+  try {
+    run_sweep_to_file(s, expand_sweep(s), path, jsonl, {});
+  } catch (const SweepError& e) {
+    return e.what();
   }
-  const std::set<size_t> done = sweep_done_runs(path, false, 10);
-  EXPECT_EQ(done, (std::set<size_t>{0, 2}));
-  std::ifstream in(path);
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  EXPECT_EQ(text, sweep_csv_header() + "0,a\n2,b\n");  // the partial row is gone
-  EXPECT_THROW(sweep_done_runs(path, false, 2), SweepError);  // run 2 is not in a 2-run spec
-  {
-    std::ofstream out(path, std::ios::trunc);
-    out << "run,log\n0,a\n";
+  return "";
+}
+
+TEST(SweepOutput, ResumeSkipsTheRunsThereAndCutsAPartialRow) {
+  for (const bool jsonl : {false, true}) {
+    SCOPED_TRACE(jsonl ? "jsonl" : "csv");
+    SweepSpec s = parse_sweep_spec("logs = 'x'\nschedulers = ['fcfs', 'easy']\nloads = [0.6, 0.7]\n", "s.toml");
+    s.logs = {kKth};
+    const auto runs = expand_sweep(s);
+    const std::string path = ::testing::TempDir() + (jsonl ? "sweep_resume.jsonl" : "sweep_resume.csv");
+    std::filesystem::remove(path);
+    SweepOptions first;
+    first.skip = {1, 3};  // ignored: the file decides what is done
+    first.threads = 1;
+    SweepSummary sum = run_sweep_to_file(s, runs, path, jsonl, first);
+    EXPECT_EQ(sum.run, 4u);
+    const std::string whole = slurp(path);
+    EXPECT_EQ(sweep_done_runs(path, jsonl, runs), (std::set<size_t>{0, 1, 2, 3}));
+    // A crash cut the last row: it is dropped and run again.
+    std::filesystem::resize_file(path, whole.size() - 10);
+    EXPECT_EQ(sweep_done_runs(path, jsonl, runs), (std::set<size_t>{0, 1, 2}));
+    size_t rows = 0;
+    SweepOptions again;
+    again.on_row = [&](const SweepRow&) { ++rows; };
+    sum = run_sweep_to_file(s, runs, path, jsonl, again);
+    EXPECT_EQ(sum.skipped, 3u);
+    EXPECT_EQ(sum.run, 1u);
+    EXPECT_EQ(rows, 1u);
+    const auto read = read_sweep_output(path, jsonl, runs.size(), false);
+    ASSERT_EQ(read.size(), 4u);
+    for (size_t r = 0; r < 4; ++r) {
+      EXPECT_EQ(read[r].run, r);
+      EXPECT_EQ(read[r].parameters, sweep_run_parameters(runs[r]));
+    }
+    EXPECT_EQ(read[1].parameters, "1," + kKth + ",fcfs,estimate,none,real,0.7,1,,false,false,0,10,0");
+
+    // The spec changed: run 2 is now conservative at 0.6 (it was easy at 0.6). Resuming would keep easy's row
+    // under index 2 and run easy again as 4 and 5, never conservative: refused, naming the line and both runs.
+    SweepSpec changed = s;
+    changed.schedulers = {"fcfs", "conservative", "easy"};
+    const std::string e = resume_error(changed, path, jsonl);
+    EXPECT_NE(e.find(path + ":" + std::to_string(jsonl ? 3 : 4) + ": run 2 was 2," + kKth + ",easy,"), std::string::npos)
+        << e;
+    EXPECT_NE(e.find("the spec's run 2 is 2," + kKth + ",conservative,"), std::string::npos) << e;
+    EXPECT_EQ(resume_error(s, path, jsonl), "");  // unchanged spec: resumes (nothing left to run)
+    // Fewer runs: a row's run is outside the spec.
+    changed.schedulers = {"fcfs"};
+    EXPECT_NE(resume_error(changed, path, jsonl).find("run 2 is not in this spec (2 runs)"), std::string::npos);
   }
-  EXPECT_THROW(sweep_done_runs(path, false, 10), SweepError);  // not this version's columns
-  EXPECT_TRUE(sweep_done_runs(::testing::TempDir() + "no_such_output.csv", false, 10).empty());
+}
+
+TEST(SweepOutput, CorruptOutputsAreRefusedNamingTheLine) {
+  SweepSpec s = parse_sweep_spec("logs = 'x'\nschedulers = ['fcfs', 'easy']\n", "s.toml");
+  s.logs = {kKth};
+  const auto runs = expand_sweep(s);
+  const std::string path = ::testing::TempDir() + "sweep_corrupt.csv";
+  std::filesystem::remove(path);
+  run_sweep_to_file(s, runs, path, false, {});
+  const std::string good = slurp(path);
+  const std::string header = sweep_csv_header();
+  const std::string row0 = good.substr(header.size(), good.find('\n', header.size()) + 1 - header.size());
+  const auto error = [&](const std::string& text) {
+    std::ofstream(path, std::ios::trunc | std::ios::binary) << text;
+    try {
+      sweep_done_runs(path, false, runs);
+    } catch (const SweepError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_EQ(error(good), "");
+  EXPECT_NE(error("run,log\n0,a\n").find(path + ":1: not the header of a sweep output"), std::string::npos);
+  EXPECT_NE(error(header + row0 + row0).find(path + ":3: run 0 again (first at line 2)"), std::string::npos);
+  EXPECT_NE(error(header + "0,a\n").find(path + ":2: not a sweep row (2 cells"), std::string::npos);
+  std::string bad_run = row0;
+  bad_run[0] = 'x';
+  EXPECT_NE(error(header + bad_run).find(path + ":2: not a sweep row (run number expected)"), std::string::npos);
+  EXPECT_NE(error(header + "-" + row0).find("run number expected"), std::string::npos);
+  // A log path with a comma and a quote is quoted in the CSV and read back whole.
+  std::ofstream(path, std::ios::trunc) << "";
+  SweepSpec odd = s;
+  const std::string odd_log = ::testing::TempDir() + "a,\"b.swf";
+  std::filesystem::copy_file(kKth, odd_log, std::filesystem::copy_options::overwrite_existing);
+  odd.logs = {odd_log};
+  const auto odd_runs = expand_sweep(odd);
+  run_sweep_to_file(odd, odd_runs, path, false, {});
+  EXPECT_EQ(sweep_done_runs(path, false, odd_runs), (std::set<size_t>{0, 1}));
+  EXPECT_TRUE(sweep_done_runs(::testing::TempDir() + "no_such_output.csv", false, runs).empty());
+}
+
+TEST(SweepOutput, DigestNamesTheRunSet) {
+  SweepSpec s = parse_sweep_spec("logs = 'a.swf'\nschedulers = ['fcfs', 'easy']\n", "s.toml");
+  const auto runs = expand_sweep(s);
+  EXPECT_EQ(sweep_runs_digest(runs), sweep_runs_digest(expand_sweep(s)));
+  EXPECT_EQ(sweep_runs_digest(runs).size(), 16u);
+  auto other = runs;
+  other[1].scheduler = "conservative";
+  EXPECT_NE(sweep_runs_digest(other), sweep_runs_digest(runs));
+  other = runs;
+  std::swap(other[0], other[1]);
+  EXPECT_NE(sweep_runs_digest(other), sweep_runs_digest(runs));
+  other.pop_back();
+  EXPECT_NE(sweep_runs_digest(other), sweep_runs_digest(runs));
 }
 
 }  // namespace

@@ -48,6 +48,7 @@
 #include "schedlab/experiments/log_summary.h"
 #include "schedlab/experiments/simulation.h"
 #include "schedlab/experiments/sweep.h"
+#include "schedlab/experiments/sweep_array.h"
 #include "schedlab/predict/registry.h"
 #include "schedlab/sim/job_output.h"
 #include "schedlab/sim/scheduler_registry.h"
@@ -392,6 +393,22 @@ py::list sweep(const std::string& text, const std::string& name, int threads) {
   return out;
 }
 
+// The sweep into a resumable file (the CLI's -o): returns (runs now, runs already there, failed).
+py::tuple sweep_to_file(const std::string& text, const std::string& name, int threads, const std::string& output,
+                        bool jsonl) {
+  const experiments::SweepSpec spec = name.empty() ? experiments::parse_sweep_spec(text, "<spec>")
+                                                   : experiments::read_sweep_spec(name);
+  const auto runs = experiments::expand_sweep(spec);
+  experiments::SweepSummary sum;
+  {
+    py::gil_scoped_release release;
+    experiments::SweepOptions o;
+    o.threads = threads;
+    sum = experiments::run_sweep_to_file(spec, runs, output, jsonl, o);
+  }
+  return py::make_tuple(sum.run, sum.skipped, sum.failed);
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_core, m) {
@@ -428,6 +445,14 @@ PYBIND11_MODULE(_core, m) {
         py::arg("kill_at_estimate"), py::arg("extend_estimates"), py::arg("warmup_fraction"), py::arg("bsld_tau"),
         py::arg("seed"));
   m.def("sweep_columns", &experiments::sweep_columns);
+  m.def("sweep_to_file", &sweep_to_file, py::arg("text"), py::arg("path"), py::arg("threads"), py::arg("output"),
+        py::arg("jsonl"));
+  m.def("sweep_collect",
+        [](const std::string& dir, const std::string& output) {
+          py::gil_scoped_release release;
+          return experiments::collect_sweep_array(dir, output).runs;
+        },
+        py::arg("dir"), py::arg("output"));
   m.def("locality", &locality, py::arg("log"), py::arg("attribute"), py::arg("slice"), py::arg("bins"),
         py::arg("rounds"), py::arg("seed"), py::arg("threads"));
   m.def("temporal", [](const LogPtr& l, bool hurst) {

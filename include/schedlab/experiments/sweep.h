@@ -121,9 +121,36 @@ std::string sweep_csv_line(const SweepRow& row);
 // One JSON object per line: the columns as keys, numbers as numbers, empty cells as null.
 std::string sweep_jsonl_line(const SweepRow& row);
 
-// The run indices of the complete rows of an existing output (CSV or JSON lines, by `jsonl`), after checking
-// its header matches; a partial last line (a write cut by a crash) is cut off the file. Throws SweepError naming
-// the file and line when the file is not a sweep output of these columns or names a run the spec does not have.
-std::set<size_t> sweep_done_runs(const std::string& path, bool jsonl, size_t total_runs);
+// The complete rows of an existing output (CSV or JSON lines, by `jsonl`), after checking its header matches:
+// each row's line, run index, parameter cells (as sweep_run_parameters writes them) and text. A partial last line
+// (a write cut by a crash) is not a row; `cut_partial_line` also cuts it off the file. Throws SweepError naming
+// the file and line when the file is not a sweep output of these columns, names a run outside 0..total_runs-1,
+// or names a run twice.
+struct SweepOutputRow {
+  int64_t line = 0;
+  size_t run = 0;
+  std::string parameters, text;
+};
+std::vector<SweepOutputRow> read_sweep_output(const std::string& path, bool jsonl, size_t total_runs,
+                                              bool cut_partial_line);
+
+// A run's parameter cells (run, log, ..., seed) as one CSV text: what identifies the run in an output.
+std::string sweep_run_parameters(const SweepRun& run);
+
+// The run indices already in an output (read_sweep_output, the partial last line cut off), each row checked
+// against the spec's run of that index: a row whose parameters differ (the spec changed since the output was
+// written) is a SweepError naming the file, the line and both runs.
+std::set<size_t> sweep_done_runs(const std::string& path, bool jsonl, const std::vector<SweepRun>& runs);
+
+// A digest of the run set (FNV-1a of every run's parameters; 16 hex digits), the same on every machine: a Slurm
+// array records it so that a task whose spec changed since refuses to run.
+std::string sweep_runs_digest(const std::vector<SweepRun>& runs);
+// The same digest from the runs' parameter cells in run order (read_sweep_output's `parameters`).
+std::string sweep_parameters_digest(const std::vector<std::string>& parameters);
+
+// run_sweep into a file (CSV with its header, or JSON lines), resuming it: the runs already there are skipped
+// (sweep_done_runs), each new row is appended with one write(2), then passed to options.on_row if set.
+SweepSummary run_sweep_to_file(const SweepSpec& spec, const std::vector<SweepRun>& runs, const std::string& path,
+                               bool jsonl, SweepOptions options);
 
 }  // namespace schedlab::experiments
