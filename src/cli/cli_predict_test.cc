@@ -47,6 +47,11 @@ TEST(PredCliTest, ErrorsAreClear) {
   r = run_cli({"simulate", log, "-s", "easy", "--correction", "half"});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("unknown correction"), std::string::npos) << r.err;
+  const std::string empty = dir.file("header-only.swf");
+  schedlab::testing::write_file(empty, "; MaxProcs: 8\n");
+  r = run_cli({"predict", empty});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("header-only.swf: no job to replay (the log has no job records)"), std::string::npos) << r.err;
 }
 
 TEST(PredCliTest, SimulateReportsAccuracyAndPresets) {

@@ -133,7 +133,7 @@ void run(const CompareArgs& a) {
   const experiments::CompareResult r = [&] {
     try {
       return experiments::run_compare(spec, log);
-    } catch (const experiments::NoJobToSimulate& e) {
+    } catch (const experiments::NoJobLeft& e) {
       throw std::invalid_argument(fmt::format("{}: {}", a.trace, e.what()));
     }
   }();

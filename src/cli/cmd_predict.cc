@@ -34,8 +34,13 @@ void run(const PredictArgs& a) {
   if (!a.correction.empty()) config.params.emplace("correction", a.correction);  // joins the spec's parameters
   const auto predictor = predict::make_predictor(a.predictor, config);
   const swf::Log log = swf::read_log(a.trace);
-  const experiments::LogReplay r =
-      experiments::replay_log(log, *predictor, {a.procs, a.extend_estimates, a.warmup_fraction});
+  const experiments::LogReplay r = [&] {
+    try {
+      return experiments::replay_log(log, *predictor, {a.procs, a.extend_estimates, a.warmup_fraction});
+    } catch (const experiments::NoJobLeft& e) {
+      throw std::invalid_argument(fmt::format("{}: {}", a.trace, e.what()));
+    }
+  }();
   if (!a.jobs_out.empty()) swf::write_text_file(a.jobs_out, experiments::log_replay_csv(r));
   if (a.json) {
     nlohmann::json doc = experiments::to_json(r);

@@ -194,7 +194,7 @@ void run(const SimulateArgs& a) {
     try {
       return a.jobs_out.empty() ? experiments::run_simulation(prepared, std::move(log))
                                 : experiments::run_simulation(prepared, log);
-    } catch (const experiments::NoJobToSimulate& e) {
+    } catch (const experiments::NoJobLeft& e) {
       throw std::invalid_argument(fmt::format("{}: {}", a.trace, e.what()));
     }
   }();

@@ -60,5 +60,21 @@ TEST(LogReplay, RejectsAWarmupFractionOutsideZeroOne) {
                std::invalid_argument);
 }
 
+TEST(LogReplay, NoJobLeftIsAnErrorNotZeroAccuracy) {
+  // Averages over no job would read as a perfect predictor (mean error 0).
+  try {
+    replay_log(swf::parse_log("; MaxProcs: 8\n"), predict::EstimatePredictor());
+    ADD_FAILURE() << "a header-only log was replayed";
+  } catch (const NoJobLeft& e) {
+    EXPECT_STREQ(e.what(), "no job to replay (the log has no job records)");
+  }
+  try {
+    replay_log(swf::parse_log(kLog), predict::EstimatePredictor(), {int64_t{1}, false, 0.0});
+    ADD_FAILURE() << "a log with every job excluded was replayed";
+  } catch (const NoJobLeft& e) {
+    EXPECT_STREQ(e.what(), "no job to replay (all 3 records were excluded: larger_than_machine 3)");
+  }
+}
+
 }  // namespace
 }  // namespace schedlab::experiments

@@ -24,12 +24,12 @@ PreparedSimulation prepare_simulation(const SimulationSpec& spec) {
   return out;
 }
 
-void require_jobs(const workload::Workload& w) {
+void require_jobs(const workload::Workload& w, const char* verb) {
   if (!w.jobs.empty()) return;
-  if (w.records == 0) throw NoJobToSimulate("no job to simulate (the log has no job records)");
+  if (w.records == 0) throw NoJobLeft(fmt::format("no job to {} (the log has no job records)", verb));
   std::string reasons;
   for (const auto& [reason, count] : w.excluded) reasons += fmt::format("{}{} {}", reasons.empty() ? "" : ", ", reason, count);
-  throw NoJobToSimulate(fmt::format("no job to simulate (all {} records were excluded: {})", w.records, reasons));
+  throw NoJobLeft(fmt::format("no job to {} (all {} records were excluded: {})", verb, w.records, reasons));
 }
 
 namespace {

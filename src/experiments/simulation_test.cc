@@ -44,14 +44,14 @@ TEST(Simulation, NoJobLeftIsAnError) {
   try {
     (void)run_simulation(prepared, swf::parse_log("; MaxProcs: 4\n"));
     ADD_FAILURE() << "a log without jobs simulated";
-  } catch (const NoJobToSimulate& e) {
+  } catch (const NoJobLeft& e) {
     EXPECT_STREQ(e.what(), "no job to simulate (the log has no job records)");
   }
   spec.workload.procs = 1;  // every job of kLog is larger
   try {
     (void)run_simulation(prepare_simulation(spec), swf::parse_log(kLog));
     ADD_FAILURE() << "a log whose jobs were all excluded simulated";
-  } catch (const NoJobToSimulate& e) {
+  } catch (const NoJobLeft& e) {
     EXPECT_STREQ(e.what(), "no job to simulate (all 4 records were excluded: larger_than_machine 4)");
   }
 }

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "schedlab/experiments/simulation.h"
 #include "schedlab/predict/predictor.h"
 #include "schedlab/predict/replay.h"
 #include "schedlab/workload/workload.h"
@@ -32,7 +33,8 @@ struct LogReplay {
   predict::ReplayResult result;  // per-job accuracy and the summary
 };
 
-// Throws std::invalid_argument on a warm-up fraction outside [0, 1).
+// Throws std::invalid_argument on a warm-up fraction outside [0, 1), NoJobLeft (simulation.h) when no job is left
+// to replay.
 LogReplay replay_log(const swf::Log& log, const predict::Predictor& predictor, const LogReplayOptions& options = {});
 
 // Per-job CSV: job_id,user,submit,start,end,runtime,estimate,initial_prediction,prediction_at_start,

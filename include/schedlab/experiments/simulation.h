@@ -52,16 +52,16 @@ struct Simulation {
 // given with a predictor or correction.
 PreparedSimulation prepare_simulation(const SimulationSpec& spec);
 
-// A log with no job left to simulate: the averages over no job would read as zeros.
-class NoJobToSimulate : public std::invalid_argument {
+// A log with no job left to simulate (or replay): the averages over no job would read as zeros.
+class NoJobLeft : public std::invalid_argument {
  public:
   using std::invalid_argument::invalid_argument;
 };
-// Throws NoJobToSimulate when the workload has no job: "no job to simulate (the log has no job records)" or
-// "(all N records were excluded: reason count, ...)".
-void require_jobs(const workload::Workload& w);
+// Throws NoJobLeft when the workload has no job: "no job to VERB (the log has no job records)" or
+// "(all N records were excluded: reason count, ...)"; `verb` is "simulate" or "replay".
+void require_jobs(const workload::Workload& w, const char* verb = "simulate");
 
-// Throws std::invalid_argument on bad workload or simulation options, NoJobToSimulate when no job is left.
+// Throws std::invalid_argument on bad workload or simulation options, NoJobLeft when no job is left.
 Simulation run_simulation(const PreparedSimulation& prepared, const swf::Log& log);
 // The same, for a caller that has no further use for the log: its records are freed once the workload is built,
 // before the simulation (on CEA-Curie a third of the peak memory), and the workload's record_index is left empty.
