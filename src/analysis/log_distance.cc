@@ -1,6 +1,10 @@
 #include "schedlab/analysis/log_distance.h"
 
+#include <cmath>
 #include <stdexcept>
+#include <utility>
+
+#include <fmt/core.h>
 
 #include "schedlab/analysis/distribution.h"
 #include "schedlab/analysis/summary.h"
@@ -8,11 +12,16 @@
 namespace schedlab::analysis {
 
 LogDistance log_distance(const swf::Log& a, const swf::Log& b) {
+  for (const swf::Log* l : {&a, &b})
+    if (l->records.empty()) throw std::invalid_argument(fmt::format("{}: the log has no job", l->path));
   const Summary sa = summarize(a), sb = summarize(b);
   LogDistance d;
   d.procs_a = sa.machine.procs;
   d.procs_b = sb.machine.procs;
-  if (d.procs_a <= 0 || d.procs_b <= 0) throw std::invalid_argument("a log's machine size is unknown");
+  for (const auto& [l, procs] : {std::pair{&a, d.procs_a}, std::pair{&b, d.procs_b}})
+    if (procs <= 0)
+      throw std::invalid_argument(fmt::format(
+          "{}: the log's machine size is unknown (no MaxProcs or MaxNodes in the header, no job size)", l->path));
   d.jobs_per_day_a = sa.jobs_per_day;
   d.jobs_per_day_b = sb.jobs_per_day;
   d.load_a = sa.offered_load;
@@ -30,7 +39,8 @@ LogDistance log_distance(const swf::Log& a, const swf::Log& b) {
     ad.attribute = attr;
     ad.count_a = static_cast<int64_t>(va.size());
     ad.count_b = static_cast<int64_t>(vb.size());
-    ad.ks = ks_statistic(va, vb);
+    // No distance between a sample and nothing (ks_statistic's 0 would read as "the same distribution").
+    ad.ks = va.empty() || vb.empty() ? std::nan("") : ks_statistic(va, vb);
     ad.median_a = describe(std::move(va)).median;
     ad.median_b = describe(std::move(vb)).median;
   }

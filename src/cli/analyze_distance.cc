@@ -40,10 +40,11 @@ void run_distance(const DistanceCliOptions& opt) {
   std::string out = fmt::format("A: {} ({} processors)\nB: {} ({} processors)\n\n", opt.a, d.procs_a, opt.b, d.procs_b);
   out += fmt::format("{:<14}{:>12}{:>12}{:>8}\n", "attribute", "median A", "median B", "KS");
   for (const auto& x : d.attributes)
-    out += fmt::format("{:<14}{:>12}{:>12}{:>8.3f}\n", analysis::attribute_name(x.attribute), value(x.median_a),
-                       value(x.median_b), x.ks);
-  out += fmt::format("{:<14}{:>12.1f}{:>12.1f}\n", "jobs/day", d.jobs_per_day_a, d.jobs_per_day_b);
-  out += fmt::format("{:<14}{:>12.3f}{:>12.3f}\n", "offered load", d.load_a, d.load_b);
+    out += fmt::format("{:<14}{:>12}{:>12}{:>8}\n", analysis::attribute_name(x.attribute), value(x.median_a),
+                       value(x.median_b), std::isnan(x.ks) ? "n/a" : fmt::format("{:.3f}", x.ks));
+  const auto fixed = [](double v, int digits) { return std::isfinite(v) ? fmt::format("{:.{}f}", v, digits) : "n/a"; };
+  out += fmt::format("{:<14}{:>12}{:>12}\n", "jobs/day", fixed(d.jobs_per_day_a, 1), fixed(d.jobs_per_day_b, 1));
+  out += fmt::format("{:<14}{:>12}{:>12}\n", "offered load", fixed(d.load_a, 3), fixed(d.load_b, 3));
   out += "\nKS: two-sample Kolmogorov-Smirnov statistic (0 = the same distribution, 1 = disjoint); procs and cpu as "
          "fractions of each machine's size.\n";
   fmt::print("{}", out);

@@ -75,7 +75,14 @@ void run_locality(const LocalityCliOptions& opt) {
   const analysis::AttributeSeries series = analysis::attribute_series(log.records, *attribute);
   if (series.values.empty())
     throw std::invalid_argument(fmt::format("{}: no job has a known {}", opt.path, opt.attr));
-  const analysis::LocalityResult r = analysis::locality(series.times, series.values, lo);
+  // The options were checked before the log was read: what fails now is the log's (e.g. no usable slice).
+  const analysis::LocalityResult r = [&] {
+    try {
+      return analysis::locality(series.times, series.values, lo);
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(fmt::format("{}: {}", opt.path, e.what()));
+    }
+  }();
 
   if (!opt.csv.empty()) swf::write_text_file(opt.csv, experiments::locality_csv(r));
   if (opt.json) {

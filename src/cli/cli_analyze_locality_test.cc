@@ -55,7 +55,10 @@ TEST(CliAnalyzeLocality, SameSeedSameBytesAndCsvSeries) {
 TEST(CliAnalyzeLocality, BadInputExitsOne) {
   TempDir dir;
   write_file(dir.file("tiny.swf"), "1 0 0 10 1 -1 -1 1 10 -1 1 1 1 -1 -1 -1 -1 -1\n");
-  EXPECT_EQ(run_cli({"analyze", "locality", dir.file("tiny.swf")}).exit_code, 1);  // no usable slice
+  const auto tiny = run_cli({"analyze", "locality", dir.file("tiny.swf")});
+  EXPECT_EQ(tiny.exit_code, 1);
+  EXPECT_NE(tiny.err.find(dir.file("tiny.swf") + ": no usable slice: every slice has fewer than"), std::string::npos)
+      << tiny.err;
   const CliResult bad_attr = run_cli({"analyze", "locality", dir.file("tiny.swf"), "--attr", "memory"});
   EXPECT_EQ(bad_attr.exit_code, 1);
   EXPECT_NE(bad_attr.err.find("--attr"), std::string::npos);

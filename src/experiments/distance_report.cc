@@ -13,7 +13,7 @@ nlohmann::ordered_json to_json(const analysis::LogDistance& d) {
   j["b"] = {{"procs", d.procs_b}, {"jobs_per_day", number(d.jobs_per_day_b)}, {"offered_load", number(d.load_b)}};
   nlohmann::ordered_json attrs = nlohmann::ordered_json::object();
   for (const auto& a : d.attributes) {
-    attrs[std::string(analysis::attribute_name(a.attribute))] = {{"ks", a.ks},
+    attrs[std::string(analysis::attribute_name(a.attribute))] = {{"ks", number(a.ks)},
                                                                  {"median_a", number(a.median_a)},
                                                                  {"median_b", number(a.median_b)},
                                                                  {"count_a", a.count_a},

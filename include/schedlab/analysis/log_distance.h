@@ -19,7 +19,7 @@ struct AttributeDistance {
   Attribute attribute = Attribute::kRuntime;
   int64_t count_a = 0, count_b = 0;
   double median_a = 0, median_b = 0;  // procs and cpu as fractions of the machine
-  double ks = 0;
+  double ks = 0;  // NaN when either log has no job with the attribute known
 };
 
 struct LogDistance {
@@ -28,7 +28,7 @@ struct LogDistance {
   std::array<AttributeDistance, kAttributeKinds> attributes;
 };
 
-// Throws std::invalid_argument when a log's machine size is unknown.
+// Throws std::invalid_argument naming the log (its `path`) when it has no job or its machine size is unknown.
 LogDistance log_distance(const swf::Log& a, const swf::Log& b);
 
 }  // namespace schedlab::analysis
