@@ -7,6 +7,8 @@
 #include <numeric>
 #include <stdexcept>
 
+#include <fmt/core.h>
+
 #include "schedlab/analysis/distribution.h"
 #include "schedlab/trace/conventions.h"
 
@@ -92,7 +94,8 @@ Classification finish(const Clusters& c, const std::vector<int>& class_of_cluste
 
 Classification classify_sessions(const std::vector<SessionRow>& rows, const ClassifyOptions& options) {
   if (rows.size() < static_cast<size_t>(kSessionClasses))
-    throw std::invalid_argument("classifying sessions needs at least 5 sessions");
+    throw std::invalid_argument(
+        fmt::format("classifying sessions needs at least {} sessions (got {})", kSessionClasses, rows.size()));
   Matrix raw;
   raw.reserve(rows.size());
   for (const auto& r : rows) {
@@ -168,7 +171,8 @@ std::vector<UserRow> user_variables(const std::vector<swf::Record>& records, con
 }
 
 Classification classify_users(const std::vector<UserRow>& rows, const ClassifyOptions& options) {
-  if (rows.size() < static_cast<size_t>(kUserClasses)) throw std::invalid_argument("classifying users needs at least 4 users");
+  if (rows.size() < static_cast<size_t>(kUserClasses))
+    throw std::invalid_argument(fmt::format("classifying users needs at least {} users (got {})", kUserClasses, rows.size()));
   Matrix raw;
   for (const auto& r : rows) raw.emplace_back(r.begin(), r.end());
   const Clusters c = cluster(raw, kUserClasses, options);

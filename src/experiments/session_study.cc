@@ -69,8 +69,18 @@ SessionStudy run_session_study(std::vector<std::pair<std::string, swf::Log>> log
   for (const auto& l : st.logs) pooled.insert(pooled.end(), l.rows.begin(), l.rows.end());
   st.sessions = static_cast<int64_t>(pooled.size());
 
+  // The classes are fitted over the logs' sessions (users) pooled: a shortfall names the logs.
+  const auto named = [&](const std::invalid_argument& e) {
+    std::string names;
+    for (const auto& l : st.logs) names += (names.empty() ? "" : ", ") + l.name;
+    return std::invalid_argument(fmt::format("{}: {}", names, e.what()));
+  };
   if (options.classify) {
-    st.session_classes = analysis::classify_sessions(pooled, options.classify_options);
+    try {
+      st.session_classes = analysis::classify_sessions(pooled, options.classify_options);
+    } catch (const std::invalid_argument& e) {
+      throw named(e);
+    }
     std::vector<analysis::UserRow> user_rows;
     size_t offset = 0;
     for (const auto& l : st.logs) {
@@ -82,7 +92,11 @@ SessionStudy run_session_study(std::vector<std::pair<std::string, swf::Log>> log
       user_rows.insert(user_rows.end(), rows.begin(), rows.end());
     }
     st.users = static_cast<int64_t>(user_rows.size());
-    st.user_classes = analysis::classify_users(user_rows, options.classify_options);
+    try {
+      st.user_classes = analysis::classify_users(user_rows, options.classify_options);
+    } catch (const std::invalid_argument& e) {
+      throw named(e);
+    }
   }
   if (options.online) {
     for (const auto& l : st.logs) add_online_classes(l, st.online);

@@ -65,6 +65,17 @@ TEST(SessionStudy, ErrorsNameTheLog) {
   swf::Log empty = kth();
   empty.records.clear();
   EXPECT_THROW(run_session_study({{"empty.swf", empty}}, {}), std::invalid_argument);
+  // Two users' jobs, one session each: two logs pool four sessions, too few for five classes; both are named.
+  swf::Log few = kth();
+  few.records.resize(2);
+  SessionStudyOptions classify;
+  classify.classify = true;
+  try {
+    run_session_study({{"a.swf", few}, {"b.swf", few}}, classify);
+    FAIL() << "expected an error";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "a.swf, b.swf: classifying sessions needs at least 5 sessions (got 4)");
+  }
 }
 
 }  // namespace
