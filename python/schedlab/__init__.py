@@ -113,11 +113,11 @@ def simulate(log, scheduler="easy", predictor="", procs=None, load=None, *, corr
         metrics, jobs = _core.simulate_python(_log(log), scheduler, getattr(scheduler, "name", "python"),
                                               predictor or "", correction or "", procs, load, float(arrival_scale),
                                               bool(kill_at_estimate), bool(extend_estimates), float(warmup_fraction),
-                                              int(bsld_tau), int(seed))
+                                              int(bsld_tau), _seed(seed))
         return Result(metrics, jobs)
     metrics, jobs = _core.simulate(_log(log), scheduler, predictor or "", correction or "", procs, load,
                                    float(arrival_scale), bool(kill_at_estimate), bool(extend_estimates),
-                                   float(warmup_fraction), int(bsld_tau), int(seed), bool(check))
+                                   float(warmup_fraction), int(bsld_tau), _seed(seed), bool(check))
     return Result(metrics, jobs)
 
 
@@ -172,6 +172,14 @@ def predictors():
     return dict(_core.predictors())
 
 
+def _seed(seed):
+    """A seed: a whole number >= 0 (the library's seeds are unsigned 64-bit numbers)."""
+    value = int(seed)
+    if value < 0 or value >= 2 ** 64:
+        raise ValueError(f"seed must be a whole number from 0 to 2**64 - 1, not {seed!r}")
+    return value
+
+
 def _seconds(duration):
     """Seconds from a number or a duration text ("3d", "12h", "30m", "90s")."""
     if isinstance(duration, (int, float)):
@@ -185,7 +193,7 @@ def _seconds(duration):
 
 def locality(log, attribute="runtime", slice="3d", bins=24, bootstrap=1000, seed=1, threads=0):
     """Locality of sampling (`schedlab analyze locality --json`): M'_max, M'_med, the bootstrap baseline, M."""
-    return _core.locality(_log(log), attribute, _seconds(slice), int(bins), int(bootstrap), int(seed), int(threads))
+    return _core.locality(_log(log), attribute, _seconds(slice), int(bins), int(bootstrap), _seed(seed), int(threads))
 
 
 def temporal(log, hurst=True):
@@ -211,7 +219,7 @@ def sessions(log, classify=False, think_time=1200):
 
 def predict(log, predictor="user-last2", correction="", procs=None, warmup_fraction=0.0, seed=0):
     """Replay the log's own schedule through a runtime predictor (`schedlab predict --json`)."""
-    return _core.predict(_log(log), predictor, correction or "", procs, float(warmup_fraction), int(seed))
+    return _core.predict(_log(log), predictor, correction or "", procs, float(warmup_fraction), _seed(seed))
 
 
 def compare(log, schedulers, predictor="", procs=None, load=None, period="30d", baseline="", threads=0):
@@ -224,13 +232,13 @@ def compare(log, schedulers, predictor="", procs=None, load=None, period="30d", 
 def generate_estimates(log, model, params="", seed=1):
     """The log with field 9 replaced by an estimate model's (`schedlab estimates generate`): (DataFrame, report).
     `params`: "k=v,k=v" as on the command line."""
-    out, report = _core.estimates_generate(_log(log), model, params, int(seed))
+    out, report = _core.estimates_generate(_log(log), model, params, _seed(seed))
     return _frame(out), report
 
 
 def generate_locality(log, theta=2.5, jobs=0, seed=1):
     """Feitelson's locality model drawing from the log's jobs (`schedlab generate locality`): a DataFrame."""
-    return _frame(_core.generate_locality(_log(log), float(theta), int(jobs), int(seed)))
+    return _frame(_core.generate_locality(_log(log), float(theta), int(jobs), _seed(seed)))
 
 
 def generate_talby(procs=None, cpu_work=None, jobs_per_day=None, load=None, weeks=104, seed=1, fit=None):
@@ -238,7 +246,7 @@ def generate_talby(procs=None, cpu_work=None, jobs_per_day=None, load=None, week
     is fitted on (default: the bundled KTH log of the source tree)."""
     if fit is None:
         fit = os.path.join(os.path.dirname(__file__), "..", "..", "..", "data", "KTH-SP2-1996-2.swf.gz")
-    out, report = _core.generate_talby(procs, cpu_work, jobs_per_day, load, int(weeks), int(seed), os.fspath(fit))
+    out, report = _core.generate_talby(procs, cpu_work, jobs_per_day, load, int(weeks), _seed(seed), os.fspath(fit))
     return _frame(out), report
 
 
@@ -270,7 +278,7 @@ def compare_estimates(real, model):
 
 def scramble(log, seed=1):
     """The log's jobs with every field but the submit time permuted (`schedlab generate scramble`)."""
-    return _frame(_core.scramble(_log(log), int(seed)))
+    return _frame(_core.scramble(_log(log), _seed(seed)))
 
 
 def profiler_ingest(db, logs):
@@ -292,4 +300,4 @@ def profiler_compare(db, a, b, difference=0.0, confidence=0.95):
 
 def generate_profiler_experiment(jobs=200, mean_interarrival=150.0, seed=1):
     """The synthetic workload of Gibbons's profiler experiment (`schedlab generate profiler-experiment`)."""
-    return _frame(_core.generate_profiler_experiment(int(jobs), float(mean_interarrival), int(seed)))
+    return _frame(_core.generate_profiler_experiment(int(jobs), float(mean_interarrival), _seed(seed)))

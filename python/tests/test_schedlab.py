@@ -125,6 +125,10 @@ def test_sweep_into_a_file_resumes_and_collects_an_array(tmp_path):
 def test_errors_raise_with_the_librarys_message(tmp_path):
     with pytest.raises(ValueError, match="unknown scheduler"):
         schedlab.simulate(KTH, scheduler="nosuch")
+    with pytest.raises(ValueError, match="seed must be a whole number from 0"):
+        schedlab.simulate(KTH, scheduler="easy", seed=-1)
+    with pytest.raises(ValueError, match="seed must be a whole number from 0"):
+        schedlab.scramble(KTH, seed=2 ** 64)
     with pytest.raises(ValueError, match="predictor"):
         schedlab.simulate(KTH, predictor="oracle")
     with pytest.raises(FileNotFoundError, match="no such file"):

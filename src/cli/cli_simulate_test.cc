@@ -142,6 +142,16 @@ TEST(SimCliTest, ClearErrors) {
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("small.swf: no job to simulate (all "), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("records were excluded: larger_than_machine "), std::string::npos) << r.err;
+
+  // A negative seed is refused by every command (CLI11 alone would read -1 as 2^64 - 1).
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"simulate", log, "--scheduler", "easy", "--seed", "-1"},
+        std::vector<std::string>{"generate", "scramble", "--from", log, "-o", dir.file("x.swf"), "--seed", "-7"},
+        std::vector<std::string>{"sessions", log, "--seed", "-1"}}) {
+    r = run_cli(args);
+    EXPECT_EQ(r.exit_code, 2) << args[0];
+    EXPECT_NE(r.err.find("--seed: a seed is a whole number >= 0"), std::string::npos) << r.err;
+  }
 }
 
 TEST(SimCliTest, LoadScalingAndWarmup) {

@@ -4,11 +4,28 @@
 // in schedlab: base/errors.h).
 #include <cstdio>
 #include <exception>
+#include <string>
 
 #include <fmt/core.h>
 
 #include "cli/commands.h"
 #include "schedlab/base/errors.h"
+
+namespace {
+
+// Seeds are unsigned 64-bit numbers and CLI11 reads "-1" into one as 2^64 - 1: a user who wrote --seed -1
+// (meaning "random", as elsewhere) would get a fixed, odd seed without a word. Every --seed refuses a sign.
+void refuse_negative_seeds(CLI::App& app) {
+  for (CLI::Option* o : app.get_options()) {
+    if (o->check_lname("seed"))
+      o->check(CLI::Validator(
+          [](std::string& v) { return v.starts_with('-') ? std::string("a seed is a whole number >= 0") : ""; },
+          "", "seed"));
+  }
+  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) refuse_negative_seeds(*sub);
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"schedlab: workload logs, scheduler simulation and runtime prediction for parallel machines"};
@@ -29,6 +46,7 @@ int main(int argc, char** argv) {
   schedlab::cli::add_generate_command(app);
   schedlab::cli::add_sweep_command(app);
   schedlab::cli::add_report_command(app);
+  refuse_negative_seeds(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
