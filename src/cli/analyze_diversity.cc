@@ -43,6 +43,7 @@ void run_diversity(const DiversityCliOptions& opt) {
   analysis::check_bins_and_rounds(d.bins, d.rounds);  // before the logs are read
   if (opt.paths.size() < 2) throw std::invalid_argument("diversity needs at least two logs");
 
+  swf::check_output_is_not_input(opt.csv, opt.paths);
   std::vector<experiments::DiversityLog> logs;
   for (const auto& path : opt.paths)  // one log in memory at a time: only its values are kept
     logs.push_back(experiments::diversity_log(path, read_log_for_analysis(path, opt.skip_invalid), *attribute));

@@ -71,6 +71,7 @@ void run_locality(const LocalityCliOptions& opt) {
   lo.expected = *expected;
   analysis::check_bins_and_rounds(lo.bins, lo.rounds);  // before the log is read
 
+  swf::check_output_is_not_input(opt.csv, {opt.path});
   const swf::Log log = read_log_for_analysis(opt.path, opt.skip_invalid);
   const analysis::AttributeSeries series = analysis::attribute_series(log.records, *attribute);
   if (series.values.empty())

@@ -24,6 +24,7 @@ struct RunsCliOptions {
 
 void run_runs(const RunsCliOptions& opt) {
   check_one_stdout_document(opt.json, opt.csv);
+  swf::check_output_is_not_input(opt.csv, {opt.path});
   const swf::Log log = read_log_for_analysis(opt.path, opt.skip_invalid);
   const analysis::RunsResult r = analysis::find_runs(log.records, !opt.size_only);
   if (r.jobs == 0) {

@@ -29,6 +29,7 @@ std::string cell(double v) { return std::isnan(v) ? "     n/a" : fmt::format("{:
 void run_temporal(const TemporalCliOptions& opt) {
   check_one_stdout_document(opt.json, opt.csv);
   check_one_stdout_document(opt.json, opt.series_csv);
+  swf::check_output_is_not_input(opt.csv, {opt.path});
   const swf::Log log = read_log_for_analysis(opt.path, opt.skip_invalid);
   const analysis::TemporalResult r = [&] {
     try {

@@ -149,5 +149,32 @@ TEST(CliFilter, MissingInput) {
   EXPECT_NE(r.err.find("nope.swf"), std::string::npos) << r.err;
 }
 
+// Writing the result over the log it is computed from would replace the log (a filter would lose every record
+// it drops): refused by every command that reads a log and writes a file, before anything is written.
+TEST(CliFilter, OutputOverTheInputLogIsRefused) {
+  TempDir dir;
+  write_file(dir.file("in.swf"), kLog);
+  const std::string in = dir.file("in.swf");
+  const std::vector<std::vector<std::string>> commands = {
+      {"filter", in, "-o", in, "--users", "2"},
+      {"filter", in, "-o", dir.path() + "/./in.swf", "--users", "2"},
+      {"convert", in, in},
+      {"estimates", "generate", in, "--model", "tsafrir", "-o", in},
+      {"generate", "scramble", "--from", in, "-o", in},
+      {"simulate", in, "-s", "easy", "--jobs-out", in},
+      {"predict", in, "--jobs-out", in},
+      {"analyze", "runs", in, "--csv", in},
+      {"sessions", in, "-o", in},
+      {"report", in, "-o", in},
+  };
+  for (const auto& c : commands) {
+    const CliResult r = run_cli(c);
+    EXPECT_EQ(r.exit_code, 1) << c[0] << " " << c[1];
+    EXPECT_NE(r.err.find(": the output is the input log " + in + ": write to another file"), std::string::npos)
+        << r.err;
+    EXPECT_EQ(read_file(in), kLog) << c[0] << " " << c[1];
+  }
+}
+
 }  // namespace
 }  // namespace schedlab::testing

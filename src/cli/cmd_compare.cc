@@ -1,6 +1,5 @@
 // schedlab compare: several schedulers on one log, compared period by period (Talby §7.2).
 #include <cmath>
-#include <fstream>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -12,12 +11,12 @@
 
 #include "cli/commands.h"
 #include "cli/sim_options.h"
-#include "schedlab/base/csv_number.h"
 #include "schedlab/base/duration.h"
 #include "schedlab/base/params.h"
 #include "schedlab/experiments/compare.h"
 #include "schedlab/experiments/simulation.h"
 #include "schedlab/swf/reader.h"
+#include "schedlab/swf/writer.h"
 
 namespace schedlab::cli {
 
@@ -93,29 +92,6 @@ void print_text(const CompareArgs& a, const experiments::CompareResult& r) {
   }
 }
 
-void write_csv(const std::string& path, const experiments::CompareResult& r) {
-  std::ofstream out(path);
-  if (!out) throw std::invalid_argument(fmt::format("compare: cannot write {}", path));
-  out << "period,start";
-  for (const auto& a : experiments::period_attribute_names()) out << ',' << a;
-  for (const auto& s : r.names) {
-    out << ',' << s << ":wait," << s << ":bounded_slowdown," << s << ":wait_deviation," << s << ":bounded_slowdown_deviation";
-  }
-  out << '\n';
-  const auto dw = r.deviations(experiments::CompareMetric::kWait);
-  const auto db = r.deviations(experiments::CompareMetric::kBoundedSlowdown);
-  for (size_t p = 0; p < r.periods.size(); ++p) {
-    out << r.periods[p].index << ',' << r.periods[p].start;
-    for (double v : experiments::period_attribute_values(r.periods[p])) out << ',' << base::csv_number(v);
-    for (size_t s = 0; s < r.names.size(); ++s) {
-      out << ',' << base::csv_number(r.period_means[0][s][p]) << ',' << base::csv_number(r.period_means[1][s][p]) << ','
-          << base::csv_number(dw[s][p]) << ',' << base::csv_number(db[s][p]);
-    }
-    out << '\n';
-  }
-  if (!out.flush()) throw std::invalid_argument(fmt::format("compare: cannot write {}", path));
-}
-
 void run(const CompareArgs& a) {
   experiments::CompareSpec spec;
   spec.schedulers = base::parse_spec_list(a.schedulers, "scheduler");
@@ -129,6 +105,7 @@ void run(const CompareArgs& a) {
   spec.period = *period;
   spec.baseline = a.baseline;
   spec.threads = a.threads;
+  swf::check_output_is_not_input(a.csv, {a.trace});
   const swf::Log log = swf::read_log(a.trace);
   const experiments::CompareResult r = [&] {
     try {
@@ -137,7 +114,7 @@ void run(const CompareArgs& a) {
       throw std::invalid_argument(fmt::format("{}: {}", a.trace, e.what()));
     }
   }();
-  if (!a.csv.empty()) write_csv(a.csv, r);
+  if (!a.csv.empty()) swf::write_text_file(a.csv, experiments::compare_csv(r));
   if (a.json) {
     nlohmann::json doc = experiments::to_json(r);
     doc["trace"] = a.trace;

@@ -43,6 +43,7 @@ void run_sacct(const ConvertOptions& opt) {
   so.procs = opt.procs;
   so.timezone = opt.timezone;
   swf::SacctReport rep;
+  swf::check_output_is_not_input(opt.out, {opt.in});
   const swf::Log log = swf::read_sacct(opt.in, so, &rep);
   if (format_of(opt.out, "output") == Format::kSwf) swf::write_log(opt.out, log.header, log.records);
   else swf::write_csv(opt.out, log.header, log.records);
@@ -61,6 +62,7 @@ void run_convert(const ConvertOptions& opt) {
     throw std::invalid_argument("--keep-unstarted, --procs and --timezone are options of --from sacct");
   const Format in_format = format_of(opt.in, "input");
   const Format out_format = format_of(opt.out, "output");
+  swf::check_output_is_not_input(opt.out, {opt.in});
   const swf::Log log = in_format == Format::kSwf ? swf::read_log(opt.in) : swf::read_csv(opt.in);
   if (out_format == Format::kSwf) swf::write_log(opt.out, log.header, log.records);
   else swf::write_csv(opt.out, log.header, log.records);

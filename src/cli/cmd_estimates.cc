@@ -88,6 +88,7 @@ struct FitOptions {
 };
 
 void run_fit(const FitOptions& o) {
+  swf::check_output_is_not_input(o.output, o.paths);
   nlohmann::ordered_json j;
   std::string summary;
   if (o.model == "tsafrir") {
@@ -162,6 +163,9 @@ struct GenerateOptions {
 
 void run_generate(const GenerateOptions& o) {
   const nlohmann::json params = load_params(o.params);
+  std::vector<std::string> inputs = o.params;  // a parameter may be a fitted-model file
+  inputs.push_back(o.path);
+  swf::check_output_is_not_input(o.output, inputs);
   swf::Log log = read(o.path, o.skip_invalid);
   const model::GenerateReport rep = model::apply_estimate_model(o.model, params, log.records, o.seed);
   log.header.add_note(fmt::format("field 9 (requested time) replaced by schedlab estimates generate --model {} "

@@ -73,6 +73,7 @@ void run_filter(const FilterOptions& opt) {
   no_times.from.clear();
   no_times.to.clear();
   make_spec(no_times, swf::Header{});
+  swf::check_output_is_not_input(opt.out, {opt.path});
   swf::Log log = swf::read_log(opt.path, read_options);
   const trace::FilterSpec spec = make_spec(opt, log.header);
   std::optional<trace::FlurryOptions> flurry_rule;

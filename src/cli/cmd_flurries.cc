@@ -30,6 +30,7 @@ void run_flurries(const FlurriesCliOptions& opt) {
   fo.factor = opt.factor;
   fo.min_jobs = opt.min_jobs;
   trace::check_flurry_options(fo);  // before the log is read
+  swf::check_output_is_not_input(opt.csv, {opt.path});
   const swf::Log log = read_log_for_analysis(opt.path, opt.skip_invalid);
   const auto flurries = trace::find_flurries(log.records, fo);
   const int64_t jobs = experiments::flurry_jobs(flurries);

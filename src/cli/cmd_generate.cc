@@ -115,6 +115,7 @@ void run_locality(const LocalityCliOptions& opt) {
   o.think = opt.think;
   o.seed = opt.seed;
   model::check_locality_options(o);  // bad options fail before the log is read
+  swf::check_output_is_not_input(opt.output, {opt.from});
   const swf::Log log = swf::read_log(opt.from);
   model::LocalityModelStats stats;
   const auto jobs = [&] {
@@ -137,6 +138,7 @@ struct ScrambleCliOptions {
 };
 
 void run_scramble(const ScrambleCliOptions& opt) {
+  swf::check_output_is_not_input(opt.output, {opt.from});
   const swf::Log log = swf::read_log(opt.from);
   const auto jobs = model::scramble(log.records, opt.seed);
   swf::write_log(opt.output, model::scramble_header(log.header, log.records, opt.from, opt.seed), jobs);
@@ -186,6 +188,8 @@ void run_talby(const TalbyCliOptions& opt) {
   if (!opt.fit.empty() && !opt.job_model.empty())
     throw std::invalid_argument("--fit and --job-model both give the job layer: use one");
   // Bad parameters fail before the fit log is read (fitting and saving alone needs none).
+  for (const std::string& out : {opt.output, opt.save_job_model})
+    swf::check_output_is_not_input(out, {opt.fit, opt.job_model});
   std::optional<model::TalbyParameters> resolved;
   if (!opt.output.empty()) resolved = model::resolve_talby_parameters(o);
   model::TalbyJobModel jm;

@@ -33,6 +33,7 @@ void run(const PredictArgs& a) {
   predict::PredictorConfig config{a.seed, {}};
   if (!a.correction.empty()) config.params.emplace("correction", a.correction);  // joins the spec's parameters
   const auto predictor = predict::make_predictor(a.predictor, config);
+  swf::check_output_is_not_input(a.jobs_out, {a.trace});
   const swf::Log log = swf::read_log(a.trace);
   const experiments::LogReplay r = [&] {
     try {

@@ -15,6 +15,7 @@
 #include "schedlab/experiments/report.h"
 #include "schedlab/swf/csv.h"
 #include "schedlab/swf/reader.h"
+#include "schedlab/swf/writer.h"
 
 namespace schedlab::cli {
 namespace {
@@ -42,28 +43,10 @@ std::string libraries() {
   return ss.str();
 }
 
-// Written to a temporary file and renamed: a failed report leaves no half-written page.
-void write_atomically(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp";
-  std::error_code ec;
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    out << text;
-    out.close();
-    if (!out) {
-      std::filesystem::remove(tmp, ec);
-      throw std::invalid_argument(fmt::format("{}: cannot write", path));
-    }
-  }
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    std::filesystem::remove(tmp, ec);
-    throw std::invalid_argument(fmt::format("{}: cannot write ({})", path, ec.message()));
-  }
-}
 
 void run_report(const ReportCliOptions& opt) {
   if (opt.log.empty() == opt.sweep.empty()) throw std::invalid_argument("give a LOG or --sweep results.csv (one of them)");
+  swf::check_output_is_not_input(opt.output, {opt.log, opt.sweep});
   const auto t0 = std::chrono::steady_clock::now();
   nlohmann::json data;
   if (!opt.sweep.empty()) {
@@ -78,7 +61,7 @@ void run_report(const ReportCliOptions& opt) {
     data = experiments::report_data(swf::read_log(opt.log), ro);
   }
   const std::string page = experiments::render_report(data, libraries());
-  write_atomically(opt.output, page);
+  swf::write_text_file(opt.output, page);
   fmt::print("{}: {:.1f} MB, wall time {:.1f} s\n", opt.output, static_cast<double>(page.size()) / 1e6,
              std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
 }

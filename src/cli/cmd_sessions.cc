@@ -105,6 +105,7 @@ void run_sessions(const SessionsCliOptions& opt) {
   else if (opt.transform != "none")
     throw std::invalid_argument(fmt::format("--transform: '{}' is not none or log", opt.transform));
   if (opt.restarts < 1) throw std::invalid_argument("--restarts must be >= 1");
+  swf::check_output_is_not_input(opt.out, opt.paths);
   std::vector<std::pair<std::string, swf::Log>> logs;
   for (const auto& path : opt.paths) logs.emplace_back(path, read_log_for_analysis(path, opt.skip_invalid));
   const experiments::SessionStudy st = experiments::run_session_study(std::move(logs), so);

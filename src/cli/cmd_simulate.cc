@@ -17,6 +17,7 @@
 #include "schedlab/sim/simulate.h"
 #include "schedlab/workload/workload.h"
 #include "schedlab/swf/reader.h"
+#include "schedlab/swf/writer.h"
 
 namespace schedlab::cli {
 
@@ -188,6 +189,7 @@ void run(const SimulateArgs& a) {
   spec.event_cost = a.event_cost;
   // Unknown names and bad parameters fail here, before the log is read.
   const experiments::PreparedSimulation prepared = experiments::prepare_simulation(spec);
+  swf::check_output_is_not_input(a.jobs_out, {a.trace});
   swf::Log log = swf::read_log(a.trace);
   // Without --jobs-out the records are not needed once the workload is built: freed before the simulation.
   const experiments::Simulation sim = [&] {

@@ -12,6 +12,8 @@
 #include <fmt/core.h>
 
 #include "schedlab/analysis/distribution.h"
+#include "schedlab/base/csv_field.h"
+#include "schedlab/base/csv_number.h"
 #include "schedlab/experiments/simulation.h"
 
 namespace schedlab::experiments {
@@ -311,6 +313,27 @@ nlohmann::json to_json(const CompareResult& r) {
   }
   doc["periods"] = periods;
   return doc;
+}
+
+std::string compare_csv(const CompareResult& r) {
+  std::string out = "period,start";
+  for (const auto& a : period_attribute_names()) out += ',' + a;
+  for (const auto& s : r.names)
+    for (const char* col : {":wait", ":bounded_slowdown", ":wait_deviation", ":bounded_slowdown_deviation"})
+      out += ',' + base::csv_field(s + col);
+  out += '\n';
+  const auto dw = r.deviations(CompareMetric::kWait);
+  const auto db = r.deviations(CompareMetric::kBoundedSlowdown);
+  for (size_t p = 0; p < r.periods.size(); ++p) {
+    out += fmt::format("{},{}", r.periods[p].index, r.periods[p].start);
+    for (double v : period_attribute_values(r.periods[p])) out += ',' + base::csv_number(v);
+    for (size_t s = 0; s < r.names.size(); ++s) {
+      for (double v : {r.period_means[0][s][p], r.period_means[1][s][p], dw[s][p], db[s][p]})
+        out += ',' + base::csv_number(v);
+    }
+    out += '\n';
+  }
+  return out;
 }
 
 }  // namespace schedlab::experiments

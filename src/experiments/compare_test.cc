@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <cmath>
 #include <stdexcept>
 
@@ -55,6 +57,25 @@ TEST(CompareTest, PeriodMeansWinsAndGaps) {
   const double avg = (199.0 + 299.0 / 3) / 2;
   EXPECT_NEAR(r.deviations(CompareMetric::kWait)[0][0], (199.0 - avg) / avg, 1e-9);
   EXPECT_NEAR(r.deviations(CompareMetric::kWait)[1][0], (299.0 / 3 - avg) / avg, 1e-9);
+}
+
+TEST(CompareTest, CsvHasOneRowPerPeriodAndQuotesSpecsWithCommas) {
+  CompareSpec spec;
+  spec.schedulers = {"fcfs", "pbas:candidates=fcfs,easy;interval=100"};
+  spec.period = 100;
+  const CompareResult r = run_compare(spec, scenario());
+  const std::string csv = compare_csv(r);
+  const std::string header = csv.substr(0, csv.find('\n'));
+  EXPECT_EQ(header.rfind("period,start,", 0), 0u) << header;
+  EXPECT_NE(header.find(",fcfs:wait,fcfs:bounded_slowdown,fcfs:wait_deviation,fcfs:bounded_slowdown_deviation,"),
+            std::string::npos)
+      << header;
+  EXPECT_NE(header.find(",\"pbas:candidates=fcfs,easy;interval=100:wait\","), std::string::npos) << header;
+  // Period 0: fcfs's mean wait 199 (PeriodMeansWinsAndGaps), its cells after the attributes.
+  const std::string row0 = csv.substr(header.size() + 1, csv.find('\n', header.size() + 1) - header.size() - 1);
+  EXPECT_EQ(row0.rfind("0,0,", 0), 0u) << row0;
+  EXPECT_NE(row0.find(",199,"), std::string::npos) << row0;
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 3);  // header + 2 periods
 }
 
 TEST(CompareTest, GainsAgainstTheBaseline) {

@@ -20,6 +20,7 @@
 #include <fmt/core.h>
 #include <toml++/toml.h>
 
+#include "schedlab/base/csv_field.h"
 #include "schedlab/experiments/simulation.h"
 #include "schedlab/model/estimate_models.h"
 #include "schedlab/swf/reader.h"
@@ -479,16 +480,7 @@ std::string cell_text(const nlohmann::json& v) {
   return v.dump();
 }
 
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-  std::string q(1, '"');
-  for (char c : s) {
-    if (c == '"') q += '"';
-    q += c;
-  }
-  q += '"';
-  return q;
-}
+using base::csv_field;
 
 // The cells of one CSV line (RFC 4180 quoting, as csv_field writes it).
 std::vector<std::string> split_csv(const std::string& line) {

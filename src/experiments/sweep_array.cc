@@ -8,6 +8,8 @@
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
+#include "schedlab/swf/writer.h"
+
 namespace schedlab::experiments {
 namespace {
 
@@ -26,10 +28,11 @@ std::string shard_path(const std::string& dir, int shard, bool jsonl) {
 }
 
 void write_text(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::trunc | std::ios::binary);
-  out << text;
-  out.close();
-  if (!out) throw SweepError(fmt::format("{}: cannot write", path));
+  try {
+    swf::write_text_file(path, text);
+  } catch (const swf::WriteError& e) {
+    throw SweepError(e.what());
+  }
 }
 
 }  // namespace
@@ -169,17 +172,9 @@ SweepCollectSummary collect_sweep_array(const std::string& dir, const std::strin
     throw SweepError(fmt::format("{}: the shards' rows are not the runs the array was written for (digest {}, the "
                                  "manifest's {}): the spec changed between tasks? collect refuses to mix two run sets",
                                  dir, sweep_parameters_digest(parameters), m.digest));
-  const std::string tmp = output + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::trunc | std::ios::binary);
-    if (!m.jsonl) out << sweep_csv_header();
-    for (const auto& [run, row] : rows) out << row.text << "\n";
-    out.close();
-    if (!out) throw SweepError(fmt::format("{}: cannot write", output));
-  }
-  std::error_code ec;
-  fs::rename(tmp, output, ec);
-  if (ec) throw SweepError(fmt::format("{}: cannot write: {}", output, ec.message()));
+  std::string text = m.jsonl ? "" : sweep_csv_header();
+  for (const auto& [run, row] : rows) text += row.text + "\n";
+  write_text(output, text);  // whole or not at all
   return {rows.size(), m.shards};
 }
 

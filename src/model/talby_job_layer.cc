@@ -11,6 +11,7 @@
 
 #include "schedlab/analysis/session_vars.h"
 #include "schedlab/model/estimate_models.h"
+#include "schedlab/swf/writer.h"
 #include "schedlab/trace/conventions.h"
 #include "schedlab/trace/sessions.h"
 
@@ -352,10 +353,7 @@ TalbyJobModel read_talby_job_model(const std::string& path) {
 }
 
 void write_talby_job_model(const std::string& path, const TalbyJobModel& model) {
-  std::ofstream out(path);
-  if (!out) throw std::invalid_argument(fmt::format("{}: cannot write the job-model file", path));
-  out << to_json(model).dump(1) << '\n';
-  if (!out) throw std::invalid_argument(fmt::format("{}: write failed", path));
+  swf::write_text_file(path, to_json(model).dump(1) + "\n");
 }
 
 TalbySession draw_session_start(const TalbyJobModel& model, analysis::SessionClass cls, int64_t week_start,

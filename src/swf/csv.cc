@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "schedlab/swf/writer.h"
+#include "swf/output_file.h"
 
 namespace schedlab::swf {
 namespace {
@@ -45,60 +46,6 @@ void append_record(std::string& buf, const Record& r) {
   }
   buf += '\n';
 }
-
-// A sink for the output file: gzip, plain file, or stdout.
-class Sink {
- public:
-  explicit Sink(const std::string& path) : path_(path) {
-    if (path == "-") {
-      file_ = stdout;
-    } else if (path.ends_with(".gz")) {
-      gz_ = gzopen(path.c_str(), "wb6");
-      if (gz_ == nullptr) fail(std::strerror(errno));
-    } else {
-      file_ = std::fopen(path.c_str(), "wb");
-      if (file_ == nullptr) fail(std::strerror(errno));
-    }
-  }
-  ~Sink() {
-    if (gz_ != nullptr) gzclose(gz_);
-    if (file_ != nullptr && file_ != stdout) std::fclose(file_);
-  }
-  Sink(const Sink&) = delete;
-  Sink& operator=(const Sink&) = delete;
-
-  void write(std::string_view data) {
-    if (data.empty()) return;
-    if (gz_ != nullptr) {
-      if (gzwrite(gz_, data.data(), static_cast<unsigned>(data.size())) != static_cast<int>(data.size()))
-        fail("gzip write failed");
-    } else if (std::fwrite(data.data(), 1, data.size(), file_) != data.size()) {
-      fail(std::strerror(errno));
-    }
-  }
-
-  void close() {
-    if (gz_ != nullptr) {
-      const int rc = gzclose(gz_);
-      gz_ = nullptr;
-      if (rc != Z_OK) fail("gzip close failed");
-    } else if (file_ == stdout) {
-      if (std::fflush(stdout) != 0) fail(std::strerror(errno));
-    } else if (file_ != nullptr) {
-      const int rc = std::fclose(file_);
-      file_ = nullptr;
-      if (rc != 0) fail(std::strerror(errno));
-    }
-  }
-
- private:
-  [[noreturn]] void fail(const std::string& what) const {
-    throw WriteError(fmt::format("{}: cannot write: {}", path_, what));
-  }
-  std::string path_;
-  gzFile gz_ = nullptr;
-  std::FILE* file_ = nullptr;
-};
 
 // ---- reading ----
 
@@ -301,18 +248,18 @@ void write_csv(std::ostream& out, const Header& header, const std::vector<Record
 }
 
 void write_csv(const std::string& path, const Header& header, const std::vector<Record>& records) {
-  Sink sink(path);
+  OutputFile sink(path);
   std::string buf;
   append_preamble(buf, header);
   for (const auto& r : records) {
     append_record(buf, r);
     if (buf.size() > (1u << 20)) {
-      sink.write(buf);
+      sink.write(buf.data(), buf.size());
       buf.clear();
     }
   }
-  sink.write(buf);
-  sink.close();
+  sink.write(buf.data(), buf.size());
+  sink.commit();
 }
 
 Log read_csv(const std::string& path) {

@@ -2,14 +2,14 @@
 // field's exact fractional value where the record keeps one).
 #include "schedlab/swf/writer.h"
 
-#include <zlib.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <charconv>
-#include <cstdio>
-#include <cstring>
+#include <filesystem>
 #include <memory>
+
+#include <fmt/core.h>
+
+#include "swf/output_file.h"
 
 namespace schedlab::swf {
 namespace {
@@ -57,8 +57,6 @@ void format_all(const Header& header, const std::vector<Record>& records, Flush&
   if (!buf.empty()) flush(buf);
 }
 
-bool ends_with_gz(const std::string& path) { return path.size() >= 3 && path.compare(path.size() - 3, 3, ".gz") == 0; }
-
 }  // namespace
 
 std::string format_record(const Record& record) {
@@ -76,75 +74,31 @@ void write_log(std::ostream& out, const Header& header, const std::vector<Record
 }
 
 void write_log(const std::string& path, const Header& header, const std::vector<Record>& records) {
-  if (path == "-") {
-    format_all(header, records, [&](const std::string& buf) {
-      if (std::fwrite(buf.data(), 1, buf.size(), stdout) != buf.size())
-        throw WriteError("<stdout>: write error: " + std::string(std::strerror(errno)));
-    });
-    if (std::fflush(stdout) != 0) throw WriteError("<stdout>: write error: " + std::string(std::strerror(errno)));
-    return;
-  }
-  if (ends_with_gz(path)) {
-    gzFile gz = gzopen(path.c_str(), "wb6");
-    if (gz == nullptr) throw WriteError(path + ": cannot open for writing: " + std::string(std::strerror(errno)));
-    try {
-      gzbuffer(gz, 256 * 1024);
-      format_all(header, records, [&](const std::string& buf) {
-        if (gzwrite(gz, buf.data(), static_cast<unsigned>(buf.size())) != static_cast<int>(buf.size())) {
-          int errnum = 0;
-          const char* msg = gzerror(gz, &errnum);
-          throw WriteError(path + ": write error: " + (errnum == Z_ERRNO ? std::strerror(errno) : msg));
-        }
-      });
-    } catch (...) {
-      gzclose(gz);
-      throw;
-    }
-    if (gzclose(gz) != Z_OK) throw WriteError(path + ": write error on close");
-    return;
-  }
-  std::FILE* f = std::fopen(path.c_str(), "wb");
-  if (f == nullptr) throw WriteError(path + ": cannot open for writing: " + std::string(std::strerror(errno)));
-  try {
-    format_all(header, records, [&](const std::string& buf) {
-      if (std::fwrite(buf.data(), 1, buf.size(), f) != buf.size())
-        throw WriteError(path + ": write error: " + std::string(std::strerror(errno)));
-    });
-  } catch (...) {
-    std::fclose(f);
-    throw;
-  }
-  if (std::fclose(f) != 0) throw WriteError(path + ": write error: " + std::string(std::strerror(errno)));
+  OutputFile out(path);
+  format_all(header, records, [&](const std::string& buf) { out.write(buf.data(), buf.size()); });
+  out.commit();
 }
 
 void write_text_file(const std::string& path, std::string_view text) {
-  const auto error = [&path](const char* what) {
-    return WriteError((path == "-" ? std::string("<stdout>") : path) + ": " + what + ": " + std::strerror(errno));
-  };
-  if (path == "-") {
-    if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0)
-      throw error("write error");
-    return;
+  OutputFile out(path);
+  for (size_t done = 0; done < text.size();) {
+    const size_t chunk = std::min<size_t>(text.size() - done, kFlushAt);
+    out.write(text.data() + done, chunk);
+    done += chunk;
   }
-  if (path.size() >= 3 && path.compare(path.size() - 3, 3, ".gz") == 0) {
-    gzFile gz = gzopen(path.c_str(), "wb6");
-    if (gz == nullptr) throw error("cannot open for writing");
-    size_t done = 0;
-    while (done < text.size()) {
-      const auto chunk = static_cast<unsigned>(std::min<size_t>(text.size() - done, kFlushAt));
-      if (gzwrite(gz, text.data() + done, chunk) != static_cast<int>(chunk)) {
-        gzclose(gz);
-        throw error("write error");
-      }
-      done += chunk;
-    }
-    if (gzclose(gz) != Z_OK) throw error("write error on close");
-    return;
+  out.commit();
+}
+
+void check_output_is_not_input(const std::string& output, const std::vector<std::string>& inputs) {
+  if (output == "-") return;
+  std::error_code ec;
+  for (const std::string& input : inputs) {
+    if (input == "-" || input.empty()) continue;
+    if (std::filesystem::equivalent(output, input, ec) && !ec)
+      throw WriteError(fmt::format("{}: the output is the input log {}: write to another file (the log would be "
+                                   "replaced by what is computed from it)",
+                                   output, input));
   }
-  std::FILE* f = std::fopen(path.c_str(), "wb");
-  if (f == nullptr) throw error("cannot open for writing");
-  const bool written = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-  if (std::fclose(f) != 0 || !written) throw error("write error");
 }
 
 }  // namespace schedlab::swf

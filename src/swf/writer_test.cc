@@ -3,6 +3,11 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <csignal>
+#include <filesystem>
 #include <sstream>
 
 #include "schedlab/swf/reader.h"
@@ -104,6 +109,90 @@ TEST(WriterFile, ErrorsNameThePath) {
   if (std::FILE* f = std::fopen("/dev/full", "wb")) {
     std::fclose(f);
     EXPECT_THROW(write_log("/dev/full", sample_header(), {sample(1)}), WriteError);
+  }
+}
+
+std::vector<std::string> entries(const std::string& dir) {
+  std::vector<std::string> names;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+// Fault injection: a file size limit (RLIMIT_FSIZE, SIGXFSZ ignored) makes write(2) fail with EFBIG part-way,
+// as a full disk would. The file that was at the path stays as it was, and no temporary is left beside it.
+TEST(WriterFile, AFailedWriteLeavesTheOldFileWhole) {
+  TempDir dir;
+  std::vector<Record> records;  // about 3 MB of text, over 1 MB compressed (pseudo-random fields)
+  uint32_t x = 12345;
+  for (int i = 1; i <= 50000; ++i) {
+    Record r = sample(i);
+    for (int f = 2; f <= kFieldCount; ++f) {
+      x = x * 1664525u + 1013904223u;
+      r.field(f) = static_cast<int32_t>(x >> 12);
+    }
+    records.push_back(r);
+  }
+  for (const std::string name : {"out.swf", "out.swf.gz", "table.csv"}) {
+    SCOPED_TRACE(name);
+    const std::string path = dir.file(name);
+    write_text_file(path, "the earlier result\n");
+    const std::string before = read_file(path);
+    struct rlimit old {};
+    ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &old), 0);
+    const auto previous = std::signal(SIGXFSZ, SIG_IGN);
+    struct rlimit small = old;
+    small.rlim_cur = 64 * 1024;
+    ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &small), 0);
+    std::string error;
+    try {
+      if (name == "table.csv")
+        write_text_file(path, std::string(1 << 20, 'x'));
+      else
+        write_log(path, sample_header(), records);
+    } catch (const WriteError& e) {
+      error = e.what();
+    }
+    ::setrlimit(RLIMIT_FSIZE, &old);
+    std::signal(SIGXFSZ, previous);
+    EXPECT_EQ(error.rfind(path + ": write error", 0), 0u) << error;
+    EXPECT_EQ(read_file(path), before);
+  }
+  EXPECT_EQ(entries(dir.path()), (std::vector<std::string>{"out.swf", "out.swf.gz", "table.csv"}));
+}
+
+TEST(WriterFile, AReplacedFileKeepsItsPermissionsAndDevicesAreWrittenInPlace) {
+  TempDir dir;
+  const std::string path = dir.file("out.swf");
+  write_log(path, sample_header(), {sample(1)});
+  std::filesystem::permissions(path, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write |
+                                         std::filesystem::perms::group_read);
+  write_log(path, sample_header(), {sample(2)});
+  EXPECT_EQ(std::filesystem::status(path).permissions(),
+            std::filesystem::perms::owner_read | std::filesystem::perms::owner_write | std::filesystem::perms::group_read);
+  EXPECT_NE(read_file(path).find("\n2 "), std::string::npos);
+  write_log("/dev/null", sample_header(), {sample(1)});  // not replaced by a regular file
+  EXPECT_TRUE(std::filesystem::is_character_file("/dev/null"));
+  EXPECT_EQ(entries(dir.path()), std::vector<std::string>{"out.swf"});
+}
+
+TEST(WriterFile, OutputIsNotInput) {
+  TempDir dir;
+  const std::string log = dir.file("log.swf");
+  write_log(log, sample_header(), {sample(1)});
+  std::filesystem::create_symlink(log, dir.file("link.swf"));
+  EXPECT_NO_THROW(check_output_is_not_input(dir.file("new.swf"), {log}));
+  EXPECT_NO_THROW(check_output_is_not_input("-", {log, "-"}));
+  EXPECT_NO_THROW(check_output_is_not_input(dir.file("other.swf"), {"-"}));
+  for (const std::string& out : {log, dir.file("link.swf"), dir.path() + "/./log.swf"}) {
+    try {
+      check_output_is_not_input(out, {dir.file("a.swf"), log});
+      ADD_FAILURE() << out << " passed";
+    } catch (const WriteError& e) {
+      EXPECT_EQ(std::string(e.what()).rfind(out + ": the output is the input log " + log + ": write to another file", 0),
+                0u)
+          << e.what();
+    }
   }
 }
 

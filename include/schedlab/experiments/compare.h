@@ -91,4 +91,8 @@ CompareResult run_compare(const CompareSpec& spec, const swf::Log& log);
 
 nlohmann::json to_json(const CompareResult& r);
 
+// The per-period table of `compare --csv`: period, start, the period's attributes, then per scheduler its mean
+// wait and bounded slowdown and their deviations (columns "SPEC:wait", ...; a spec with a comma is quoted).
+std::string compare_csv(const CompareResult& r);
+
 }  // namespace schedlab::experiments

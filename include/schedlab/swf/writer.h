@@ -22,11 +22,18 @@ class WriteError : public std::runtime_error {
 std::string format_record(const Record& record);
 
 // Writes header and records to `path` (".gz" -> gzip, "-" -> stdout). Throws WriteError on failure.
+// A file appears whole or not at all: it is written beside the path and renamed over it when complete, so a
+// failed write leaves what was at the path untouched (standard output and existing non-regular files such as
+// /dev/null are written in place). A replaced file keeps its permissions.
 void write_log(const std::string& path, const Header& header, const std::vector<Record>& records);
 
 // Writes any text output (CSV tables, JSON, fitted models) to `path` the way write_log does: ".gz" -> gzip,
-// "-" -> standard output, else a plain file. Throws WriteError naming the path on failure.
+// "-" -> standard output, else a plain file, whole or not at all. Throws WriteError naming the path on failure.
 void write_text_file(const std::string& path, std::string_view text);
+
+// Throws WriteError when `output` is one of `inputs` (the same file, through any path or link): a command writing
+// its result over the log it reads would replace the log ("-" and missing files never match).
+void check_output_is_not_input(const std::string& output, const std::vector<std::string>& inputs);
 
 // Writes header and records as plain text to a stream.
 void write_log(std::ostream& out, const Header& header, const std::vector<Record>& records);
