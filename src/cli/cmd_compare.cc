@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/progress.h"
 #include "cli/sim_options.h"
 #include "schedlab/base/duration.h"
 #include "schedlab/base/params.h"
@@ -106,6 +107,8 @@ void run(const CompareArgs& a) {
   spec.baseline = a.baseline;
   spec.threads = a.threads;
   swf::check_output_is_not_input(a.csv, {a.trace});
+  Progress progress("compare", "jobs", 2.0, false);  // summed over the schedulers
+  spec.sim.progress = [&progress](size_t done, size_t total) { progress.update(done, total); };
   const swf::Log log = swf::read_log(a.trace);
   const experiments::CompareResult r = [&] {
     try {
@@ -114,6 +117,7 @@ void run(const CompareArgs& a) {
       throw std::invalid_argument(fmt::format("{}: {}", a.trace, e.what()));
     }
   }();
+  progress.finish();
   if (!a.csv.empty()) swf::write_text_file(a.csv, experiments::compare_csv(r));
   if (a.json) {
     nlohmann::json doc = experiments::to_json(r);

@@ -11,6 +11,7 @@
 #include <fmt/core.h>
 
 #include "cli/commands.h"
+#include "cli/progress.h"
 #include "schedlab/base/params.h"
 #include "schedlab/experiments/report.h"
 #include "schedlab/swf/csv.h"
@@ -58,7 +59,10 @@ void run_report(const ReportCliOptions& opt) {
     ro.predictor = opt.predictor;
     ro.procs = opt.procs;
     ro.threads = opt.threads;
+    Progress progress("report: schedules", "jobs", 2.0, false);  // summed over the schedulers
+    ro.progress = [&progress](size_t done, size_t total) { progress.update(done, total); };
     data = experiments::report_data(swf::read_log(opt.log), ro);
+    progress.finish();
   }
   const std::string page = experiments::render_report(data, libraries());
   swf::write_text_file(opt.output, page);

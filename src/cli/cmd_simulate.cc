@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/progress.h"
 #include "cli/sim_options.h"
 #include "schedlab/experiments/simulation.h"
 #include "schedlab/model/estimate_models.h"
@@ -187,6 +188,8 @@ void run(const SimulateArgs& a) {
   spec.workload.extend_estimates = a.extend_estimates;
   spec.sim.check = a.check;
   spec.event_cost = a.event_cost;
+  Progress progress("simulate", "jobs", 2.0, false);
+  spec.sim.progress = [&progress](size_t done, size_t total) { progress.update(done, total); };
   // Unknown names and bad parameters fail here, before the log is read.
   const experiments::PreparedSimulation prepared = experiments::prepare_simulation(spec);
   swf::check_output_is_not_input(a.jobs_out, {a.trace});
@@ -200,6 +203,7 @@ void run(const SimulateArgs& a) {
       throw std::invalid_argument(fmt::format("{}: {}", a.trace, e.what()));
     }
   }();
+  progress.finish();
   if (!a.jobs_out.empty()) sim::write_jobs(a.jobs_out, log.header, log.records, sim.workload, sim.result);
   if (a.json) {
     print_json(a, sim);

@@ -1,11 +1,10 @@
 // schedlab sweep SPEC.toml -o OUT: many simulations from one spec (experiments/sweep.h), on local threads, as one
 // shard of a Slurm job array (--shard i/K), or written as a Slurm array script (--slurm DIR [--submit]);
 // schedlab sweep collect DIR -o OUT merges the shards of such an array.
-#include <unistd.h>
 
 #include <atomic>
-#include <chrono>
 #include <csignal>
+#include <cstdlib>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -15,6 +14,7 @@
 #include <fmt/core.h>
 
 #include "cli/commands.h"
+#include "cli/progress.h"
 #include "cli/text_util.h"
 #include "schedlab/experiments/sweep.h"
 #include "schedlab/experiments/sweep_array.h"
@@ -42,41 +42,6 @@ std::pair<int, int> parse_shard(const std::string& text) {
   }
   throw std::invalid_argument(fmt::format("--shard {}: expected i/K with 0 <= i < K (e.g. 3/10)", text));
 }
-
-std::string duration_text(double s) {
-  if (!(s >= 0) || s > 1e7) return "?";
-  const auto t = static_cast<int64_t>(s + 0.5);
-  return t >= 3600 ? fmt::format("{}h{:02}m", t / 3600, t / 60 % 60)
-         : t >= 60 ? fmt::format("{}m{:02}s", t / 60, t % 60)
-                   : fmt::format("{}s", t);
-}
-
-// Progress on standard error: a bar redrawn in place on a terminal, a line every 10 s (and at the end) otherwise.
-class Progress {
- public:
-  Progress() : tty_(::isatty(2) != 0), start_(std::chrono::steady_clock::now()), last_(start_) {}
-  void update(size_t done, size_t total) {
-    const auto now = std::chrono::steady_clock::now();
-    const double elapsed = std::chrono::duration<double>(now - start_).count();
-    const bool end = done == total;
-    if (!end && std::chrono::duration<double>(now - last_).count() < (tty_ ? 0.2 : 10.0)) return;
-    last_ = now;
-    const double rate = elapsed > 0 ? static_cast<double>(done) / elapsed : 0;
-    const double eta = rate > 0 ? static_cast<double>(total - done) / rate : -1;
-    if (tty_) {
-      const int width = 30, filled = total ? static_cast<int>(width * done / total) : width;
-      fmt::print(stderr, "\r[{}{}] {}/{} runs, {:.1f}/s, ETA {}   ", std::string(static_cast<size_t>(filled), '#'),
-                 std::string(static_cast<size_t>(width - filled), '.'), done, total, rate, duration_text(eta));
-      if (end) fmt::print(stderr, "\n");
-    } else {
-      fmt::print(stderr, "sweep: {}/{} runs, {:.1f} runs/s, ETA {}\n", done, total, rate, duration_text(eta));
-    }
-  }
-
- private:
-  bool tty_;
-  std::chrono::steady_clock::time_point start_, last_;
-};
 
 std::string self_path() {
   std::error_code ec;
@@ -119,7 +84,7 @@ void run_sweep_command(const SweepCliOptions& opt) {
   experiments::SweepOptions so;
   so.threads = opt.threads;
   if (!opt.shard.empty()) std::tie(so.shard, so.shards) = parse_shard(opt.shard);
-  Progress progress;
+  Progress progress("sweep", "runs", 0, true);
   so.progress = [&](size_t done, size_t total) { progress.update(done, total); };
   g_stop = false;
   so.stop = &g_stop;
@@ -129,6 +94,7 @@ void run_sweep_command(const SweepCliOptions& opt) {
       experiments::run_sweep_to_file(spec, runs, opt.output, opt.format == "jsonl", so);
   std::signal(SIGINT, SIG_DFL);
   std::signal(SIGTERM, SIG_DFL);
+  progress.finish();
   if (sum.stopped) {
     fmt::print(stderr, "sweep: stopped after {} runs; {} holds whole rows: run the same command to resume\n",
                sum.run + sum.skipped, opt.output);

@@ -5,6 +5,7 @@
 #include <exception>
 #include <limits>
 #include <map>
+#include <mutex>
 #include <set>
 #include <stdexcept>
 #include <thread>
@@ -186,13 +187,28 @@ CompareResult run_compare(const CompareSpec& spec, const swf::Log& log) {
   const size_t threads = spec.threads > 0 ? static_cast<size_t>(spec.threads)
                                           : std::max<size_t>(1, std::thread::hardware_concurrency());
   std::vector<std::exception_ptr> errors(prepared.size());
+  // Progress over all the runs: the jobs ended in each, summed (the runs go in parallel).
+  std::vector<size_t> ended(prepared.size(), 0);
+  std::mutex progress_mu;
+  const auto options_of = [&](size_t i) {
+    sim::SimOptions o = spec.sim;
+    if (spec.sim.progress)
+      o.progress = [&, i](size_t done, size_t) {
+        std::lock_guard<std::mutex> lock(progress_mu);  // the sums reported never go back
+        ended[i] = done;
+        size_t sum = 0;
+        for (const size_t e : ended) sum += e;
+        spec.sim.progress(sum, w.jobs.size() * prepared.size());
+      };
+    return o;
+  };
   size_t next = 0;
   while (next < prepared.size()) {
     std::vector<std::thread> pool;
     for (; next < prepared.size() && pool.size() < threads; ++next) {
       pool.emplace_back([&, i = next] {
         try {
-          r.results[i] = sim::simulate(w, *prepared[i].scheduler, *prepared[i].predictor, spec.sim);
+          r.results[i] = sim::simulate(w, *prepared[i].scheduler, *prepared[i].predictor, options_of(i));
           r.results[i].scheduler = prepared[i].name;
         } catch (...) {
           errors[i] = std::current_exception();

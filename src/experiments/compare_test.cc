@@ -78,6 +78,24 @@ TEST(CompareTest, CsvHasOneRowPerPeriodAndQuotesSpecsWithCommas) {
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 3);  // header + 2 periods
 }
 
+TEST(CompareTest, ProgressSumsTheRunsJobs) {
+  CompareSpec spec;
+  spec.schedulers = {"fcfs", "easy", "conservative"};
+  spec.period = 100;
+  spec.threads = 3;
+  size_t last = 0, total = 0, calls = 0;
+  spec.sim.progress = [&](size_t done, size_t all) {  // serialised by run_compare
+    EXPECT_GE(done, last);
+    last = done;
+    total = all;
+    ++calls;
+  };
+  const CompareResult r = run_compare(spec, scenario());
+  EXPECT_GE(calls, 3u);  // each run's last call at least
+  EXPECT_EQ(total, 3 * r.jobs);
+  EXPECT_EQ(last, 3 * r.jobs);
+}
+
 TEST(CompareTest, GainsAgainstTheBaseline) {
   const CompareResult r = compare();
   // whole-log mean waits: fcfs (0 + 299 + 298 + 160) / 4 = 189.25, easy 299 / 4 = 74.75

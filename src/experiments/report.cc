@@ -234,6 +234,7 @@ json scheduling_section(const swf::Log& log, const ReportOptions& o) {
   spec.predictor = o.predictor;
   spec.workload.procs = o.procs;
   spec.threads = o.threads;
+  spec.sim.progress = o.progress;
   const CompareResult r = run_compare(spec, log);
   const workload::Workload wl = workload::build_workload(log.header, log.records, spec.workload);
   json s;

@@ -331,6 +331,21 @@ double interpolated(std::vector<double> v, double q) {
   return v[lo] + (h - static_cast<double>(lo)) * (v[lo + 1] - v[lo]);
 }
 
+TEST(EngineTest, ProgressEndsAtEveryJobAndChangesNothing) {
+  const swf::Log log = swf::read_log(std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz");
+  const Workload w = build_workload(log.header, log.records, WorkloadOptions{});
+  std::vector<std::pair<size_t, size_t>> calls;
+  SimOptions watched;
+  watched.progress = [&](size_t done, size_t total) { calls.emplace_back(done, total); };
+  const SimResult a = simulate(w, "conservative", "", watched);
+  const SimResult b = simulate(w, "conservative", "", SimOptions{});
+  ASSERT_FALSE(calls.empty());
+  EXPECT_EQ(calls.back(), std::make_pair(w.jobs.size(), w.jobs.size()));
+  for (size_t k = 1; k < calls.size(); ++k) EXPECT_LE(calls[k - 1].first, calls[k].first);
+  EXPECT_EQ(a.termination_order, b.termination_order);
+  for (size_t i = 0; i < w.jobs.size(); ++i) ASSERT_EQ(a.jobs[i].start, b.jobs[i].start) << i;
+}
+
 TEST(EngineMetrics, SameAsOverACopyInTerminationOrder) {
   const swf::Log log = swf::read_log(std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz");
   const Workload w = build_workload(log.header, log.records, WorkloadOptions{});

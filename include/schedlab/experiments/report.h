@@ -18,6 +18,7 @@
 // unknown scheduler / predictor.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -35,6 +36,8 @@ struct ReportOptions {
   std::optional<int64_t> procs;
   int locality_rounds = 100;
   int threads = 0;
+  // The schedules' progress (run_compare's: jobs ended, summed over the schedulers), for a long report.
+  std::function<void(size_t done, size_t total)> progress;
 };
 
 nlohmann::json report_data(const swf::Log& log, const ReportOptions& options);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -27,6 +28,9 @@ struct SimOptions {
   int64_t bsld_tau = 10;          // seconds, > 0
   double warmup_fraction = 0.0;   // in [0, 1)
   uint64_t seed = 0;              // passed to the scheduler and predictor factories (by-name overload)
+  // Called now and then while simulating (at most every 1,024 instants and 0.2 s), with the jobs ended so far
+  // and the jobs to simulate; for a long run's progress display. Not copied into forks.
+  std::function<void(size_t done, size_t total)> progress;
 };
 
 struct JobOutcome {
