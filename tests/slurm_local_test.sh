@@ -4,7 +4,8 @@
 #    run row for row (but wall_seconds);
 # 2. sacct's record of jobs that complete, fail, exceed their time limit, are cancelled while pending and while
 #    running, an array and a 2-CPU job converts to SWF (`convert --from sacct`) with the right statuses, sizes and
-#    limits, and the log goes through `stats` and `simulate`.
+#    limits, and the log goes through `stats` and `simulate`;
+# 3. sacct's output without -X (job steps as extra rows) converts to the same jobs.
 # usage: tests/slurm_local_test.sh SCHEDLAB_BINARY   (exit 77 = skipped: not root, or Slurm not installed)
 set -euo pipefail
 cli=$(readlink -f "$1")
@@ -86,4 +87,14 @@ grep -q '^; Note: job names (field 14): ' slurm.swf || fail "no job-name mapping
 "$cli" stats slurm.swf >/dev/null
 "$cli" simulate slurm.swf -s easy --check >/dev/null
 echo "sacct: 13 rows -> 12 jobs (1 never started), statuses, sizes and limits as submitted; stats and simulate run"
+
+# 3. The same history without -X: sacct adds the job steps (batch, extern, ...); they are left out, counted.
+sacct -P -a -S now-1hours --format=$format >sacct-steps.txt
+cat sacct-steps.txt
+"$cli" convert --from sacct sacct-steps.txt slurm-steps.swf 2>convert.err
+cat convert.err
+grep -q 'job steps (left out): [1-9]' convert.err || fail "no job steps counted in sacct without -X"
+cmp -s <(grep -v '^;' slurm.swf) <(grep -v '^;' slurm-steps.swf) || {
+  diff <(grep -v '^;' slurm.swf) <(grep -v '^;' slurm-steps.swf) | head; fail "without -X the jobs differ"; }
+echo "sacct without -X: the steps left out, the same 12 jobs"
 echo "PASSED"

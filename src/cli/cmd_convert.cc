@@ -48,9 +48,10 @@ void run_sacct(const ConvertOptions& opt) {
   if (format_of(opt.out, "output") == Format::kSwf) swf::write_log(opt.out, log.header, log.records);
   else swf::write_csv(opt.out, log.header, log.records);
   fmt::print(stderr,
-             "schedlab convert: {} sacct rows -> {} jobs in {}; never started: {} ({}); unfinished (left out): {}\n",
+             "schedlab convert: {} sacct rows -> {} jobs in {}; never started: {} ({}); unfinished (left out): {}; job "
+             "steps (left out): {}\n",
              group_thousands(rep.rows), group_thousands(rep.jobs), opt.out, rep.unstarted,
-             opt.keep_unstarted ? "kept with status 5" : "left out", rep.unfinished);
+             opt.keep_unstarted ? "kept with status 5" : "left out", rep.unfinished, group_thousands(rep.steps));
 }
 
 void run_convert(const ConvertOptions& opt) {

@@ -188,7 +188,6 @@ Log parse_sacct(std::string_view text, const std::string& name, const SacctOptio
   const auto c_name = find({"jobname"}), c_user = find({"user"}), c_group = find({"group"}),
              c_part = find({"partition"}), c_req = find({"reqcpus"}), c_elapsed = find({"elapsed"}),
              c_nodes = find({"nodelist"});
-  (void)c_id;
 
   const std::string zone = options.timezone.empty() ? machine_zone() : options.timezone;
   ZoneScope scope(options.timezone);
@@ -206,6 +205,12 @@ Log parse_sacct(std::string_view text, const std::string& name, const SacctOptio
     if (f.size() < header.size())
       throw ReadError(fmt::format("{}:{}: {} fields, the header has {}", name, li + 1, f.size(), header.size()));
     ++rep.rows;
+    // Without -X sacct adds a row per job step ("123.batch", "123.0", "123_4.extern"): the allocation's row
+    // already holds the job; converted, the steps would count it again and again.
+    if (f[c_id].find('.') != std::string_view::npos) {
+      ++rep.steps;
+      continue;
+    }
     const std::string_view state_text = f[c_state];
     const std::string state(state_text.substr(0, state_text.find(' ')));
     ++rep.states[state];
@@ -275,9 +280,10 @@ Log parse_sacct(std::string_view text, const std::string& name, const SacctOptio
   h.add_line(fmt::format("; MaxProcs: {}", options.procs ? *options.procs : std::max<int64_t>(largest, 1)));
   std::string states;
   for (const auto& [s, n] : rep.states) states += fmt::format("{}{} {}", states.empty() ? "" : ", ", s, n);
-  h.add_note(fmt::format("sacct rows {}: jobs {}, never started {} ({}), unfinished {} (left out); states: {}", rep.rows,
-                         rep.jobs, rep.unstarted, options.keep_unstarted ? "kept with status 5" : "left out",
-                         rep.unfinished, states));
+  h.add_note(fmt::format("sacct rows {}: jobs {}, never started {} ({}), unfinished {} (left out), job steps {} (left "
+                         "out); states: {}",
+                         rep.rows, rep.jobs, rep.unstarted, options.keep_unstarted ? "kept with status 5" : "left out",
+                         rep.unfinished, rep.steps, states));
   if (!users.empty()) h.add_note(users.note("users"));
   if (!groups.empty()) h.add_note(groups.note("groups"));
   if (!parts.empty()) h.add_note(parts.note("partitions"));

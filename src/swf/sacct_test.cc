@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <string_view>
 
 namespace schedlab::swf {
 namespace {
@@ -62,6 +63,37 @@ TEST(Sacct, MapsStatusesTimesSizesAndNames) {
   bool users = false;
   for (const auto& n : log.header.notes) users = users || n == "users: 1=alice, 2=bob";
   EXPECT_TRUE(users);
+}
+
+// sacct without -X: a row per job step besides each allocation's. The steps are left out and counted: the same
+// log as with -X.
+TEST(Sacct, JobStepsAreLeftOutAndCounted) {
+  std::string with_steps;
+  int steps = 0;
+  size_t pos = 0;
+  for (size_t next; (next = std::string_view(kText).find('\n', pos)) != std::string_view::npos; pos = next + 1) {
+    const std::string line(kText + pos, next - pos);
+    with_steps += line + "\n";
+    if (pos == 0 || line.rfind("RUNNING", 0) == 0) continue;
+    // COMPLETED|10|... -> COMPLETED|10.batch|... and COMPLETED|10.0|...
+    const size_t a = line.find('|') + 1, b = line.find('|', a);
+    for (const char* step : {".batch", ".0"}) {
+      with_steps += line.substr(0, b) + step + line.substr(b) + "\n";
+      ++steps;
+    }
+  }
+  SacctOptions o;
+  o.timezone = "UTC";
+  SacctReport plain_rep, steps_rep;
+  const Log plain = parse_sacct(kText, "s.txt", o, &plain_rep);
+  const Log stepped = parse_sacct(with_steps, "s.txt", o, &steps_rep);
+  EXPECT_EQ(steps, 12);
+  EXPECT_EQ(steps_rep.steps, 12);
+  EXPECT_EQ(plain_rep.steps, 0);
+  EXPECT_EQ(steps_rep.rows, plain_rep.rows + 12);
+  EXPECT_EQ(steps_rep.jobs, plain_rep.jobs);
+  EXPECT_EQ(steps_rep.states, plain_rep.states);
+  EXPECT_EQ(stepped.records, plain.records);
 }
 
 TEST(Sacct, KeepUnstartedTimeZoneAndProcs) {

@@ -6,7 +6,8 @@
 // End, State, AllocCPUS (or NCPUS), Timelimit; optional: JobName, User, Group, Partition, ReqCPUS, Elapsed,
 // NodeList.
 //
-// Mapping (one row = one job; array tasks are separate rows with -X):
+// Mapping (one row = one job; array tasks are separate rows with -X). Job-step rows (JobID "123.batch", "123.0":
+// sacct without -X) are left out and counted, so a log read without -X gives the same jobs.
 // - Times "YYYY-MM-DDTHH:MM:SS" in `timezone` (sacct prints the machine's local time; default the TZ variable,
 //   else the machine's zone). UnixStartTime = the first submit; submit = seconds after it; wait = Start - Submit;
 //   runtime = End - Start (Elapsed when End is absent).
@@ -43,7 +44,8 @@ struct SacctOptions {
 
 struct SacctReport {
   int64_t rows = 0, jobs = 0, unstarted = 0, unfinished = 0;
-  std::map<std::string, int64_t> states;  // rows per state (first word)
+  int64_t steps = 0;                      // job-step rows (JobID with a '.': sacct without -X), left out
+  std::map<std::string, int64_t> states;  // rows per state (first word), steps not included
 };
 
 Log parse_sacct(std::string_view text, const std::string& name, const SacctOptions& options,
