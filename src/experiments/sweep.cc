@@ -373,6 +373,10 @@ std::vector<SweepRun> expand_sweep(const SweepSpec& s) {
     check_model(r.estimate_model, p.line);
     runs.push_back(std::move(r));
   }
+  // An empty run set is a spec that excludes everything: a sweep of nothing would look complete.
+  if (runs.empty())
+    throw SweepError(fmt::format("{}: the spec has no run (its [[exclude]] tables exclude every run of the product)",
+                                 s.name));
   for (size_t i = 0; i < runs.size(); ++i) runs[i].index = i;
   return runs;
 }

@@ -48,6 +48,15 @@ kill_at_estimate = [false, true]
   EXPECT_FALSE(runs[0].procs.has_value());
 }
 
+TEST(SweepSpec, ASpecExcludingEveryRunIsAnError) {
+  EXPECT_EQ(error_of("logs = 'a.swf'\nschedulers = ['easy']\n[[exclude]]\nscheduler = 'easy'\n"),
+            "s.toml: the spec has no run (its [[exclude]] tables exclude every run of the product)");
+  // An include alone still makes a run.
+  EXPECT_EQ(error_of("logs = 'a.swf'\nschedulers = ['easy']\n[[exclude]]\nscheduler = 'easy'\n[[include]]\n"
+                     "scheduler = 'fcfs'\n"),
+            "");
+}
+
 TEST(SweepSpec, ExcludeAndInclude) {
   const auto runs = expand_sweep(parse_sweep_spec(R"(
 logs = ["a.swf", "b.swf"]

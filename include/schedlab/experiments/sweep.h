@@ -83,7 +83,7 @@ SweepSpec parse_sweep_spec(const std::string& text, const std::string& name);
 SweepSpec read_sweep_spec(const std::string& path);  // relative logs: against the spec's directory
 
 // The run set (product minus excludes, plus includes), in order. Validates every scheduler, predictor,
-// correction and estimate model (SweepError); does not read the logs.
+// correction and estimate model, and refuses an empty run set (SweepError); does not read the logs.
 std::vector<SweepRun> expand_sweep(const SweepSpec& spec);
 
 // The output's columns, in order.
