@@ -1,7 +1,7 @@
 # Entry points. Each target does its own set-up (bootstrap installs missing Debian packages).
 #   make          build the release CLI at build/schedlab (no package installation: see make bootstrap)
 #   make demo     install what is missing, build, run the main job on the bundled KTH log
-#   make check    install what is missing, build, run every test (CTest, the Python tests too), then fuzz the SWF reader
+#   make check    install what is missing, build, run every test (CTest, the Python tests too), then fuzz the parsers
 #   make python   build the Python module into build/python (PYTHONPATH=build/python)
 #   make bootstrap  install the missing Debian packages (scripts/bootstrap.sh)
 JOBS ?= $(shell nproc)

@@ -1,48 +1,58 @@
 #!/usr/bin/env bash
-# Fuzzes the SWF reader with libFuzzer for a bounded time.
-#   usage: scripts/fuzz.sh SECONDS
-# Configures and builds the `fuzz` preset (clang, -fsanitize=fuzzer + ASan/UBSan) into build-fuzz, runs
-# swf_reader_fuzz on a scratch copy of fuzz/corpus (fuzz/corpus-run, git-ignored) for SECONDS with leak
-# detection, and prints a one-line summary. Exits non-zero on a crash, leak, sanitizer report or build error.
+# Fuzzes the parsers of outside input with libFuzzer for a bounded time each: the SWF reader, the CSV reader and
+# the Slurm accounting converter.
+#   usage: scripts/fuzz.sh SECONDS [TARGET...]     (targets: swf_reader csv_reader sacct; default all)
+# Configures and builds the `fuzz` preset (clang, -fsanitize=fuzzer + ASan/UBSan) into build-fuzz, runs each
+# TARGET_fuzz on a scratch copy of fuzz/corpus/KIND (fuzz/corpus-run/KIND, git-ignored) for SECONDS with leak
+# detection, and prints a one-line summary per target. Exits non-zero on a crash, leak, sanitizer report or build
+# error.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 seconds="${1:-}"
 if ! [[ "$seconds" =~ ^[0-9]+$ ]] || [ "$seconds" -lt 1 ]; then
-  echo "usage: scripts/fuzz.sh SECONDS" >&2
+  echo "usage: scripts/fuzz.sh SECONDS [swf_reader|csv_reader|sacct ...]" >&2
   exit 2
 fi
+shift
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(swf_reader csv_reader sacct)
 jobs="${FUZZ_BUILD_JOBS:-2}"
 
 # The preset turns on SCHEDLAB_FUZZ, which compiles the whole library with -fsanitize=fuzzer-no-link.
 cmake --preset fuzz >/dev/null
-cmake --build build-fuzz -j "$jobs" --target swf_reader_fuzz >/dev/null
+for t in "${targets[@]}"; do cmake --build build-fuzz -j "$jobs" --target "${t}_fuzz" >/dev/null; done
 
-run_dir=fuzz/corpus-run
-rm -rf "$run_dir"
-mkdir -p "$run_dir"
-cp fuzz/corpus/* "$run_dir"/
-artifacts=build-fuzz/fuzz-artifacts/
-rm -rf "$artifacts"
-mkdir -p "$artifacts"
-log=build-fuzz/fuzz.log
+failed=0
+for t in "${targets[@]}"; do
+  kind=${t%_reader}
+  run_dir=fuzz/corpus-run/$kind
+  rm -rf "$run_dir"
+  mkdir -p "$run_dir"
+  cp fuzz/corpus/"$kind"/* "$run_dir"/
+  artifacts=build-fuzz/fuzz-artifacts/$kind/
+  rm -rf "$artifacts"
+  mkdir -p "$artifacts"
+  log=build-fuzz/fuzz-$kind.log
 
-set +e
-ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=1" \
-UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
-  ./build-fuzz/swf_reader_fuzz "$run_dir" -max_total_time="$seconds" -detect_leaks=1 -rss_limit_mb=2048 \
-    -timeout=10 -max_len=65536 -print_final_stats=1 -artifact_prefix="$artifacts" >"$log" 2>&1
-status=$?
-set -e
+  set +e
+  ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=1" \
+  UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
+    ./build-fuzz/"${t}_fuzz" "$run_dir" -max_total_time="$seconds" -detect_leaks=1 -rss_limit_mb=2048 \
+      -timeout=10 -max_len=65536 -print_final_stats=1 -artifact_prefix="$artifacts" >"$log" 2>&1
+  status=$?
+  set -e
 
-runs=$(grep -Eo 'stat::number_of_executed_units: *[0-9]+' "$log" | grep -Eo '[0-9]+$' || true)
-cov=$(grep -Eo 'cov: [0-9]+' "$log" | tail -1 | grep -Eo '[0-9]+' || true)
-corpus=$(ls "$run_dir" | wc -l)
-if [ "$status" -eq 0 ]; then
-  echo "fuzz: OK - ${runs:-?} runs in ${seconds}s, coverage ${cov:-?}, corpus ${corpus} files, no crash (log: $log)"
-else
-  crash=$(ls "$artifacts" 2>/dev/null | head -1)
-  echo "fuzz: FAILED (exit $status) after ${runs:-?} runs; artifact: ${artifacts}${crash:-none}; see $log" >&2
-  grep -E 'ERROR|SUMMARY|runtime error' "$log" | head -5 >&2 || true
-  exit 1
-fi
+  runs=$(grep -Eo 'stat::number_of_executed_units: *[0-9]+' "$log" | grep -Eo '[0-9]+$' || true)
+  cov=$(grep -Eo 'cov: [0-9]+' "$log" | tail -1 | grep -Eo '[0-9]+' || true)
+  corpus=$(ls "$run_dir" | wc -l)
+  if [ "$status" -eq 0 ]; then
+    echo "fuzz $t: OK - ${runs:-?} runs in ${seconds}s, coverage ${cov:-?}, corpus ${corpus} files, no crash (log: $log)"
+  else
+    crash=$(ls "$artifacts" 2>/dev/null | head -1)
+    echo "fuzz $t: FAILED (exit $status) after ${runs:-?} runs; artifact: ${artifacts}${crash:-none}; see $log" >&2
+    grep -E 'ERROR|SUMMARY|runtime error' "$log" | head -5 >&2 || true
+    failed=1
+  fi
+done
+exit "$failed"

@@ -128,7 +128,7 @@ class CsvParser {
       pos = end + 1;
       ++line_;
       ++log.report.lines;
-      if (line.ends_with('\r')) line.remove_suffix(1);
+      while (line.ends_with('\r')) line.remove_suffix(1);  // all of them: see swf/reader.cc next_line
       if (line.starts_with('#')) {
         std::string_view body = line.substr(1);
         std::string header_line;

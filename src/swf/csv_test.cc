@@ -99,6 +99,20 @@ TEST(Csv, AcceptsBlanksCrlfDecimalsAndForeignComments) {
   EXPECT_EQ(log.header.lines, (std::vector<std::string>{"; made by hand", "; Note: late"}));
 }
 
+// A line ending in several '\r' (found by fuzzing): all are removed, so that writing the header line and reading
+// it back keeps it (one '\r' fewer each round trip before), in CSV and in SWF.
+TEST(Csv, TrailingCarriageReturnsAllGoAndTheRoundTripIsStable) {
+  const std::string row = "1,0,5,10,1,-1,-1,1,20,-1,1,1,1,-1,-1,-1,-1,-1";
+  const Log log = parse_csv(std::string("#; x  \r\r\r\n") + kColumns + "\r\r\n" + row + "\r\r\n");
+  EXPECT_EQ(log.header.lines, std::vector<std::string>{"; x  "});
+  std::ostringstream csv;
+  write_csv(csv, log.header, log.records);
+  EXPECT_EQ(parse_csv(csv.str()).header.lines, log.header.lines);
+  const Log swf = parse_log("; y \r\r\n" + format_record(log.records[0]) + "\r\r\n");
+  EXPECT_EQ(swf.header.lines, std::vector<std::string>{"; y "});
+  EXPECT_EQ(swf.records, log.records);
+}
+
 TEST(Csv, WrongColumnNameGivesLineAndColumn) {
   std::string columns = kColumns;
   columns.replace(columns.find("wait_time"), 9, "wait");

@@ -194,6 +194,7 @@ Log parse_sacct(std::string_view text, const std::string& name, const SacctOptio
   struct Row {
     int64_t submit;
     Record r;
+    int64_t line;
   };
   std::vector<Row> rows;
   Ids users, groups, parts, names;
@@ -242,6 +243,10 @@ Log parse_sacct(std::string_view text, const std::string& name, const SacctOptio
       if (!options.keep_unstarted) continue;
       r.status = 5;
     } else {
+      // SWF times are 32-bit seconds: a wait of more than 68 years is a corrupt timestamp, not a wait.
+      if (start - *submit > std::numeric_limits<int32_t>::max())
+        fail(header[c_start], fmt::format("'{}' is more than 68 years after the submit time '{}'", f[c_start],
+                                          f[c_submit]));
       r.wait_time = static_cast<int32_t>(std::max<int64_t>(0, start - *submit));
       int64_t run = -1;
       if (end >= 0) run = std::max<int64_t>(0, end - start);
@@ -255,11 +260,17 @@ Log parse_sacct(std::string_view text, const std::string& name, const SacctOptio
     if (c_group) r.group_id = groups.of(f[*c_group]);
     if (c_name) r.executable = names.of(f[*c_name]);
     if (c_part) r.partition = parts.of(f[*c_part]);
-    rows.push_back({*submit, r});
+    rows.push_back({*submit, r, static_cast<int64_t>(li + 1)});
   }
   std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.submit < b.submit; });
   Log log;
   const int64_t first = rows.empty() ? 0 : rows.front().submit;
+  // Submit times are seconds after the first one, in 32 bits: a log spanning more than 68 years has a corrupt
+  // timestamp (the latest is named).
+  if (!rows.empty() && rows.back().submit - first > std::numeric_limits<int32_t>::max())
+    throw ReadError(fmt::format("{}:{}: column {}: more than 68 years after the first submit ({}:{}): a corrupt "
+                                "timestamp?",
+                                name, rows.back().line, header[c_submit], name, rows.front().line));
   int64_t largest = 0;
   for (size_t i = 0; i < rows.size(); ++i) {
     Record r = rows[i].r;

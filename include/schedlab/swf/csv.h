@@ -10,13 +10,13 @@
 // So SWF -> CSV -> SWF gives back exactly the same records and the same header lines.
 //
 // Reading accepts what it writes, plus: '#' lines anywhere (taken as header lines; the text after the
-// '#' is kept verbatim when it starts with ';', otherwise the '#' is replaced by ';': "# text" -> "; text"), blank lines,
-// CRLF line ends, spaces and tabs around fields, and numbers with a decimal part or exponent (kept exactly
-// and counted in ReadReport::decimal_fields, as the SWF reader does). The column-name row must
-// match kFieldNames exactly. Gzip input is detected by content. Errors are swf::ReadError with
-// "file:line:column: what is wrong" (column = 1-based character position). The reader's semantic warnings
-// (ReadReport::warnings) are not computed for CSV input; ReadReport counts lines, header lines, blank
-// lines, records and decimal fields.
+// '#' is kept verbatim when it starts with ';', otherwise the '#' is replaced by ';': "# text" -> "; text"), blank
+// lines, CRLF line ends (every trailing '\r' of a line is removed), spaces and tabs around fields, and numbers with
+// a decimal part or exponent (kept exactly and counted in ReadReport::decimal_fields, as the SWF reader does). The
+// column-name row must match kFieldNames exactly. Gzip input is detected by content. Errors are swf::ReadError
+// with "file:line:column: what is wrong" (column = 1-based character position). The reader's semantic warnings
+// (ReadReport::warnings) are not computed for CSV input; ReadReport counts lines, header lines, blank lines,
+// records and decimal fields.
 #pragma once
 
 #include <ostream>

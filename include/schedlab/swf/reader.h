@@ -15,7 +15,8 @@
 //
 // Details (implemented in src/swf/reader.cc):
 // - A header line is a line whose first non-blank character is ';'. It is kept verbatim without its line
-//   terminator (a '\r' of CRLF is removed, other trailing blanks are kept). Header lines found between
+//   terminator (the '\r' of CRLF is removed — every trailing '\r', so that writing a line and reading it back
+//   gives it unchanged — other trailing blanks are kept). Header lines found between
 //   records are added to the same Header (a writer puts them back at the top).
 // - Integer members hold decimals rounded half away from zero ("3.5" -> 4, "-2.5" -> -3), and the record
 //   keeps "3.5" and "-2.5" as their exact values; a leading '+' is accepted;
