@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 
 #include <fmt/core.h>
 
@@ -19,10 +20,17 @@ OutputFile::OutputFile(const std::string& path) : path_(path) {
   }
   struct stat st {};
   const bool exists = ::stat(path.c_str(), &st) == 0;
+  // Through a symbolic link the file it names is replaced, not the link (the temporary goes beside that file).
+  struct stat lst {};
+  if (exists && ::lstat(path.c_str(), &lst) == 0 && S_ISLNK(lst.st_mode)) {
+    std::error_code ec;
+    const auto target = std::filesystem::canonical(path, ec);
+    if (!ec) target_ = target.string();
+  }
   int fd = -1;
   if (!exists || S_ISREG(st.st_mode)) {
     static std::atomic<unsigned> counter{0};
-    tmp_ = fmt::format("{}.tmp-{}-{}", path, ::getpid(), counter++);
+    tmp_ = fmt::format("{}.tmp-{}-{}", target_.empty() ? path : target_, ::getpid(), counter++);
     fd = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (fd >= 0 && exists) (void)::fchmod(fd, st.st_mode & 07777);  // a replaced file keeps its permissions
     if (fd < 0) tmp_.clear();  // e.g. a read-only directory holding a writable file: written in place
@@ -79,7 +87,8 @@ void OutputFile::commit() {
     discard();
     throw e;
   }
-  if (!tmp_.empty() && std::rename(tmp_.c_str(), path_.c_str()) != 0) {
+  const std::string& final_path = target_.empty() ? path_ : target_;
+  if (!tmp_.empty() && std::rename(tmp_.c_str(), final_path.c_str()) != 0) {
     const WriteError e = error("cannot replace the file");
     discard();
     throw e;

@@ -2,8 +2,9 @@
 // A regular file is written to a temporary beside it (same directory, so the rename stays on one file system) and
 // renamed over the path by commit(): a failed write (disk full, a file size limit, an exception while formatting)
 // or a missing commit removes the temporary and leaves what was at the path — an earlier result, or the input log
-// itself — untouched; a replaced file keeps its permissions. Standard output ("-") and existing non-regular files
-// (/dev/null, a pipe) are written in place. ".gz" paths are gzip-compressed. Errors: WriteError naming the path.
+// itself — untouched. A replaced file keeps its permissions; through a symbolic link the file it names is
+// replaced and the link stays. Standard output ("-") and existing non-regular files (/dev/null, a pipe) are
+// written in place. ".gz" paths are gzip-compressed. Errors: WriteError naming the path.
 #pragma once
 
 #include <zlib.h>
@@ -31,6 +32,7 @@ class OutputFile {
   void discard();
 
   std::string path_, tmp_;
+  std::string target_;  // the file a symbolic link `path_` names (empty: not a link)
   std::FILE* f_ = nullptr;
   gzFile gz_ = nullptr;
   bool committed_ = false;

@@ -171,9 +171,14 @@ TEST(WriterFile, AReplacedFileKeepsItsPermissionsAndDevicesAreWrittenInPlace) {
   EXPECT_EQ(std::filesystem::status(path).permissions(),
             std::filesystem::perms::owner_read | std::filesystem::perms::owner_write | std::filesystem::perms::group_read);
   EXPECT_NE(read_file(path).find("\n2 "), std::string::npos);
+  // Through a symbolic link: the file it names gets the new content, the link stays a link.
+  std::filesystem::create_symlink(path, dir.file("link.swf"));
+  write_log(dir.file("link.swf"), sample_header(), {sample(3)});
+  EXPECT_TRUE(std::filesystem::is_symlink(dir.file("link.swf")));
+  EXPECT_NE(read_file(path).find("\n3 "), std::string::npos);
   write_log("/dev/null", sample_header(), {sample(1)});  // not replaced by a regular file
   EXPECT_TRUE(std::filesystem::is_character_file("/dev/null"));
-  EXPECT_EQ(entries(dir.path()), std::vector<std::string>{"out.swf"});
+  EXPECT_EQ(entries(dir.path()), (std::vector<std::string>{"link.swf", "out.swf"}));
 }
 
 TEST(WriterFile, OutputIsNotInput) {
