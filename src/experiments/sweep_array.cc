@@ -140,6 +140,15 @@ void check_sweep_runs_digest(const SweepSpec& spec, const std::vector<SweepRun>&
 
 SweepCollectSummary collect_sweep_array(const std::string& dir, const std::string& output) {
   const SweepArrayManifest m = read_sweep_array_manifest(dir);
+  {
+    std::vector<std::string> inputs{dir + "/sweep.json", dir + "/sweep.sbatch", m.spec};
+    for (int i = 0; i < m.shards; ++i) inputs.push_back(shard_path(dir, i, m.jsonl));
+    try {
+      swf::check_output_is_not_input(output, inputs);  // a shard written over would be lost
+    } catch (const swf::WriteError& e) {
+      throw SweepError(e.what());
+    }
+  }
   std::map<size_t, SweepOutputRow> rows;
   std::vector<int> missing;
   for (int i = 0; i < m.shards; ++i) {

@@ -170,6 +170,8 @@ TEST(SweepArray, CollectRefusesShardsOfAnotherRunSet) {
   run_sweep_to_file(changed, changed_runs, shard_file(a, 1), false, o);
   EXPECT_NE(collect_error(a, merged).find("not the runs the array was written for"), std::string::npos);
   EXPECT_TRUE(fs::exists(merged));  // the earlier good merge is left as it was
+  // The merged file over one of the shards would lose it.
+  EXPECT_NE(collect_error(a, shard_file(a, 0)).find(": the output is the input log "), std::string::npos);
 }
 
 TEST(SweepArray, CorruptManifestsNameTheFileAndKey) {
