@@ -268,6 +268,16 @@ def test_generators_and_estimate_models_return_dataframes(tmp_path):
     df, rep = schedlab.generate_estimates(KTH, "f", "f=1", seed=3)
     assert (df["requested_time"] >= df["run_time"].clip(lower=1)).all()
     assert rep["assigned"] == len(df)
+    # A fitted model file, as the CLI's --params FILE, gives the CLI's log.
+    model = tmp_path / "song.json"
+    subprocess.run([CLI, "estimates", "fit", KTH, "--model", "song", "-o", str(model)], check=True, capture_output=True)
+    song, _ = schedlab.generate_estimates(KTH, "song", [model, "align_prob=0.5"], seed=2)
+    out = tmp_path / "song.swf"
+    subprocess.run([CLI, "estimates", "generate", KTH, "--model", "song", "--params", str(model), "--params",
+                    "align_prob=0.5", "--seed", "2", "-o", str(out)], check=True, capture_output=True)
+    assert list(song["requested_time"]) == list(schedlab.read_swf(out)[0]["requested_time"])
+    with pytest.raises(ValueError, match="missing.json: cannot open the parameter file"):
+        schedlab.generate_estimates(KTH, "song", tmp_path / "missing.json")
     loc = schedlab.generate_locality(KTH, theta=2.5, jobs=5000, seed=2)
     out = tmp_path / "loc.swf"
     subprocess.run([CLI, "generate", "locality", "--from", KTH, "--theta", "2.5", "--jobs", "5000", "--seed", "2",

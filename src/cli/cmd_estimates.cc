@@ -1,8 +1,6 @@
 // schedlab estimates bins|fit|generate|compare: user runtime-estimate models (model/estimate_*.h, tsafrir.h,
 // song.h).
-#include <fstream>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -131,29 +129,6 @@ void run_fit(const FitOptions& o) {
   if (o.output != "-") fmt::print("{}wrote {}\n", summary, o.output);
 }
 
-nlohmann::json load_params(const std::vector<std::string>& items) {
-  nlohmann::json params = nlohmann::json::object();
-  for (const auto& item : items) {
-    nlohmann::json part;
-    if (item.find('=') != std::string::npos) {
-      part = model::parse_params_text(item);
-    } else {
-      std::ifstream f(item, std::ios::binary);
-      if (!f) throw std::runtime_error(fmt::format("{}: cannot open the parameter file", item));
-      std::stringstream ss;
-      ss << f.rdbuf();
-      try {
-        part = nlohmann::json::parse(ss.str());
-      } catch (const nlohmann::json::exception& e) {
-        throw std::runtime_error(fmt::format("{}: malformed parameter file (not JSON): {}", item, e.what()));
-      }
-      if (!part.is_object()) throw std::runtime_error(fmt::format("{}: the parameter file must hold a JSON object", item));
-    }
-    for (auto it = part.begin(); it != part.end(); ++it) params[it.key()] = it.value();
-  }
-  return params;
-}
-
 struct GenerateOptions {
   std::string path, model, output;
   std::vector<std::string> params;
@@ -162,7 +137,7 @@ struct GenerateOptions {
 };
 
 void run_generate(const GenerateOptions& o) {
-  const nlohmann::json params = load_params(o.params);
+  const nlohmann::json params = model::load_params(o.params);
   std::vector<std::string> inputs = o.params;  // a parameter may be a fitted-model file
   inputs.push_back(o.path);
   swf::check_output_is_not_input(o.output, inputs);

@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <fstream>
 #include <limits>
 #include <map>
 #include <optional>
 #include <set>
+#include <sstream>
 
 #include <fmt/core.h>
 
@@ -287,6 +289,29 @@ nlohmann::json parse_params_text(const std::string& text) {
     else j[key] = value;
   }
   return j;
+}
+
+nlohmann::json load_params(const std::vector<std::string>& items) {
+  nlohmann::json params = nlohmann::json::object();
+  for (const auto& item : items) {
+    nlohmann::json part;
+    if (item.find('=') != std::string::npos) {
+      part = parse_params_text(item);
+    } else {
+      std::ifstream f(item, std::ios::binary);
+      if (!f) throw ModelError(fmt::format("{}: cannot open the parameter file", item));
+      std::stringstream ss;
+      ss << f.rdbuf();
+      try {
+        part = nlohmann::json::parse(ss.str());
+      } catch (const nlohmann::json::exception& e) {
+        throw ModelError(fmt::format("{}: malformed parameter file (not JSON): {}", item, e.what()));
+      }
+      if (!part.is_object()) throw ModelError(fmt::format("{}: the parameter file must hold a JSON object", item));
+    }
+    for (auto it = part.begin(); it != part.end(); ++it) params[it.key()] = it.value();
+  }
+  return params;
 }
 
 

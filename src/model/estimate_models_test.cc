@@ -1,7 +1,10 @@
 #include "schedlab/model/estimate_models.h"
 
 #include <algorithm>
+#include <fstream>
 #include <map>
+#include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -22,6 +25,29 @@ std::vector<swf::Record> log_of(int n, uint64_t seed = 1) {
   recs[3].run_time = -1;  // unknown runtime: left alone
   recs[3].requested_time = 77;
   return recs;
+}
+
+TEST(EstimateModels, ParametersMergeTextAndFilesLeftToRight) {
+  const std::string file = ::testing::TempDir() + "params.json";
+  std::ofstream(file) << R"({"f": 2, "cap": 3600})";
+  const nlohmann::json p = load_params({"f=5,x=18h", file, "cap=1h"});
+  EXPECT_EQ(p["f"], 2);     // the file's, given after the text
+  EXPECT_EQ(p["x"], "18h");  // read as a duration by a model that declares one
+  EXPECT_EQ(p["cap"], "1h");  // the text's, given last
+  EXPECT_TRUE(load_params({}).empty());
+  const auto error = [](const std::vector<std::string>& items) {
+    try {
+      load_params(items);
+    } catch (const ModelError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_EQ(error({::testing::TempDir() + "none.json"}), ::testing::TempDir() + "none.json: cannot open the parameter file");
+  std::ofstream(file) << "[1, 2]";
+  EXPECT_EQ(error({file}), file + ": the parameter file must hold a JSON object");
+  std::ofstream(file) << "{";
+  EXPECT_EQ(error({file}).rfind(file + ": malformed parameter file (not JSON)", 0), 0u);
 }
 
 TEST(EstimateModels, AccurateFFeitX2) {

@@ -492,9 +492,10 @@ PYBIND11_MODULE(_core, m) {
         py::arg("warmup_fraction"), py::arg("seed"));
   m.def("compare", &compare, py::arg("log"), py::arg("schedulers"), py::arg("predictor"), py::arg("procs"),
         py::arg("load"), py::arg("period"), py::arg("baseline"), py::arg("threads"));
-  m.def("estimates_generate", [](const LogPtr& l, const std::string& model, const std::string& params, uint64_t seed) {
+  m.def("estimates_generate", [](const LogPtr& l, const std::string& model, const std::vector<std::string>& params,
+                                  uint64_t seed) {
     std::vector<swf::Record> records = l->records;
-    const auto rep = model::apply_estimate_model(model, model::parse_params_text(params), records, seed);
+    const auto rep = model::apply_estimate_model(model, model::load_params(params), records, seed);
     swf::Header h = l->header;
     h.add_note("estimates from the " + model + " model: " + rep.parameters);
     return py::make_tuple(with_records(l, std::move(records), std::move(h)), json_out(model::to_json(rep)));

@@ -45,9 +45,14 @@ struct GenerateReport {
 // {"parameters", "assigned", "unchanged", "truncated_runtimes", "warnings"}
 nlohmann::ordered_json to_json(const GenerateReport& report);
 
-// Parses "k=v,k=v" into a JSON object. Values: numbers stay numbers; durations with a unit suffix
-// ("18h", "5m", "30s", "1.5h") become seconds; everything else stays a string. Throws ModelError.
+// Parses "k=v,k=v" into a JSON object. Values: numbers become numbers; everything else stays a string — a
+// duration with a unit ("18h", "5m", "1.5h") too, read in seconds by the model whose parameter declares a
+// duration. Throws ModelError.
 nlohmann::json parse_params_text(const std::string& text);
+// Parameters from several items merged left to right (a later key wins): each is "k=v,k=v" text
+// (parse_params_text) or, without '=', the path of a file holding one JSON object (a fitted model of
+// `estimates fit`). Throws ModelError naming the file when it cannot be read or is not a JSON object.
+nlohmann::json load_params(const std::vector<std::string>& items);
 // A duration "3600", "60m", "18h", "1d", "90s" in seconds (base/duration.h), 1 s to 2^31 - 1 s. Throws
 // ModelError.
 int32_t parse_duration(const std::string& text);
