@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
-#include <cstring>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -416,19 +416,19 @@ nlohmann::json optional_json(const std::optional<double>& v) { return v ? nlohma
 // The parameter columns of a run (all of kParameterColumns but status).
 std::vector<nlohmann::json> parameter_values(const SweepRun& r) {
   return {r.index,
-                r.log,
-                r.scheduler,
-                r.predictor.empty() ? "estimate" : r.predictor,
-                r.correction.empty() ? "none" : r.correction,
-                r.estimate_model,
-                optional_json(r.load),
-                r.arrival_scale,
-                r.procs ? nlohmann::json(*r.procs) : nlohmann::json(),
-                r.kill_at_estimate,
-                r.extend_estimates,
-                r.warmup_fraction,
-                r.bsld_tau,
-                r.seed};
+          r.log,
+          r.scheduler,
+          r.predictor.empty() ? "estimate" : r.predictor,
+          r.correction.empty() ? "none" : r.correction,
+          r.estimate_model,
+          optional_json(r.load),
+          r.arrival_scale,
+          r.procs ? nlohmann::json(*r.procs) : nlohmann::json(),
+          r.kill_at_estimate,
+          r.extend_estimates,
+          r.warmup_fraction,
+          r.bsld_tau,
+          r.seed};
 }
 
 SweepRow run_one(const SweepRun& r, const swf::Log& log) {

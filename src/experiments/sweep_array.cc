@@ -58,8 +58,9 @@ std::string sweep_array_script(const SweepArrayOptions& o, const SweepArrayManif
 
 SweepArray write_sweep_array(const SweepArrayOptions& o, const std::vector<SweepRun>& runs) {
   if (runs.empty()) throw SweepError(fmt::format("{}: the spec has no run", o.spec_path));
-  if (o.array_size < 0) throw SweepError(fmt::format("--array-size {}: must be >= 1", o.array_size));
-  if (o.cpus_per_task < 1) throw SweepError(fmt::format("--cpus-per-task {}: must be >= 1", o.cpus_per_task));
+  if (o.array_size < 0)
+    throw SweepError(fmt::format("array size {}: must be >= 1 (or 0: one task per run, at most 100)", o.array_size));
+  if (o.cpus_per_task < 1) throw SweepError(fmt::format("CPUs per task {}: must be >= 1", o.cpus_per_task));
   SweepArray a;
   a.manifest.spec = fs::absolute(o.spec_path).lexically_normal().string();
   a.manifest.runs = runs.size();
