@@ -4,13 +4,14 @@ by schedlab's C++ library (docs/python.md).
     import schedlab
     df, header = schedlab.read_swf("data/KTH-SP2-1996-2.swf.gz")
     r = schedlab.simulate(df[df.requested_procs <= 64], scheduler="easy", procs=100)
-    r.metrics["wait"]["mean"], r.jobs.head()
+    r.metrics["metrics"]["wait"]["mean"], r.jobs.head()
 
 A log is a path (read by the library) or a DataFrame with the SWF's 18 columns (job_number, submit_time, ...;
 missing columns are -1): filter in pandas, simulate the result. Errors raise ValueError (bad input, with the
 library's message) or OSError (files). Simulations and sweeps release the GIL, so threads run them in parallel.
 """
 import io
+import numbers
 import os
 
 import pandas as pd
@@ -180,20 +181,24 @@ def _seed(seed):
     return value
 
 
-def _seconds(duration):
-    """Seconds from a number or a duration text ("3d", "12h", "30m", "90s")."""
-    if isinstance(duration, (int, float)):
-        return int(duration)
-    units = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
-    text = str(duration).strip()
-    if text and text[-1] in units:
-        return int(float(text[:-1]) * units[text[-1]])
-    return int(text)
+def _seconds(duration, name):
+    """Seconds from a number of seconds or a duration text ("90", "15m", "1.5h", "1h30m"), by the library's rule
+    (rounded to whole seconds; negative, infinite or unknown units are a ValueError naming `name`)."""
+    if isinstance(duration, bool):
+        raise TypeError(f"{name}: a duration is a number of seconds or a text such as '3d', not a bool")
+    if isinstance(duration, numbers.Integral):
+        text = str(int(duration))
+    elif isinstance(duration, numbers.Real):
+        text = f"{float(duration):f}"
+    else:
+        text = str(duration)
+    return _core.parse_duration(text, name)
 
 
 def locality(log, attribute="runtime", slice="3d", bins=24, bootstrap=1000, seed=1, threads=0):
     """Locality of sampling (`schedlab analyze locality --json`): M'_max, M'_med, the bootstrap baseline, M."""
-    return _core.locality(_log(log), attribute, _seconds(slice), int(bins), int(bootstrap), _seed(seed), int(threads))
+    return _core.locality(_log(log), attribute, _seconds(slice, "slice"), int(bins), int(bootstrap), _seed(seed),
+                          int(threads))
 
 
 def temporal(log, hurst=True):
@@ -211,10 +216,10 @@ def flurries(log, factor=3.0, min_jobs=500):
     return _core.flurries(_log(log), float(factor), int(min_jobs))
 
 
-def sessions(log, classify=False, think_time=1200):
+def sessions(log, classify=False, think_time="20m"):
     """User sessions, their variables and (classify=True) the session and user classes (`schedlab sessions
-    --json`)."""
-    return _core.sessions(_log(log), bool(classify), int(think_time))
+    --json`). `think_time`: the session boundary, seconds or a duration text as --think-time."""
+    return _core.sessions(_log(log), bool(classify), _seconds(think_time, "think_time"))
 
 
 def predict(log, predictor="user-last2", correction="", procs=None, warmup_fraction=0.0, seed=0):
@@ -225,8 +230,8 @@ def predict(log, predictor="user-last2", correction="", procs=None, warmup_fract
 def compare(log, schedulers, predictor="", procs=None, load=None, period="30d", baseline="", threads=0):
     """Several schedulers on one log, period by period (`schedlab compare --json`): means, months won, gaps,
     deviations, gains, correlations. `schedulers`: a list of specs."""
-    return _core.compare(_log(log), list(schedulers), predictor or "", procs, load, _seconds(period), baseline or "",
-                         int(threads))
+    return _core.compare(_log(log), list(schedulers), predictor or "", procs, load, _seconds(period, "period"),
+                         baseline or "", int(threads))
 
 
 def generate_estimates(log, model, params="", seed=1):

@@ -131,6 +131,10 @@ def test_errors_raise_with_the_librarys_message(tmp_path):
         schedlab.scramble(KTH, seed=2 ** 64)
     with pytest.raises(ValueError, match="predictor"):
         schedlab.simulate(KTH, predictor="oracle")
+    with pytest.raises(ValueError, match=r"threads must be >= 0 \(0 = every core\), not -1"):
+        schedlab.compare(KTH, ["easy", "fcfs"], threads=-1)
+    with pytest.raises(ValueError, match=r"threads must be >= 0 \(0 = every core\), not -1"):
+        schedlab.locality(KTH, threads=-1)
     with pytest.raises(FileNotFoundError, match="no such file"):
         schedlab.read_swf(tmp_path / "missing.swf")
     bad = tmp_path / "bad.swf"
@@ -141,6 +145,24 @@ def test_errors_raise_with_the_librarys_message(tmp_path):
         schedlab.sweep(f"logs = '{KTH}'\nschedulerz = 'easy'\n")
     with pytest.raises(TypeError):
         schedlab.simulate(42)
+
+
+def test_the_type_stubs_match_the_module():
+    # __init__.pyi is written by hand: every public function must be there with the same parameters, in order
+    # (it lacked sweep's output= and sweep_collect for a while).
+    import ast
+    import inspect
+    stubs = {}
+    with open(os.path.join(os.path.dirname(schedlab.__file__), "__init__.pyi")) as f:
+        for node in ast.parse(f.read()).body:
+            if isinstance(node, ast.FunctionDef):
+                a = node.args
+                stubs[node.name] = [x.arg for x in a.posonlyargs + a.args + a.kwonlyargs]
+    for name in schedlab.__all__:
+        obj = getattr(schedlab, name)
+        if inspect.isfunction(obj):
+            assert name in stubs, f"{name} has no stub"
+            assert stubs[name] == list(inspect.signature(obj).parameters), name
 
 
 def test_registries_list_what_the_cli_lists():
@@ -262,6 +284,23 @@ def test_analyses_equal_the_cli_json():
     assert p["accuracy"] == cli_json("predict", KTH, "--predictor", "user-last2")["accuracy"]
     cmp = schedlab.compare(KTH, ["easy", "conservative"])
     assert cmp["schedulers"] == cli_json("compare", KTH, "--schedulers", "easy,conservative")["schedulers"]
+
+
+def test_durations_follow_the_clis_rule():
+    # One rule (base/duration.h) for "--slice 1d12h" and slice="1d12h"; Python's own parser read neither "1d12h"
+    # nor "1h30m", truncated "1.5s" to 1 and took negative numbers.
+    loc = schedlab.locality(KTH, slice="1d12h", bootstrap=5)
+    assert loc["m_prime"] == cli_json("analyze", "locality", KTH, "--slice", "1d12h", "--bootstrap", "5")["m_prime"]
+    assert loc == schedlab.locality(KTH, slice=129600, bootstrap=5) == schedlab.locality(KTH, slice=129599.5,
+                                                                                          bootstrap=5)
+    s = schedlab.sessions(KTH, think_time="1h30m")
+    assert s["sessions"] == cli_json("sessions", KTH, "--think-time", "1h30m")["sessions"]
+    with pytest.raises(ValueError, match="slice: not a duration: '3x'"):
+        schedlab.locality(KTH, slice="3x")
+    with pytest.raises(ValueError, match="period: not a duration: '-5'"):
+        schedlab.compare(KTH, ["easy"], period=-5)
+    with pytest.raises(ValueError, match="think_time: not a duration: 'nan'"):
+        schedlab.sessions(KTH, think_time=float("nan"))
 
 
 def test_generators_and_estimate_models_return_dataframes(tmp_path):

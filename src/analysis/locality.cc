@@ -12,6 +12,7 @@
 
 #include "schedlab/analysis/distribution.h"
 #include "schedlab/base/random.h"
+#include "schedlab/base/threads.h"
 
 namespace schedlab::analysis {
 
@@ -127,6 +128,7 @@ LocalityResult locality(std::span<const int64_t> times, std::span<const double> 
                         const LocalityOptions& options) {
   if (options.slice_seconds <= 0) throw std::invalid_argument("the slice length must be positive");
   check_bins_and_rounds(options.bins, options.rounds);
+  base::check_threads(options.threads);
   if (options.shift < 0) throw std::invalid_argument("the shift must be >= 0");
   if (times.size() != values.size()) throw std::invalid_argument("locality: times and values differ in length");
   if (values.empty()) throw std::invalid_argument("no jobs with a known value of the attribute");
@@ -180,9 +182,7 @@ LocalityResult locality(std::span<const int64_t> times, std::span<const double> 
     const auto rounds = static_cast<size_t>(options.rounds);
     res.boot_max.assign(rounds, 0.0);
     res.boot_med.assign(rounds, 0.0);
-    unsigned threads = options.threads > 0 ? static_cast<unsigned>(options.threads)
-                                           : std::max(1u, std::thread::hardware_concurrency());
-    threads = static_cast<unsigned>(std::min<size_t>(threads, rounds));
+    const unsigned threads = base::worker_threads(options.threads, rounds);
     std::atomic<size_t> next{0};
     const auto worker = [&] {
       std::vector<uint16_t> shuffled;

@@ -152,6 +152,17 @@ TEST(SimCliTest, ClearErrors) {
     EXPECT_EQ(r.exit_code, 2) << args[0];
     EXPECT_NE(r.err.find("--seed: a seed is a whole number >= 0"), std::string::npos) << r.err;
   }
+  // So is a negative thread count, with one message (compare said "Value -1 not in range 0.000000 to 1797...",
+  // analyze locality and report took it as "every core").
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"compare", log, "--schedulers", "easy,fcfs", "--threads", "-1"},
+        std::vector<std::string>{"analyze", "locality", log, "--threads", "-1"},
+        std::vector<std::string>{"report", log, "-o", dir.file("r.html"), "--threads", "-2"},
+        std::vector<std::string>{"generate", "talby", "-o", dir.file("t.swf"), "--threads", "-1"}}) {
+    r = run_cli(args);
+    EXPECT_EQ(r.exit_code, 2) << args[0];
+    EXPECT_NE(r.err.find("--threads: a number of threads >= 0 (0 = every core)"), std::string::npos) << r.err;
+  }
 }
 
 TEST(SimCliTest, LoadScalingAndWarmup) {

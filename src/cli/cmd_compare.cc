@@ -143,8 +143,7 @@ void add_compare_command(CLI::App& app) {
                   "leave the first fraction of terminated jobs out of the whole-log averages (default 0)");
   cmd->add_option("--period", args->period, "period length: seconds or a duration (30d, 12h, 1w; default 30d)");
   cmd->add_option("--baseline", args->baseline, "the scheduler gains are measured against (default: the last listed)");
-  cmd->add_option("--threads", args->threads, "simulations run in parallel (default: the machine's cores)")
-      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--threads", args->threads, "simulations run in parallel (default: the machine's cores)");
   cmd->add_flag("--json", args->json, "print one JSON document");
   cmd->add_option("--csv", args->csv, "write the per-period table (attributes, means, deviations) as CSV");
   cmd->callback([args]() { run(*args); });

@@ -182,7 +182,6 @@ void run_talby(const TalbyCliOptions& opt) {
   o.weeks = opt.weeks;
   o.seed = opt.seed;
   o.threads = opt.threads;
-  if (opt.threads < 0) throw std::invalid_argument(fmt::format("--threads must be >= 0 (got {})", opt.threads));
   if (opt.output.empty() && opt.save_job_model.empty())
     throw std::invalid_argument("give -o FILE for the generated log (or only --save-job-model FILE to fit and save)");
   if (!opt.fit.empty() && !opt.job_model.empty())

@@ -72,7 +72,6 @@ void write_slurm(const SweepCliOptions& opt, const std::vector<experiments::Swee
 void run_sweep_command(const SweepCliOptions& opt) {
   if (opt.format != "csv" && opt.format != "jsonl")
     throw std::invalid_argument(fmt::format("--format {}: csv or jsonl", opt.format));
-  if (opt.threads < 0) throw std::invalid_argument("--threads must be >= 0");
   const experiments::SweepSpec spec = experiments::read_sweep_spec(opt.spec);
   const std::vector<experiments::SweepRun> runs = experiments::expand_sweep(spec);
   if (!opt.slurm_dir.empty()) {

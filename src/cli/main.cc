@@ -14,15 +14,23 @@
 namespace {
 
 // Seeds are unsigned 64-bit numbers and CLI11 reads "-1" into one as 2^64 - 1: a user who wrote --seed -1
-// (meaning "random", as elsewhere) would get a fixed, odd seed without a word. Every --seed refuses a sign.
-void refuse_negative_seeds(CLI::App& app) {
+// (meaning "random", as elsewhere) would get a fixed, odd seed without a word. Every --seed refuses a sign,
+// and every --threads too, with one message (the library's base::worker_threads refuses them as well, for
+// Python; here it is a usage error, exit 2, before any log is read).
+void refuse_negative_counts(CLI::App& app) {
   for (CLI::Option* o : app.get_options()) {
     if (o->check_lname("seed"))
       o->check(CLI::Validator(
           [](std::string& v) { return v.starts_with('-') ? std::string("a seed is a whole number >= 0") : ""; },
           "", "seed"));
+    if (o->check_lname("threads"))
+      o->check(CLI::Validator(
+          [](std::string& v) {
+            return v.starts_with('-') ? std::string("a number of threads >= 0 (0 = every core)") : "";
+          },
+          "", "threads"));
   }
-  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) refuse_negative_seeds(*sub);
+  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) refuse_negative_counts(*sub);
 }
 
 }  // namespace
@@ -46,7 +54,7 @@ int main(int argc, char** argv) {
   schedlab::cli::add_generate_command(app);
   schedlab::cli::add_sweep_command(app);
   schedlab::cli::add_report_command(app);
-  refuse_negative_seeds(app);
+  refuse_negative_counts(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -15,6 +15,7 @@
 #include "schedlab/analysis/distribution.h"
 #include "schedlab/base/csv_field.h"
 #include "schedlab/base/csv_number.h"
+#include "schedlab/base/threads.h"
 #include "schedlab/experiments/simulation.h"
 
 namespace schedlab::experiments {
@@ -150,6 +151,7 @@ std::vector<std::pair<double, double>> CompareResult::correlations(size_t s) con
 
 CompareResult run_compare(const CompareSpec& spec, const swf::Log& log) {
   if (spec.schedulers.empty()) throw std::invalid_argument("compare: no scheduler given");
+  base::check_threads(spec.threads);
   if (spec.period <= 0) throw std::invalid_argument(fmt::format("compare: --period must be > 0 (got {} s)", spec.period));
   CompareResult r;
   r.spec = spec;
@@ -184,8 +186,7 @@ CompareResult run_compare(const CompareSpec& spec, const swf::Log& log) {
   r.procs = w.procs;
   r.jobs = w.jobs.size();
   r.results.resize(prepared.size());
-  const size_t threads = spec.threads > 0 ? static_cast<size_t>(spec.threads)
-                                          : std::max<size_t>(1, std::thread::hardware_concurrency());
+  const size_t threads = base::worker_threads(spec.threads, prepared.size());
   std::vector<std::exception_ptr> errors(prepared.size());
   // Progress over all the runs: the jobs ended in each, summed (the runs go in parallel).
   std::vector<size_t> ended(prepared.size(), 0);

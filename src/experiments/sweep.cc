@@ -21,6 +21,7 @@
 #include <toml++/toml.h>
 
 #include "schedlab/base/csv_field.h"
+#include "schedlab/base/threads.h"
 #include "schedlab/experiments/simulation.h"
 #include "schedlab/model/estimate_models.h"
 #include "schedlab/swf/reader.h"
@@ -568,6 +569,7 @@ std::string sweep_jsonl_line(const SweepRow& row) {
 SweepSummary run_sweep(const SweepSpec& spec, const std::vector<SweepRun>& runs, const SweepOptions& o) {
   if (o.shards < 1 || o.shard < 0 || o.shard >= o.shards)
     throw SweepError(fmt::format("shard {}/{}: the shard must be in 0..{}", o.shard, o.shards, o.shards - 1));
+  base::check_threads(o.threads);
   const auto t0 = std::chrono::steady_clock::now();
   SweepSummary sum;
   sum.total = runs.size();
@@ -614,8 +616,7 @@ SweepSummary run_sweep(const SweepSpec& spec, const std::vector<SweepRun>& runs,
       if (o.progress) o.progress(done, todo.size());
     }
   };
-  unsigned threads = o.threads > 0 ? static_cast<unsigned>(o.threads) : std::thread::hardware_concurrency();
-  threads = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>(std::max<size_t>(todo.size(), 1))));
+  const unsigned threads = base::worker_threads(o.threads, todo.size());
   if (threads == 1) {
     worker();
   } else {
@@ -773,6 +774,7 @@ class RowFile {
 
 SweepSummary run_sweep_to_file(const SweepSpec& spec, const std::vector<SweepRun>& runs, const std::string& path,
                                bool jsonl, SweepOptions options) {
+  base::check_threads(options.threads);  // before the output file is created
   options.skip = sweep_done_runs(path, jsonl, runs);
   const bool fresh = !std::filesystem::exists(path) || std::filesystem::file_size(path) == 0;
   RowFile out(path, !fresh);

@@ -9,6 +9,7 @@
 
 #include <fmt/core.h>
 
+#include "schedlab/base/threads.h"
 #include "schedlab/model/estimate_models.h"
 
 namespace schedlab::model {
@@ -140,6 +141,7 @@ TalbyParameters resolve_talby_parameters(const TalbyOptions& o) {
     throw std::invalid_argument(fmt::format("--jobs-per-day must be > 0 (got {})", *o.jobs_per_day));
   if (o.load && !(*o.load > 0 && *o.load < 1.25))
     throw std::invalid_argument(fmt::format("--load must be a fraction in (0, 1.25) (got {})", *o.load));
+  base::check_threads(o.threads);
   if (o.weeks <= 0 || o.weeks > kTalbyMaxWeeks)
     throw std::invalid_argument(fmt::format("--weeks must be in 1..{} (got {})", kTalbyMaxWeeks, o.weeks));
   if (o.jobs_per_day && o.load) {
@@ -427,9 +429,7 @@ std::vector<swf::Record> generate_talby(const TalbyOptions& options, const Talby
   const auto run_user = [&](size_t ux) {
     outputs[ux] = generate_user_sessions(users[ux], rngs[ux], model, options.weeks, p.procs);
   };
-  const unsigned threads = std::max(1u, std::min<unsigned>(options.threads > 0 ? static_cast<unsigned>(options.threads)
-                                                                               : std::thread::hardware_concurrency(),
-                                                           static_cast<unsigned>(users.size())));
+  const unsigned threads = base::worker_threads(options.threads, users.size());
   if (threads <= 1) {
     for (size_t ux = 0; ux < users.size(); ++ux) run_user(ux);
   } else {

@@ -21,6 +21,7 @@
 #include <nlohmann/json.hpp>
 
 #include "schedlab/analysis/attribute.h"
+#include "schedlab/base/duration.h"
 #include "schedlab/analysis/locality.h"
 #include "schedlab/analysis/runs.h"
 #include "schedlab/analysis/summary.h"
@@ -595,6 +596,15 @@ PYBIND11_MODULE(_core, m) {
     return py::make_tuple(out, json_out(model::to_json(p, st)));
   }, py::arg("procs"), py::arg("cpu_work"), py::arg("jobs_per_day"), py::arg("load"), py::arg("weeks"),
      py::arg("seed"), py::arg("fit"));
+  // Python's duration arguments go through the library's one rule ("90", "15m", "1.5h", "1h30m"), so a value
+  // means the same to `schedlab.locality(slice=...)` as to `--slice`.
+  m.def("parse_duration", [](const std::string& text, const std::string& name) {
+    auto seconds = base::parse_duration(text);
+    if (!seconds)
+      throw py::value_error(name + ": not a duration: '" + text +
+                            "' (a number >= 0 with an optional unit s, m, h, d or w, e.g. 90, 15m, 1.5h, 1h30m)");
+    return *seconds;
+  }, py::arg("text"), py::arg("name"));
   m.def("field_names", [] {
     std::vector<std::string> names;
     for (auto n : swf::kFieldNames) names.emplace_back(n);
