@@ -11,6 +11,7 @@
 #include <fmt/core.h>
 
 #include "schedlab/analysis/distribution.h"
+#include "schedlab/base/memory.h"
 #include "schedlab/base/random.h"
 #include "schedlab/base/threads.h"
 
@@ -122,6 +123,8 @@ std::optional<ExpectedCounts> parse_expected_counts(std::string_view name) {
 void check_bins_and_rounds(int bins, int rounds) {
   if (bins < 2 || bins > 65535) throw std::invalid_argument(fmt::format("bins must be 2 to 65535 (got {})", bins));
   if (rounds < 0) throw std::invalid_argument(fmt::format("the number of bootstrap rounds must be >= 0 (got {})", rounds));
+  base::check_fits_in_memory(static_cast<double>(rounds) * 2 * sizeof(double),
+                             fmt::format("{} bootstrap rounds (16 bytes per round)", rounds));
 }
 
 LocalityResult locality(std::span<const int64_t> times, std::span<const double> values,
@@ -183,7 +186,7 @@ LocalityResult locality(std::span<const int64_t> times, std::span<const double> 
     res.boot_max.assign(rounds, 0.0);
     res.boot_med.assign(rounds, 0.0);
     const unsigned threads = base::worker_threads(options.threads, rounds);
-    std::atomic<size_t> next{0};
+    std::atomic<size_t> next{0}, done{0};
     const auto worker = [&] {
       std::vector<uint16_t> shuffled;
       std::vector<int64_t> local_counts(static_cast<size_t>(options.bins));
@@ -194,6 +197,8 @@ LocalityResult locality(std::span<const int64_t> times, std::span<const double> 
         base::shuffle(shuffled.begin(), shuffled.end(), rng);
         std::tie(res.boot_max[k], res.boot_med[k]) =
             summarize(shuffled, usable, res.bins, options.expected, local_counts, local_ms);
+        const size_t finished = ++done;
+        if (options.progress && (finished % 64 == 0 || finished == rounds)) options.progress(finished, rounds);
       }
     };
     std::vector<std::thread> pool;

@@ -1,11 +1,15 @@
 #include "schedlab/analysis/locality.h"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
+#include <mutex>
 #include <stdexcept>
 #include <vector>
 
 #include <gtest/gtest.h>
 
+#include "schedlab/base/memory.h"
 #include "schedlab/base/random.h"
 
 namespace schedlab::analysis {
@@ -122,6 +126,36 @@ TEST(Locality, BootstrapDoesNotDependOnThreadsAndFollowsTheSeed) {
   opt.seed = 2;
   const LocalityResult c = locality(t, v, opt);
   EXPECT_NE(a.boot_med, c.boot_med);
+}
+
+TEST(Locality, BootstrapReportsItsProgressAndRefusesWhatMemoryCannotHold) {
+  base::Rng rng(1);
+  std::vector<int64_t> t;
+  std::vector<double> v;
+  make_log(60, 200, t, v, [&](int) { return std::floor(rng.uniform() * 50); });
+  LocalityOptions opt;
+  opt.rounds = 200;
+  opt.threads = 3;
+  std::mutex mu;
+  std::vector<size_t> seen;
+  opt.progress = [&](size_t done, size_t total) {
+    std::lock_guard<std::mutex> lock(mu);
+    EXPECT_EQ(total, 200u);
+    seen.push_back(done);
+  };
+  const LocalityResult with_progress = locality(t, v, opt);
+  // Every 64th round and the last, once each (in whatever order the threads report them).
+  std::sort(seen.begin(), seen.end());
+  EXPECT_EQ(seen, (std::vector<size_t>{64, 128, 192, 200}));
+  opt.progress = nullptr;
+  EXPECT_EQ(locality(t, v, opt).boot_med, with_progress.boot_med);
+
+  // 2^31 - 1 rounds hold 32 GB of results: refused before the log is looked at on any machine with less.
+  if (base::physical_memory_bytes() < (32ull << 30)) {
+    EXPECT_THROW(check_bins_and_rounds(24, std::numeric_limits<int>::max()), std::invalid_argument);
+    opt.rounds = std::numeric_limits<int>::max();
+    EXPECT_THROW(locality(t, v, opt), std::invalid_argument);
+  }
 }
 
 TEST(Locality, SlicesShiftAndUsability) {

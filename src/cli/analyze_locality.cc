@@ -8,6 +8,7 @@
 
 #include "cli/analyze_commands.h"
 #include "cli/analyze_util.h"
+#include "cli/progress.h"
 #include "cli/text_util.h"
 #include "schedlab/analysis/attribute.h"
 #include "schedlab/analysis/locality.h"
@@ -77,6 +78,8 @@ void run_locality(const LocalityCliOptions& opt) {
   if (series.values.empty())
     throw std::invalid_argument(fmt::format("{}: no job has a known {}", opt.path, opt.attr));
   // The options were checked before the log was read: what fails now is the log's (e.g. no usable slice).
+  Progress progress("analyze locality: bootstrap", "rounds", 2.0, false);
+  lo.progress = [&](size_t done, size_t total) { progress.update(done, total); };
   const analysis::LocalityResult r = [&] {
     try {
       return analysis::locality(series.times, series.values, lo);
@@ -84,6 +87,7 @@ void run_locality(const LocalityCliOptions& opt) {
       throw std::invalid_argument(fmt::format("{}: {}", opt.path, e.what()));
     }
   }();
+  progress.finish();
 
   if (!opt.csv.empty()) swf::write_text_file(opt.csv, experiments::locality_csv(r));
   if (opt.json) {

@@ -1,4 +1,5 @@
 // `schedlab generate profiler-experiment` through the built binary.
+#include <filesystem>
 #include <map>
 #include <vector>
 #include <string>
@@ -232,6 +233,24 @@ TEST(GenerateLocalityCliTest, BadOptionsAreNamed) {
       {"generate", "locality", "--from", dir.file("missing.swf"), "--think", "-1", "-o", dir.file("x.swf")});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("--think must be >= 0"), std::string::npos) << r.err;
+  // Job numbers are 32-bit; and two billion jobs (320 GB) are refused by name before the log is read, where
+  // they used to be "std::bad_alloc" or the kernel's OOM killer.
+  r = schedlab::testing::run_cli(
+      {"generate", "locality", "--from", dir.file("missing.swf"), "--jobs", "3000000000", "-o", dir.file("x.swf")});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("--jobs must be 1 to 2147483647, or 0 for as many as the log has (got 3000000000)"),
+            std::string::npos)
+      << r.err;
+  r = schedlab::testing::run_cli(
+      {"generate", "locality", "--from", dir.file("missing.swf"), "--jobs", "2147483647", "-o", dir.file("x.swf")});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("--jobs 2147483647 (160 bytes per job): about 320.0 GB of memory needed"), std::string::npos)
+      << r.err;
+  r = schedlab::testing::run_cli({"generate", "profiler-experiment", "--jobs", "2147483647", "-o", dir.file("x.swf")});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("2147483647 jobs (160 bytes per job): about 320.0 GB of memory needed"), std::string::npos)
+      << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.file("x.swf")));
 }
 
 // A log the model cannot follow is named: all jobs at one instant leave no arrival rate.

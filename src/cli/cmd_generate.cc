@@ -40,7 +40,6 @@ void run_profiler_experiment(const ProfilerExperimentCliOptions& opt) {
   o.seed = opt.seed;
   o.jobs = opt.jobs;
   o.mean_interarrival = opt.mean_interarrival;
-  if (opt.jobs < 1) throw std::invalid_argument(fmt::format("--jobs must be >= 1 (got {})", opt.jobs));
   if (opt.training_runs < 0)
     throw std::invalid_argument(fmt::format("--training-runs must be >= 1 (got {})", opt.training_runs));
   if (opt.training_runs > 0 && opt.training_out.empty())

@@ -4,6 +4,7 @@
 // in schedlab: base/errors.h).
 #include <cstdio>
 #include <exception>
+#include <new>
 #include <string>
 
 #include <fmt/core.h>
@@ -68,6 +69,12 @@ int main(int argc, char** argv) {
     // errors in the input itself exit 1.
     app.exit(e);
     return 2;
+  } catch (const std::bad_alloc&) {
+    // Requests known to be too large are refused by name before they start (base/memory.h); this is the rest.
+    std::fflush(stdout);
+    fmt::print(stderr, "schedlab: error: out of memory: the input or the options need more memory than is available"
+                       " (a larger machine, a smaller log or smaller options)\n");
+    return 1;
   } catch (const std::exception& e) {
     std::fflush(stdout);
     if (schedlab::base::is_internal_error(e)) {

@@ -2,12 +2,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <limits>
 #include <numeric>
 #include <stdexcept>
 #include <utility>
 
 #include <fmt/core.h>
 
+#include "schedlab/base/memory.h"
 #include "schedlab/base/random.h"
 #include "schedlab/trace/conventions.h"
 
@@ -29,7 +32,14 @@ double exponential(base::Rng& rng, double rate) { return -std::log(1.0 - rng.uni
 
 void check_locality_options(const LocalityModelOptions& o) {
   if (!(o.theta > 1.0)) throw std::invalid_argument(fmt::format("--theta must be > 1 (got {})", o.theta));
-  if (o.jobs < 0) throw std::invalid_argument(fmt::format("--jobs must be >= 1 (got {})", o.jobs));
+  // Job numbers are 32-bit in SWF.
+  if (o.jobs < 0 || o.jobs > std::numeric_limits<int32_t>::max())
+    throw std::invalid_argument(
+        fmt::format("--jobs must be 1 to {}, or 0 for as many as the log has (got {})",
+                    std::numeric_limits<int32_t>::max(), o.jobs));
+  // The generated jobs and their sorted copy.
+  base::check_fits_in_memory(static_cast<double>(o.jobs) * 2 * sizeof(swf::Record),
+                             fmt::format("--jobs {} ({} bytes per job)", o.jobs, 2 * sizeof(swf::Record)));
   if (o.max_repetitions < 1) {
     throw std::invalid_argument(fmt::format("--max-repetitions must be >= 1 (got {})", o.max_repetitions));
   }

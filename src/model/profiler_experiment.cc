@@ -8,6 +8,8 @@
 
 #include <fmt/core.h>
 
+#include "schedlab/base/memory.h"
+
 namespace schedlab::model {
 
 const std::array<ProfilerExecutable, 13> kProfilerExecutables = {{
@@ -37,6 +39,8 @@ void check_options(const ProfilerExperimentOptions& o) {
   if (o.jobs < 1 || o.jobs > std::numeric_limits<int32_t>::max())
     throw ModelError(fmt::format("the number of jobs must be 1 to {} (got {})", std::numeric_limits<int32_t>::max(),
                                  o.jobs));
+  base::check_fits_in_memory(static_cast<double>(o.jobs) * 2 * sizeof(swf::Record),
+                             fmt::format("{} jobs ({} bytes per job)", o.jobs, 2 * sizeof(swf::Record)));
   if (!(o.mean_interarrival > 0) || !std::isfinite(o.mean_interarrival))
     throw ModelError(fmt::format("the mean inter-arrival time must be > 0 s (got {})", o.mean_interarrival));
   if (o.min_procs < 1 || o.min_procs > o.max_procs || o.max_procs > o.machine_procs)

@@ -556,7 +556,6 @@ PYBIND11_MODULE(_core, m) {
     o.jobs = jobs;
     o.mean_interarrival = mean_interarrival;
     o.seed = seed;
-    if (jobs < 1) throw py::value_error("jobs must be >= 1");
     auto out = std::make_shared<swf::Log>();
     out->records = model::generate_profiler_experiment(o);
     out->header = model::profiler_experiment_header(o);

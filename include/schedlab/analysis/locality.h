@@ -25,7 +25,9 @@
 // (`threads` = 0 uses std::thread::hardware_concurrency()).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -36,8 +38,8 @@ namespace schedlab::analysis {
 enum class ExpectedCounts { kShare, kUniform };
 // "share" / "uniform"; nullopt for anything else.
 std::optional<ExpectedCounts> parse_expected_counts(std::string_view name);
-// The histogram options locality and diversity share: throws std::invalid_argument unless 2 <= bins <= 65535
-// and rounds >= 0.
+// The histogram options locality and diversity share: throws std::invalid_argument unless 2 <= bins <= 65535,
+// rounds >= 0 and the rounds' results (16 bytes each) fit in the machine's memory.
 void check_bins_and_rounds(int bins, int rounds);
 std::string_view expected_counts_name(ExpectedCounts e);  // "share", "uniform"
 
@@ -64,6 +66,9 @@ struct LocalityOptions {
   int threads = 0;
   double min_expected = 5.0;
   ExpectedCounts expected = ExpectedCounts::kShare;
+  // Bootstrap rounds done of `total`, every 64 rounds and at the end, called from the bootstrap's threads (so it
+  // must be thread-safe): for a long bootstrap's progress display.
+  std::function<void(size_t done, size_t total)> progress;
 };
 
 struct Slice {
