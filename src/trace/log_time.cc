@@ -7,6 +7,8 @@
 
 #include <fmt/core.h>
 
+#include "schedlab/base/duration.h"
+
 namespace schedlab::trace {
 namespace {
 
@@ -58,26 +60,13 @@ bool all_digits(std::string_view s) {
   return true;
 }
 
+// A duration after the '+', by the one rule of base/duration.h ("+90", "+12h", "+1.5d", "+1d12h").
 int64_t parse_relative(std::string_view text) {
-  std::string_view body = text.substr(1);
-  int64_t unit = 1;
-  if (!body.empty()) {
-    switch (body.back()) {
-      case 's': unit = 1; break;
-      case 'm': unit = 60; break;
-      case 'h': unit = 3600; break;
-      case 'd': unit = 86400; break;
-      case 'w': unit = 7 * 86400; break;
-      default: unit = 0; break;
-    }
-    if (unit != 0) body.remove_suffix(1);
-    else unit = 1;
-  }
-  int64_t n = 0;
-  if (!all_digits(body) || !parse_int(body, n))
-    throw TimeError(fmt::format("bad time '{}': a relative time is + then a whole number with an optional "
-                                "unit s, m, h, d or w (e.g. +3600, +12h, +3d)", text));
-  return n * unit;
+  const auto seconds = base::parse_duration(text.substr(1));
+  if (!seconds || text.substr(1).starts_with(' '))
+    throw TimeError(fmt::format("bad time '{}': a relative time is + then a duration, a number >= 0 with an "
+                                "optional unit s, m, h, d or w (e.g. +3600, +12h, +1.5d, +1d12h)", text));
+  return *seconds;
 }
 
 }  // namespace

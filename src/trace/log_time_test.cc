@@ -22,6 +22,9 @@ TEST(LogTime, RelativeForms) {
   EXPECT_EQ(parse_log_time("+12h", none), 43200);
   EXPECT_EQ(parse_log_time("+3d", none), 259200);
   EXPECT_EQ(parse_log_time("+2w", none), 1209600);
+  // The duration rule of every other option (base/duration.h): fractions and compound forms.
+  EXPECT_EQ(parse_log_time("+1.5d", none), 129600);
+  EXPECT_EQ(parse_log_time("+1d12h", none), 129600);
 }
 
 TEST(LogTime, BadRelativeForms) {
@@ -30,7 +33,8 @@ TEST(LogTime, BadRelativeForms) {
   EXPECT_THROW(parse_log_time("+d", none), TimeError);
   EXPECT_THROW(parse_log_time("+3x", none), TimeError);
   EXPECT_THROW(parse_log_time("+-3", none), TimeError);
-  EXPECT_THROW(parse_log_time("+1.5d", none), TimeError);
+  EXPECT_THROW(parse_log_time("+ 3d", none), TimeError);
+  EXPECT_THROW(parse_log_time("+99999999999999999999w", none), TimeError);  // beyond 2^53 s, no overflow
   EXPECT_THROW(parse_log_time("yesterday", none), TimeError);
 }
 

@@ -24,7 +24,8 @@ class TimeError : public std::invalid_argument {
 };
 
 // Parses a point in time into seconds from the log's start. Accepted forms:
-// - relative to the log's start: "+N" (seconds), "+Ns", "+Nm" (minutes), "+Nh", "+Nd", "+Nw" (weeks);
+// - relative to the log's start: "+" and a duration (base/duration.h): "+3600", "+90m", "+12h", "+1.5d", "+1w",
+//   "+1d12h";
 // - absolute, in the log's time zone: "YYYY-MM-DD" (midnight), "YYYY-MM-DDTHH:MM" or "YYYY-MM-DDTHH:MM:SS"
 //   (a space may replace the 'T'). Absolute forms need UnixStartTime in the header.
 // Throws TimeError with a message naming the text on anything else.
