@@ -149,6 +149,11 @@ TEST(CliSweep, BadInputFailsBeforeAnythingRuns) {
   const CliResult o = run_cli({"sweep", dir.file("u.toml"), "-o", dir.file("other.csv")});
   EXPECT_EQ(o.exit_code, 1);
   EXPECT_NE(o.err.find("other.csv:1: not the header of a sweep output"), std::string::npos) << o.err;
+  for (const std::string shard : {"1x/4", "1/4x", "4/4", "-1/4", "1"}) {  // std::stoi read "1x/4" as 1/4
+    const CliResult s = run_cli({"sweep", dir.file("u.toml"), "-o", dir.file("s.csv"), "--shard", shard});
+    EXPECT_EQ(s.exit_code, 1) << shard;
+    EXPECT_NE(s.err.find("--shard " + shard + ": expected i/K with 0 <= i < K"), std::string::npos) << s.err;
+  }
 }
 
 }  // namespace

@@ -32,13 +32,15 @@ struct SweepCliOptions {
 };
 
 std::pair<int, int> parse_shard(const std::string& text) {
+  // Whole numbers only (std::stoi took "1x/4" as 1/4).
+  const auto whole = [](std::string_view s) {
+    return !s.empty() && s.size() <= 9 && s.find_first_not_of("0123456789") == std::string_view::npos;
+  };
   const auto slash = text.find('/');
-  try {
-    if (slash != std::string::npos) {
-      const int i = std::stoi(text.substr(0, slash)), k = std::stoi(text.substr(slash + 1));
-      if (k >= 1 && i >= 0 && i < k) return {i, k};
-    }
-  } catch (const std::exception&) {
+  if (slash != std::string::npos && whole(std::string_view(text).substr(0, slash)) &&
+      whole(std::string_view(text).substr(slash + 1))) {
+    const int i = std::stoi(text.substr(0, slash)), k = std::stoi(text.substr(slash + 1));
+    if (k >= 1 && i < k) return {i, k};
   }
   throw std::invalid_argument(fmt::format("--shard {}: expected i/K with 0 <= i < K (e.g. 3/10)", text));
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -13,6 +14,8 @@
 #include "schedlab/analysis/locality.h"
 #include "schedlab/analysis/session_vars.h"
 #include "schedlab/analysis/summary.h"
+#include "schedlab/base/csv_field.h"
+#include "schedlab/base/csv_number.h"
 #include "schedlab/experiments/compare.h"
 #include "schedlab/experiments/log_summary.h"
 #include "schedlab/experiments/results_json.h"
@@ -340,42 +343,21 @@ nlohmann::json sweep_report_data(const std::string& csv_text, const std::string&
     if (it == cols.end()) throw std::invalid_argument(fmt::format("{}: no column '{}' in a sweep's results", name, c));
     return static_cast<size_t>(it - cols.begin());
   };
-  // CSV fields (quoted fields as the sweep writes them).
-  const auto split = [](const std::string& line) {
-    std::vector<std::string> f;
-    std::string cur;
-    bool quoted = false;
-    for (size_t i = 0; i < line.size(); ++i) {
-      const char c = line[i];
-      if (quoted) {
-        if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-          cur += '"';
-          ++i;
-        } else if (c == '"') {
-          quoted = false;
-        } else {
-          cur += c;
-        }
-      } else if (c == '"') {
-        quoted = true;
-      } else if (c == ',') {
-        f.push_back(cur);
-        cur.clear();
-      } else {
-        cur += c;
-      }
-    }
-    f.push_back(cur);
-    return f;
-  };
+  // The rows with their line numbers (empty lines skipped, a CRLF file read as LF).
   std::vector<std::vector<std::string>> rows;
-  for (std::string line; std::getline(in, line);)
-    if (!line.empty()) rows.push_back(split(line));
-  if (rows.empty()) throw std::invalid_argument(fmt::format("{}: no result row", name));
-  for (size_t i = 0; i < rows.size(); ++i)
-    if (rows[i].size() != cols.size())
+  std::vector<int64_t> row_line;
+  int64_t line_number = 1;
+  for (std::string line; std::getline(in, line);) {
+    ++line_number;
+    while (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.empty()) continue;
+    rows.push_back(base::split_csv_line(line));
+    row_line.push_back(line_number);
+    if (rows.back().size() != cols.size())
       throw std::invalid_argument(
-          fmt::format("{}:{}: {} fields, the header has {}", name, i + 2, rows[i].size(), cols.size()));
+          fmt::format("{}:{}: {} fields, the header has {}", name, line_number, rows.back().size(), cols.size()));
+  }
+  if (rows.empty()) throw std::invalid_argument(fmt::format("{}: no result row", name));
   const size_t m = col(metric), status = col("status");
   if (std::find(kSweepParameters.begin(), kSweepParameters.end(), metric) != kSweepParameters.end() ||
       metric == "run" || metric == "status")
@@ -406,7 +388,8 @@ nlohmann::json sweep_report_data(const std::string& csv_text, const std::string&
   std::map<std::pair<std::string, std::string>, Point> points;
   std::vector<std::string> order;  // series in order of first appearance
   int64_t failed = 0, empty = 0;
-  for (const auto& r : rows) {
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const auto& r = rows[i];
     if (r[status] != "ok") {
       ++failed;
       continue;
@@ -419,34 +402,24 @@ nlohmann::json sweep_report_data(const std::string& csv_text, const std::string&
     for (size_t c : series_cols) series += (series.empty() ? "" : " · ") + r[c];
     if (series.empty()) series = r[col("scheduler")];
     if (std::find(order.begin(), order.end(), series) == order.end()) order.push_back(series);
-    double v = 0;
-    try {
-      v = std::stod(r[m]);
-    } catch (const std::exception&) {
-      throw std::invalid_argument(fmt::format("{}: '{}' is not a number in column {}", name, r[m], metric));
-    }
+    const std::optional<double> v = base::parse_csv_number(r[m]);
+    if (!v)
+      throw std::invalid_argument(
+          fmt::format("{}:{}: '{}' is not a number in column {}", name, row_line[i], r[m], metric));
     Point& p = points[{series, r[xc]}];
-    p.sum += v;
-    p.lo = std::min(p.lo, v);
-    p.hi = std::max(p.hi, v);
+    p.sum += *v;
+    p.lo = std::min(p.lo, *v);
+    p.hi = std::max(p.hi, *v);
     ++p.runs;
   }
   if (points.empty())
     throw std::invalid_argument(fmt::format("{}: no successful run with a value of {}", name, metric));
   bool numeric_x = true;
-  for (const auto& [key, p] : points) {
-    size_t used = 0;
-    try {
-      std::stod(key.second, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    numeric_x = numeric_x && used == key.second.size() && used > 0;
-  }
+  for (const auto& [key, p] : points) numeric_x = numeric_x && base::parse_csv_number(key.second).has_value();
   json out = json::array();
   for (const auto& [key, p] : points)
     out.push_back({{"series", key.first},
-                   {"x", numeric_x ? json(std::stod(key.second)) : json(key.second)},
+                   {"x", numeric_x ? json(*base::parse_csv_number(key.second)) : json(key.second)},
                    {"value", p.sum / static_cast<double>(p.runs)},
                    {"min", p.lo},
                    {"max", p.hi},

@@ -124,6 +124,14 @@ TEST(ReportTest, SweepErrorsNameTheProblem) {
   EXPECT_NE(message(one, "no_such").find("no column 'no_such'"), std::string::npos);
   EXPECT_NE(message(one, "load").find("is a parameter"), std::string::npos);
   EXPECT_NE(message(sweep_csv_header() + "1,2\n", "wait_mean").find("r.csv:2:"), std::string::npos);
+  // A cell that only starts with a number is not one (std::stod read "100abc" as 100 and "0x1p4" as 16), and
+  // the line is counted across empty lines and CRLF endings.
+  EXPECT_EQ(message(sweep_csv_header() + sweep_row("easy", "0.7", "1", "ok", "100abc"), "wait_mean"),
+            "r.csv:2: '100abc' is not a number in column wait_mean");
+  std::string crlf = sweep_row("easy", "0.8", "1", "ok", "0x1p4");
+  crlf.insert(crlf.size() - 1, "\r");
+  EXPECT_EQ(message(sweep_csv_header() + sweep_row("easy", "0.7", "1", "ok", "1") + "\n" + crlf, "wait_mean"),
+            "r.csv:4: '0x1p4' is not a number in column wait_mean");
 }
 
 TEST(ReportTest, PageCarriesTheDataSafely) {

@@ -487,32 +487,6 @@ std::string cell_text(const nlohmann::json& v) {
 
 using base::csv_field;
 
-// The cells of one CSV line (RFC 4180 quoting, as csv_field writes it).
-std::vector<std::string> split_csv(const std::string& line) {
-  std::vector<std::string> cells(1);
-  bool quoted = false;
-  for (size_t i = 0; i < line.size(); ++i) {
-    const char c = line[i];
-    if (quoted) {
-      if (c != '"') {
-        cells.back() += c;
-      } else if (i + 1 < line.size() && line[i + 1] == '"') {
-        cells.back() += '"';
-        ++i;
-      } else {
-        quoted = false;
-      }
-    } else if (c == '"') {
-      quoted = true;
-    } else if (c == ',') {
-      cells.emplace_back();
-    } else {
-      cells.back() += c;
-    }
-  }
-  return cells;
-}
-
 constexpr size_t kParameterCount = std::size(kParameterColumns) - 1;  // all but status
 
 std::string parameters_text(const std::vector<std::string>& cells) {
@@ -662,7 +636,7 @@ std::vector<SweepOutputRow> read_sweep_output(const std::string& path, bool json
                                        path));
         continue;
       }
-      cells = split_csv(line);
+      cells = base::split_csv_line(line);
       if (cells.size() != cols.size())
         throw SweepError(fmt::format("{}:{}: not a sweep row ({} cells, {} expected)", path, n, cells.size(),
                                      cols.size()));

@@ -4,6 +4,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace schedlab::base {
 
@@ -17,5 +18,9 @@ inline std::string csv_field(std::string_view s) {
   q += '"';
   return q;
 }
+
+// The cells of one CSV line written by csv_field (RFC 4180 quoting; no line break inside a cell): the reader
+// of schedlab's own CSV outputs (sweep resumption, report --sweep).
+std::vector<std::string> split_csv_line(std::string_view line);
 
 }  // namespace schedlab::base
