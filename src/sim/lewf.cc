@@ -9,9 +9,21 @@ namespace {
 constexpr std::pair<int64_t, JobId> kNoKey{std::numeric_limits<int64_t>::max(), std::numeric_limits<JobId>::max()};
 }
 
+void LewfScheduler::grow(int32_t procs) {
+  size_t leaves = std::max<size_t>(leaves_, 1);
+  while (leaves < static_cast<size_t>(procs)) leaves *= 2;
+  by_size_.resize(leaves);
+  leaves_ = leaves;
+  tree_.assign(2 * leaves_, kNoKey);
+  for (size_t s = 0; s < leaves_; ++s)
+    if (!by_size_[s].empty()) tree_[leaves_ + s] = *by_size_[s].begin();
+  for (size_t node = leaves_ - 1; node >= 1; --node) tree_[node] = std::min(tree_[2 * node], tree_[2 * node + 1]);
+}
+
 void LewfScheduler::index(const Key& key, int32_t procs) {
   waiting_.insert(key);
   if (!fill_) return;
+  if (static_cast<size_t>(procs) > leaves_) grow(procs);
   auto& set = by_size_[static_cast<size_t>(procs - 1)];
   set.insert(key);
   size_t node = leaves_ + static_cast<size_t>(procs - 1);
@@ -31,14 +43,7 @@ void LewfScheduler::unindex(const Key& key, int32_t procs) {
   for (node /= 2; node >= 1; node /= 2) tree_[node] = std::min(tree_[2 * node], tree_[2 * node + 1]);
 }
 
-void LewfScheduler::on_arrival(const SimState& state, const WaitingJob& job) {
-  if (fill_ && leaves_ == 0) {
-    // Sized once from the machine (job sizes never exceed it).
-    leaves_ = 1;
-    while (leaves_ < static_cast<size_t>(state.machine.total())) leaves_ *= 2;
-    by_size_.assign(leaves_, {});
-    tree_.assign(2 * leaves_, kNoKey);
-  }
+void LewfScheduler::on_arrival(const SimState& /*state*/, const WaitingJob& job) {
   prediction_[job.id] = job.prediction;
   index({job.prediction, job.id}, job.procs);
 }

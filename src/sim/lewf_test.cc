@@ -30,6 +30,18 @@ TEST(LewfTest, StopsAtTheFirstMisfitUnlessFilling) {
   EXPECT_EQ(testing::starts(w, testing::run(w, "lewf-fill")), (V{0, 100, 100, 150}));
 }
 
+TEST(LewfTest, FillIndexGrowsWithTheJobsNotTheMachine) {
+  // lewf-fill's index is sized by the largest job so far: J1 (1 proc) is indexed when J2 (9) makes it grow.
+  // At t=100 the order is J4 (50 s, 8), J5 (60 s, 5), J3 (500 s, 2): fill starts J4 and J3, lewf only J4.
+  const auto w = testing::workload(10, {J{1, 0, 100, 1, 100}, J{2, 0, 100, 9, 100}, J{3, 1, 500, 2, 500},
+                                        J{4, 2, 50, 8, 50}, J{5, 3, 60, 5, 60}});
+  EXPECT_EQ(testing::starts(w, testing::run(w, "lewf-fill")), (V{0, 0, 100, 100, 150}));
+  EXPECT_EQ(testing::starts(w, testing::run(w, "lewf")), (V{0, 0, 150, 100, 150}));
+  // A machine of 2*10^9 processors (sized from the machine, the index needed 150 GB: "out of memory").
+  const auto huge = testing::workload(2'000'000'000, {J{1, 0, 100, 64, 100}, J{2, 5, 10, 2048, 10}});
+  EXPECT_EQ(testing::starts(huge, testing::run(huge, "lewf-fill")), (V{0, 5}));
+}
+
 TEST(LewfTest, TiesKeepQueueOrder) {
   const auto tie = testing::workload(10, {J{1, 0, 100, 10, 100}, J{2, 1, 50, 10, 50}, J{3, 2, 50, 10, 50}});
   EXPECT_EQ(testing::starts(tie, testing::run(tie, "lewf")), (V{0, 100, 150}));

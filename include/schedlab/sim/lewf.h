@@ -41,10 +41,13 @@ class LewfScheduler final : public Scheduler {
   bool fill_;
   void index(const Key& key, int32_t procs);
   void unindex(const Key& key, int32_t procs);
+  void grow(int32_t procs);  // room for sizes up to procs
   std::set<Key> waiting_;
   // The key under which each waiting job is indexed (waiting jobs only, so a clone copies the queue's size).
   std::unordered_map<JobId, int64_t> prediction_;
-  // lewf-fill: waiting jobs by size (index procs - 1), and a min segment tree over the sizes' first keys.
+  // lewf-fill: waiting jobs by size (index procs - 1), and a min segment tree over the sizes' first keys. Sized
+  // by the largest job seen, not the machine (doubled when a larger one arrives): a machine of 10^11 processors
+  // would need terabytes.
   std::vector<std::set<Key>> by_size_;
   std::vector<Key> tree_;  // tree_[leaves_ + s] = first key of size s + 1; inner nodes: min of children
   size_t leaves_ = 0;
