@@ -110,11 +110,18 @@ TEST(Locality, IidLogIsAtTheBaselineAndPlantedLocalityIsFarAbove) {
   EXPECT_GT(planted.m_max, planted.m_med);
 }
 
-TEST(Locality, BootstrapDoesNotDependOnThreadsAndFollowsTheSeed) {
-  base::Rng rng(1);
+// 60 days of 200 jobs with values drawn uniformly from 0..49: no locality, for the bootstrap's own tests.
+class LocalityBootstrap : public ::testing::Test {
+ protected:
+  LocalityBootstrap() {
+    base::Rng rng(1);
+    make_log(60, 200, t, v, [&](int) { return std::floor(rng.uniform() * 50); });
+  }
   std::vector<int64_t> t;
   std::vector<double> v;
-  make_log(60, 200, t, v, [&](int) { return std::floor(rng.uniform() * 50); });
+};
+
+TEST_F(LocalityBootstrap, DoesNotDependOnThreadsAndFollowsTheSeed) {
   LocalityOptions opt;
   opt.rounds = 64;
   opt.threads = 1;
@@ -128,11 +135,7 @@ TEST(Locality, BootstrapDoesNotDependOnThreadsAndFollowsTheSeed) {
   EXPECT_NE(a.boot_med, c.boot_med);
 }
 
-TEST(Locality, BootstrapReportsItsProgressAndRefusesWhatMemoryCannotHold) {
-  base::Rng rng(1);
-  std::vector<int64_t> t;
-  std::vector<double> v;
-  make_log(60, 200, t, v, [&](int) { return std::floor(rng.uniform() * 50); });
+TEST_F(LocalityBootstrap, ReportsItsProgressAndRefusesWhatMemoryCannotHold) {
   LocalityOptions opt;
   opt.rounds = 200;
   opt.threads = 3;
