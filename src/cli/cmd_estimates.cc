@@ -138,6 +138,7 @@ struct GenerateOptions {
 
 void run_generate(const GenerateOptions& o) {
   const nlohmann::json params = model::load_params(o.params);
+  model::check_estimate_model(o.model, params);  // before the log is read
   std::vector<std::string> inputs = o.params;  // a parameter may be a fitted-model file
   inputs.push_back(o.path);
   swf::check_output_is_not_input(o.output, inputs);

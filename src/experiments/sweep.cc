@@ -289,7 +289,7 @@ std::vector<SweepRun> expand_sweep(const SweepSpec& s) {
       fail(s.name, line, "estimate_models", fmt::format("unknown model '{}' (known: {})", model, known));
     }
     try {
-      (void)model::parse_params_text(params);
+      model::check_estimate_model(model, model::parse_params_text(params));
     } catch (const std::exception& e) {
       fail(s.name, line, "estimate_models", fmt::format("'{}': {}", m, e.what()));
     }

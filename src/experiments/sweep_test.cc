@@ -100,6 +100,13 @@ TEST(SweepSpec, BadSpecsNameTheKeyAndLine) {
   EXPECT_EQ(error_of("logs = 'a'\npredictors = ['oracle']\n").rfind("s.toml:2: predictors: 'oracle'", 0), 0u);
   EXPECT_EQ(error_of("logs = 'a'\nestimate_models = ['tsafri']\n").rfind("s.toml:2: estimate_models: unknown model", 0),
             0u);
+  // A model's parameters are checked with the spec, not run by run (each run's row said "error: ...").
+  EXPECT_EQ(error_of("logs = 'a'\nestimate_models = ['tsafrir:colour=1']\n"),
+            "s.toml:2: estimate_models: 'tsafrir:colour=1': tsafrir model: unknown parameter \"colour\" (known: tmax, "
+            "tmax_share, bins, top, coefficients, k, info)");
+  EXPECT_EQ(error_of("logs = 'a'\nestimate_models = ['f:f=-1']\n").rfind(
+                "s.toml:2: estimate_models: 'f:f=-1': f model: parameter f must be a number >= 0", 0),
+            0u);
   EXPECT_EQ(error_of("logs = 'a'\n[[exclude]]\nschedulr = 'x'\n").rfind("s.toml:3: exclude.schedulr: unknown key", 0),
             0u);
   EXPECT_EQ(error_of("logs = 'a'\nseeds = [1,\n").rfind("s.toml:", 0), 0u);  // not TOML

@@ -467,9 +467,15 @@ const std::vector<std::string>& estimate_model_names() {
   return names;
 }
 
-GenerateReport apply_estimate_model(const std::string& name, const nlohmann::json& params_in,
-                                    std::vector<swf::Record>& records, uint64_t seed) {
-  const nlohmann::json params = params_in.is_null() ? nlohmann::json::object() : params_in;
+namespace {
+
+// A model's entry and its typed scalar parameters, every key checked against the declarations.
+struct CheckedModel {
+  const EstimateModelEntry* entry;
+  base::Params typed;
+};
+
+CheckedModel check_model(const std::string& name, const nlohmann::json& params) {
   const EstimateModelEntry* entry = nullptr;
   for (const auto& e : estimate_models())
     if (e.name == name) entry = &e;
@@ -497,16 +503,27 @@ GenerateReport apply_estimate_model(const std::string& name, const nlohmann::jso
     }
     if (const auto text = scalar_text(value)) scalars[key] = *text;
   }
-  std::optional<base::Params> typed;
   try {
-    typed.emplace(fmt::format("{} model", name), entry->params, scalars);
+    return {entry, base::Params(fmt::format("{} model", name), entry->params, scalars)};
   } catch (const std::invalid_argument& e) {
     throw ModelError(e.what());
   }
+}
+
+}  // namespace
+
+void check_estimate_model(const std::string& name, const nlohmann::json& params) {
+  (void)check_model(name, params.is_null() ? nlohmann::json::object() : params);
+}
+
+GenerateReport apply_estimate_model(const std::string& name, const nlohmann::json& params_in,
+                                    std::vector<swf::Record>& records, uint64_t seed) {
+  const nlohmann::json params = params_in.is_null() ? nlohmann::json::object() : params_in;
+  const CheckedModel m = check_model(name, params);
   GenerateReport rep;
   rep.model = name;
   base::Rng rng(seed);
-  entry->apply(params, *typed, records, rng, rep);
+  m.entry->apply(params, m.typed, records, rng, rep);
   return rep;
 }
 

@@ -71,6 +71,11 @@ const std::vector<EstimateModelEntry>& estimate_models();
 // The model names accepted by apply_estimate_model, in table order.
 const std::vector<std::string>& estimate_model_names();
 
+// The checks apply_estimate_model makes before it touches a record: the model's name, every parameter declared,
+// scalar values of the declared type and range. Throws ModelError naming the model and the parameter (for a
+// spec or the command line to refuse before any log is read). List or object values are checked when applied.
+void check_estimate_model(const std::string& name, const nlohmann::json& params);
+
 // Applies model `name` with parameters `params` (a JSON object, possibly empty) to `records` in place.
 // Models needing training (tsafrir without tmax, song without regression) train on `records` themselves.
 GenerateReport apply_estimate_model(const std::string& name, const nlohmann::json& params,
