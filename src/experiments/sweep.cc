@@ -296,6 +296,7 @@ std::vector<SweepRun> expand_sweep(const SweepSpec& s) {
   };
 
   std::vector<SweepRun> runs;
+  std::vector<size_t> exclude_matches(s.excludes.size(), 0);
   const std::vector<std::optional<double>> loads = [&] {
     std::vector<std::optional<double>> l;
     for (double x : s.loads) l.emplace_back(x);
@@ -348,11 +349,21 @@ std::vector<SweepRun> expand_sweep(const SweepSpec& s) {
                             r.warmup_fraction = warm;
                             r.bsld_tau = tau;
                             r.seed = seed;
-                            if (std::any_of(s.excludes.begin(), s.excludes.end(),
-                                            [&](const SweepPattern& p) { return matches(p, r); }))
-                              continue;
+                            bool excluded = false;
+                            for (size_t e = 0; e < s.excludes.size(); ++e)
+                              if (matches(s.excludes[e], r)) {
+                                ++exclude_matches[e];
+                                excluded = true;
+                              }
+                            if (excluded) continue;
                             runs.push_back(std::move(r));
                           }
+  // An [[exclude]] that matches nothing is a typo or a value no list has: the runs it was meant to drop would run.
+  for (size_t e = 0; e < s.excludes.size(); ++e)
+    if (exclude_matches[e] == 0)
+      throw SweepError(fmt::format("{}:{}: exclude: this [[exclude]] matches no run of the spec (a value that is "
+                                   "not in the spec's lists, or misspelt?)",
+                                   s.name, s.excludes[e].line));
   for (const SweepPattern& p : s.includes) {
     SweepRun r;
     r.log = p.log.value_or(s.logs.front());

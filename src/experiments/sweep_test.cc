@@ -109,6 +109,10 @@ TEST(SweepSpec, BadSpecsNameTheKeyAndLine) {
             0u);
   EXPECT_EQ(error_of("logs = 'a'\n[[exclude]]\nschedulr = 'x'\n").rfind("s.toml:3: exclude.schedulr: unknown key", 0),
             0u);
+  // An exclude that matches nothing (a misspelt value) would leave the runs it meant to drop in the sweep.
+  EXPECT_EQ(error_of("logs = 'a'\nschedulers = ['easy', 'fcfs']\n[[exclude]]\nscheduler = 'eazy'\n"),
+            "s.toml:3: exclude: this [[exclude]] matches no run of the spec (a value that is not in the spec's lists, "
+            "or misspelt?)");
   EXPECT_EQ(error_of("logs = 'a'\nseeds = [1,\n").rfind("s.toml:", 0), 0u);  // not TOML
   EXPECT_NE(error_of("logs = 'a'\nseeds = [1,\n").find("not valid TOML"), std::string::npos);
 }
