@@ -18,11 +18,11 @@ import pandas as pd
 
 from . import _core
 
-__all__ = ["read_swf", "write_swf", "stats", "simulate", "Result", "Scheduler", "sweep", "sweep_collect", "schedulers",
+__all__ = ["read_swf", "read_sacct", "write_swf", "stats", "simulate", "Result", "Scheduler", "sweep", "sweep_collect", "schedulers",
            "predictors", "locality", "temporal", "runs", "flurries", "sessions", "predict", "compare",
            "generate_estimates", "generate_locality", "generate_talby", "diversity", "categorize",
            "estimate_bins", "fit_estimates", "compare_estimates", "scramble", "profiler_ingest", "profiler_query",
-           "profiler_compare", "generate_profiler_experiment", "FIELDS"]
+           "profiler_compare", "generate_profiler_experiment", "distance", "report", "report_sweep", "FIELDS"]
 
 FIELDS = list(_core.field_names())
 
@@ -51,6 +51,17 @@ def read_swf(path):
     field where the log wrote fractions, kept exactly) and the header lines. The header is also in
     df.attrs["swf_header"], so the DataFrame can be written or simulated as it is."""
     df = _frame(_core.read_log(os.fspath(path)))
+    return df, df.attrs["swf_header"]
+
+
+def read_sacct(path, procs=None, timezone="", keep_unstarted=False):
+    """Read Slurm accounting output (`sacct -P ...`, docs/slurm.md) as an SWF log, as `schedlab convert --from
+    sacct`: (DataFrame, header). The reader's counts (rows, jobs, unstarted, unfinished, steps left out, rows per
+    state) are in df.attrs["sacct"]. `procs`: the machine size (default: the largest allocation); `timezone`: the
+    zone sacct printed its times in (default: TZ, else the machine's)."""
+    log, counts = _core.read_sacct(os.fspath(path), procs, timezone or "", bool(keep_unstarted))
+    df = _frame(log)
+    df.attrs["sacct"] = counts
     return df, df.attrs["swf_header"]
 
 
@@ -216,10 +227,11 @@ def flurries(log, factor=3.0, min_jobs=500):
     return _core.flurries(_log(log), float(factor), int(min_jobs))
 
 
-def sessions(log, classify=False, think_time="20m"):
+def sessions(log, classify=False, think_time="20m", online=False, pca=False):
     """User sessions, their variables and (classify=True) the session and user classes (`schedlab sessions
-    --json`). `think_time`: the session boundary, seconds or a duration text as --think-time."""
-    return _core.sessions(_log(log), bool(classify), _seconds(think_time, "think_time"))
+    --json`); online=True adds the online heuristic class of each session, pca=True the principal components.
+    `think_time`: the session boundary, seconds or a duration text as --think-time."""
+    return _core.sessions(_log(log), bool(classify), _seconds(think_time, "think_time"), bool(online), bool(pca))
 
 
 def predict(log, predictor="user-last2", correction="", procs=None, warmup_fraction=0.0, seed=0):
@@ -309,3 +321,23 @@ def profiler_compare(db, a, b, difference=0.0, confidence=0.95):
 def generate_profiler_experiment(jobs=200, mean_interarrival=150.0, seed=1):
     """The synthetic workload of Gibbons's profiler experiment (`schedlab generate profiler-experiment`)."""
     return _frame(_core.generate_profiler_experiment(int(jobs), float(mean_interarrival), _seed(seed)))
+
+
+def distance(a, b):
+    """How close two logs' job distributions are (`schedlab analyze distance --json`): KS statistics and medians
+    per attribute, jobs per day and offered load of each."""
+    return _core.distance(_log(a), _log(b))
+
+
+def report(log, output, schedulers=("easy", "conservative"), predictor="", procs=None, threads=0, title=None):
+    """Write the HTML report of a log (`schedlab report LOG -o OUTPUT`, docs/report.md): its workload and the
+    schedules of `schedulers`. `title`: shown on the page (default: the path, or "DataFrame")."""
+    if title is None:
+        title = os.fspath(log) if isinstance(log, (str, os.PathLike)) else "DataFrame"
+    _core.report(_log(log), os.fspath(output), str(title), list(schedulers), predictor or "", procs, int(threads))
+
+
+def report_sweep(results, output, metric="wait_mean", x=""):
+    """Write the HTML page of a sweep's results (`schedlab report --sweep RESULTS -o OUTPUT --metric M --x X`):
+    `results` is the CSV a sweep wrote."""
+    _core.report_sweep(os.fspath(results), os.fspath(output), str(metric), str(x or ""))

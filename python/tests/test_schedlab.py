@@ -380,3 +380,53 @@ def test_schedule_with_a_decision_and_reservations():
     mine = schedlab.simulate(log, scheduler=PyEasyWithDecision(), correction="tsafrir")
     ref = schedlab.simulate(log, scheduler="easy", correction="tsafrir")
     pd.testing.assert_frame_equal(mine.jobs, ref.jobs)
+
+
+def test_sacct_distance_and_reports_equal_the_cli(tmp_path):
+    # read_sacct gives the log `convert --from sacct` writes, with its counts.
+    sacct = tmp_path / "sacct.txt"
+    sacct.write_text(
+        "State|JobID|JobName|User|Group|Partition|Submit|Start|End|Elapsed|Timelimit|AllocCPUS|ReqCPUS\n"
+        "COMPLETED|10|sim|alice|hpc|batch|2026-01-05T10:00:00|2026-01-05T10:00:30|2026-01-05T10:10:30|00:10:00|"
+        "01:00:00|4|4\n"
+        "COMPLETED|10.batch|batch|||||2026-01-05T10:00:30|2026-01-05T10:10:30|00:10:00||4|4\n"
+        "FAILED|11|sim|bob|hpc|batch|2026-01-05T09:00:00|2026-01-05T09:00:00|2026-01-05T09:00:05|00:00:05|"
+        "1-00:00:00|1|1\n"
+        "CANCELLED by 0|13|big|bob|hpc|batch|2026-01-05T10:20:00|None|2026-01-05T10:30:00|00:00:00|UNLIMITED|0|64\n")
+    sacct = str(sacct)
+    df, header = schedlab.read_sacct(sacct, timezone="UTC")
+    subprocess.run([CLI, "convert", "--from", "sacct", "--timezone", "UTC", sacct, str(tmp_path / "c.swf")],
+                   check=True, capture_output=True)
+    cli_df, cli_header = schedlab.read_swf(tmp_path / "c.swf")
+    pd.testing.assert_frame_equal(df, cli_df)
+    assert header == cli_header
+    assert len(df) == 2 and df.attrs["sacct"]["steps"] == 1 and df.attrs["sacct"]["unstarted"] == 1
+    with pytest.raises(ValueError, match="MaxProcs"):
+        schedlab.read_sacct(sacct, procs=0)
+    with pytest.raises(FileNotFoundError):
+        schedlab.read_sacct(tmp_path / "none.txt")
+
+    small = schedlab.read_swf(KTH)[0].head(3000)
+    d = schedlab.distance(KTH, small)
+    c = cli_json("analyze", "distance", KTH, KTH)
+    assert schedlab.distance(KTH, KTH)["attributes"] == c["attributes"]
+    assert d["a"]["procs"] == 100 and d["attributes"]["runtime"]["count_b"] == 3000
+
+    schedlab.report(small, tmp_path / "r.html", schedulers=["easy"], title="first 3000")
+    page = (tmp_path / "r.html").read_text()
+    assert page.startswith("<!DOCTYPE html>") and "first 3000" in page and "</html>" in page
+    schedlab.report(KTH, tmp_path / "k.html", schedulers=["easy"])
+    subprocess.run([CLI, "report", KTH, "-o", str(tmp_path / "ck.html"), "-s", "easy"], check=True, capture_output=True)
+    assert (tmp_path / "k.html").read_bytes() == (tmp_path / "ck.html").read_bytes()
+    spec = tmp_path / "s.toml"
+    spec.write_text(f"logs = ['{KTH}']\nschedulers = ['fcfs', 'easy']\nloads = [0.6, 0.7]\n")
+    schedlab.sweep(spec, output=tmp_path / "s.csv")
+    schedlab.report_sweep(tmp_path / "s.csv", tmp_path / "s.html")
+    subprocess.run([CLI, "report", "--sweep", str(tmp_path / "s.csv"), "-o", str(tmp_path / "c.html")], check=True,
+                   capture_output=True)
+    assert (tmp_path / "s.html").read_bytes() == (tmp_path / "c.html").read_bytes()
+    with pytest.raises(ValueError, match="unknown scheduler"):
+        schedlab.report(small, tmp_path / "x.html", schedulers=["nosuch"])
+    with pytest.raises(OSError, match="the output is the input log"):
+        schedlab.report(KTH, KTH)
+    assert not (tmp_path / "x.html").exists()

@@ -37,7 +37,7 @@ struct ConvertOptions {
 void run_sacct(const ConvertOptions& opt) {
   if (format_of(opt.out, "output") != Format::kSwf && !opt.out.ends_with(".csv") && !opt.out.ends_with(".csv.gz"))
     throw std::invalid_argument("--from sacct writes SWF or CSV");
-  if (opt.procs && *opt.procs < 1) throw std::invalid_argument("--procs must be >= 1");
+  if (opt.procs && *opt.procs < 1) throw std::invalid_argument("--procs must be >= 1");  // before the file is read
   swf::SacctOptions so;
   so.keep_unstarted = opt.keep_unstarted;
   so.procs = opt.procs;

@@ -2,9 +2,7 @@
 // page of plots (experiments/report.h; docs/report.md).
 #include <chrono>
 #include <filesystem>
-#include <fstream>
 #include <memory>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 
@@ -34,14 +32,7 @@ std::string libraries() {
   const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
   if (!ec && std::filesystem::exists(exe.parent_path() / "report" / "report-libs.js", ec))
     path = (exe.parent_path() / "report" / "report-libs.js").string();
-  std::ifstream in(path);
-  if (!in)
-    throw std::invalid_argument(fmt::format("the report's JavaScript ({}) is missing: build schedlab with npm available "
-                                            "(make; scripts/vendor-js.sh)",
-                                            path));
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  return experiments::read_report_libraries(path);
 }
 
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
 #include <map>
 #include <optional>
 #include <set>
@@ -430,6 +431,17 @@ nlohmann::json sweep_report_data(const std::string& csv_text, const std::string&
           {"x", x},              {"x_numeric", numeric_x}, {"series_name", series_name.empty() ? "scheduler" : series_name},
           {"points", out},       {"rows", rows.size()},    {"failed_runs", failed},
           {"runs_without_value", empty}};
+}
+
+std::string read_report_libraries(const std::string& path) {
+  std::ifstream in(path);
+  if (!in)
+    throw std::invalid_argument(fmt::format("the report's JavaScript ({}) is missing: build schedlab with npm available "
+                                            "(make; scripts/vendor-js.sh)",
+                                            path));
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
 }
 
 }  // namespace schedlab::experiments

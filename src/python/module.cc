@@ -30,8 +30,10 @@
 #include "schedlab/analysis/diversity.h"
 #include "schedlab/experiments/categorize_report.h"
 #include "schedlab/experiments/compare.h"
+#include "schedlab/experiments/distance_report.h"
 #include "schedlab/experiments/diversity_study.h"
 #include "schedlab/experiments/profiler_report.h"
+#include "schedlab/experiments/report.h"
 #include "schedlab/model/estimate_bins.h"
 #include "schedlab/predict/profiler.h"
 #include "schedlab/predict/profiler_db.h"
@@ -51,6 +53,9 @@
 #include "schedlab/experiments/sweep.h"
 #include "schedlab/experiments/sweep_array.h"
 #include "schedlab/predict/registry.h"
+#include "schedlab/swf/csv.h"
+#include "schedlab/swf/sacct.h"
+#include "schedlab/swf/writer.h"
 #include "schedlab/sim/job_output.h"
 #include "schedlab/sim/scheduler_registry.h"
 #include "schedlab/swf/reader.h"
@@ -478,17 +483,79 @@ PYBIND11_MODULE(_core, m) {
     fo.min_jobs = min_jobs;
     return json_out(experiments::to_json(trace::find_flurries(l->records, fo), fo, *l));
   }, py::arg("log"), py::arg("factor"), py::arg("min_jobs"));
-  m.def("sessions", [](const LogPtr& l, bool classify, int64_t think_time) {
+  m.def("sessions", [](const LogPtr& l, bool classify, int64_t think_time, bool online, bool pca) {
     experiments::SessionStudyOptions so;
     so.classify = classify;
     so.think_time = think_time;
+    so.online = online;
+    so.pca = pca;
     nlohmann::ordered_json j;
     {
       py::gil_scoped_release release;
       j = experiments::to_json(experiments::run_session_study({{"log", *l}}, so));
     }
     return json_out(j);
-  }, py::arg("log"), py::arg("classify"), py::arg("think_time"));
+  }, py::arg("log"), py::arg("classify"), py::arg("think_time"), py::arg("online"), py::arg("pca"));
+  m.def("read_sacct", [](const std::string& path, std::optional<int64_t> procs, const std::string& time_zone,
+                         bool keep_unstarted) {
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec)) {
+      PyErr_SetString(PyExc_FileNotFoundError, (path + ": no such file").c_str());
+      throw py::error_already_set();
+    }
+    swf::SacctOptions so;
+    so.procs = procs;
+    so.timezone = time_zone;
+    so.keep_unstarted = keep_unstarted;
+    swf::SacctReport rep;
+    LogPtr log;
+    {
+      py::gil_scoped_release release;
+      log = std::make_shared<swf::Log>(swf::read_sacct(path, so, &rep));
+    }
+    py::dict states;
+    for (const auto& [state, n] : rep.states) states[py::str(state)] = n;
+    py::dict counts;
+    counts["rows"] = rep.rows;
+    counts["jobs"] = rep.jobs;
+    counts["unstarted"] = rep.unstarted;
+    counts["unfinished"] = rep.unfinished;
+    counts["steps"] = rep.steps;
+    counts["states"] = states;
+    return py::make_tuple(log, counts);
+  }, py::arg("path"), py::arg("procs"), py::arg("timezone"), py::arg("keep_unstarted"));
+  m.def("distance", [](const LogPtr& a, const LogPtr& b) {
+    nlohmann::ordered_json j;
+    {
+      py::gil_scoped_release release;
+      j = experiments::to_json(analysis::log_distance(*a, *b));
+    }
+    return json_out(j);
+  }, py::arg("a"), py::arg("b"));
+  // The report's page (experiments/report.h), the plotting libraries from where the build vendored them.
+  m.def("report", [](const LogPtr& l, const std::string& output, const std::string& title,
+                     const std::vector<std::string>& schedulers, const std::string& predictor,
+                     std::optional<int64_t> procs, int threads) {
+    experiments::ReportOptions ro;
+    ro.title = title;
+    ro.schedulers = schedulers;
+    ro.predictor = predictor;
+    ro.procs = procs;
+    ro.threads = threads;
+    py::gil_scoped_release release;
+    const std::string libraries = experiments::read_report_libraries(SCHEDLAB_REPORT_LIBS);
+    swf::check_output_is_not_input(output, {l->path});
+    swf::write_text_file(output, experiments::render_report(experiments::report_data(*l, ro), libraries));
+  }, py::arg("log"), py::arg("output"), py::arg("title"), py::arg("schedulers"), py::arg("predictor"),
+     py::arg("procs"), py::arg("threads"));
+  m.def("report_sweep", [](const std::string& results, const std::string& output, const std::string& metric,
+                           const std::string& x) {
+    py::gil_scoped_release release;
+    const std::string libraries = experiments::read_report_libraries(SCHEDLAB_REPORT_LIBS);
+    swf::check_output_is_not_input(output, {results});
+    const nlohmann::json data = experiments::sweep_report_data(swf::read_text(results), results, metric, x);
+    swf::write_text_file(output, experiments::render_report(data, libraries));
+  }, py::arg("results"), py::arg("output"), py::arg("metric"), py::arg("x"));
   m.def("predict", &predict_replay, py::arg("log"), py::arg("predictor"), py::arg("correction"), py::arg("procs"),
         py::arg("warmup_fraction"), py::arg("seed"));
   m.def("compare", &compare, py::arg("log"), py::arg("schedulers"), py::arg("predictor"), py::arg("procs"),

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <stdexcept>
 #include <vector>
 
 #include <fmt/core.h>
@@ -161,6 +162,8 @@ class Ids {
 }  // namespace
 
 Log parse_sacct(std::string_view text, const std::string& name, const SacctOptions& options, SacctReport* report) {
+  if (options.procs && *options.procs < 1)
+    throw std::invalid_argument(fmt::format("the machine size (MaxProcs) must be >= 1, not {}", *options.procs));
   SacctReport rep;
   std::vector<std::string_view> lines = split(text, '\n');
   while (!lines.empty() && lines.back().empty()) lines.pop_back();

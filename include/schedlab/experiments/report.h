@@ -51,4 +51,8 @@ nlohmann::json sweep_report_data(const std::string& csv_text, const std::string&
 // The page: `data` (from report_data or sweep_report_data) and `libraries` (the JavaScript bundle) inlined.
 std::string render_report(const nlohmann::json& data, const std::string& libraries);
 
+// The JavaScript bundle the build vendors (scripts/vendor-js.sh, build/report/report-libs.js) read from `path`.
+// Throws std::invalid_argument naming the path and how to build it when it is missing.
+std::string read_report_libraries(const std::string& path);
+
 }  // namespace schedlab::experiments
