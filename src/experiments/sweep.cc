@@ -262,6 +262,30 @@ SweepSpec read_sweep_spec(const std::string& path) {
 }
 
 std::vector<SweepRun> expand_sweep(const SweepSpec& s) {
+  // A value given twice in a list would run every run with it twice (and count twice in a report's means).
+  const auto refuse_repeats = [&](const auto& list, const std::string& key, const auto& text) {
+    for (size_t i = 1; i < list.size(); ++i)
+      for (size_t j = 0; j < i; ++j)
+        if (list[i] == list[j])
+          fail(s.name, spec_line(s, key), key,
+               fmt::format("{} is given twice (items {} and {})", text(list[i]), j + 1, i + 1));
+  };
+  const auto quoted = [](const std::string& v) { return fmt::format("'{}'", v.empty() ? "default" : v); };
+  const auto plain = [](const auto& v) { return fmt::format("{}", v); };
+  refuse_repeats(s.logs, "logs", quoted);
+  refuse_repeats(s.schedulers, "schedulers", quoted);
+  refuse_repeats(s.predictors, "predictors", quoted);
+  refuse_repeats(s.corrections, "corrections", [](const std::string& v) { return fmt::format("'{}'", v.empty() ? "none" : v); });
+  refuse_repeats(s.estimate_models, "estimate_models", quoted);
+  refuse_repeats(s.loads, "loads", plain);
+  refuse_repeats(s.arrival_scales, "arrival_scales", plain);
+  refuse_repeats(s.procs, "procs", [](const std::optional<int64_t>& v) { return v ? fmt::format("{}", *v) : "the log's"; });
+  refuse_repeats(s.kill_at_estimate, "kill_at_estimate", [](bool v) { return std::string(v ? "true" : "false"); });
+  refuse_repeats(s.extend_estimates, "extend_estimates", [](bool v) { return std::string(v ? "true" : "false"); });
+  refuse_repeats(s.warmup_fraction, "warmup_fraction", plain);
+  refuse_repeats(s.bsld_tau, "bsld_tau", plain);
+  refuse_repeats(s.seeds, "seeds", plain);
+
   // Validate every policy combination and estimate model once, before any run.
   std::set<std::tuple<std::string, std::string, std::string>> policies;
   std::set<std::string> models;
@@ -364,6 +388,7 @@ std::vector<SweepRun> expand_sweep(const SweepSpec& s) {
       throw SweepError(fmt::format("{}:{}: exclude: this [[exclude]] matches no run of the spec (a value that is "
                                    "not in the spec's lists, or misspelt?)",
                                    s.name, s.excludes[e].line));
+  std::set<std::string> have;  // the runs' parameters, filled at the first include
   for (const SweepPattern& p : s.includes) {
     SweepRun r;
     r.log = p.log.value_or(s.logs.front());
@@ -383,6 +408,12 @@ std::vector<SweepRun> expand_sweep(const SweepSpec& s) {
     r.seed = p.seed.value_or(s.seeds.front());
     check_policy(r.scheduler, r.predictor, r.correction, p.line);
     check_model(r.estimate_model, p.line);
+    // An include of a run the spec already has would run it twice (the indices are all 0 until the end).
+    if (have.empty())
+      for (const SweepRun& other : runs) have.insert(sweep_run_parameters(other));
+    if (!have.insert(sweep_run_parameters(r)).second)
+      fail(s.name, p.line, "include", "this [[include]] is a run the spec already has (the product's or an "
+                                      "earlier include's)");
     runs.push_back(std::move(r));
   }
   // An empty run set is a spec that excludes everything: a sweep of nothing would look complete.

@@ -109,6 +109,13 @@ TEST(SweepSpec, BadSpecsNameTheKeyAndLine) {
             0u);
   EXPECT_EQ(error_of("logs = 'a'\n[[exclude]]\nschedulr = 'x'\n").rfind("s.toml:3: exclude.schedulr: unknown key", 0),
             0u);
+  // A value twice in a list, or an include of a run the spec has, would run the same run twice.
+  EXPECT_EQ(error_of("logs = 'a'\nseeds = [1, 2, 1]\n"), "s.toml:2: seeds: 1 is given twice (items 1 and 3)");
+  EXPECT_EQ(error_of("logs = 'a'\nschedulers = ['easy', 'fcfs', 'easy']\n"),
+            "s.toml:2: schedulers: 'easy' is given twice (items 1 and 3)");
+  EXPECT_EQ(error_of("logs = 'a'\nschedulers = ['easy', 'fcfs']\n[[include]]\nscheduler = 'fcfs'\n"),
+            "s.toml:3: include: this [[include]] is a run the spec already has (the product's or an earlier "
+            "include's)");
   // An exclude that matches nothing (a misspelt value) would leave the runs it meant to drop in the sweep.
   EXPECT_EQ(error_of("logs = 'a'\nschedulers = ['easy', 'fcfs']\n[[exclude]]\nscheduler = 'eazy'\n"),
             "s.toml:3: exclude: this [[exclude]] matches no run of the spec (a value that is not in the spec's lists, "
