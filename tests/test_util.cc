@@ -58,9 +58,11 @@ std::string read_file(const std::string& path) {
   return ss.str();
 }
 
-CliResult run_cli(const std::vector<std::string>& args, const std::string& stdin_text) {
+CliResult run_cli(const std::vector<std::string>& args, const std::string& stdin_text,
+                  const std::string& stdout_path) {
   TempDir dir;
-  const std::string in_path = dir.file("stdin"), out_path = dir.file("stdout"), err_path = dir.file("stderr");
+  const std::string in_path = dir.file("stdin"), err_path = dir.file("stderr");
+  const std::string out_path = stdout_path.empty() ? dir.file("stdout") : stdout_path;
   write_file(in_path, stdin_text);
   const pid_t pid = fork();
   if (pid < 0) throw std::runtime_error("fork failed");
@@ -81,7 +83,7 @@ CliResult run_cli(const std::vector<std::string>& args, const std::string& stdin
   waitpid(pid, &status, 0);
   CliResult r;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  r.out = read_file(out_path);
+  if (stdout_path.empty()) r.out = read_file(out_path);
   r.err = read_file(err_path);
   return r;
 }

@@ -77,7 +77,9 @@ struct CliResult {
   std::string out;  // standard output
   std::string err;  // standard error
 };
-// Runs the built schedlab binary with `args` (each passed as one argument, no shell).
-CliResult run_cli(const std::vector<std::string>& args, const std::string& stdin_text = "");
+// Runs the built schedlab binary with `args` (each passed as one argument, no shell). `stdout_path`: standard
+// output goes there instead (e.g. /dev/full, for write errors), and `out` stays empty.
+CliResult run_cli(const std::vector<std::string>& args, const std::string& stdin_text = "",
+                  const std::string& stdout_path = "");
 
 }  // namespace schedlab::testing

@@ -163,6 +163,15 @@ TEST(SimCliTest, ClearErrors) {
     EXPECT_EQ(r.exit_code, 2) << args[0];
     EXPECT_NE(r.err.find("--threads: a number of threads >= 0 (0 = every core)"), std::string::npos) << r.err;
   }
+  // A report that cannot be written to standard output (a full disk) is an error, not exit 0 with nothing.
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"simulate", log, "--scheduler", "easy", "--json"},
+        std::vector<std::string>{"stats", log}}) {
+    r = run_cli(args, "", "/dev/full");
+    EXPECT_EQ(r.exit_code, 1) << args[0];
+    EXPECT_NE(r.err.find("schedlab: error: standard output: write error: No space left on device"), std::string::npos)
+        << r.err;
+  }
 }
 
 TEST(SimCliTest, LoadScalingAndWarmup) {

@@ -2,7 +2,9 @@
 // calls library functions, and prints text or JSON.
 // Exit status: 0 success, 1 bad input or failure (message on stderr), 2 usage error, 70 internal error (a bug
 // in schedlab: base/errors.h).
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <new>
 #include <string>
@@ -85,6 +87,14 @@ int main(int argc, char** argv) {
       return 70;
     }
     fmt::print(stderr, "schedlab: error: {}\n", e.what());
+    return 1;
+  }
+  // What the command printed must have reached standard output: a full disk or a closed pipe would otherwise
+  // lose the report (or --json) with exit status 0.
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    const int err = errno;
+    fmt::print(stderr, "schedlab: error: standard output: write error: {}\n",
+               err != 0 ? std::strerror(err) : "unknown");
     return 1;
   }
   return 0;
