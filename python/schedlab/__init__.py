@@ -18,8 +18,8 @@ import pandas as pd
 
 from . import _core
 
-__all__ = ["read_swf", "read_sacct", "write_swf", "stats", "simulate", "Result", "Scheduler", "sweep", "sweep_collect", "schedulers",
-           "predictors", "locality", "temporal", "runs", "flurries", "sessions", "predict", "compare",
+__all__ = ["read_swf", "read_sacct", "write_swf", "stats", "simulate", "Result", "Scheduler", "sweep", "sweep_collect",
+           "schedulers", "predictors", "locality", "temporal", "runs", "flurries", "sessions", "predict", "compare",
            "generate_estimates", "generate_locality", "generate_talby", "diversity", "categorize",
            "estimate_bins", "fit_estimates", "compare_estimates", "scramble", "profiler_ingest", "profiler_query",
            "profiler_compare", "generate_profiler_experiment", "distance", "report", "report_sweep", "FIELDS"]
@@ -59,7 +59,8 @@ def read_sacct(path, procs=None, timezone="", keep_unstarted=False):
     sacct`: (DataFrame, header). The reader's counts (rows, jobs, unstarted, unfinished, steps left out, rows per
     state) are in df.attrs["sacct"]. `procs`: the machine size (default: the largest allocation); `timezone`: the
     zone sacct printed its times in (default: TZ, else the machine's)."""
-    log, counts = _core.read_sacct(os.fspath(path), procs, timezone or "", bool(keep_unstarted))
+    log, counts = _core.read_sacct(os.fspath(path), _whole_or_none(procs, "procs"), timezone or "",
+                                   bool(keep_unstarted))
     df = _frame(log)
     df.attrs["sacct"] = counts
     return df, df.attrs["swf_header"]
@@ -73,7 +74,7 @@ def write_swf(df, path, header=None):
 
 def stats(log, procs=None):
     """Everything `schedlab stats --json` reports about a log, as a dict."""
-    return _core.stats(_log(log), procs)
+    return _core.stats(_log(log), _whole_or_none(procs, "procs"))
 
 
 class Result:
@@ -123,13 +124,15 @@ def simulate(log, scheduler="easy", predictor="", procs=None, load=None, *, corr
     a schedlab.Scheduler instance; `predictor`: a predictor spec (default: the estimate). Returns a Result."""
     if isinstance(scheduler, Scheduler):
         metrics, jobs = _core.simulate_python(_log(log), scheduler, getattr(scheduler, "name", "python"),
-                                              predictor or "", correction or "", procs, load, float(arrival_scale),
+                                              predictor or "", correction or "", _whole_or_none(procs, "procs"), load,
+                                              float(arrival_scale),
                                               bool(kill_at_estimate), bool(extend_estimates), float(warmup_fraction),
-                                              int(bsld_tau), _seed(seed))
+                                              _whole(bsld_tau, "bsld_tau"), _seed(seed))
         return Result(metrics, jobs)
-    metrics, jobs = _core.simulate(_log(log), scheduler, predictor or "", correction or "", procs, load,
+    metrics, jobs = _core.simulate(_log(log), scheduler, predictor or "", correction or "",
+                                   _whole_or_none(procs, "procs"), load,
                                    float(arrival_scale), bool(kill_at_estimate), bool(extend_estimates),
-                                   float(warmup_fraction), int(bsld_tau), _seed(seed), bool(check))
+                                   float(warmup_fraction), _whole(bsld_tau, "bsld_tau"), _seed(seed), bool(check))
     return Result(metrics, jobs)
 
 
@@ -145,9 +148,9 @@ def sweep(spec, threads=0, output=None):
     if output is not None:
         output = os.fspath(output)
         jsonl = output.endswith(".jsonl")
-        _core.sweep_to_file("" if path else spec, path, int(threads), output, jsonl)
+        _core.sweep_to_file("" if path else spec, path, _whole(threads, "threads"), output, jsonl)
         return _read_sweep_output(output, jsonl)
-    rows = _core.sweep("" if path else spec, path, int(threads))
+    rows = _core.sweep("" if path else spec, path, _whole(threads, "threads"))
     return pd.DataFrame(rows, columns=list(_core.sweep_columns()))
 
 
@@ -184,9 +187,25 @@ def predictors():
     return dict(_core.predictors())
 
 
+def _whole(value, name):
+    """A whole number for an integer parameter: an int (NumPy's too) or a float without a fraction. int() would
+    cut 2.7 to 2 without a word; a fraction, a bool or a text is an error naming the parameter."""
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        return int(value)
+    if isinstance(value, numbers.Real) and not isinstance(value, bool) and float(value).is_integer():
+        return int(value)
+    if isinstance(value, numbers.Real) and not isinstance(value, bool):
+        raise ValueError(f"{name} must be a whole number, not {value!r}")
+    raise TypeError(f"{name} must be a whole number, not {type(value).__name__} {value!r}")
+
+
+def _whole_or_none(value, name):
+    return None if value is None else _whole(value, name)
+
+
 def _seed(seed):
     """A seed: a whole number >= 0 (the library's seeds are unsigned 64-bit numbers)."""
-    value = int(seed)
+    value = _whole(seed, "seed")
     if value < 0 or value >= 2 ** 64:
         raise ValueError(f"seed must be a whole number from 0 to 2**64 - 1, not {seed!r}")
     return value
@@ -208,8 +227,9 @@ def _seconds(duration, name):
 
 def locality(log, attribute="runtime", slice="3d", bins=24, bootstrap=1000, seed=1, threads=0):
     """Locality of sampling (`schedlab analyze locality --json`): M'_max, M'_med, the bootstrap baseline, M."""
-    return _core.locality(_log(log), attribute, _seconds(slice, "slice"), int(bins), int(bootstrap), _seed(seed),
-                          int(threads))
+    return _core.locality(_log(log), attribute, _seconds(slice, "slice"), _whole(bins, "bins"),
+                          _whole(bootstrap, "bootstrap"), _seed(seed),
+                          _whole(threads, "threads"))
 
 
 def temporal(log, hurst=True):
@@ -224,7 +244,7 @@ def runs(log, size_only=False):
 
 def flurries(log, factor=3.0, min_jobs=500):
     """Flurries: (user, week) bursts (`schedlab flurries --json`)."""
-    return _core.flurries(_log(log), float(factor), int(min_jobs))
+    return _core.flurries(_log(log), float(factor), _whole(min_jobs, "min_jobs"))
 
 
 def sessions(log, classify=False, think_time="20m", online=False, pca=False):
@@ -236,14 +256,16 @@ def sessions(log, classify=False, think_time="20m", online=False, pca=False):
 
 def predict(log, predictor="user-last2", correction="", procs=None, warmup_fraction=0.0, seed=0):
     """Replay the log's own schedule through a runtime predictor (`schedlab predict --json`)."""
-    return _core.predict(_log(log), predictor, correction or "", procs, float(warmup_fraction), _seed(seed))
+    return _core.predict(_log(log), predictor, correction or "", _whole_or_none(procs, "procs"),
+                         float(warmup_fraction), _seed(seed))
 
 
 def compare(log, schedulers, predictor="", procs=None, load=None, period="30d", baseline="", threads=0):
     """Several schedulers on one log, period by period (`schedlab compare --json`): means, months won, gaps,
     deviations, gains, correlations. `schedulers`: a list of specs."""
-    return _core.compare(_log(log), list(schedulers), predictor or "", procs, load, _seconds(period, "period"),
-                         baseline or "", int(threads))
+    return _core.compare(_log(log), list(schedulers), predictor or "", _whole_or_none(procs, "procs"), load,
+                         _seconds(period, "period"),
+                         baseline or "", _whole(threads, "threads"))
 
 
 def generate_estimates(log, model, params="", seed=1):
@@ -258,7 +280,7 @@ def generate_estimates(log, model, params="", seed=1):
 
 def generate_locality(log, theta=2.5, jobs=0, seed=1):
     """Feitelson's locality model drawing from the log's jobs (`schedlab generate locality`): a DataFrame."""
-    return _frame(_core.generate_locality(_log(log), float(theta), int(jobs), _seed(seed)))
+    return _frame(_core.generate_locality(_log(log), float(theta), _whole(jobs, "jobs"), _seed(seed)))
 
 
 def generate_talby(procs=None, cpu_work=None, jobs_per_day=None, load=None, weeks=104, seed=1, fit=None):
@@ -266,7 +288,8 @@ def generate_talby(procs=None, cpu_work=None, jobs_per_day=None, load=None, week
     is fitted on (default: the bundled KTH log of the source tree)."""
     if fit is None:
         fit = os.path.join(os.path.dirname(__file__), "..", "..", "..", "data", "KTH-SP2-1996-2.swf.gz")
-    out, report = _core.generate_talby(procs, cpu_work, jobs_per_day, load, int(weeks), _seed(seed), os.fspath(fit))
+    out, report = _core.generate_talby(_whole_or_none(procs, "procs"), cpu_work, jobs_per_day, load,
+                                       _whole(weeks, "weeks"), _seed(seed), os.fspath(fit))
     return _frame(out), report
 
 
@@ -283,12 +306,12 @@ def categorize(log):
 
 def estimate_bins(log, top=20):
     """The modal structure of the estimates (`schedlab estimates bins --json`)."""
-    return _core.estimate_bins(_log(log), int(top))
+    return _core.estimate_bins(_log(log), _whole(top, "top"))
 
 
 def fit_estimates(log, top=2):
     """The Tsafrir model fitted to the log (`schedlab estimates fit --model tsafrir --json`)."""
-    return _core.estimates_fit(_log(log), int(top))
+    return _core.estimates_fit(_log(log), _whole(top, "top"))
 
 
 def compare_estimates(real, model):
@@ -308,19 +331,21 @@ def profiler_ingest(db, logs):
 
 def profiler_query(db, user, executable=-1, procs=1, elapsed=0, confidence=0.95):
     """The profiler's runtime estimate for a job (`schedlab profiler query --json`)."""
-    return _core.profiler_query(os.fspath(db), int(user), int(executable), int(procs), int(elapsed), float(confidence))
+    return _core.profiler_query(os.fspath(db), _whole(user, "user"), _whole(executable, "executable"),
+                                _whole(procs, "procs"), _whole(elapsed, "elapsed"), float(confidence))
 
 
 def profiler_compare(db, a, b, difference=0.0, confidence=0.95):
     """Welch's test of whether job a runs longer than job b by more than `difference` seconds (`schedlab profiler
     compare --json`). A job is (user, executable, procs, elapsed)."""
-    return _core.profiler_compare(os.fspath(db), [int(x) for x in a], [int(x) for x in b], float(difference),
+    return _core.profiler_compare(os.fspath(db), [_whole(x, "a") for x in a], [_whole(x, "b") for x in b],
+                                  float(difference),
                                   float(confidence))
 
 
 def generate_profiler_experiment(jobs=200, mean_interarrival=150.0, seed=1):
     """The synthetic workload of Gibbons's profiler experiment (`schedlab generate profiler-experiment`)."""
-    return _frame(_core.generate_profiler_experiment(int(jobs), float(mean_interarrival), _seed(seed)))
+    return _frame(_core.generate_profiler_experiment(_whole(jobs, "jobs"), float(mean_interarrival), _seed(seed)))
 
 
 def distance(a, b):
@@ -334,7 +359,8 @@ def report(log, output, schedulers=("easy", "conservative"), predictor="", procs
     schedules of `schedulers`. `title`: shown on the page (default: the path, or "DataFrame")."""
     if title is None:
         title = os.fspath(log) if isinstance(log, (str, os.PathLike)) else "DataFrame"
-    _core.report(_log(log), os.fspath(output), str(title), list(schedulers), predictor or "", procs, int(threads))
+    _core.report(_log(log), os.fspath(output), str(title), list(schedulers), predictor or "",
+                 _whole_or_none(procs, "procs"), _whole(threads, "threads"))
 
 
 def report_sweep(results, output, metric="wait_mean", x=""):

@@ -135,6 +135,16 @@ def test_errors_raise_with_the_librarys_message(tmp_path):
         schedlab.compare(KTH, ["easy", "fcfs"], threads=-1)
     with pytest.raises(ValueError, match=r"threads must be >= 0 \(0 = every core\), not -1"):
         schedlab.locality(KTH, threads=-1)
+    # Whole numbers stay whole: int() cut bins=2.7 to 2 and procs=100.5 was pybind11's "incompatible function
+    # arguments"; a float without a fraction (or a NumPy integer) is taken.
+    with pytest.raises(ValueError, match="bins must be a whole number, not 2.7"):
+        schedlab.locality(KTH, bins=2.7)
+    with pytest.raises(ValueError, match="procs must be a whole number, not 100.5"):
+        schedlab.simulate(KTH, procs=100.5)
+    with pytest.raises(TypeError, match="procs must be a whole number, not bool True"):
+        schedlab.simulate(KTH, procs=True)
+    by_numpy, by_float = schedlab.simulate(KTH, procs=np.int64(100)), schedlab.simulate(KTH, procs=100.0)
+    assert by_numpy.metrics["procs"] == by_float.metrics["procs"] == 100
     with pytest.raises(FileNotFoundError, match="no such file"):
         schedlab.read_swf(tmp_path / "missing.swf")
     bad = tmp_path / "bad.swf"
