@@ -130,9 +130,9 @@ void add_filter_command(CLI::App& app) {
   cmd->footer(
       "DATE is YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS] in the log's time zone (header TimeZoneString, else UTC; "
       "needs UnixStartTime in the header), or a time relative to the log start: + and a duration (+3600, +90m, "
-      "+12h, +1.5d, +1w, +1d12h). A record excluded by several criteria is counted under the first, in the order: unknown submit "
-      "time, before --from, not before --to, user, unknown size, --min-procs, --max-procs, status, queue, "
-      "partition.");
+      "+12h, +1.5d, +1w, +1d12h). A record excluded by several criteria is counted under the first, in the order: "
+      "unknown submit time, before --from, not before --to, user, unknown size, --min-procs, --max-procs, status, "
+      "queue, partition.");
   cmd->callback([opt] { run_filter(*opt); });
 }
 

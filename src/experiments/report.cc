@@ -436,9 +436,9 @@ nlohmann::json sweep_report_data(const std::string& csv_text, const std::string&
 std::string read_report_libraries(const std::string& path) {
   std::ifstream in(path);
   if (!in)
-    throw std::invalid_argument(fmt::format("the report's JavaScript ({}) is missing: build schedlab with npm available "
-                                            "(make; scripts/vendor-js.sh)",
-                                            path));
+    throw std::invalid_argument(fmt::format(
+        "the report's JavaScript ({}) is missing: build schedlab with npm available (make; scripts/vendor-js.sh)",
+        path));
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();

@@ -275,11 +275,13 @@ std::vector<SweepRun> expand_sweep(const SweepSpec& s) {
   refuse_repeats(s.logs, "logs", quoted);
   refuse_repeats(s.schedulers, "schedulers", quoted);
   refuse_repeats(s.predictors, "predictors", quoted);
-  refuse_repeats(s.corrections, "corrections", [](const std::string& v) { return fmt::format("'{}'", v.empty() ? "none" : v); });
+  refuse_repeats(s.corrections, "corrections",
+                 [](const std::string& v) { return fmt::format("'{}'", v.empty() ? "none" : v); });
   refuse_repeats(s.estimate_models, "estimate_models", quoted);
   refuse_repeats(s.loads, "loads", plain);
   refuse_repeats(s.arrival_scales, "arrival_scales", plain);
-  refuse_repeats(s.procs, "procs", [](const std::optional<int64_t>& v) { return v ? fmt::format("{}", *v) : "the log's"; });
+  refuse_repeats(s.procs, "procs",
+                 [](const std::optional<int64_t>& v) { return v ? fmt::format("{}", *v) : std::string("the log's"); });
   refuse_repeats(s.kill_at_estimate, "kill_at_estimate", [](bool v) { return std::string(v ? "true" : "false"); });
   refuse_repeats(s.extend_estimates, "extend_estimates", [](bool v) { return std::string(v ? "true" : "false"); });
   refuse_repeats(s.warmup_fraction, "warmup_fraction", plain);
