@@ -7,7 +7,8 @@ scenegraph; a chart or a layer with none fails), and a screenshot of each sectio
 data was emptied must be reported as failing.
 
 usage: report_browser_test.py SCHEDLAB_BINARY KTH_LOG OUT_DIR [LOG...]     (exit 77: no chromium / chromedriver /
-       selenium). Each further LOG that exists gets a report with the default options too (under 5 MB, checked).
+       selenium). Each further LOG that exists gets a report with the default options too (under 5 MB, checked), and
+       so do two small logs at the edge written into OUT_DIR (one job; no estimates).
 """
 import json
 import os
@@ -34,6 +35,17 @@ for tool in ("/usr/bin/chromium", "/usr/bin/chromedriver"):
 schedlab, kth, out_dir = sys.argv[1:4]
 more_logs = [p for p in sys.argv[4:] if os.path.exists(p)]
 os.makedirs(out_dir, exist_ok=True)
+# Logs at the edge, whose page must still have no empty chart: one job (no inter-arrival), no estimates.
+EDGE_LOGS = {
+    "edge-one-job.swf": "; MaxProcs: 8\n1 0 5 100 4 -1 -1 4 200 -1 1 7 1 3 -1 -1 -1 -1\n",
+    "edge-no-estimates.swf": "; MaxProcs: 8\n; UnixStartTime: 1000000000\n"
+                             "1 0 5 100 4 -1 -1 4 -1 -1 1 7 1 3 -1 -1 -1 -1\n"
+                             "2 60 5 100 4 -1 -1 4 -1 -1 1 7 1 3 -1 -1 -1 -1\n",
+}
+for edge_name, text in EDGE_LOGS.items():
+    with open(os.path.join(out_dir, edge_name), "w") as f:
+        f.write(text)
+    more_logs.append(os.path.join(out_dir, edge_name))
 
 
 def run(*args):

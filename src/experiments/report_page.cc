@@ -58,6 +58,10 @@ function chart(parent, id, spec) {
     .then(r => { window.schedlabViews[id] = r.view; }));
 }
 const fmt = (v, d) => (v === null || v === undefined) ? "–" : Number(v).toLocaleString("en", {maximumFractionDigits: d});
+// "1 record", "2 records".
+const count = (n, noun) => fmt(n) + " " + noun + (n === 1 ? "" : "s");
+// A line over one time bin is a single point, which a bare line mark does not draw.
+const lineOver = values => values.length > 1 ? "line" : {type: "line", point: true};
 const per = h => h % 168 === 0 ? (h === 168 ? "week" : h / 168 + " weeks") :
                  h % 24 === 0 ? (h === 24 ? "day" : h / 24 + " days") : (h === 1 ? "hour" : h + " hours");
 // Log bins are labelled at whole powers of ten only (and 0).
@@ -93,30 +97,37 @@ if (D.kind === "sweep") {
                             : {field: "date", type: "temporal", title: null, scale: {type: "utc"}};
   const dated = values => T0 === null ? values : values.map(v => ({...v, date: (T0 + v.day * 86400) * 1000}));
   const w = section("workload", "Workload",
-    fmt(sum.records) + " records, " + fmt(sum.valid_jobs) + " jobs that can be simulated on " +
-    fmt(sum.machine.procs) + " processors, " + fmt(W.user_count) + " users; offered load " + fmt(sum.offered_load, 3) +
+    count(sum.records, "record") + ", " + count(sum.valid_jobs, "job") + " that can be simulated on " +
+    count(sum.machine.procs, "processor") + ", " + count(W.user_count, "user") + "; offered load " + fmt(sum.offered_load, 3) +
     ". Times of day in " + W.local_time + ".");
   const flurryRules = dated(W.flurries.map(f => ({day: f.day, user: f.user, jobs: f.jobs})));
   const overTime = {
     title: "Jobs per " + per(W.bin_hours) + (W.flurries.length ? " (flurries marked red)" : " (no flurry found)"),
-    layer: [{data: {values: dated(W.over_time)}, mark: "line", encoding: {
+    layer: [{data: {values: dated(W.over_time)}, mark: lineOver(W.over_time), encoding: {
               x: timeX,
               y: {field: "jobs", type: "quantitative"}}}]};
   if (flurryRules.length)
     overTime.layer.push({data: {values: flurryRules}, mark: {type: "rule", color: "red"},
                          encoding: {x: timeX, tooltip: [{field: "user"}, {field: "jobs"}]}});
   chart(w, "w-jobs", overTime);
-  chart(w, "w-load", {title: "Offered load per " + per(W.bin_hours), data: {values: dated(W.over_time)}, mark: "line",
+  chart(w, "w-load", {title: "Offered load per " + per(W.bin_hours), data: {values: dated(W.over_time)},
+    mark: lineOver(W.over_time),
     encoding: {x: timeX,
                y: {field: "load", type: "quantitative", title: "load"}}});
   chart(w, "w-daily", {title: "Daily cycle: jobs per hour of the day", data: {values: W.hour_of_day}, mark: "bar",
     encoding: {x: {field: "hour", type: "ordinal"}, y: {field: "jobs", type: "quantitative"}}});
   chart(w, "w-weekly", {title: "Weekly cycle: jobs per day of the week", data: {values: W.day_of_week}, mark: "bar",
     encoding: {x: {field: "day", type: "ordinal", sort: {field: "order"}}, y: {field: "jobs", type: "quantitative"}}});
-  chart(w, "w-runtime", barsOver(W.distributions.runtime, "lo", "Runtime (s, log bins)", "runtime from (s)"));
-  chart(w, "w-size", barsOver(W.distributions.size, "lo", "Size (processors, powers of two)", "processors from",
-                                "format(datum.value, '~s')"));
-  chart(w, "w-interarrival", barsOver(W.distributions.interarrival, "lo", "Inter-arrival time (s, log bins)", "seconds from"));
+  // A distribution with no value (one job has no inter-arrival; a log may record no runtime or size) gets no
+  // chart rather than an empty frame.
+  if (W.distributions.runtime.length)
+    chart(w, "w-runtime", barsOver(W.distributions.runtime, "lo", "Runtime (s, log bins)", "runtime from (s)"));
+  if (W.distributions.size.length)
+    chart(w, "w-size", barsOver(W.distributions.size, "lo", "Size (processors, powers of two)", "processors from",
+                                  "format(datum.value, '~s')"));
+  if (W.distributions.interarrival.length)
+    chart(w, "w-interarrival", barsOver(W.distributions.interarrival, "lo", "Inter-arrival time (s, log bins)",
+                                        "seconds from"));
   if (W.distributions.estimate.length) {
     chart(w, "w-estimate", barsOver(W.distributions.estimate, "lo", "User estimate (s, log bins)", "estimate from (s)"));
     chart(w, "w-accuracy", {title: "Estimate accuracy: runtime / estimate", data: {values: W.estimate_accuracy},
@@ -159,12 +170,13 @@ if (D.kind === "sweep") {
       "</td><td>" + fmt(r.wait_p90, 0) + "</td><td>" + fmt(r.response_mean, 0) + "</td><td>" +
       fmt(r.bounded_slowdown_mean, 2) + "</td><td>" + fmt(r.utilization, 3) + "</td></tr>").join("");
   s.parentNode.insertBefore(table, s);
+  const timelineMark = timeline.length > S.summary.length ? "line" : {type: "line", point: true};
   chart(s, "s-queue", {title: "Queue length (time-averaged per " + per(S.bin_hours) + ")", data: {values: timeline},
-    mark: "line", encoding: {x: timeX,
+    mark: timelineMark, encoding: {x: timeX,
                              y: {field: "queue", type: "quantitative", title: "waiting jobs"},
                              color: {field: "scheduler", type: "nominal"}}});
   chart(s, "s-utilization", {title: "Utilization (per " + per(S.bin_hours) + ")", data: {values: timeline},
-    mark: "line", encoding: {x: timeX,
+    mark: timelineMark, encoding: {x: timeX,
                              y: {field: "utilization", type: "quantitative"},
                              color: {field: "scheduler", type: "nominal"}}});
   // Per month, for the wait and the bounded slowdown: the means, and each scheduler's deviation from the month's
