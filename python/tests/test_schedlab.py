@@ -275,8 +275,26 @@ def test_a_python_scheduler_that_breaks_the_rules_is_stopped():
         def schedule(self, state):
             return [j[0] for j in state.queue]  # starts everything, whether it fits or not
 
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="over-commits the machine"):
         schedlab.simulate(KTH, scheduler=Greedy())
+
+    # What a scheduler hands back is named when it has the wrong type (pybind11 said "Unable to cast Python
+    # instance to C++ type").
+    class Names(schedlab.Scheduler):
+        name = "names"
+
+        def schedule(self, state):
+            return ["job %d" % j[0] for j in state.queue[:1]]
+
+    with pytest.raises(ValueError, match=r"scheduler names: schedule\(\)'s job ids must be ints, not 'job 0' \(str\)"):
+        schedlab.simulate(KTH, scheduler=Names())
+
+    class Wakes(schedlab.Scheduler):
+        def schedule(self, state, decision):
+            decision.wake_at = "soon"
+
+    with pytest.raises(ValueError, match=r"decision.wake_at must be an int \(a time in seconds\), not 'soon' \(str\)"):
+        schedlab.simulate(KTH, scheduler=Wakes())
 
 
 def test_analyses_equal_the_cli_json():

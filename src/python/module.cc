@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
 #include "schedlab/analysis/attribute.h"
@@ -242,7 +243,8 @@ class PyScheduler : public sim::Scheduler {
     if (!with_decision_) {
       const py::object r = obj_.attr("schedule")(view(state));
       if (r.is_none()) return;
-      for (const py::handle id : r) decision.start.push_back(id.cast<sim::JobId>());
+      for (const py::handle id : r)
+        decision.start.push_back(handed_back<sim::JobId>(id, "schedule()'s job ids", "ints"));
       return;
     }
     py::object d = state_type()();
@@ -250,15 +252,30 @@ class PyScheduler : public sim::Scheduler {
     d.attr("reservations") = py::list();
     d.attr("wake_at") = -1;
     obj_.attr("schedule")(view(state), d);
-    for (const py::handle id : d.attr("start")) decision.start.push_back(id.cast<sim::JobId>());
+    for (const py::handle id : d.attr("start"))
+      decision.start.push_back(handed_back<sim::JobId>(id, "decision.start", "a list of job ids (int)"));
     for (const py::handle r : d.attr("reservations")) {
-      const auto t = r.cast<std::pair<sim::JobId, int64_t>>();
+      const auto t = handed_back<std::pair<sim::JobId, int64_t>>(r, "decision.reservations",
+                                                                 "a list of (job id, time) pairs of ints");
       decision.reservations.push_back({t.first, t.second});
     }
-    decision.wake_at = d.attr("wake_at").cast<int64_t>();
+    decision.wake_at = handed_back<int64_t>(d.attr("wake_at"), "decision.wake_at", "an int (a time in seconds)");
   }
 
  private:
+  // A value the Python scheduler handed back, or an error naming what it should have been (pybind11 alone says
+  // "Unable to cast Python instance to C++ type").
+  template <typename T>
+  T handed_back(const py::handle value, const char* what, const char* expected) const {
+    try {
+      return value.cast<T>();
+    } catch (const py::cast_error&) {
+      throw py::value_error(fmt::format("scheduler {}: {} must be {}, not {} ({})", name_, what, expected,
+                                        std::string(py::repr(value)),
+                                        std::string(py::str(value.get_type().attr("__name__")))));
+    }
+  }
+
   py::object view(const sim::SimState& state) const {
     py::list queue, running;
     for (const sim::WaitingJob& w : state.queue)
