@@ -109,9 +109,18 @@ class Scheduler:
     state: now, free, total (processors), queue [(id, procs, submit, prediction)] in queue order, running
     [(id, procs, start, prediction, expected_end)] by predicted end. Schedulers see predictions, never runtimes.
     The engine checks its invariants (as `simulate --check`) on every decision.
+
+    Preemption: decision.suspend lists running jobs to suspend now (before decision.start); a suspended job
+    waits at the back of the queue, state.attained gives {id: seconds it has run}, and it resumes, listed in
+    decision.start, on the processors it left: state.resumable is the set of suspended jobs whose processors
+    are all free now. on_suspend(state, job) is called for each suspension. `overrun` says what happens to a job
+    that outlives its prediction: "keep" (it runs on), "kill" or "suspend" (re-queued with a fresh prediction);
+    `resume_delay`: seconds a resumed job holds its processors before it makes progress again.
     """
 
     name = "python"
+    overrun = "keep"
+    resume_delay = 0
 
     def schedule(self, state):
         raise NotImplementedError("a Scheduler subclass defines schedule(state) -> job ids to start now")

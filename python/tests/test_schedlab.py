@@ -270,6 +270,59 @@ def test_python_schedulers_give_the_builtin_schedules(py_scheduler, builtin):
     assert mine.metrics["metrics"] == ref.metrics["metrics"]
 
 
+def test_python_schedulers_kill_and_suspend():
+    # overrun = "kill": jobs are cut at their prediction (the estimate), as the built-in fcfs with kill_at_estimate.
+    class KillingFcfs(PyFcfs):
+        overrun = "kill"
+
+    log = schedlab._log(KTH)
+    mine = schedlab.simulate(log, scheduler=KillingFcfs())
+    ref = schedlab.simulate(log, scheduler="fcfs", kill_at_estimate=True)
+    assert list(mine.jobs["end"]) == list(ref.jobs["end"]) and mine.jobs["killed"].sum() == 475
+    assert mine.metrics["metrics"]["wait"] == ref.metrics["metrics"]["wait"]
+
+    # decision.suspend, by hand on 10 processors: J1 (100 s) at 0, J2 (10 s) at 20, J3 (50 s) at 25, each on all 10
+    # processors. Shortest remaining time first suspends J1 at 20 (20 s run) and runs J2 until 30. At 25 J3 waits
+    # and J1 cannot resume (J2 holds its processors). At 30 J3 (50 s left) goes before J1 (80 s); at 80 J1
+    # resumes, its last 80 s after a resume delay of 5 s: it ends at 165.
+    rows = [[1, 0, -1, 100, 10, -1, -1, 10, 100, -1, 1, 1, 1, -1, -1, -1, -1, -1],
+            [2, 20, -1, 10, 10, -1, -1, 10, 10, -1, 1, 1, 1, -1, -1, -1, -1, -1],
+            [3, 25, -1, 50, 10, -1, -1, 10, 50, -1, 1, 1, 1, -1, -1, -1, -1, -1]]
+
+    class Srpt(schedlab.Scheduler):
+        name = "srpt"
+        resume_delay = 5
+
+        def __init__(self):
+            self.suspensions, self.resumable = [], []
+
+        def on_suspend(self, state, job):
+            self.suspensions.append((state.now, job[0], dict(state.attained)))
+
+        def schedule(self, state, decision):
+            if state.attained:
+                self.resumable.append((state.now, set(state.resumable)))
+            free = state.free
+            for jid, procs, _submit, pred in sorted(state.queue, key=lambda j: j[3] - state.attained.get(j[0], 0)):
+                remaining = pred - state.attained.get(jid, 0)
+                for rid, rprocs, _start, _pred, end in state.running:
+                    if procs > free and end - state.now > remaining:
+                        decision.suspend.append(rid)
+                        free += rprocs
+                if procs <= free and (jid not in state.attained or jid in state.resumable):
+                    decision.start.append(jid)
+                    free -= procs
+
+    s = Srpt()
+    r = schedlab.simulate(pd.DataFrame(rows, columns=schedlab.FIELDS), scheduler=s, procs=10)
+    assert list(r.jobs["start"]) == [0, 20, 30] and list(r.jobs["end"]) == [165, 30, 80]
+    assert r.metrics["metrics"]["suspensions"] == 1
+    assert s.suspensions == [(20, 0, {0: 20})]
+    assert s.resumable == [(25, set()), (30, {0}), (80, {0})]
+    with pytest.raises(ValueError, match='overrun must be "keep", "kill" or "suspend", not "stop"'):
+        schedlab.simulate(KTH, scheduler=type("Bad", (PyFcfs,), {"overrun": "stop"})())
+
+
 def test_a_python_scheduler_that_breaks_the_rules_is_stopped():
     class Greedy(schedlab.Scheduler):
         def schedule(self, state):

@@ -215,6 +215,20 @@ class PyScheduler : public sim::Scheduler {
     // [(job, time)] and .wake_at, as sim/scheduler.h's Decision.
     const py::object sig = py::module_::import("inspect").attr("signature")(obj_.attr("schedule"));
     with_decision_ = py::len(sig.attr("parameters")) >= 2;
+    has_suspend_ = py::hasattr(obj_, "on_suspend");
+    // What happens to a job that outlives its prediction, and the cost of a resumption (sim/scheduler.h).
+    const std::string ov = py::hasattr(obj_, "overrun") ? std::string(py::str(obj_.attr("overrun"))) : "keep";
+    if (ov == "keep") overrun_ = sim::Overrun::kKeepRunning;
+    else if (ov == "kill") overrun_ = sim::Overrun::kKill;
+    else if (ov == "suspend") overrun_ = sim::Overrun::kSuspend;
+    else throw py::value_error(fmt::format("scheduler {}: overrun must be \"keep\", \"kill\" or \"suspend\", not \"{}\"",
+                                           name_, ov));
+    if (py::hasattr(obj_, "resume_delay")) {
+      resume_delay_ = handed_back<int64_t>(obj_.attr("resume_delay"), "resume_delay", "an int >= 0 (seconds)");
+      if (resume_delay_ < 0)
+        throw py::value_error(fmt::format("scheduler {}: resume_delay must be >= 0 seconds, not {}", name_,
+                                          resume_delay_));
+    }
   }
   ~PyScheduler() override {
     py::gil_scoped_acquire gil;
@@ -227,6 +241,14 @@ class PyScheduler : public sim::Scheduler {
     return std::make_unique<PyScheduler>(obj_, name_);  // the same Python object: its state is shared
   }
   std::string_view name() const override { return name_; }
+  sim::Overrun overrun() const override { return overrun_; }
+  int64_t resume_delay() const override { return resume_delay_; }
+  void on_suspend(const sim::SimState& state, const sim::RunningJob& job) override {
+    if (!has_suspend_) return;
+    py::gil_scoped_acquire gil;
+    obj_.attr("on_suspend")(view(state), py::make_tuple(job.id, job.procs, job.start, job.prediction,
+                                                          state.expected_end(job)));
+  }
   void on_arrival(const sim::SimState& state, const sim::WaitingJob& job) override {
     if (!has_arrival_) return;
     py::gil_scoped_acquire gil;
@@ -249,9 +271,12 @@ class PyScheduler : public sim::Scheduler {
     }
     py::object d = state_type()();
     d.attr("start") = py::list();
+    d.attr("suspend") = py::list();
     d.attr("reservations") = py::list();
     d.attr("wake_at") = -1;
     obj_.attr("schedule")(view(state), d);
+    for (const py::handle id : d.attr("suspend"))
+      decision.suspend.push_back(handed_back<sim::JobId>(id, "decision.suspend", "a list of job ids (int)"));
     for (const py::handle id : d.attr("start"))
       decision.start.push_back(handed_back<sim::JobId>(id, "decision.start", "a list of job ids (int)"));
     for (const py::handle r : d.attr("reservations")) {
@@ -288,6 +313,18 @@ class PyScheduler : public sim::Scheduler {
     s.attr("total") = state.machine.total();
     s.attr("queue") = queue;
     s.attr("running") = running;
+    // Suspended jobs wait in the queue with the time they have run; each resumes on the processors it left, so
+    // it can resume now only when those are all free.
+    py::dict attained;
+    py::set resumable;
+    for (const sim::WaitingJob& w : state.queue) {
+      if (w.attained <= 0) continue;
+      attained[py::int_(w.id)] = w.attained;
+      const auto held = state.held.find(w.id);
+      if (held == state.held.end() || state.machine.all_free(held->second)) resumable.add(py::int_(w.id));
+    }
+    s.attr("attained") = attained;
+    s.attr("resumable") = resumable;
     return s;
   }
   static py::object state_type() {
@@ -296,7 +333,9 @@ class PyScheduler : public sim::Scheduler {
   }
   py::object obj_;
   std::string name_;
-  bool has_arrival_ = false, has_termination_ = false, with_decision_ = false;
+  bool has_arrival_ = false, has_termination_ = false, has_suspend_ = false, with_decision_ = false;
+  sim::Overrun overrun_ = sim::Overrun::kKeepRunning;
+  int64_t resume_delay_ = 0;
 };
 
 py::tuple simulate_python(const LogPtr& log, const py::object& scheduler, const std::string& name,
