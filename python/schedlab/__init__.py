@@ -18,9 +18,9 @@ import pandas as pd
 
 from . import _core
 
-__all__ = ["read_swf", "read_sacct", "write_swf", "stats", "simulate", "Result", "Scheduler", "sweep", "sweep_collect",
-           "schedulers", "predictors", "locality", "temporal", "runs", "flurries", "sessions", "predict", "compare",
-           "generate_estimates", "generate_locality", "generate_talby", "diversity", "categorize",
+__all__ = ["read_swf", "read_sacct", "write_swf", "filter_log", "stats", "simulate", "Result", "Scheduler", "sweep",
+           "sweep_collect", "schedulers", "predictors", "locality", "temporal", "runs", "flurries", "sessions", "predict",
+           "compare", "generate_estimates", "generate_locality", "generate_talby", "diversity", "categorize",
            "estimate_bins", "fit_estimates", "compare_estimates", "scramble", "profiler_ingest", "profiler_query",
            "profiler_compare", "generate_profiler_experiment", "distance", "report", "report_sweep", "FIELDS"]
 
@@ -70,6 +70,42 @@ def write_swf(df, path, header=None):
     """Write a DataFrame with SWF columns as an SWF log (".gz" compresses). `header`: the header lines (default:
     df.attrs["swf_header"])."""
     _core.write_log(_log(df, header), os.fspath(path))
+
+
+def _time(value, name):
+    """A point in the log for filter(): a text as `schedlab filter` takes it ("1996-10-01", "1996-10-01T08:00",
+    "+3d") or a number of seconds from the log's start."""
+    if value is None:
+        return ""
+    if isinstance(value, numbers.Real) and not isinstance(value, bool):
+        return f"+{_whole(value, name)}" if value >= 0 else f"+{value}"  # a negative number fails as "+-5"
+    return str(value)
+
+
+def _ints(values, name):
+    if values is None:
+        return None
+    if isinstance(values, (numbers.Integral, str)):
+        values = [values]
+    return {_whole(v, name) for v in values}
+
+
+def filter_log(log, from_=None, to=None, users=None, exclude_users=None, min_procs=None, max_procs=None,
+               status=None, queue=None, partition=None, drop_flurries=False, flurry_factor=3.0, flurry_min_jobs=500):
+    """Keep the jobs that pass every criterion, as `schedlab filter` (docs/logs.md; not named `filter`, which a
+    star import would take from Python's builtins): a DataFrame whose header
+    records the filter as "; Note:" lines (write_swf gives the CLI's file) and whose attrs["filter"] holds the
+    counts (records, kept, excluded by reason, flurries dropped). `from_`/`to`: "YYYY-MM-DD[THH:MM[:SS]]" in the
+    log's time zone, "+3d" from the log's start, or seconds; `to` is exclusive. Lists of ids: users,
+    exclude_users, status, queue, partition."""
+    out, counts = _core.filter(_log(log), _time(from_, "from_"), _time(to, "to"), _ints(users, "users"),
+                               _ints(exclude_users, "exclude_users") or set(), _whole_or_none(min_procs, "min_procs"),
+                               _whole_or_none(max_procs, "max_procs"), _ints(status, "status"),
+                               _ints(queue, "queue"), _ints(partition, "partition"), bool(drop_flurries),
+                               float(flurry_factor), _whole(flurry_min_jobs, "flurry_min_jobs"))
+    df = _frame(out)
+    df.attrs["filter"] = counts
+    return df
 
 
 def stats(log, procs=None):

@@ -511,3 +511,25 @@ def test_sacct_distance_and_reports_equal_the_cli(tmp_path):
     with pytest.raises(OSError, match="the output is the input log"):
         schedlab.report(KTH, KTH)
     assert not (tmp_path / "x.html").exists()
+
+
+def test_filter_log_writes_the_clis_file(tmp_path):
+    df = schedlab.filter_log(KTH, from_="+30d", to="+60d", min_procs=32)
+    assert df.attrs["filter"] == {"records": 28489, "kept": 232, "excluded": {"before_from": 2027,
+                                                                              "not_before_to": 24437,
+                                                                              "below_min_procs": 1793}}
+    schedlab.write_swf(df, tmp_path / "py.swf")
+    subprocess.run([CLI, "filter", KTH, "-o", str(tmp_path / "cli.swf"), "--min-procs", "32", "--from", "+30d",
+                    "--to", "+60d"], check=True, capture_output=True)
+    assert (tmp_path / "py.swf").read_bytes() == (tmp_path / "cli.swf").read_bytes()
+    in_seconds = schedlab.filter_log(KTH, from_=30 * 86400, to=60 * 86400, min_procs=32)  # seconds from the start
+    pd.testing.assert_frame_equal(in_seconds, df, check_like=False)
+    dated = schedlab.filter_log(KTH, from_="1996-10-01", users=[3, 5], drop_flurries=True)
+    assert len(dated) == 419 and dated.attrs["filter"]["flurries_dropped"] == 0
+    assert any("1996-10-01 (" in line for line in dated.attrs["swf_header"])  # the date and its zone in the notes
+    with pytest.raises(ValueError, match=r"--from \(5184000 s from the log start\) must be before --to"):
+        schedlab.filter_log(KTH, from_="+60d", to="+30d")
+    with pytest.raises(ValueError, match="from_: bad time '1996-13-01'"):
+        schedlab.filter_log(KTH, from_="1996-13-01")
+    with pytest.raises(ValueError, match="users must be a whole number, not 1.5"):
+        schedlab.filter_log(KTH, users=[1.5])

@@ -26,11 +26,6 @@ struct FilterOptions {
   int64_t flurry_min_jobs = 500;
 };
 
-// "+3d" stays as given; a date is followed by the zone it was read in.
-std::string bound_text(const std::string& text, const swf::Header& header) {
-  return text.starts_with('+') ? text : fmt::format("{} ({})", text, trace::log_time_zone(header));
-}
-
 trace::FilterSpec make_spec(const FilterOptions& opt, const swf::Header& header) {
   trace::FilterSpec spec;
   if (!opt.from.empty()) {
@@ -39,7 +34,7 @@ trace::FilterSpec make_spec(const FilterOptions& opt, const swf::Header& header)
     } catch (const trace::TimeError& e) {
       throw std::invalid_argument(fmt::format("--from: {}", e.what()));
     }
-    spec.from_text = bound_text(opt.from, header);
+    spec.from_text = trace::log_time_text(opt.from, header);
   }
   if (!opt.to.empty()) {
     try {
@@ -47,21 +42,16 @@ trace::FilterSpec make_spec(const FilterOptions& opt, const swf::Header& header)
     } catch (const trace::TimeError& e) {
       throw std::invalid_argument(fmt::format("--to: {}", e.what()));
     }
-    spec.to_text = bound_text(opt.to, header);
+    spec.to_text = trace::log_time_text(opt.to, header);
   }
-  if (spec.from && spec.to && *spec.from >= *spec.to)
-    throw std::invalid_argument(fmt::format("--from ({} s from the log start) must be before --to ({} s)",
-                                            *spec.from, *spec.to));
   if (!opt.users.empty()) spec.users = parse_int_list("--users", opt.users);
   if (!opt.exclude_users.empty()) spec.exclude_users = parse_int_list("--exclude-users", opt.exclude_users);
   if (!opt.min_procs.empty()) spec.min_procs = parse_int_option("--min-procs", opt.min_procs, 1, INT32_MAX);
   if (!opt.max_procs.empty()) spec.max_procs = parse_int_option("--max-procs", opt.max_procs, 1, INT32_MAX);
-  if (spec.min_procs && spec.max_procs && *spec.min_procs > *spec.max_procs)
-    throw std::invalid_argument(
-        fmt::format("--min-procs ({}) is larger than --max-procs ({})", *spec.min_procs, *spec.max_procs));
   if (!opt.status.empty()) spec.statuses = parse_int_list("--status", opt.status);
   if (!opt.queue.empty()) spec.queues = parse_int_list("--queue", opt.queue);
   if (!opt.partition.empty()) spec.partitions = parse_int_list("--partition", opt.partition);
+  trace::check_filter_spec(spec);
   return spec;
 }
 

@@ -15,6 +15,7 @@
 #include <cmath>
 #include <filesystem>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -48,7 +49,9 @@
 #include "schedlab/model/locality_model.h"
 #include "schedlab/model/profiler_experiment.h"
 #include "schedlab/model/talby_model.h"
+#include "schedlab/trace/filter_log.h"
 #include "schedlab/trace/flurries.h"
+#include "schedlab/trace/log_time.h"
 #include "schedlab/experiments/log_summary.h"
 #include "schedlab/experiments/simulation.h"
 #include "schedlab/experiments/sweep.h"
@@ -580,6 +583,57 @@ PYBIND11_MODULE(_core, m) {
     counts["states"] = states;
     return py::make_tuple(log, counts);
   }, py::arg("path"), py::arg("procs"), py::arg("timezone"), py::arg("keep_unstarted"));
+  // `schedlab filter`: the same criteria, notes and counts (trace/filter_log.h).
+  m.def("filter", [](const LogPtr& l, const std::string& from, const std::string& to,
+                     std::optional<std::set<int32_t>> users, const std::set<int32_t>& exclude_users,
+                     std::optional<int64_t> min_procs, std::optional<int64_t> max_procs,
+                     std::optional<std::set<int32_t>> statuses, std::optional<std::set<int32_t>> queues,
+                     std::optional<std::set<int32_t>> partitions, bool drop_flurries, double flurry_factor,
+                     int64_t flurry_min_jobs) {
+    trace::FilterSpec spec;
+    const auto bound = [&](const std::string& text, const char* name, std::optional<int64_t>& at, std::string& shown) {
+      if (text.empty()) return;
+      try {
+        at = trace::parse_log_time(text, l->header);
+      } catch (const trace::TimeError& e) {
+        throw py::value_error(std::string(name) + ": " + e.what());
+      }
+      shown = trace::log_time_text(text, l->header);
+    };
+    bound(from, "from_", spec.from, spec.from_text);
+    bound(to, "to", spec.to, spec.to_text);
+    spec.users = std::move(users);
+    spec.exclude_users = exclude_users;
+    spec.min_procs = min_procs;
+    spec.max_procs = max_procs;
+    spec.statuses = std::move(statuses);
+    spec.queues = std::move(queues);
+    spec.partitions = std::move(partitions);
+    trace::check_filter_spec(spec);
+    std::optional<trace::FlurryOptions> flurry_rule;
+    if (drop_flurries) flurry_rule = trace::FlurryOptions{flurry_factor, flurry_min_jobs};
+    trace::FilteredLog filtered;
+    {
+      py::gil_scoped_release release;
+      filtered = trace::filter_log(*l, spec, flurry_rule);
+    }
+    py::dict excluded;
+    for (int i = 0; i < trace::kFilterReasons; ++i)
+      if (filtered.result.excluded[static_cast<size_t>(i)] > 0)
+        excluded[py::str(std::string(trace::filter_reason_name(static_cast<trace::FilterReason>(i))))] =
+            filtered.result.excluded[static_cast<size_t>(i)];
+    py::dict counts;
+    counts["records"] = l->records.size();
+    counts["kept"] = filtered.result.kept.size();
+    counts["excluded"] = excluded;
+    if (drop_flurries) counts["flurries_dropped"] = filtered.flurry_dropped;
+    auto out = std::make_shared<swf::Log>();
+    out->header = std::move(filtered.header);
+    out->records = std::move(filtered.result.kept);
+    return py::make_tuple(out, counts);
+  }, py::arg("log"), py::arg("from_"), py::arg("to"), py::arg("users"), py::arg("exclude_users"),
+     py::arg("min_procs"), py::arg("max_procs"), py::arg("statuses"), py::arg("queues"), py::arg("partitions"),
+     py::arg("drop_flurries"), py::arg("flurry_factor"), py::arg("flurry_min_jobs"));
   m.def("distance", [](const LogPtr& a, const LogPtr& b) {
     nlohmann::ordered_json j;
     {

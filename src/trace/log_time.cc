@@ -71,6 +71,10 @@ int64_t parse_relative(std::string_view text) {
 
 }  // namespace
 
+std::string log_time_text(std::string_view text, const swf::Header& header) {
+  return text.starts_with('+') ? std::string(text) : fmt::format("{} ({})", text, log_time_zone(header));
+}
+
 std::string log_time_zone(const swf::Header& header) {
   return header.time_zone_string && !header.time_zone_string->empty() ? *header.time_zone_string : "UTC";
 }

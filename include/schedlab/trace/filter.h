@@ -58,6 +58,10 @@ struct FilterResult {
   int64_t excluded_total() const;
 };
 
+// Throws std::invalid_argument when the criteria contradict each other or are out of range: from not before to,
+// min_procs above max_procs, a size bound below 1.
+void check_filter_spec(const FilterSpec& spec);
+
 // The reason `r` is excluded, or nullopt when it is kept.
 std::optional<FilterReason> filter_check(const swf::Record& r, const FilterSpec& spec);
 

@@ -34,6 +34,10 @@ int64_t parse_log_time(std::string_view text, const swf::Header& header);
 // The time zone absolute dates are interpreted in: TimeZoneString, or "UTC" when absent.
 std::string log_time_zone(const swf::Header& header);
 
+// A time as the user wrote it, for notes: "+3d" as it is, a date followed by the zone it was read in
+// ("1996-10-01 (Europe/Stockholm)").
+std::string log_time_text(std::string_view text, const swf::Header& header);
+
 // "YYYY-MM-DD HH:MM:SS ZZZ" in the log's time zone for `seconds` from the log's start, or nullopt when
 // the header has no UnixStartTime.
 std::optional<std::string> format_log_time(int64_t seconds, const swf::Header& header);
