@@ -13,6 +13,7 @@ library's message) or OSError (files). Simulations and sweeps release the GIL, s
 import io
 import numbers
 import os
+import warnings
 
 import pandas as pd
 
@@ -328,13 +329,24 @@ def generate_locality(log, theta=2.5, jobs=0, seed=1):
     return _frame(_core.generate_locality(_log(log), float(theta), _whole(jobs, "jobs"), _seed(seed)))
 
 
-def generate_talby(procs=None, cpu_work=None, jobs_per_day=None, load=None, weeks=104, seed=1, fit=None):
-    """Talby's user/session model (`schedlab generate talby`): (DataFrame, report). `fit`: the log the job layer
-    is fitted on (default: the bundled KTH log of the source tree)."""
+def generate_talby(procs=None, cpu_work=None, jobs_per_day=None, load=None, weeks=104, seed=1, fit=None,
+                   job_model=None, save_job_model=None, threads=0):
+    """Talby's user/session model (`schedlab generate talby`): (DataFrame, report), the same log as the CLI's.
+    The job layer is fitted on `fit` (default: the bundled KTH log of the source tree) or read from `job_model`
+    (a file written by `save_job_model` or --save-job-model). The usage guideline's warnings (§14.1) are issued
+    as Python warnings and listed in report["warnings"]."""
+    if fit is not None and job_model is not None:
+        raise ValueError("fit and job_model both give the job layer: use one")
+    source = os.fspath(fit) if fit is not None else "KTH-SP2-1996-2.swf.gz (bundled)"  # as the CLI names it
     if fit is None:
         fit = os.path.join(os.path.dirname(__file__), "..", "..", "..", "data", "KTH-SP2-1996-2.swf.gz")
     out, report = _core.generate_talby(_whole_or_none(procs, "procs"), cpu_work, jobs_per_day, load,
-                                       _whole(weeks, "weeks"), _seed(seed), os.fspath(fit))
+                                       _whole(weeks, "weeks"), _seed(seed), os.fspath(fit), source,
+                                       os.fspath(job_model) if job_model is not None else "",
+                                       os.fspath(save_job_model) if save_job_model is not None else "",
+                                       _whole(threads, "threads"))
+    for w in report["warnings"]:
+        warnings.warn(w, stacklevel=2)
     return _frame(out), report
 
 

@@ -52,7 +52,9 @@ def generate_estimates(log: LogLike, model: str,
 def generate_locality(log: LogLike, theta: float = ..., jobs: int = ..., seed: int = ...) -> pd.DataFrame: ...
 def generate_talby(procs: Optional[int] = ..., cpu_work: Optional[float] = ..., jobs_per_day: Optional[float] = ...,
                    load: Optional[float] = ..., weeks: int = ..., seed: int = ...,
-                   fit: Optional[Union[str, os.PathLike]] = ...) -> tuple[pd.DataFrame, dict[str, Any]]: ...
+                   fit: Optional[Union[str, os.PathLike]] = ..., job_model: Optional[Union[str, os.PathLike]] = ...,
+                   save_job_model: Optional[Union[str, os.PathLike]] = ...,
+                   threads: int = ...) -> tuple[pd.DataFrame, dict[str, Any]]: ...
 
 class Scheduler:
     name: str

@@ -407,6 +407,20 @@ def test_generators_and_estimate_models_return_dataframes(tmp_path):
     talby, report = schedlab.generate_talby(procs=128, weeks=8, seed=4, fit=KTH)
     assert len(talby) == report["jobs"]["total"]
     assert talby["requested_procs"].max() <= 128
+    # The bundled fit, a saved job layer and the CLI give the same file; the guideline's warnings reach Python.
+    bundled, _ = schedlab.generate_talby(procs=128, weeks=8, seed=4, save_job_model=tmp_path / "jm.json",
+                                         threads=1)
+    schedlab.write_swf(bundled, tmp_path / "py-talby.swf")
+    subprocess.run([CLI, "generate", "talby", "--procs", "128", "--weeks", "8", "--seed", "4", "-o",
+                    str(tmp_path / "cli-talby.swf")], check=True, capture_output=True)
+    assert (tmp_path / "py-talby.swf").read_bytes() == (tmp_path / "cli-talby.swf").read_bytes()
+    reread, _ = schedlab.generate_talby(procs=128, weeks=8, seed=4, job_model=tmp_path / "jm.json")
+    pd.testing.assert_frame_equal(reread, bundled)
+    with pytest.warns(UserWarning, match="weeks"):
+        _, far = schedlab.generate_talby(procs=128, weeks=200, seed=4, job_model=tmp_path / "jm.json")
+    assert far["warnings"]
+    with pytest.raises(ValueError, match="fit and job_model both give the job layer"):
+        schedlab.generate_talby(procs=128, fit=KTH, job_model=tmp_path / "jm.json")
 
 
 def test_more_analyses_and_the_profiler_equal_the_cli(tmp_path):

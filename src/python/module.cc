@@ -747,9 +747,12 @@ PYBIND11_MODULE(_core, m) {
     auto records = model::generate_locality(l->records, o, &st);
     return with_records(l, std::move(records), model::locality_header(l->header, "DataFrame", o, st));
   }, py::arg("log"), py::arg("theta"), py::arg("jobs"), py::arg("seed"));
+  // `generate talby`: the job layer fitted on `fit` (named `source` in the header) or read from `job_model`,
+  // optionally saved; the report as the CLI's --json, with the guideline's warnings.
   m.def("generate_talby", [](std::optional<int64_t> procs, std::optional<double> cpu_work,
                              std::optional<double> jobs_per_day, std::optional<double> load, int64_t weeks, uint64_t seed,
-                             const std::string& fit) {
+                             const std::string& fit, const std::string& source, const std::string& job_model,
+                             const std::string& save_job_model, int threads) {
     model::TalbyOptions o;
     o.procs = procs;
     o.cpu_work = cpu_work;
@@ -757,21 +760,32 @@ PYBIND11_MODULE(_core, m) {
     o.load = load;
     o.weeks = weeks;
     o.seed = seed;
+    o.threads = threads;
     const model::TalbyParameters p = model::resolve_talby_parameters(o);
+    if (!save_job_model.empty()) swf::check_output_is_not_input(save_job_model, {fit, job_model});
     model::TalbyStats st;
     model::TalbyJobModel jm;
     std::vector<swf::Record> records;
     {
       py::gil_scoped_release release;
-      jm = model::fit_talby_job_layer(swf::read_log(fit), fit);
+      jm = job_model.empty() ? model::fit_talby_job_layer(swf::read_log(fit), source)
+                             : model::read_talby_job_model(job_model);
+      if (!save_job_model.empty()) model::write_talby_job_model(save_job_model, jm);
       records = model::generate_talby(o, jm, &st);
     }
     auto out = std::make_shared<swf::Log>();
     out->header = model::talby_header(o, p, jm, st);
     out->records = std::move(records);
-    return py::make_tuple(out, json_out(model::to_json(p, st)));
+    nlohmann::ordered_json j;
+    j["weeks"] = o.weeks;
+    j["seed"] = o.seed;
+    j["job_model"] = {{"source", jm.source}, {"procs", jm.procs}, {"sessions", jm.sessions}, {"jobs", jm.jobs}};
+    j.update(model::to_json(p, st));
+    j["warnings"] = model::talby_guideline_warnings(o, p);
+    return py::make_tuple(out, json_out(j));
   }, py::arg("procs"), py::arg("cpu_work"), py::arg("jobs_per_day"), py::arg("load"), py::arg("weeks"),
-     py::arg("seed"), py::arg("fit"));
+     py::arg("seed"), py::arg("fit"), py::arg("source"), py::arg("job_model"), py::arg("save_job_model"),
+     py::arg("threads"));
   // Python's duration arguments go through the library's one rule ("90", "15m", "1.5h", "1h30m"), so a value
   // means the same to `schedlab.locality(slice=...)` as to `--slice`.
   m.def("parse_duration", [](const std::string& text, const std::string& name) {
