@@ -317,10 +317,13 @@ def compare(log, schedulers, predictor="", procs=None, load=None, period="30d", 
 def generate_estimates(log, model, params="", seed=1):
     """The log with field 9 replaced by an estimate model's (`schedlab estimates generate`): (DataFrame, report).
     `params`: as `--params` on the command line, one item or a list of them merged left to right: "k=v,k=v" text
-    or the path of a JSON file (a fitted model written by `schedlab estimates fit`)."""
+    or the path of a JSON file (a fitted model written by `schedlab estimates fit`). The model's warnings (the
+    CLI prints them) are issued as Python warnings and listed in report["warnings"]."""
     items = [params] if isinstance(params, (str, os.PathLike)) else list(params)
     items = [os.fspath(i) for i in items if os.fspath(i) != ""]
     out, report = _core.estimates_generate(_log(log), model, items, _seed(seed))
+    for w in report.get("warnings", []):
+        warnings.warn(w, stacklevel=2)
     return _frame(out), report
 
 

@@ -396,6 +396,9 @@ def test_generators_and_estimate_models_return_dataframes(tmp_path):
     subprocess.run([CLI, "estimates", "generate", KTH, "--model", "song", "--params", str(model), "--params",
                     "align_prob=0.5", "--seed", "2", "-o", str(out)], check=True, capture_output=True)
     assert list(song["requested_time"]) == list(schedlab.read_swf(out)[0]["requested_time"])
+    with pytest.warns(UserWarning, match="132 runtimes above T_max = 180000 s were treated as T_max"):
+        _, capped = schedlab.generate_estimates(KTH, "tsafrir", "tmax=50h")
+    assert capped["warnings"]
     with pytest.raises(ValueError, match="missing.json: cannot open the parameter file"):
         schedlab.generate_estimates(KTH, "song", tmp_path / "missing.json")
     loc = schedlab.generate_locality(KTH, theta=2.5, jobs=5000, seed=2)
