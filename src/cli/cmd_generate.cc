@@ -205,7 +205,8 @@ void run_talby(const TalbyCliOptions& opt) {
     return;
   }
   const model::TalbyParameters& p = *resolved;
-  for (const std::string& w : model::talby_guideline_warnings(o, p)) fmt::print(stderr, "warning: {}\n", w);
+  for (const std::string& w : model::talby_guideline_warnings(o, p))
+    fmt::print(stderr, "schedlab: warning: {}\n", w);
   model::TalbyStats st;
   const auto jobs = model::generate_talby(o, jm, &st);
   swf::write_log(opt.output, model::talby_header(o, p, jm, st), jobs);
