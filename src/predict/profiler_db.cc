@@ -203,25 +203,40 @@ void ProfilerDb::exec(const char* sql) const {
 
 void ProfilerDb::check_format(Mode mode) {
   int64_t app_id = 0, version = 0;
-  {
-    Stmt s(db_, path_, "PRAGMA application_id");
-    if (s.step()) app_id = s.integer(0);
-  }
   std::vector<std::string> tables;
-  {
-    Stmt s(db_, path_, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name");
-    while (s.step()) tables.push_back(s.text(0));
-  }
+  // The header's application id and the tables, seen at one moment: outside a transaction another process could
+  // commit its new schema between the two reads ("not a schedlab profiler database ... with tables entries, ...").
+  const auto look = [&](bool in_transaction) {
+    app_id = 0;
+    tables.clear();
+    if (!in_transaction) exec("BEGIN");
+    {
+      Stmt s(db_, path_, "PRAGMA application_id");
+      if (s.step()) app_id = s.integer(0);
+    }
+    {
+      Stmt s(db_, path_, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name");
+      while (s.step()) tables.push_back(s.text(0));
+    }
+    if (!in_transaction) exec("COMMIT");
+  };
+  look(false);
   if (app_id == 0 && tables.empty()) {
     if (mode == Mode::kRead) {
       fail("empty database, not a schedlab profiler database (make one with `schedlab profiler ingest`)");
     }
     Transaction t(db_, path_);
-    exec(fmt::format("PRAGMA application_id = {}; PRAGMA user_version = {};", kDbApplicationId, kDbVersion).c_str());
-    exec(kSchema);
-    t.commit();
-    created_ = true;
-    return;
+    // Two ingests into a new file: both found it empty, and the other may have made the schema while this one
+    // waited for the write lock (it said "table meta already exists"). Look again under the lock.
+    look(true);
+    if (app_id == 0 && tables.empty()) {
+      exec(fmt::format("PRAGMA application_id = {}; PRAGMA user_version = {};", kDbApplicationId, kDbVersion).c_str());
+      exec(kSchema);
+      t.commit();
+      created_ = true;
+      return;
+    }
+    t.commit();  // nothing written: the other process's schema is checked below
   }
   if (app_id != kDbApplicationId) {
     if (app_id != 0) {
