@@ -1,6 +1,9 @@
 // `schedlab sweep` and `sweep collect` through the built binary: results equal `simulate`'s, an interrupted sweep
 // resumes to the same rows, and a Slurm array's shards collect to the local run's rows.
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -130,6 +133,28 @@ TEST(CliSweep, ResumingAfterTheSpecChangedIsRefused) {
   EXPECT_NE(r.err.find("r.csv:4: run 2 was 2," + kKth + ",easy,"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("the spec changed since this output was written; write to a new file"), std::string::npos);
   EXPECT_EQ(read_file(dir.file("r.csv")), before);
+}
+
+// Two sweeps writing one output interleaved their rows into a file neither could resume, and both said they were
+// complete. A sweep locks its output for its whole run; a second one is refused and changes nothing.
+TEST(CliSweep, ASecondSweepIntoTheSameOutputIsRefused) {
+  TempDir dir;
+  write_file(dir.file("s.toml"), "logs = '" + kKth + "'\nschedulers = ['fcfs', 'easy']\n");
+  ASSERT_EQ(run_cli({"sweep", dir.file("s.toml"), "-o", dir.file("r.csv")}).exit_code, 0);
+  const std::string before = read_file(dir.file("r.csv"));
+  const int fd = ::open(dir.file("r.csv").c_str(), O_RDONLY);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::flock(fd, LOCK_EX), 0);  // as a running sweep holds it
+  const CliResult r = run_cli({"sweep", dir.file("s.toml"), "-o", dir.file("r.csv")});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("r.csv: another sweep is writing to this file"), std::string::npos) << r.err;
+  EXPECT_EQ(read_file(dir.file("r.csv")), before);
+  ::close(fd);
+  // A spec refused on resumption leaves no file where there was none.
+  write_file(dir.file("t.toml"), "logs = '" + kKth + "'\nschedulers = ['fcfs', 'easy']\n");
+  write_file(dir.file("other.csv"), "a,b\n1,2\n");
+  EXPECT_EQ(run_cli({"sweep", dir.file("t.toml"), "-o", dir.file("other.csv")}).exit_code, 1);
+  EXPECT_EQ(read_file(dir.file("other.csv")), "a,b\n1,2\n");
 }
 
 TEST(CliSweep, BadInputFailsBeforeAnythingRuns) {

@@ -1,6 +1,7 @@
 #include "schedlab/experiments/sweep.h"
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -763,11 +764,23 @@ std::string sweep_runs_digest(const std::vector<SweepRun>& runs) {
 namespace {
 
 // An output file written one whole row per write(2): a killed sweep leaves whole rows.
+// The output, appended to, and locked for the whole sweep: two sweeps writing one file interleaved their rows
+// into a file neither could resume (both said they were complete).
 class RowFile {
  public:
-  RowFile(const std::string& path, bool append) : path_(path) {
-    fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | (append ? O_APPEND : O_TRUNC), 0644);
+  explicit RowFile(const std::string& path) : path_(path) {
+    fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
     if (fd_ < 0) throw SweepError(fmt::format("{}: cannot write the sweep output: {}", path, std::strerror(errno)));
+    if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+      const int err = errno;
+      ::close(fd_);
+      fd_ = -1;
+      if (err == EWOULDBLOCK)
+        throw SweepError(fmt::format("{}: another sweep is writing to this file (wait for it, or write to another "
+                                     "file)",
+                                     path));
+      throw SweepError(fmt::format("{}: cannot lock the sweep output: {}", path, std::strerror(err)));
+    }
   }
   ~RowFile() {
     if (fd_ >= 0) ::close(fd_);
@@ -793,9 +806,16 @@ class RowFile {
 SweepSummary run_sweep_to_file(const SweepSpec& spec, const std::vector<SweepRun>& runs, const std::string& path,
                                bool jsonl, SweepOptions options) {
   base::check_threads(options.threads);  // before the output file is created
-  options.skip = sweep_done_runs(path, jsonl, runs);
-  const bool fresh = !std::filesystem::exists(path) || std::filesystem::file_size(path) == 0;
-  RowFile out(path, !fresh);
+  const bool existed = std::filesystem::exists(path);
+  RowFile out(path);  // locked before the rows already there are read
+  try {
+    options.skip = sweep_done_runs(path, jsonl, runs);
+  } catch (...) {
+    std::error_code ec;
+    if (!existed) std::filesystem::remove(path, ec);  // refused before anything ran: leave no file behind
+    throw;
+  }
+  const bool fresh = std::filesystem::file_size(path) == 0;
   if (fresh && !jsonl) out.write(sweep_csv_header());
   const auto on_row = options.on_row;
   options.on_row = [&](const SweepRow& row) {
