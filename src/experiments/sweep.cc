@@ -806,15 +806,8 @@ class RowFile {
 SweepSummary run_sweep_to_file(const SweepSpec& spec, const std::vector<SweepRun>& runs, const std::string& path,
                                bool jsonl, SweepOptions options) {
   base::check_threads(options.threads);  // before the output file is created
-  const bool existed = std::filesystem::exists(path);
-  RowFile out(path);  // locked before the rows already there are read
-  try {
-    options.skip = sweep_done_runs(path, jsonl, runs);
-  } catch (...) {
-    std::error_code ec;
-    if (!existed) std::filesystem::remove(path, ec);  // refused before anything ran: leave no file behind
-    throw;
-  }
+  RowFile out(path);  // locked before the rows already there are read (a new file is empty: nothing to refuse)
+  options.skip = sweep_done_runs(path, jsonl, runs);
   const bool fresh = std::filesystem::file_size(path) == 0;
   if (fresh && !jsonl) out.write(sweep_csv_header());
   const auto on_row = options.on_row;
