@@ -87,10 +87,13 @@ void add_analyze_temporal(CLI::App& analyze) {
   cmd->add_option("TRACE", opt->path, "SWF log (plain or gzip; - for standard input)")->required();
   cmd->add_flag("--no-hurst", opt->no_hurst, "skip the self-similarity estimates");
   cmd->add_option("--csv", opt->csv, "write the result table as CSV (- = standard output)");
-  cmd->add_option("--series-csv", opt->series_csv, "write one binned series as CSV (see --series, --bin)");
+  CLI::Option* series_csv =
+      cmd->add_option("--series-csv", opt->series_csv, "write one binned series as CSV (see --series, --bin)");
+  // Without --series-csv they would be ignored without a word (and a bad --bin never checked).
   cmd->add_option("--series", opt->series, "series for --series-csv: runtime|procs|cpu|interarrival|jobs")
-      ->capture_default_str();
-  cmd->add_option("--bin", opt->bin, "bin width for --series-csv")->capture_default_str();
+      ->capture_default_str()
+      ->needs(series_csv);
+  cmd->add_option("--bin", opt->bin, "bin width for --series-csv")->capture_default_str()->needs(series_csv);
   cmd->add_flag("--json", opt->json, "print one JSON document");
   cmd->add_flag("--skip-invalid", opt->skip_invalid, "skip malformed records (counted) instead of failing");
   cmd->callback([opt] { run_temporal(*opt); });

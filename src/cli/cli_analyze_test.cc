@@ -60,6 +60,10 @@ TEST(CliAnalyzeTemporal, ALogWithoutJobsIsNamed) {
   const CliResult r = run_cli({"analyze", "temporal", empty});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("header-only.swf: no job has a known submit time"), std::string::npos) << r.err;
+  // --bin and --series shape --series-csv only: alone they were ignored (a bad --bin never checked).
+  const CliResult b = run_cli({"analyze", "temporal", empty, "--bin", "0"});
+  EXPECT_EQ(b.exit_code, 2);
+  EXPECT_NE(b.err.find("--bin requires --series-csv"), std::string::npos) << b.err;
 }
 
 TEST(CliSessions, KthClassesAndCsv) {

@@ -106,6 +106,7 @@ TEST(CliReport, BadInputLeavesNoFile) {
       {{"report", dir.file("empty.swf")}, "has no job"},
       {{"report", dir.file("excluded.swf")}, "every job is excluded"},
       {{"report", dir.file("ok.swf"), "-s", "easy,nope"}, "unknown scheduler 'nope'"},
+      {{"report", dir.file("ok.swf"), "--procs", "0"}, "machine size must be positive, got --procs 0"},
       {{"report", dir.file("missing.swf")}, "missing.swf"},
       {{"report", "--sweep", dir.file("ok.swf")}, "not the CSV of schedlab sweep"},
   };

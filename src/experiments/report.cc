@@ -17,6 +17,7 @@
 #include "schedlab/analysis/summary.h"
 #include "schedlab/base/csv_field.h"
 #include "schedlab/base/csv_number.h"
+#include "schedlab/base/threads.h"
 #include "schedlab/experiments/compare.h"
 #include "schedlab/experiments/log_summary.h"
 #include "schedlab/experiments/results_json.h"
@@ -317,6 +318,10 @@ json scheduling_section(const swf::Log& log, const ReportOptions& o) {
 nlohmann::json report_data(const swf::Log& log, const ReportOptions& o) {
   if (log.records.empty()) throw std::invalid_argument(fmt::format("{}: the log has no job", o.title));
   if (o.schedulers.empty()) throw std::invalid_argument("report: give at least one scheduler");
+  // As simulate says it: --procs 0 excluded every job, and the page said so instead.
+  if (o.procs && *o.procs <= 0)
+    throw std::invalid_argument(fmt::format("machine size must be positive, got --procs {}", *o.procs));
+  base::check_threads(o.threads);
   const analysis::Summary sum = analysis::summarize(log, o.procs);
   if (sum.valid_jobs == 0)
     throw std::invalid_argument(fmt::format("{}: every job is excluded (no job can be simulated: see schedlab stats)",
