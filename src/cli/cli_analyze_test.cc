@@ -69,6 +69,10 @@ TEST(CliAnalyzeTemporal, ALogWithoutJobsIsNamed) {
 TEST(CliSessions, KthClassesAndCsv) {
   SCHEDLAB_NEED_TRACE("KTH-SP2-1996-2.swf.gz");
   TempDir dir;
+  // The k-means options without --classify were ignored without a word.
+  const CliResult alone = run_cli({"sessions", trace_path("KTH-SP2-1996-2.swf.gz"), "--seed", "3"});
+  EXPECT_EQ(alone.exit_code, 2);
+  EXPECT_NE(alone.err.find("--seed requires --classify"), std::string::npos) << alone.err;
   const CliResult r = run_cli({"sessions", trace_path("KTH-SP2-1996-2.swf.gz"), "--classify", "--online", "--pca",
                                "--json", "-o", dir.file("s.csv")});
   ASSERT_EQ(r.exit_code, 0) << r.err;

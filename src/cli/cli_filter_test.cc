@@ -85,6 +85,11 @@ TEST(CliFilter, AbsoluteDateNeedsUnixStartTime) {
   EXPECT_FALSE(std::ifstream(dir.file("out.swf")).good());
   // relative forms still work
   EXPECT_EQ(filter(dir, {"--from", "+86400"}, log.c_str()).jobs, (std::vector<int32_t>{3, 4, 5}));
+  // The flurry rule without --drop-flurries was ignored without a word.
+  const Filtered rule_alone = filter(dir, {"--flurry-factor", "5"}, log.c_str());
+  EXPECT_EQ(rule_alone.result.exit_code, 2);
+  EXPECT_NE(rule_alone.result.err.find("--flurry-factor requires --drop-flurries"), std::string::npos)
+      << rule_alone.result.err;
 }
 
 TEST(CliFilter, EachCriterion) {

@@ -107,6 +107,8 @@ TEST(CliReport, BadInputLeavesNoFile) {
       {{"report", dir.file("excluded.swf")}, "every job is excluded"},
       {{"report", dir.file("ok.swf"), "-s", "easy,nope"}, "unknown scheduler 'nope'"},
       {{"report", dir.file("ok.swf"), "--procs", "0"}, "machine size must be positive, got --procs 0"},
+      {{"report", dir.file("ok.swf"), "--metric", "bsld_mean"}, "--metric requires --sweep"},
+      {{"report", "--sweep", dir.file("ok.swf"), "-s", "fcfs"}, "--sweep excludes --schedulers"},
       {{"report", dir.file("missing.swf")}, "missing.swf"},
       {{"report", "--sweep", dir.file("ok.swf")}, "not the CSV of schedlab sweep"},
   };

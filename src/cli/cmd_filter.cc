@@ -111,12 +111,15 @@ void add_filter_command(CLI::App& app) {
   cmd->add_option("--partition", opt->partition, "keep only these partition numbers (comma-separated)")
       ->type_name("LIST");
   cmd->add_flag("--skip-invalid", opt->skip_invalid, "skip malformed records (counted by reason) instead of failing");
-  cmd->add_flag("--drop-flurries", opt->drop_flurries,
-                "also drop flurries (see 'schedlab flurries'), recorded in the header's notes");
+  CLI::Option* drop = cmd->add_flag("--drop-flurries", opt->drop_flurries,
+                                    "also drop flurries (see 'schedlab flurries'), recorded in the header's notes");
+  // The flurry rule's options shape --drop-flurries only: alone they were ignored without a word.
   cmd->add_option("--flurry-factor", opt->flurry_factor, "flurry rule: times the next user's weekly count")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->needs(drop);
   cmd->add_option("--flurry-min-jobs", opt->flurry_min_jobs, "flurry rule: minimum jobs in the week")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->needs(drop);
   cmd->footer(
       "DATE is YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS] in the log's time zone (header TimeZoneString, else UTC; "
       "needs UnixStartTime in the header), or a time relative to the log start: + and a duration (+3600, +90m, "

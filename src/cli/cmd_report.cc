@@ -70,14 +70,21 @@ void add_report_command(CLI::App& app) {
                 "users, sessions, flurries) and its schedules (waits, queue, utilization, per-month deviations); "
                 "or a sweep's results (--sweep). docs/report.md");
   cmd->add_option("LOG", opt->log, "SWF log (plain or gzip)");
-  cmd->add_option("--sweep", opt->sweep, "a sweep's results (CSV of schedlab sweep) instead of a log");
+  CLI::Option* sweep =
+      cmd->add_option("--sweep", opt->sweep, "a sweep's results (CSV of schedlab sweep) instead of a log");
   cmd->add_option("-o,--output", opt->output, "the HTML page")->required();
-  cmd->add_option("-s,--schedulers", opt->schedulers, "schedulers to simulate, comma-separated")->capture_default_str();
-  cmd->add_option("-p,--predictor", opt->predictor, "runtime predictor spec (default: estimate)");
-  cmd->add_option("--procs", opt->procs, "machine size (default: the log's)");
-  cmd->add_option("--metric", opt->metric, "--sweep: the metric column plotted")->capture_default_str();
-  cmd->add_option("--x", opt->x, "--sweep: the parameter on the x axis (default: the first that varies)");
-  cmd->add_option("--threads", opt->threads, "parallel simulations (0 = all cores)")->capture_default_str();
+  // The options of one kind of page are refused with the other (they were ignored without a word).
+  cmd->add_option("-s,--schedulers", opt->schedulers, "schedulers to simulate, comma-separated")
+      ->capture_default_str()
+      ->excludes(sweep);
+  cmd->add_option("-p,--predictor", opt->predictor, "runtime predictor spec (default: estimate)")->excludes(sweep);
+  cmd->add_option("--procs", opt->procs, "machine size (default: the log's)")->excludes(sweep);
+  cmd->add_option("--metric", opt->metric, "--sweep: the metric column plotted")->capture_default_str()->needs(sweep);
+  cmd->add_option("--x", opt->x, "--sweep: the parameter on the x axis (default: the first that varies)")
+      ->needs(sweep);
+  cmd->add_option("--threads", opt->threads, "parallel simulations (0 = all cores)")
+      ->capture_default_str()
+      ->excludes(sweep);
   cmd->callback([opt] { run_report(*opt); });
 }
 

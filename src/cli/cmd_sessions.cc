@@ -130,13 +130,16 @@ void add_sessions_command(CLI::App& app) {
   cmd->add_option("TRACE", opt->paths, "one or more SWF logs")->required();
   cmd->add_option("-o,--output", opt->out, "write one CSV row per session (- = standard output)");
   cmd->add_option("--think-time", opt->think, "session boundary (N[s|m|h|d])")->capture_default_str();
-  cmd->add_flag("--classify", opt->classify, "k-means session classes (k=5) and user classes (k=4)");
+  CLI::Option* classify =
+      cmd->add_flag("--classify", opt->classify, "k-means session classes (k=5) and user classes (k=4)");
   cmd->add_flag("--online", opt->online, "also the online heuristic session classifier");
   cmd->add_flag("--pca", opt->pca, "principal components of the session variables");
-  cmd->add_option("--seed", opt->seed, "seed of k-means++")->capture_default_str();
-  cmd->add_option("--restarts", opt->restarts, "k-means restarts")->capture_default_str();
+  // The k-means options shape --classify only: alone they were ignored without a word.
+  cmd->add_option("--seed", opt->seed, "seed of k-means++")->capture_default_str()->needs(classify);
+  cmd->add_option("--restarts", opt->restarts, "k-means restarts")->capture_default_str()->needs(classify);
   cmd->add_option("--transform", opt->transform, "none (thesis: z-scores of raw values) or log (signed log first)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->needs(classify);
   cmd->add_flag("--json", opt->json, "print one JSON document");
   cmd->add_flag("--skip-invalid", opt->skip_invalid, "skip malformed records (counted) instead of failing");
   cmd->callback([opt] { run_sessions(*opt); });
