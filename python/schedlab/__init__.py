@@ -150,7 +150,8 @@ class Scheduler:
     Preemption: decision.suspend lists running jobs to suspend now (before decision.start); a suspended job
     waits at the back of the queue, state.attained gives {id: seconds it has run}, and it resumes, listed in
     decision.start, on the processors it left: state.resumable is the set of suspended jobs whose processors
-    are all free now. on_suspend(state, job) is called for each suspension. `overrun` says what happens to a job
+    are all free now; decision.keep_free_for lists suspended jobs whose processors new jobs should avoid.
+    on_suspend(state, job) is called for each suspension. `overrun` says what happens to a job
     that outlives its prediction: "keep" (it runs on), "kill" or "suspend" (re-queued with a fresh prediction);
     `resume_delay`: seconds a resumed job holds its processors before it makes progress again.
     """

@@ -319,6 +319,50 @@ def test_python_schedulers_kill_and_suspend():
     assert r.metrics["metrics"]["suspensions"] == 1
     assert s.suspensions == [(20, 0, {0: 20})]
     assert s.resumable == [(25, set()), (30, {0}), (80, {0})]
+    # decision.keep_free_for: on 12 processors J1 and J2 (4 each) start at 0; J1 is suspended at 10 (on 0-3); J3
+    # (4) starts at 11 and J4 (1) arrives at 15. Kept free for J1, J3 runs on 8-11 and J1 can resume at 15;
+    # otherwise J3 takes the lowest free processors, J1's, and J1 must wait for J3.
+    rows = [[1, 0, -1, 100, 4, -1, -1, 4, 100, -1, 1, 1, 1, -1, -1, -1, -1, -1],
+            [2, 0, -1, 100, 4, -1, -1, 4, 100, -1, 1, 1, 1, -1, -1, -1, -1, -1],
+            [3, 10, -1, 50, 4, -1, -1, 4, 50, -1, 1, 1, 1, -1, -1, -1, -1, -1],
+            [4, 15, -1, 1, 1, -1, -1, 1, 1, -1, 1, 1, 1, -1, -1, -1, -1, -1]]
+
+    class Script(schedlab.Scheduler):
+        def __init__(self, keep):
+            self.keep, self.resumable = keep, []
+
+        def schedule(self, state, decision):
+            if state.attained:
+                self.resumable.append((state.now, set(state.resumable)))
+            if state.now == 10:
+                decision.suspend.append(0)
+                decision.wake_at = 11
+                return
+            free = state.free
+            for jid, procs, _submit, _pred in state.queue:
+                if jid in state.attained:
+                    if state.now >= 15 and jid in state.resumable and procs <= free:
+                        decision.start.append(jid)
+                        free -= procs
+                elif procs <= free:
+                    decision.start.append(jid)
+                    free -= procs
+                    if self.keep:
+                        decision.keep_free_for = [j for j in state.attained if j not in decision.start]
+
+    kept, taken = Script(True), Script(False)
+    log = pd.DataFrame(rows, columns=schedlab.FIELDS)
+    schedlab.simulate(log, scheduler=kept, procs=12)
+    schedlab.simulate(log, scheduler=taken, procs=12)
+    assert kept.resumable[:2] == [(11, {0}), (15, {0})]
+    assert taken.resumable[:2] == [(11, {0}), (15, set())]
+
+    class Wrong(schedlab.Scheduler):
+        def schedule(self, state, decision):
+            decision.keep_free_for = [0]
+
+    with pytest.raises(ValueError, match="decision.keep_free_for: job 0 is not a suspended job holding processors"):
+        schedlab.simulate(log, scheduler=Wrong(), procs=12)
     with pytest.raises(ValueError, match='overrun must be "keep", "kill" or "suspend", not "stop"'):
         schedlab.simulate(KTH, scheduler=type("Bad", (PyFcfs,), {"overrun": "stop"})())
 

@@ -275,11 +275,22 @@ class PyScheduler : public sim::Scheduler {
     py::object d = state_type()();
     d.attr("start") = py::list();
     d.attr("suspend") = py::list();
+    d.attr("keep_free_for") = py::list();
     d.attr("reservations") = py::list();
     d.attr("wake_at") = -1;
     obj_.attr("schedule")(view(state), d);
     for (const py::handle id : d.attr("suspend"))
       decision.suspend.push_back(handed_back<sim::JobId>(id, "decision.suspend", "a list of job ids (int)"));
+    // New jobs avoid the processors these suspended jobs wait for (decision.avoid of the built-in ones).
+    for (const py::handle id : d.attr("keep_free_for")) {
+      const auto job = handed_back<sim::JobId>(id, "decision.keep_free_for", "a list of suspended job ids (int)");
+      const auto held = state.held.find(job);
+      if (held == state.held.end())
+        throw py::value_error(fmt::format("scheduler {}: decision.keep_free_for: job {} is not a suspended job "
+                                          "holding processors",
+                                          name_, job));
+      decision.avoid = sim::proc_union(decision.avoid, held->second);
+    }
     for (const py::handle id : d.attr("start"))
       decision.start.push_back(handed_back<sim::JobId>(id, "decision.start", "a list of job ids (int)"));
     for (const py::handle r : d.attr("reservations")) {

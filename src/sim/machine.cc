@@ -28,6 +28,22 @@ bool overlaps(const ProcSet& a, const ProcSet& b) {
   return false;
 }
 
+ProcSet proc_union(const ProcSet& a, const ProcSet& b) {
+  ProcSet all(a);
+  all.insert(all.end(), b.begin(), b.end());
+  std::sort(all.begin(), all.end(), [](const ProcRange& x, const ProcRange& y) { return x.lo < y.lo; });
+  ProcSet out;
+  for (const ProcRange& r : all) {
+    if (r.lo >= r.hi) continue;
+    if (!out.empty() && out.back().hi >= r.lo) {
+      out.back().hi = std::max(out.back().hi, r.hi);  // overlapping or adjacent: one range
+    } else {
+      out.push_back(r);
+    }
+  }
+  return out;
+}
+
 // Appends [lo, hi) to a sorted set, merging with the last range when adjacent.
 static void append(ProcSet& set, int32_t lo, int32_t hi) {
   if (lo >= hi) return;

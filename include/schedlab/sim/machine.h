@@ -35,6 +35,8 @@ using ProcSet = std::vector<ProcRange>;  // sorted, disjoint, non-adjacent range
 int64_t proc_count(const ProcSet& set);
 // Whether two sets share a processor (both sorted). O(|a| + |b|).
 bool overlaps(const ProcSet& a, const ProcSet& b);
+// The processors in either set, as a ProcSet (sorted, disjoint, non-adjacent). O((|a| + |b|) log).
+ProcSet proc_union(const ProcSet& a, const ProcSet& b);
 
 // What a job holds while it runs.
 struct Allocation {
