@@ -221,6 +221,7 @@ TEST(AdaptiveSpecs, BadParametersAreNamed) {
   EXPECT_NE(error("pbas:candidates=flex,nosuch").find("parameter candidates: unknown scheduler 'nosuch'"), std::string::npos)
       << error("pbas:candidates=flex,nosuch");
   EXPECT_NE(error("pbas:candidates=").find("candidates"), std::string::npos) << error("pbas:candidates=");
+  EXPECT_EQ(error("pbas:candidates=easy,flex,easy"), "scheduler pbas: parameter candidates: 'easy' is given twice");
   EXPECT_NE(error("pbas:interval=0").find("interval"), std::string::npos) << error("pbas:interval=0");
   EXPECT_NE(error("pbas:interval=soon").find("interval"), std::string::npos) << error("pbas:interval=soon");
   EXPECT_NE(error("pbas:metric=speed").find("metric"), std::string::npos) << error("pbas:metric=speed");

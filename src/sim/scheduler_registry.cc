@@ -118,6 +118,12 @@ static std::unique_ptr<Scheduler> make_pbas(const SchedulerConfig& config, const
   } catch (const std::invalid_argument& e) {
     throw std::invalid_argument(fmt::format("scheduler pbas: parameter candidates: {}", e.what()));
   }
+  // The same candidate twice runs twice in the background and can never win over itself.
+  for (size_t i = 1; i < o.candidates.size(); ++i)
+    for (size_t j = 0; j < i; ++j)
+      if (o.candidates[i] == o.candidates[j])
+        throw std::invalid_argument(fmt::format("scheduler pbas: parameter candidates: '{}' is given twice",
+                                                o.candidates[i]));
   o.interval = p.get_duration("interval");
   const std::string metric = p.get_string("metric");
   o.metric = metric == "wait"       ? AdaptiveMetric::kWait
