@@ -141,6 +141,12 @@ TEST(CliGenerateTalby, JsonReportAndGuidelineWarnings) {
   int64_t sessions = 0;
   for (const auto& [name, n] : j["sessions"]["by_class"].items()) sessions += n.get<int64_t>();
   EXPECT_EQ(sessions, j["sessions"]["total"].get<int64_t>());
+  // The JSON carries the warnings printed on standard error, and the job layer's source.
+  ASSERT_FALSE(j["warnings"].empty());
+  for (const auto& w : j["warnings"])
+    EXPECT_NE(r.err.find("schedlab: warning: " + w.get<std::string>()), std::string::npos) << w;
+  EXPECT_EQ(j["job_model"]["source"], "KTH-SP2-1996-2.swf.gz (bundled)");
+  EXPECT_EQ(j["weeks"], 4);
 }
 
 TEST(CliGenerateTalby, BadInputNamesTheParameter) {

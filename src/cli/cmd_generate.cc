@@ -214,10 +214,7 @@ void run_talby(const TalbyCliOptions& opt) {
     nlohmann::ordered_json j;
     j["command"] = "generate talby";
     j["output"] = opt.output;
-    j["weeks"] = o.weeks;
-    j["seed"] = o.seed;
-    j["job_model"] = {{"source", jm.source}, {"procs", jm.procs}, {"sessions", jm.sessions}, {"jobs", jm.jobs}};
-    j.update(model::to_json(p, st));
+    j.update(model::to_json(o, p, jm, st));
     fmt::print(opt.output == "-" ? stderr : stdout, "{}\n", j.dump(2));
     return;
   }

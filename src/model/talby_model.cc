@@ -555,8 +555,12 @@ swf::Header talby_header(const TalbyOptions& o, const TalbyParameters& p, const 
   return h;
 }
 
-nlohmann::ordered_json to_json(const TalbyParameters& p, const TalbyStats& st) {
+nlohmann::ordered_json to_json(const TalbyOptions& o, const TalbyParameters& p, const TalbyJobModel& jm,
+                               const TalbyStats& st) {
   nlohmann::ordered_json j;
+  j["weeks"] = o.weeks;
+  j["seed"] = o.seed;
+  j["job_model"] = {{"source", jm.source}, {"procs", jm.procs}, {"sessions", jm.sessions}, {"jobs", jm.jobs}};
   j["parameters"] = {{"procs", p.procs},
                      {"procs_from", p.procs_from},
                      {"cpu_work", p.cpu_work},
@@ -593,6 +597,7 @@ nlohmann::ordered_json to_json(const TalbyParameters& p, const TalbyStats& st) {
                {"truncated_runtimes", st.truncated_runtimes},
                {"tmax_share_fitted", st.tmax_share_fitted},
                {"tmax_share_used", st.tmax_share_used}};
+  j["warnings"] = talby_guideline_warnings(o, p);
   return j;
 }
 

@@ -787,13 +787,7 @@ PYBIND11_MODULE(_core, m) {
     auto out = std::make_shared<swf::Log>();
     out->header = model::talby_header(o, p, jm, st);
     out->records = std::move(records);
-    nlohmann::ordered_json j;
-    j["weeks"] = o.weeks;
-    j["seed"] = o.seed;
-    j["job_model"] = {{"source", jm.source}, {"procs", jm.procs}, {"sessions", jm.sessions}, {"jobs", jm.jobs}};
-    j.update(model::to_json(p, st));
-    j["warnings"] = model::talby_guideline_warnings(o, p);
-    return py::make_tuple(out, json_out(j));
+    return py::make_tuple(out, json_out(model::to_json(o, p, jm, st)));
   }, py::arg("procs"), py::arg("cpu_work"), py::arg("jobs_per_day"), py::arg("load"), py::arg("weeks"),
      py::arg("seed"), py::arg("fit"), py::arg("source"), py::arg("job_model"), py::arg("save_job_model"),
      py::arg("threads"));

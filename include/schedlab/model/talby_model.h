@@ -106,6 +106,9 @@ std::vector<swf::Record> generate_talby(const TalbyOptions& options, const Talby
                                         TalbyStats* stats = nullptr);
 swf::Header talby_header(const TalbyOptions& options, const TalbyParameters& p, const TalbyJobModel& jobs,
                          const TalbyStats& stats);
-nlohmann::ordered_json to_json(const TalbyParameters& p, const TalbyStats& stats);
+// The generator's report (`generate talby --json`, Python's report): weeks, seed, the job layer's source and
+// size, the parameters and where each came from, the counts, and the usage guideline's warnings.
+nlohmann::ordered_json to_json(const TalbyOptions& options, const TalbyParameters& p, const TalbyJobModel& jobs,
+                               const TalbyStats& stats);
 
 }  // namespace schedlab::model
