@@ -20,8 +20,8 @@ import pandas as pd
 from . import _core
 
 __all__ = ["read_swf", "read_sacct", "write_swf", "filter_log", "stats", "simulate", "Result", "Scheduler", "sweep",
-           "sweep_collect", "schedulers", "predictors", "locality", "temporal", "runs", "flurries", "sessions", "predict",
-           "compare", "generate_estimates", "generate_locality", "generate_talby", "diversity", "categorize",
+           "sweep_collect", "schedulers", "predictors", "locality", "temporal", "runs", "flurries", "sessions",
+           "predict", "compare", "generate_estimates", "generate_locality", "generate_talby", "diversity", "categorize",
            "estimate_bins", "fit_estimates", "compare_estimates", "scramble", "profiler_ingest", "profiler_query",
            "profiler_compare", "generate_profiler_experiment", "distance", "report", "report_sweep", "FIELDS"]
 
@@ -79,7 +79,10 @@ def _time(value, name):
     if value is None:
         return ""
     if isinstance(value, numbers.Real) and not isinstance(value, bool):
-        return f"+{_whole(value, name)}" if value >= 0 else f"+{value}"  # a negative number fails as "+-5"
+        seconds = _whole(value, name)
+        if seconds < 0:
+            raise ValueError(f"{name} must be >= 0 seconds from the log's start, not {value!r}")
+        return f"+{seconds}"
     return str(value)
 
 
@@ -94,9 +97,9 @@ def _ints(values, name):
 def filter_log(log, from_=None, to=None, users=None, exclude_users=None, min_procs=None, max_procs=None,
                status=None, queue=None, partition=None, drop_flurries=False, flurry_factor=3.0, flurry_min_jobs=500):
     """Keep the jobs that pass every criterion, as `schedlab filter` (docs/logs.md; not named `filter`, which a
-    star import would take from Python's builtins): a DataFrame whose header
-    records the filter as "; Note:" lines (write_swf gives the CLI's file) and whose attrs["filter"] holds the
-    counts (records, kept, excluded by reason, flurries dropped). `from_`/`to`: "YYYY-MM-DD[THH:MM[:SS]]" in the
+    star import would take from Python's builtins): a DataFrame whose header records the filter as "; Note:"
+    lines (write_swf gives the CLI's file) and whose attrs["filter"] holds the counts (records, kept, excluded by
+    reason, flurries dropped). `from_`/`to`: "YYYY-MM-DD[THH:MM[:SS]]" in the
     log's time zone, "+3d" from the log's start, or seconds; `to` is exclusive. Lists of ids: users,
     exclude_users, status, queue, partition."""
     out, counts = _core.filter(_log(log), _time(from_, "from_"), _time(to, "to"), _ints(users, "users"),
@@ -171,15 +174,15 @@ def simulate(log, scheduler="easy", predictor="", procs=None, load=None, *, corr
     a schedlab.Scheduler instance; `predictor`: a predictor spec (default: the estimate). Returns a Result."""
     if isinstance(scheduler, Scheduler):
         metrics, jobs = _core.simulate_python(_log(log), scheduler, getattr(scheduler, "name", "python"),
-                                              predictor or "", correction or "", _whole_or_none(procs, "procs"), load,
-                                              float(arrival_scale),
-                                              bool(kill_at_estimate), bool(extend_estimates), float(warmup_fraction),
+                                              predictor or "", correction or "", _whole_or_none(procs, "procs"),
+                                              load, float(arrival_scale), bool(kill_at_estimate),
+                                              bool(extend_estimates), float(warmup_fraction),
                                               _whole(bsld_tau, "bsld_tau"), _seed(seed))
         return Result(metrics, jobs)
     metrics, jobs = _core.simulate(_log(log), scheduler, predictor or "", correction or "",
-                                   _whole_or_none(procs, "procs"), load,
-                                   float(arrival_scale), bool(kill_at_estimate), bool(extend_estimates),
-                                   float(warmup_fraction), _whole(bsld_tau, "bsld_tau"), _seed(seed), bool(check))
+                                   _whole_or_none(procs, "procs"), load, float(arrival_scale),
+                                   bool(kill_at_estimate), bool(extend_estimates), float(warmup_fraction),
+                                   _whole(bsld_tau, "bsld_tau"), _seed(seed), bool(check))
     return Result(metrics, jobs)
 
 
@@ -275,8 +278,7 @@ def _seconds(duration, name):
 def locality(log, attribute="runtime", slice="3d", bins=24, bootstrap=1000, seed=1, threads=0):
     """Locality of sampling (`schedlab analyze locality --json`): M'_max, M'_med, the bootstrap baseline, M."""
     return _core.locality(_log(log), attribute, _seconds(slice, "slice"), _whole(bins, "bins"),
-                          _whole(bootstrap, "bootstrap"), _seed(seed),
-                          _whole(threads, "threads"))
+                          _whole(bootstrap, "bootstrap"), _seed(seed), _whole(threads, "threads"))
 
 
 def temporal(log, hurst=True):
@@ -311,8 +313,7 @@ def compare(log, schedulers, predictor="", procs=None, load=None, period="30d", 
     """Several schedulers on one log, period by period (`schedlab compare --json`): means, months won, gaps,
     deviations, gains, correlations. `schedulers`: a list of specs."""
     return _core.compare(_log(log), list(schedulers), predictor or "", _whole_or_none(procs, "procs"), load,
-                         _seconds(period, "period"),
-                         baseline or "", _whole(threads, "threads"))
+                         _seconds(period, "period"), baseline or "", _whole(threads, "threads"))
 
 
 def generate_estimates(log, model, params="", seed=1):
@@ -400,8 +401,7 @@ def profiler_compare(db, a, b, difference=0.0, confidence=0.95):
     """Welch's test of whether job a runs longer than job b by more than `difference` seconds (`schedlab profiler
     compare --json`). A job is (user, executable, procs, elapsed)."""
     return _core.profiler_compare(os.fspath(db), [_whole(x, "a") for x in a], [_whole(x, "b") for x in b],
-                                  float(difference),
-                                  float(confidence))
+                                  float(difference), float(confidence))
 
 
 def generate_profiler_experiment(jobs=200, mean_interarrival=150.0, seed=1):

@@ -97,12 +97,17 @@ py::object to_python(const nlohmann::json& j) {
 
 nlohmann::json ordered_to_plain(const nlohmann::ordered_json& j) { return nlohmann::json::parse(j.dump()); }
 
-LogPtr read_log(const std::string& path) {
+// A missing input file is Python's FileNotFoundError (the library's errors are ValueError or OSError).
+void require_file(const std::string& path) {
   std::error_code ec;
   if (path != "-" && !std::filesystem::exists(path, ec)) {
     PyErr_SetString(PyExc_FileNotFoundError, (path + ": no such file").c_str());
     throw py::error_already_set();
   }
+}
+
+LogPtr read_log(const std::string& path) {
+  require_file(path);
   py::gil_scoped_release release;
   return std::make_shared<swf::Log>(swf::read_log(path));
 }
@@ -568,11 +573,7 @@ PYBIND11_MODULE(_core, m) {
   }, py::arg("log"), py::arg("classify"), py::arg("think_time"), py::arg("online"), py::arg("pca"));
   m.def("read_sacct", [](const std::string& path, std::optional<int64_t> procs, const std::string& time_zone,
                          bool keep_unstarted) {
-    std::error_code ec;
-    if (!std::filesystem::exists(path, ec)) {
-      PyErr_SetString(PyExc_FileNotFoundError, (path + ": no such file").c_str());
-      throw py::error_already_set();
-    }
+    require_file(path);
     swf::SacctOptions so;
     so.procs = procs;
     so.timezone = time_zone;
