@@ -763,9 +763,10 @@ std::string sweep_runs_digest(const std::vector<SweepRun>& runs) {
 
 namespace {
 
-// An output file written one whole row per write(2): a killed sweep leaves whole rows.
-// The output, appended to, and locked for the whole sweep: two sweeps writing one file interleaved their rows
-// into a file neither could resume (both said they were complete).
+// The output, appended to one whole row per write(2) (a killed sweep leaves whole rows), and locked for the whole
+// sweep: two sweeps writing one file interleaved their rows into a file neither could resume (both said they were
+// complete). A file system without locks (Lustre mounted without flock) keeps the sweep running unlocked, as
+// before, rather than refusing every sweep on it.
 class RowFile {
  public:
   explicit RowFile(const std::string& path) : path_(path) {
@@ -773,12 +774,12 @@ class RowFile {
     if (fd_ < 0) throw SweepError(fmt::format("{}: cannot write the sweep output: {}", path, std::strerror(errno)));
     if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
       const int err = errno;
+      if (err == ENOLCK || err == ENOSYS || err == EOPNOTSUPP || err == EINVAL) return;  // no locks here
       ::close(fd_);
       fd_ = -1;
       if (err == EWOULDBLOCK)
-        throw SweepError(fmt::format("{}: another sweep is writing to this file (wait for it, or write to another "
-                                     "file)",
-                                     path));
+        throw SweepError(
+            fmt::format("{}: another sweep is writing to this file (wait for it, or write to another file)", path));
       throw SweepError(fmt::format("{}: cannot lock the sweep output: {}", path, std::strerror(err)));
     }
   }
