@@ -60,8 +60,9 @@ function chart(parent, id, spec) {
 const fmt = (v, d) => (v === null || v === undefined) ? "–" : Number(v).toLocaleString("en", {maximumFractionDigits: d});
 // "1 record", "2 records".
 const count = (n, noun) => fmt(n) + " " + noun + (n === 1 ? "" : "s");
-// A line over one time bin is a single point, which a bare line mark does not draw.
-const lineOver = values => values.length > 1 ? "line" : {type: "line", point: true};
+// A line over one time bin is a single point, which a bare line mark does not draw (`series`: lines drawn from
+// the values, each with one point per bin).
+const lineOver = (values, series = 1) => values.length > series ? "line" : {type: "line", point: true};
 const per = h => h % 168 === 0 ? (h === 168 ? "week" : h / 168 + " weeks") :
                  h % 24 === 0 ? (h === 24 ? "day" : h / 24 + " days") : (h === 1 ? "hour" : h + " hours");
 // Log bins are labelled at whole powers of ten only (and 0).
@@ -170,7 +171,7 @@ if (D.kind === "sweep") {
       "</td><td>" + fmt(r.wait_p90, 0) + "</td><td>" + fmt(r.response_mean, 0) + "</td><td>" +
       fmt(r.bounded_slowdown_mean, 2) + "</td><td>" + fmt(r.utilization, 3) + "</td></tr>").join("");
   s.parentNode.insertBefore(table, s);
-  const timelineMark = timeline.length > S.summary.length ? "line" : {type: "line", point: true};
+  const timelineMark = lineOver(timeline, S.summary.length);
   chart(s, "s-queue", {title: "Queue length (time-averaged per " + per(S.bin_hours) + ")", data: {values: timeline},
     mark: timelineMark, encoding: {x: timeX,
                              y: {field: "queue", type: "quantitative", title: "waiting jobs"},
