@@ -1,14 +1,14 @@
 // schedlab sweep SPEC.toml -o OUT: many simulations from one spec (experiments/sweep.h), on local threads, as one
 // shard of a Slurm job array (--shard i/K), or written as a Slurm array script (--slurm DIR [--submit]);
 // schedlab sweep collect DIR -o OUT merges the shards of such an array.
-
 #include <atomic>
 #include <csignal>
+#include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <fmt/core.h>
@@ -33,14 +33,14 @@ struct SweepCliOptions {
 
 std::pair<int, int> parse_shard(const std::string& text) {
   // Whole numbers only (std::stoi took "1x/4" as 1/4).
-  const auto whole = [](std::string_view s) {
-    return !s.empty() && s.size() <= 9 && s.find_first_not_of("0123456789") == std::string_view::npos;
-  };
   const auto slash = text.find('/');
-  if (slash != std::string::npos && whole(std::string_view(text).substr(0, slash)) &&
-      whole(std::string_view(text).substr(slash + 1))) {
-    const int i = std::stoi(text.substr(0, slash)), k = std::stoi(text.substr(slash + 1));
-    if (k >= 1 && i < k) return {i, k};
+  if (slash != std::string::npos) {
+    try {
+      const int64_t i = parse_int_option("--shard", std::string_view(text).substr(0, slash), 0, INT32_MAX);
+      const int64_t k = parse_int_option("--shard", std::string_view(text).substr(slash + 1), 1, INT32_MAX);
+      if (i < k) return {static_cast<int>(i), static_cast<int>(k)};
+    } catch (const std::invalid_argument&) {
+    }
   }
   throw std::invalid_argument(fmt::format("--shard {}: expected i/K with 0 <= i < K (e.g. 3/10)", text));
 }
