@@ -39,7 +39,7 @@ enum class ExpectedCounts { kShare, kUniform };
 // "share" / "uniform"; nullopt for anything else.
 std::optional<ExpectedCounts> parse_expected_counts(std::string_view name);
 // The histogram options locality and diversity share: throws std::invalid_argument unless 2 <= bins <= 65535,
-// rounds >= 0 and the rounds' results (16 bytes each) fit in the machine's memory.
+// rounds >= 0 and the rounds' results (16 bytes each) fit in the memory this process may use (base/memory.h).
 void check_bins_and_rounds(int bins, int rounds);
 std::string_view expected_counts_name(ExpectedCounts e);  // "share", "uniform"
 
