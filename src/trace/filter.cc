@@ -16,7 +16,8 @@ void check_filter_spec(const FilterSpec& spec) {
   if (spec.from && spec.to && *spec.from >= *spec.to)
     throw std::invalid_argument(fmt::format("--from ({} s from the log start) must be before --to ({} s)",
                                             *spec.from, *spec.to));
-  for (const auto& [name, bound] : {std::pair{"--min-procs", spec.min_procs}, std::pair{"--max-procs", spec.max_procs}})
+  for (const auto& [name, bound] :
+       {std::pair{"--min-procs", spec.min_procs}, std::pair{"--max-procs", spec.max_procs}})
     if (bound && *bound < 1) throw std::invalid_argument(fmt::format("{} must be >= 1 (got {})", name, *bound));
   if (spec.min_procs && spec.max_procs && *spec.min_procs > *spec.max_procs)
     throw std::invalid_argument(
