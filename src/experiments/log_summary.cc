@@ -68,4 +68,11 @@ nlohmann::ordered_json to_json(const analysis::Summary& s, const swf::Header& he
   return j;
 }
 
+nlohmann::ordered_json to_json(const swf::SacctReport& r) {
+  nlohmann::ordered_json states = nlohmann::ordered_json::object();
+  for (const auto& [state, n] : r.states) states[state] = n;
+  return {{"rows", r.rows},          {"jobs", r.jobs},   {"unstarted", r.unstarted},
+          {"unfinished", r.unfinished}, {"steps", r.steps}, {"states", states}};
+}
+
 }  // namespace schedlab::experiments

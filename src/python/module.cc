@@ -584,16 +584,7 @@ PYBIND11_MODULE(_core, m) {
       py::gil_scoped_release release;
       log = std::make_shared<swf::Log>(swf::read_sacct(path, so, &rep));
     }
-    py::dict states;
-    for (const auto& [state, n] : rep.states) states[py::str(state)] = n;
-    py::dict counts;
-    counts["rows"] = rep.rows;
-    counts["jobs"] = rep.jobs;
-    counts["unstarted"] = rep.unstarted;
-    counts["unfinished"] = rep.unfinished;
-    counts["steps"] = rep.steps;
-    counts["states"] = states;
-    return py::make_tuple(log, counts);
+    return py::make_tuple(log, json_out(experiments::to_json(rep)));
   }, py::arg("path"), py::arg("procs"), py::arg("timezone"), py::arg("keep_unstarted"));
   // `schedlab filter`: the same criteria, notes and counts (trace/filter_log.h).
   m.def("filter", [](const LogPtr& l, const std::string& from, const std::string& to,

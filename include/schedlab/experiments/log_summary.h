@@ -6,6 +6,7 @@
 
 #include "schedlab/analysis/summary.h"
 #include "schedlab/swf/header.h"
+#include "schedlab/swf/sacct.h"
 
 namespace schedlab::experiments {
 
@@ -15,5 +16,8 @@ nlohmann::ordered_json to_json(const analysis::Distribution& d);
 // Records, exclusions by reason, machine, distinct counts, submit span (with dates in the log's time zone
 // when the header allows), offered load, distributions, estimates, reading counts and warnings.
 nlohmann::ordered_json to_json(const analysis::Summary& s, const swf::Header& header);
+
+// What the sacct converter counted (swf/sacct.h): {"rows", "jobs", "unstarted", "unfinished", "steps", "states"}.
+nlohmann::ordered_json to_json(const swf::SacctReport& r);
 
 }  // namespace schedlab::experiments
