@@ -56,6 +56,60 @@ TEST(SessionVars, VariablesOfOneSession) {
   EXPECT_THROW(session_variables(log, no_start, sessions.sessions, 256), std::invalid_argument);
 }
 
+TEST(UserVars, VariablesOfTwoUsersByHand) {
+  swf::Header h;
+  h.add_line("; UnixStartTime: 345600");  // Monday 1970-01-05 00:00 UTC
+  // User 7: Monday 09:00 and 09:10 (one session), Saturday 20:00 (a second one), sizes 8, 16, 64 of 256.
+  // User 3: one job, Tuesday 03:00 (night).
+  const int64_t day = 86400;
+  struct Job {
+    int32_t user, submit, run, size;
+  };
+  const Job jobs[] = {{7, 9 * 3600, 100, 8},
+                      {7, 9 * 3600 + 600, 300, 16},
+                      {3, static_cast<int32_t>(day + 3 * 3600), 40, 2},
+                      {7, static_cast<int32_t>(5 * day + 20 * 3600), 7000, 64}};
+  std::vector<swf::Record> log;
+  for (const Job& j : jobs) {
+    swf::Record r;
+    r.user_id = j.user;
+    r.submit_time = j.submit;
+    r.wait_time = 0;
+    r.run_time = j.run;
+    r.requested_procs = j.size;
+    log.push_back(r);
+  }
+  const auto sessions = trace::build_sessions(log);
+  ASSERT_EQ(sessions.sessions.size(), 3u);
+  // Classes given per session (in build_sessions' order): user 7's weekend session is BHD.
+  std::vector<int> cls;
+  for (const auto& s : sessions.sessions)
+    cls.push_back(static_cast<int>(s.user == 7 && s.start > day ? SessionClass::kBHD : SessionClass::kIWD));
+  std::vector<int32_t> users;
+  const auto rows = user_variables(log, h, sessions.sessions, cls, 256, users);
+  ASSERT_EQ(users, (std::vector<int32_t>{3, 7}));
+  const UserRow& u3 = rows[0];
+  EXPECT_EQ(u3[0], 0);    // PD: 03:00 is night
+  EXPECT_EQ(u3[1], 1);    // Pm: 2 of 256 -> 1 of 128
+  EXPECT_EQ(u3[2], 40);   // Rm
+  EXPECT_EQ(u3[3], 1);    // J
+  EXPECT_EQ(u3[4], 1);    // PW: Tuesday
+  EXPECT_EQ(u3[5], 0);    // Im: no gap
+  EXPECT_DOUBLE_EQ(u3[6], 7.0);  // JW: one job over the one-day minimum span = 7 a week
+  EXPECT_EQ(u3[7], 0);
+  const UserRow& u7 = rows[1];
+  EXPECT_DOUBLE_EQ(u7[0], 2.0 / 3);  // two of three jobs in daytime
+  EXPECT_EQ(u7[1], 8);               // sizes 4, 8, 32 of 128: median 8
+  EXPECT_EQ(u7[2], 300);             // runs 100, 300, 7000
+  EXPECT_EQ(u7[3], 3);
+  EXPECT_DOUBLE_EQ(u7[4], 2.0 / 3);  // Saturday is not a workday
+  const double gap2 = 5 * day + 20 * 3600 - (9 * 3600 + 600);
+  EXPECT_DOUBLE_EQ(u7[5], (600 + gap2) / 2);  // median of two gaps
+  EXPECT_DOUBLE_EQ(u7[6], 3 / ((5 * day + 20 * 3600 - 9 * 3600) / (7.0 * day)));
+  EXPECT_DOUBLE_EQ(u7[7], 0.5);  // one of two sessions BHD
+  EXPECT_THROW(user_variables(log, h, sessions.sessions, {0}, 256, users), std::invalid_argument);
+}
+
 TEST(KMeans, SeparatedBlobsAreFoundAndNamed) {
   // Five planted session groups with the thesis's distinguishing traits (columns of SessionRow).
   base::Rng rng(3);
