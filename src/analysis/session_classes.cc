@@ -24,6 +24,14 @@ std::string_view user_class_name(UserClass c) {
   return names[static_cast<int>(c)];
 }
 
+std::optional<Transform> parse_transform(std::string_view name) {
+  if (name == "none") return Transform::kNone;
+  if (name == "log") return Transform::kSignedLog;
+  return std::nullopt;
+}
+
+std::string_view transform_name(Transform t) { return t == Transform::kSignedLog ? "log" : "none"; }
+
 namespace {
 
 double transform(double x, Transform t) {

@@ -92,5 +92,32 @@ TEST(CliSessions, KthClassesAndCsv) {
   EXPECT_EQ(run_cli({"sessions", trace_path("KTH-SP2-1996-2.swf.gz"), "--think-time", "0m"}).exit_code, 1);
 }
 
+TEST(CliSessions, UsersOutput) {
+  SCHEDLAB_NEED_TRACE("KTH-SP2-1996-2.swf.gz");
+  TempDir dir;
+  const std::string kth = trace_path("KTH-SP2-1996-2.swf.gz");
+  const CliResult r = run_cli({"sessions", kth, "--classify", "--json", "--users-output", dir.file("u.csv")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  const std::string csv = read_file(dir.file("u.csv"));
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), j["users"].get<int64_t>() + 1);
+  EXPECT_EQ(csv.find("log,user,PD,Pm,Rm,J,PW,Im,JW,pBHD,class\nKTH-SP2-1996-2.swf.gz,"), 0u) << csv.substr(0, 200);
+  // To standard output, alone: the same rows, no table.
+  const CliResult out = run_cli({"sessions", kth, "--classify", "--users-output", "-"});
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  EXPECT_EQ(out.out, csv);
+  // The user rows carry the classes: without --classify it is a usage error, not an empty file.
+  const CliResult alone = run_cli({"sessions", kth, "--users-output", dir.file("v.csv")});
+  EXPECT_EQ(alone.exit_code, 2);
+  EXPECT_NE(alone.err.find("--users-output requires --classify"), std::string::npos) << alone.err;
+  const CliResult both = run_cli({"sessions", kth, "--classify", "-o", "-", "--users-output", "-"});
+  EXPECT_EQ(both.exit_code, 1);
+  EXPECT_NE(both.err.find("cannot both be standard output"), std::string::npos) << both.err;
+  const CliResult same =
+      run_cli({"sessions", kth, "--classify", "-o", dir.file("x.csv"), "--users-output", dir.file("x.csv")});
+  EXPECT_EQ(same.exit_code, 1);
+  EXPECT_NE(same.err.find("name one file"), std::string::npos) << same.err;
+}
+
 }  // namespace
 }  // namespace schedlab::testing

@@ -20,7 +20,7 @@ namespace {
 
 struct SessionsCliOptions {
   std::vector<std::string> paths;
-  std::string out, think = "20m", transform = "none";
+  std::string out, users_out, think = "20m", transform = "none";
   bool classify = false, online = false, pca = false, json = false, skip_invalid = false;
   uint64_t seed = 1;
   int restarts = 10;
@@ -94,6 +94,9 @@ void print_text(const SessionsCliOptions& opt, const experiments::SessionStudy& 
 
 void run_sessions(const SessionsCliOptions& opt) {
   check_one_stdout_document(opt.json, opt.out);
+  check_one_stdout_document(opt.json, opt.users_out);
+  if (opt.out == "-" && opt.users_out == "-")
+    throw std::invalid_argument("-o and --users-output cannot both be standard output ('-'): write one to a file");
   experiments::SessionStudyOptions so;
   so.think_time = parse_duration("--think-time", opt.think);
   so.classify = opt.classify;
@@ -101,21 +104,25 @@ void run_sessions(const SessionsCliOptions& opt) {
   so.pca = opt.pca;
   so.classify_options.seed = opt.seed;
   so.classify_options.restarts = opt.restarts;
-  if (opt.transform == "log") so.classify_options.transform = analysis::Transform::kSignedLog;
-  else if (opt.transform != "none")
-    throw std::invalid_argument(fmt::format("--transform: '{}' is not none or log", opt.transform));
+  const auto transform = analysis::parse_transform(opt.transform);
+  if (!transform) throw std::invalid_argument(fmt::format("--transform: '{}' is not none or log", opt.transform));
+  so.classify_options.transform = *transform;
   if (opt.restarts < 1) throw std::invalid_argument("--restarts must be >= 1");
   swf::check_output_is_not_input(opt.out, opt.paths);
+  swf::check_output_is_not_input(opt.users_out, opt.paths);
+  if (!opt.out.empty() && opt.out != "-" && opt.out == opt.users_out)
+    throw std::invalid_argument(fmt::format("-o and --users-output name one file ({})", opt.out));
   std::vector<std::pair<std::string, swf::Log>> logs;
   for (const auto& path : opt.paths) logs.emplace_back(path, read_log_for_analysis(path, opt.skip_invalid));
   const experiments::SessionStudy st = experiments::run_session_study(std::move(logs), so);
 
   if (!opt.out.empty()) swf::write_text_file(opt.out, experiments::session_study_csv(st));
+  if (!opt.users_out.empty()) swf::write_text_file(opt.users_out, experiments::user_study_csv(st));
   if (opt.json) {
     fmt::print("{}\n", experiments::to_json(st).dump(2));
     return;
   }
-  if (opt.out == "-") return;
+  if (opt.out == "-" || opt.users_out == "-") return;
   print_text(opt, st);
 }
 
@@ -137,6 +144,9 @@ void add_sessions_command(CLI::App& app) {
   // The k-means options shape --classify only: alone they were ignored without a word.
   cmd->add_option("--seed", opt->seed, "seed of k-means++")->capture_default_str()->needs(classify);
   cmd->add_option("--restarts", opt->restarts, "k-means restarts")->capture_default_str()->needs(classify);
+  cmd->add_option("--users-output", opt->users_out,
+                  "write one CSV row per user: the user variables and class (- = standard output)")
+      ->needs(classify);
   cmd->add_option("--transform", opt->transform, "none (thesis: z-scores of raw values) or log (signed log first)")
       ->capture_default_str()
       ->needs(classify);

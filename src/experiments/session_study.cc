@@ -13,9 +13,6 @@
 namespace schedlab::experiments {
 namespace {
 
-
-std::string_view transform_name(analysis::Transform t) { return t == analysis::Transform::kSignedLog ? "log" : "none"; }
-
 std::string_view session_class(int c) { return analysis::session_class_name(static_cast<analysis::SessionClass>(c)); }
 std::string_view user_class(int c) { return analysis::user_class_name(static_cast<analysis::UserClass>(c)); }
 
@@ -62,6 +59,9 @@ void add_online_classes(const SessionStudyLog& l, std::vector<int>& out) {
 }  // namespace
 
 SessionStudy run_session_study(std::vector<std::pair<std::string, swf::Log>> logs, const SessionStudyOptions& options) {
+  if (options.classify && options.classify_options.restarts < 1)
+    throw std::invalid_argument(
+        fmt::format("k-means restarts must be at least 1 (got {})", options.classify_options.restarts));
   SessionStudy st;
   st.options = options;
   for (auto& [name, log] : logs) st.logs.push_back(study_log(std::move(name), std::move(log), options.think_time));
@@ -83,13 +83,13 @@ SessionStudy run_session_study(std::vector<std::pair<std::string, swf::Log>> log
     }
     std::vector<analysis::UserRow> user_rows;
     size_t offset = 0;
-    for (const auto& l : st.logs) {
+    for (auto& l : st.logs) {
       const auto first = st.session_classes.labels.begin() + static_cast<std::ptrdiff_t>(offset);
       const std::vector<int> labels(first, first + static_cast<std::ptrdiff_t>(l.rows.size()));
       offset += l.rows.size();
-      std::vector<int32_t> users;
-      auto rows = analysis::user_variables(l.log.records, l.log.header, l.sessions.sessions, labels, l.procs, users);
-      user_rows.insert(user_rows.end(), rows.begin(), rows.end());
+      l.user_rows =
+          analysis::user_variables(l.log.records, l.log.header, l.sessions.sessions, labels, l.procs, l.users);
+      user_rows.insert(user_rows.end(), l.user_rows.begin(), l.user_rows.end());
     }
     st.users = static_cast<int64_t>(user_rows.size());
     try {
@@ -149,6 +149,25 @@ std::string session_study_csv(const SessionStudy& st) {
   return out;
 }
 
+std::string user_study_csv(const SessionStudy& st) {
+  if (!st.options.classify) throw std::invalid_argument("the users' rows need the classes (classify)");
+  std::string out = "log,user";
+  for (const auto n : analysis::kUserVarNames) out += fmt::format(",{}", n);
+  out += ",class\n";
+  size_t k = 0;
+  for (const auto& l : st.logs) {
+    for (size_t u = 0; u < l.user_rows.size(); ++u, ++k) {
+      out += fmt::format("{},{}", l.label, l.users[u]);
+      for (const double v : l.user_rows[u]) {
+        out += ',';
+        out += base::csv_number(v);
+      }
+      out += fmt::format(",{}\n", user_class(st.user_classes.labels[k]));
+    }
+  }
+  return out;
+}
+
 nlohmann::ordered_json to_json(const SessionStudy& st) {
   const double n = static_cast<double>(st.sessions);
   nlohmann::ordered_json j;
@@ -168,7 +187,8 @@ nlohmann::ordered_json to_json(const SessionStudy& st) {
   }
   if (st.options.classify) {
     const auto& co = st.options.classify_options;
-    j["classify"] = {{"seed", co.seed}, {"restarts", co.restarts}, {"transform", transform_name(co.transform)}};
+    j["classify"] = {
+        {"seed", co.seed}, {"restarts", co.restarts}, {"transform", analysis::transform_name(co.transform)}};
     const auto classes = [](const analysis::Classification& c, int k, auto name, const char* unit, double total) {
       nlohmann::ordered_json out;
       for (int cls = 0; cls < k; ++cls) {

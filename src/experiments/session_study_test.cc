@@ -45,10 +45,33 @@ TEST(SessionStudy, ClassMeansByNameAreTheClassificationsColumns) {
   for (const int64_t n : st.online_counts) online += n;
   EXPECT_EQ(online, st.sessions);
   ASSERT_TRUE(st.online_agreement.has_value());
+  // One row per user, in the classification's order: the class column counts as the classes do, and the
+  // job counts add up to the jobs in sessions.
+  const std::string users = user_study_csv(st);
+  ASSERT_EQ(users.substr(0, users.find('\n')), "log,user,PD,Pm,Rm,J,PW,Im,JW,pBHD,class");
+  EXPECT_EQ(std::count(users.begin(), users.end(), '\n'), st.users + 1);
+  for (int c = 0; c < analysis::kUserClasses; ++c) {
+    const std::string name(analysis::user_class_name(static_cast<analysis::UserClass>(c)));
+    int64_t rows = 0;
+    for (size_t at = users.find("," + name + "\n"); at != std::string::npos; at = users.find("," + name + "\n", at + 1))
+      ++rows;
+    EXPECT_EQ(rows, st.user_classes.counts[static_cast<size_t>(c)]) << name;
+  }
+  double jobs = 0;
+  for (const auto& r : st.logs[0].user_rows) jobs += r[3];
+  int64_t in_sessions = 0;
+  for (const auto& s : st.logs[0].sessions.sessions) in_sessions += static_cast<int64_t>(s.jobs.size());
+  EXPECT_EQ(jobs, static_cast<double>(in_sessions));
   const auto j = to_json(st);
   EXPECT_EQ(j["sessions"], st.sessions);
   EXPECT_EQ(j["users"], st.users);
   EXPECT_TRUE(j.contains("online_agreement_with_kmeans"));
+}
+
+TEST(SessionStudy, UserRowsNeedTheClasses) {
+  const SessionStudy st = run_session_study({{"kth", kth()}}, {});
+  EXPECT_TRUE(st.logs[0].user_rows.empty());
+  EXPECT_THROW(user_study_csv(st), std::invalid_argument);
 }
 
 TEST(SessionStudy, ErrorsNameTheLog) {

@@ -21,6 +21,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -38,6 +39,9 @@ inline constexpr int kUserClasses = 4;
 std::string_view user_class_name(UserClass c);
 
 enum class Transform { kNone, kSignedLog };
+// "none" or "log"; std::nullopt for anything else. transform_name is its inverse.
+std::optional<Transform> parse_transform(std::string_view name);
+std::string_view transform_name(Transform t);
 
 struct ClassifyOptions {
   uint64_t seed = 1;

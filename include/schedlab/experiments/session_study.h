@@ -38,6 +38,9 @@ struct SessionStudyLog {
   std::vector<analysis::SessionRow> rows;  // per session
   int64_t procs = 0;                        // machine size
   int64_t max_runtime = 0;                  // header MaxRuntime, else the largest estimate; >= 1
+  // With options.classify: the log's users (ascending) and their clustering variables (user_variables).
+  std::vector<int32_t> users;
+  std::vector<analysis::UserRow> user_rows;
 };
 
 struct SessionStudy {
@@ -66,6 +69,9 @@ double class_mean(const analysis::Classification& c, int cls, std::string_view v
 
 // One CSV row per session: log,user,start,<the 16 variables>[,class][,online_class], with a header line.
 std::string session_study_csv(const SessionStudy& study);
+
+// With options.classify: one CSV row per user: log,user,<the 8 user variables>,class, with a header line.
+std::string user_study_csv(const SessionStudy& study);
 
 // The study as `schedlab sessions --json` prints it (an ordered document).
 nlohmann::ordered_json to_json(const SessionStudy& study);
