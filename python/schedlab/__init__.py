@@ -296,11 +296,23 @@ def flurries(log, factor=3.0, min_jobs=500):
     return _core.flurries(_log(log), float(factor), _whole(min_jobs, "min_jobs"))
 
 
-def sessions(log, classify=False, think_time="20m", online=False, pca=False):
+def sessions(log, classify=False, think_time="20m", online=False, pca=False, seed=1, restarts=10, transform="none",
+             rows=False):
     """User sessions, their variables and (classify=True) the session and user classes (`schedlab sessions
     --json`); online=True adds the online heuristic class of each session, pca=True the principal components.
-    `think_time`: the session boundary, seconds or a duration text as --think-time."""
-    return _core.sessions(_log(log), bool(classify), _seconds(think_time, "think_time"), bool(online), bool(pca))
+    `log`: one log, or a list of them pooled as the CLI pools several. `think_time`: the session boundary,
+    seconds or a duration text as --think-time. `seed`, `restarts`, `transform` ("none" or "log"): the k-means
+    options of --classify. rows=True returns (summary, sessions, users): one DataFrame row per session (as -o
+    writes) and, with classify=True, one per user with its variables and class (as --users-output; else None)."""
+    logs = list(log) if isinstance(log, (list, tuple)) else [log]
+    names = [os.fspath(l) if isinstance(l, (str, os.PathLike)) else f"log {i + 1}" for i, l in enumerate(logs)]
+    summary, session_csv, user_csv = _core.sessions(
+        [_log(l) for l in logs], names, bool(classify), _seconds(think_time, "think_time"), bool(online), bool(pca),
+        _seed(seed), _whole(restarts, "restarts"), str(transform), bool(rows))
+    if not rows:
+        return summary
+    users = pd.read_csv(io.StringIO(user_csv)) if user_csv is not None else None
+    return summary, pd.read_csv(io.StringIO(session_csv)), users
 
 
 def predict(log, predictor="user-last2", correction="", procs=None, warmup_fraction=0.0, seed=0):

@@ -411,6 +411,35 @@ def test_analyses_equal_the_cli_json():
     assert cmp["schedulers"] == cli_json("compare", KTH, "--schedulers", "easy,conservative")["schedulers"]
 
 
+def test_sessions_pool_logs_and_give_the_clis_rows(tmp_path):
+    # Several logs pooled, the k-means options, and the session and user rows: the CLI's files read as frames.
+    df, _ = schedlab.read_swf(KTH)
+    early = df[df["submit_time"] < df["submit_time"].median()]
+    early_path = str(tmp_path / "early.swf")
+    schedlab.write_swf(early, early_path)
+    s_csv, u_csv = str(tmp_path / "s.csv"), str(tmp_path / "u.csv")
+    args = ["sessions", KTH, early_path, "--classify", "--seed", "3", "--restarts", "2", "--transform", "log"]
+    expected = cli_json(*args, "-o", s_csv, "--users-output", u_csv)
+    summary, sessions, users = schedlab.sessions([KTH, early_path], classify=True, seed=3, restarts=2,
+                                                 transform="log", rows=True)
+    assert summary["user_classes"] == expected["user_classes"]
+    assert summary["classify"] == {"seed": 3, "restarts": 2, "transform": "log"}
+    pd.testing.assert_frame_equal(sessions, pd.read_csv(s_csv))
+    pd.testing.assert_frame_equal(users, pd.read_csv(u_csv))
+    assert len(users) == summary["users"] and set(users["log"]) == {"KTH-SP2-1996-2.swf.gz", "early.swf"}
+    assert users["class"].value_counts().to_dict() == {k: v["users"] for k, v in summary["user_classes"].items()
+                                                       if v["users"] > 0}
+    # Without classify there is no user row (the rows carry the user's class).
+    _, alone, none = schedlab.sessions(early, rows=True)
+    assert none is None and len(alone) == schedlab.sessions(early)["sessions"] and "class" not in alone.columns
+    with pytest.raises(ValueError, match="transform 'sqrt': none or log"):
+        schedlab.sessions(KTH, classify=True, transform="sqrt")
+    with pytest.raises(ValueError, match="restarts must be at least 1"):
+        schedlab.sessions(KTH, classify=True, restarts=0)
+    with pytest.raises(ValueError, match="restarts must be a whole number"):
+        schedlab.sessions(KTH, classify=True, restarts=1.5)
+
+
 def test_durations_follow_the_clis_rule():
     # One rule (base/duration.h) for "--slice 1d12h" and slice="1d12h"; Python's own parser read neither "1d12h"
     # nor "1h30m", truncated "1.5s" to 1 and took negative numbers.

@@ -558,19 +558,35 @@ PYBIND11_MODULE(_core, m) {
     fo.min_jobs = min_jobs;
     return json_out(experiments::to_json(trace::find_flurries(l->records, fo), fo, *l));
   }, py::arg("log"), py::arg("factor"), py::arg("min_jobs"));
-  m.def("sessions", [](const LogPtr& l, bool classify, int64_t think_time, bool online, bool pca) {
+  // The summary (`sessions --json`) and, with rows, the session rows (-o) and the user rows (--users-output)
+  // as the library writes them, which the Python side reads into DataFrames.
+  m.def("sessions", [](const std::vector<LogPtr>& logs, const std::vector<std::string>& names, bool classify,
+                       int64_t think_time, bool online, bool pca, uint64_t seed, int restarts,
+                       const std::string& transform, bool rows) {
     experiments::SessionStudyOptions so;
     so.classify = classify;
     so.think_time = think_time;
     so.online = online;
     so.pca = pca;
+    so.classify_options.seed = seed;
+    so.classify_options.restarts = restarts;
+    const auto t = analysis::parse_transform(transform);
+    if (!t) throw py::value_error("transform '" + transform + "': none or log");
+    so.classify_options.transform = *t;
+    std::vector<std::pair<std::string, swf::Log>> pooled;
+    for (size_t i = 0; i < logs.size(); ++i) pooled.emplace_back(names.at(i), *logs[i]);
     nlohmann::ordered_json j;
+    std::optional<std::string> session_csv, user_csv;
     {
       py::gil_scoped_release release;
-      j = experiments::to_json(experiments::run_session_study({{"log", *l}}, so));
+      const experiments::SessionStudy st = experiments::run_session_study(std::move(pooled), so);
+      j = experiments::to_json(st);
+      if (rows) session_csv = experiments::session_study_csv(st);
+      if (rows && classify) user_csv = experiments::user_study_csv(st);
     }
-    return json_out(j);
-  }, py::arg("log"), py::arg("classify"), py::arg("think_time"), py::arg("online"), py::arg("pca"));
+    return py::make_tuple(json_out(j), session_csv, user_csv);
+  }, py::arg("logs"), py::arg("names"), py::arg("classify"), py::arg("think_time"), py::arg("online"),
+     py::arg("pca"), py::arg("seed"), py::arg("restarts"), py::arg("transform"), py::arg("rows"));
   m.def("read_sacct", [](const std::string& path, std::optional<int64_t> procs, const std::string& time_zone,
                          bool keep_unstarted) {
     require_file(path);
