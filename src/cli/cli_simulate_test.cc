@@ -182,6 +182,21 @@ TEST(SimCliTest, LoadScalingAndWarmup) {
   const auto doc = nlohmann::json::parse(r.out);
   EXPECT_NEAR(doc["offered_load"].get<double>(), 0.8, 0.001);
   EXPECT_EQ(doc["jobs"]["warmup_excluded"], 284);
+  // Every arrival in one instant has no offered load: n/a and null, where 0.0000 was printed.
+  const std::string kth = schedlab::testing::trace_path("KTH-SP2-1996-2.swf.gz");
+  const auto burst = run_cli({"simulate", kth, "-s", "fcfs", "--arrival-scale", "1e-12"});
+  ASSERT_EQ(burst.exit_code, 0) << burst.err;
+  EXPECT_NE(burst.out.find("offered load n/a: every job submitted at one instant"), std::string::npos) << burst.out;
+  const auto burst_json = run_cli({"simulate", kth, "-s", "fcfs", "--arrival-scale", "1e-12", "--json"});
+  EXPECT_TRUE(nlohmann::json::parse(burst_json.out)["offered_load"].is_null());
+  // A target no whole-second arrivals can reach, and a factor beyond 64-bit times: errors, not 0.0000 or
+  // 'workload job 7376 is invalid or out of order'.
+  const auto high = run_cli({"simulate", kth, "-s", "fcfs", "--load", "1e8"});
+  EXPECT_EQ(high.exit_code, 1);
+  EXPECT_NE(high.err.find("target load 1e+08: every arrival falls in one second"), std::string::npos) << high.err;
+  const auto far = run_cli({"simulate", kth, "-s", "fcfs", "--arrival-scale", "1e12"});
+  EXPECT_EQ(far.exit_code, 1);
+  EXPECT_NE(far.err.find("beyond the 1e+15 s a simulation can hold"), std::string::npos) << far.err;
 }
 
 }  // namespace

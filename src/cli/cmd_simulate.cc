@@ -1,4 +1,5 @@
 // schedlab simulate: replay a log under a scheduling policy and report wait/slowdown/utilization.
+#include <cmath>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -131,6 +132,12 @@ void print_adaptive_text(const sim::AdaptiveStats& a) {
   fmt::print("\n");
 }
 
+// Four decimals as always; a load too small for them in significant digits, none when undefined.
+std::string load_text(double load) {
+  if (std::isnan(load)) return "n/a: every job submitted at one instant";
+  return load > 0 && load < 0.001 ? fmt::format("{:.4g}", load) : fmt::format("{:.4f}", load);
+}
+
 void print_text(const SimulateArgs& a, const experiments::Simulation& sim) {
   const workload::Workload& w = sim.workload;
   const sim::SimResult& r = sim.result;
@@ -143,7 +150,7 @@ void print_text(const SimulateArgs& a, const experiments::Simulation& sim) {
              w.jobs.size(), w.records, w.excluded_total, w.without_estimate, w.killed,
              a.extend_estimates ? fmt::format(", {} estimates extended", w.extended) : "");
   fmt::print("averages     over {} jobs ({} warm-up jobs excluded)\n", m.jobs, m.warmup_excluded);
-  fmt::print("offered load {:.4f}{}\n", w.offered_load,
+  fmt::print("offered load {}{}\n", load_text(w.offered_load),
              w.arrival_scale != 1.0 ? fmt::format(" (inter-arrival times x {:.6g})", w.arrival_scale) : "");
   for (const auto& note : w.notes) fmt::print("note         {}\n", note);
   fmt::print("\n{:<26} {:>14} {:>14} {:>14} {:>14}\n", "metric", "mean", "median", "p90", "max");

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <stdexcept>
 #include <utility>
@@ -21,7 +22,7 @@ double offered_load(const std::vector<Job>& jobs, int64_t procs) {
     last = std::max(last, j.submit);
     work += static_cast<double>(j.procs) * static_cast<double>(j.runtime);
   }
-  if (last == first) return 0.0;
+  if (last == first) return std::numeric_limits<double>::quiet_NaN();
   return work / (static_cast<double>(procs) * static_cast<double>(last - first));
 }
 
@@ -142,17 +143,39 @@ Workload build_workload(const swf::Header& header, const std::vector<swf::Record
   w.offered_load_before = offered_load(w.jobs, w.procs);
   double factor = options.arrival_scale;
   if (options.load) {
-    if (w.offered_load_before <= 0) {
+    if (!(w.offered_load_before > 0)) {
       throw std::invalid_argument("cannot scale to a target load: the jobs have no work or are all submitted at once");
     }
     factor = w.offered_load_before / *options.load;
   }
-  if (factor != 1.0) {
+  if (factor != 1.0 && !w.jobs.empty()) {
+    const std::string what = options.load ? fmt::format("target load {:g}", *options.load)
+                                          : fmt::format("arrival scale {:g}", factor);
+    const int64_t span = w.jobs.back().submit - w.jobs.front().submit;  // jobs are sorted by submit
+    // Scaled submit times are whole seconds that must leave room for waits and runtimes in 64 bits.
+    if (static_cast<double>(span) * factor > kMaxScaledSpan) {
+      throw std::invalid_argument(fmt::format(
+          "{}: the arrivals' {} s would span {:.3g} s (inter-arrival times x {:.6g}), beyond the {:.3g} s a "
+          "simulation can hold",
+          what, span, static_cast<double>(span) * factor, factor, kMaxScaledSpan));
+    }
     scale_arrivals(w.jobs, factor);
     w.notes.push_back(fmt::format("inter-arrival times multiplied by {:.6g}", factor));
+    if (options.load && span > 0 && w.jobs.back().submit == w.jobs.front().submit) {
+      throw std::invalid_argument(fmt::format(
+          "{}: every arrival falls in one second (the arrivals' {} s x {:.6g}), which has no offered load; the "
+          "highest load these jobs can be given is {:.6g} (all arrivals within 1 s)",
+          what, span, factor, w.offered_load_before * static_cast<double>(span)));
+    }
   }
   w.arrival_scale = factor;
   w.offered_load = offered_load(w.jobs, w.procs);
+  // Arrivals are whole seconds: when the span shrinks to a few seconds the target cannot be met closely.
+  if (options.load && std::abs(w.offered_load / *options.load - 1) > 0.01) {
+    w.notes.push_back(fmt::format("the offered load reached is {:.6g}, not the target {:g}: submit times are whole "
+                                  "seconds and the arrivals span {} s",
+                                  w.offered_load, *options.load, w.jobs.back().submit - w.jobs.front().submit));
+  }
   return w;
 }
 

@@ -1,5 +1,6 @@
 #include "schedlab/workload/workload.h"
 
+#include <cmath>
 #include <gtest/gtest.h>
 
 #include <stdexcept>
@@ -98,6 +99,51 @@ TEST(WorkloadTest, ArrivalScaleAndLoad) {
   o.load.reset();
   o.arrival_scale = 0;
   EXPECT_THROW(build_workload(swf::Header{}, recs, o), std::invalid_argument);
+}
+
+// The limits of arrival scaling: every arrival in one second (no offered load), a target missed by rounding,
+// and a factor beyond what 64-bit times hold (it wrapped and failed as 'job 1 is invalid or out of order').
+TEST(WorkloadTest, ArrivalScalingLimits) {
+  const auto recs = testing::records({J{1, 100, 100, 4, 100}, J{2, 133, 100, 4, 100}, J{3, 200, 50, 2, 50}});
+  WorkloadOptions o;
+  o.procs = 10;
+  o.arrival_scale = 1e-3;  // asked for: the three jobs arrive together, which has no offered load
+  const Workload burst = build_workload(swf::Header{}, recs, o);
+  EXPECT_EQ(burst.jobs[2].submit, 100);
+  EXPECT_TRUE(std::isnan(burst.offered_load));
+  o.arrival_scale = 1.0;
+  o.load = 1e6;  // 0.9 over 100 s: 90 at most, all within 1 s
+  try {
+    build_workload(swf::Header{}, recs, o);
+    FAIL() << "expected an error";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("target load 1e+06: every arrival falls in one second"), std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("the highest load these jobs can be given is 90"), std::string::npos)
+        << e.what();
+  }
+  o.load = 60;  // F = 0.015: offsets 33 and 100 s become 0.495 -> 0 and 1.5 -> 2 s: load 900 / 20 = 45, noted
+  const Workload coarse = build_workload(swf::Header{}, recs, o);
+  EXPECT_DOUBLE_EQ(coarse.offered_load, 45);
+  ASSERT_FALSE(coarse.notes.empty());
+  EXPECT_NE(coarse.notes.back().find("the offered load reached is 45, not the target 60"), std::string::npos)
+      << coarse.notes.back();
+  o.load = 0.45;  // met exactly: no such note
+  for (const auto& n : build_workload(swf::Header{}, recs, o).notes)
+    EXPECT_EQ(n.find("reached"), std::string::npos) << n;
+  o.load.reset();
+  for (const double f : {1e14, 1e300}) {
+    o.arrival_scale = f;
+    try {
+      build_workload(swf::Header{}, recs, o);
+      FAIL() << "expected an error for " << f;
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("beyond the 1e+15 s a simulation can hold"), std::string::npos)
+          << e.what();
+    }
+  }
+  o.arrival_scale = 1e13;  // 100 s -> 1e15 s: at the limit, kept
+  EXPECT_EQ(build_workload(swf::Header{}, recs, o).jobs[2].submit, 100 + 1000000000000000);
 }
 
 }  // namespace

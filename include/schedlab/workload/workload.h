@@ -21,8 +21,12 @@
 // - load: F chosen so that the offered load becomes the target:
 //     offered_load = sum(procs * runtime) / (machine procs * (last submit - first submit))
 //   over the jobs kept (runtime as simulated, i.e. cut at the estimate with kill_at_estimate), so
-//   F = offered_load / target. Rounding makes the achieved load differ slightly (reported).
+//   F = offered_load / target. Rounding makes the achieved load differ slightly (reported; a note when it
+//   misses the target by more than 1%). A target so high that every arrival falls in one second is an error
+//   naming the highest load the jobs can be given.
 //   Both load and an arrival_scale != 1 at once is an error.
+// - Either way, a factor that would spread the arrivals over more than kMaxScaledSpan seconds is an error
+//   (submit times are int64 seconds, and waits and ends are added to them).
 #pragma once
 
 #include <cstdint>
@@ -61,11 +65,14 @@ struct Workload {
   bool kill_at_estimate = false;
   double arrival_scale = 1.0;            // the factor applied to inter-arrival times
   double offered_load_before = 0.0;      // offered load before scaling
-  double offered_load = 0.0;             // after scaling
+  double offered_load = 0.0;             // after scaling; NaN when every job is submitted at one instant
   std::vector<std::string> notes;        // human-readable remarks on what was excluded or changed
 };
 
-// Offered load of jobs on `procs` processors (see above); 0 when all jobs are submitted at one instant.
+inline constexpr double kMaxScaledSpan = 1e15;  // seconds: about 32 million years
+
+// Offered load of jobs on `procs` processors (see above); NaN (undefined) when all jobs are submitted at one
+// instant, 0 without a job or a machine.
 double offered_load(const std::vector<Job>& jobs, int64_t procs);
 
 Workload build_workload(const swf::Header& header, const std::vector<swf::Record>& records,
