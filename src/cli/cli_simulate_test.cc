@@ -121,9 +121,12 @@ TEST(SimCliTest, ClearErrors) {
   r = run_cli({"simulate", log, "--scheduler", "easy", "--procs", "0"});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("machine size must be positive"), std::string::npos) << r.err;
-  r = run_cli({"simulate", log});
-  EXPECT_EQ(r.exit_code, 1);
-  EXPECT_NE(r.err.find("--scheduler is required"), std::string::npos) << r.err;
+  r = run_cli({"simulate", log});  // a usage error (2), as every other missing required option
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--scheduler is required (see --list)"), std::string::npos) << r.err;
+  r = run_cli({"simulate", "--scheduler", "easy"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("TRACE is required (or --list)"), std::string::npos) << r.err;
 
   const std::string no_estimates = dir.file("none.swf");
   schedlab::testing::write_file(no_estimates, "1 0 -1 10 1 -1 -1 1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n");

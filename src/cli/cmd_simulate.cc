@@ -185,8 +185,10 @@ void run(const SimulateArgs& a) {
     }
     return;
   }
-  if (a.trace.empty()) throw std::invalid_argument("simulate: a TRACE file is required (or --list)");
-  if (a.scheduler.empty()) throw std::invalid_argument("simulate: --scheduler is required (see --list)");
+  // Usage errors (exit 2), as CLI11's own 'required' checks, which cannot express "unless --list".
+  if (a.trace.empty()) throw CLI::RequiredError("TRACE is required (or --list)", CLI::ExitCodes::RequiredError);
+  if (a.scheduler.empty())
+    throw CLI::RequiredError("--scheduler is required (see --list)", CLI::ExitCodes::RequiredError);
   experiments::SimulationSpec spec;
   spec.scheduler = a.scheduler;
   spec.predictor = a.predictor_given ? a.predictor : "";
