@@ -149,11 +149,11 @@ LocalityResult locality(std::span<const int64_t> times, std::span<const double> 
     const int64_t d = t - first - options.shift;
     return d >= 0 ? d / options.slice_seconds : -((-d + options.slice_seconds - 1) / options.slice_seconds);
   };
-  const int64_t lo = slice_of(times.front()), hi = slice_of(times.back());
+  res.slice_count = slice_of(times.back()) - slice_of(times.front()) + 1;
   std::vector<Group> usable;
   std::vector<int64_t> counts(static_cast<size_t>(options.bins));
-  size_t pos = 0;
-  for (int64_t s = lo; s <= hi; ++s) {
+  for (size_t pos = 0; pos < times.size();) {  // one slice holding jobs per pass; empty ones are skipped
+    const int64_t s = slice_of(times[pos]);
     Slice slice;
     slice.index = s;
     slice.start = first + options.shift + s * options.slice_seconds;

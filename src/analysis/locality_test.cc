@@ -186,5 +186,26 @@ TEST(Locality, SlicesShiftAndUsability) {
   EXPECT_THROW(locality(t, v, opt), std::invalid_argument);  // no slice has 240 jobs
 }
 
+TEST(Locality, EmptySlicesAreCountedNotStored) {
+  // 10 jobs in the first 10 s and 10 jobs 10^9 s later: 10^8 + 1 slices of 10 s, two of them holding jobs.
+  // Each slice was stored (4.8 GB here; 1 s slices of KTH took 1.6 GB to say that none is usable).
+  std::vector<int64_t> t;
+  std::vector<double> v;
+  for (int i = 0; i < 20; ++i) {
+    t.push_back(i < 10 ? i : 1000000000 + i);
+    v.push_back(i % 2);
+  }
+  LocalityOptions opt;
+  opt.rounds = 0;
+  opt.bins = 2;
+  opt.slice_seconds = 10;
+  const LocalityResult r = locality(t, v, opt);
+  EXPECT_EQ(r.slice_count, 100000002);  // slice 0 and slice 100000001 (the second ten start at 10^9 + 10)
+  ASSERT_EQ(r.slices.size(), 2u);
+  EXPECT_EQ(r.slices[1].index, 100000001);
+  EXPECT_EQ(r.slices[1].start, 1000000010);
+  EXPECT_EQ(r.usable_slices, 2);
+}
+
 }  // namespace
 }  // namespace schedlab::analysis

@@ -36,7 +36,7 @@ void print_text(const LocalityCliOptions& opt, const analysis::AttributeSeries& 
                        group_thousands(series.estimate_from_runtime));
   out += fmt::format("slices of {} s (shift {} s): {}, usable (>= {} jobs) {} holding {} jobs; {} bins, "
                      "expected counts: {}\n",
-                     lo.slice_seconds, lo.shift, r.slices.size(), static_cast<int64_t>(lo.min_expected * lo.bins),
+                     lo.slice_seconds, lo.shift, r.slice_count, static_cast<int64_t>(lo.min_expected * lo.bins),
                      r.usable_slices, group_thousands(r.jobs_in_usable), lo.bins,
                      analysis::expected_counts_name(lo.expected));
   if (lo.rounds > 0) {

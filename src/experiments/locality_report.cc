@@ -28,7 +28,7 @@ nlohmann::ordered_json to_json(const analysis::LocalityResult& r, const analysis
   j["unknown_submit"] = series.unknown_submit;
   j["unknown_value"] = series.unknown_value;
   if (attribute == analysis::Attribute::kEstimate) j["estimate_from_runtime"] = series.estimate_from_runtime;
-  j["slices"] = static_cast<int64_t>(r.slices.size());
+  j["slices"] = r.slice_count;
   j["usable_slices"] = r.usable_slices;
   j["jobs_in_usable_slices"] = r.jobs_in_usable;
   j["m_prime"] = {{"max", r.m_max_prime}, {"median", r.m_med_prime}};

@@ -82,7 +82,10 @@ struct Slice {
 
 struct LocalityResult {
   Bins bins;
+  // The slices holding at least one job, by index (an empty slice has none: its index is missing), so that
+  // memory follows the jobs, not the log's span over the slice length (1 s slices of a year: 31 million).
   std::vector<Slice> slices;
+  int64_t slice_count = 0;  // slices from the first job's to the last job's, empty ones included
   int64_t jobs = 0;
   int64_t usable_slices = 0;
   int64_t jobs_in_usable = 0;
