@@ -45,6 +45,29 @@ TEST(CompareCliTest, TextJsonAndCsv) {
   EXPECT_EQ(rows, 2);
 }
 
+TEST(CompareCliTest, ExcludedJobsAreCountedByReason) {
+  // On 7 processors the 8-processor job is left out: compare said "3 jobs" and nothing of the fourth.
+  schedlab::testing::TempDir dir;
+  const std::string log = dir.file("small.swf");
+  schedlab::testing::write_file(log, kLog);
+  const auto text = run_cli({"compare", log, "-s", "fcfs,easy", "--procs", "7"});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("7 processors, 3 jobs of 4 records"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("note       1 jobs excluded: larger than the machine (7 processors)"), std::string::npos)
+      << text.out;
+  const auto json = run_cli({"compare", log, "-s", "fcfs,easy", "--procs", "7", "--json"});
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  const auto doc = nlohmann::json::parse(json.out);
+  EXPECT_EQ(doc["records"], 4);
+  EXPECT_EQ(doc["jobs"], 3);
+  EXPECT_EQ(doc["excluded"]["larger_than_machine"], 1);
+  EXPECT_EQ(doc["notes"].size(), 1u);
+  // The whole log: no "of N records", no note.
+  const auto all = run_cli({"compare", log, "-s", "fcfs,easy"});
+  EXPECT_NE(all.out.find("10 processors, 4 jobs, "), std::string::npos) << all.out;
+  EXPECT_EQ(all.out.find("note"), std::string::npos) << all.out;
+}
+
 TEST(CompareCliTest, AdaptiveSchedulersReportTheirSwitches) {
   schedlab::testing::TempDir dir;
   const std::string log = dir.file("small.swf");

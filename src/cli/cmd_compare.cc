@@ -41,8 +41,12 @@ std::string percent(double x) { return std::isnan(x) ? "n/a" : fmt::format("{:+.
 void print_text(const CompareArgs& a, const experiments::CompareResult& r) {
   using experiments::CompareMetric;
   const size_t n = r.names.size();
-  fmt::print("trace      {}\nmachine    {} processors, {} jobs, {} periods of {}\nbaseline   {}\n\n", a.trace, r.procs,
-             r.jobs, r.periods.size(), base::format_duration(r.spec.period), r.names[r.baseline]);
+  const std::string of_records =
+      static_cast<int64_t>(r.jobs) != r.records ? fmt::format(" of {} records", r.records) : std::string();
+  fmt::print("trace      {}\nmachine    {} processors, {} jobs{}, {} periods of {}\n", a.trace, r.procs, r.jobs,
+             of_records, r.periods.size(), base::format_duration(r.spec.period));
+  for (const auto& note : r.notes) fmt::print("note       {}\n", note);  // what was left out or changed
+  fmt::print("baseline   {}\n\n", r.names[r.baseline]);
   size_t width = 12;
   for (const auto& s : r.names) width = std::max(width, s.size() + 2);
   fmt::print("{:<{}} {:>10} {:>8} {:>8} {:>9} {:>9} {:>8} {:>8} {:>9} {:>9}\n", "scheduler", width, "wait (s)", "won",

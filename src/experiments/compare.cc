@@ -185,6 +185,11 @@ CompareResult run_compare(const CompareSpec& spec, const swf::Log& log) {
   require_jobs(w);
   r.procs = w.procs;
   r.jobs = w.jobs.size();
+  r.records = w.records;
+  r.excluded = w.excluded;
+  r.arrival_scale = w.arrival_scale;
+  r.offered_load = w.offered_load;
+  r.notes = w.notes;
   r.results.resize(prepared.size());
   const size_t threads = base::worker_threads(spec.threads, prepared.size());
   std::vector<std::exception_ptr> errors(prepared.size());
@@ -271,11 +276,17 @@ CompareResult run_compare(const CompareSpec& spec, const swf::Log& log) {
 nlohmann::json to_json(const CompareResult& r) {
   static const char* kMetricNames[kMetrics] = {"wait", "bounded_slowdown"};
   nlohmann::json doc;
+  auto number = [](double x) { return std::isnan(x) ? nlohmann::json(nullptr) : nlohmann::json(x); };
   doc["procs"] = r.procs;
   doc["jobs"] = r.jobs;
+  doc["records"] = r.records;
+  doc["excluded"] = nlohmann::json::object();
+  for (const auto& [reason, count] : r.excluded) doc["excluded"][reason] = count;
+  doc["arrival_scale"] = r.arrival_scale;
+  doc["offered_load"] = number(r.offered_load);
+  doc["notes"] = r.notes;
   doc["period_s"] = r.spec.period;
   doc["baseline"] = r.names[r.baseline];
-  auto number = [](double x) { return std::isnan(x) ? nlohmann::json(nullptr) : nlohmann::json(x); };
   nlohmann::json schedulers = nlohmann::json::array();
   for (size_t s = 0; s < r.names.size(); ++s) {
     nlohmann::json one = {{"name", r.names[s]}};

@@ -22,6 +22,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -69,6 +70,12 @@ struct CompareResult {
   size_t baseline = 0;  // index into names
   int64_t procs = 0;
   size_t jobs = 0;
+  // The workload all schedulers ran: the log's records, those left out by reason, the arrival scaling and the
+  // workload's notes (what was excluded or changed), as `simulate` reports them.
+  int64_t records = 0;
+  std::map<std::string, int64_t> excluded;
+  double arrival_scale = 1.0, offered_load = 0.0;
+  std::vector<std::string> notes;
 
   double whole(CompareMetric m, size_t s) const;
   // Periods won per scheduler.
