@@ -7,6 +7,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -162,6 +163,13 @@ TEST(CliSweep, BadInputFailsBeforeAnythingRuns) {
   const CliResult m = run_cli({"sweep", dir.file("t.toml"), "-o", dir.file("r.csv")});
   EXPECT_EQ(m.exit_code, 1);
   EXPECT_NE(m.err.find("missing.swf"), std::string::npos) << m.err;
+  // A log that cannot be read leaves no output behind (it left a header alone, as a sweep begun) and no
+  // "0/0 runs done" above the error; an output that was there stays as it was.
+  EXPECT_FALSE(std::filesystem::exists(dir.file("r.csv")));
+  EXPECT_EQ(m.err.find("runs done"), std::string::npos) << m.err;
+  write_file(dir.file("kept.csv"), "");
+  EXPECT_EQ(run_cli({"sweep", dir.file("t.toml"), "-o", dir.file("kept.csv")}).exit_code, 1);
+  EXPECT_TRUE(std::filesystem::exists(dir.file("kept.csv")));
   const CliResult f = run_cli({"sweep", dir.file("s.toml"), "-o", dir.file("r.csv"), "--format", "xml"});
   EXPECT_EQ(f.exit_code, 1);
   write_file(dir.file("other.csv"), "a,b\n1,2\n");

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <exception>
 
 #include <fmt/core.h>
 
@@ -26,9 +27,18 @@ Progress::Progress(std::string what, std::string unit, double quiet_seconds, boo
       keep_(keep),
       tty_(::isatty(2) != 0),
       start_(std::chrono::steady_clock::now()),
-      last_(start_) {}
+      last_(start_),
+      uncaught_(std::uncaught_exceptions()) {}
 
-Progress::~Progress() { finish(); }
+Progress::~Progress() {
+  if (std::uncaught_exceptions() <= uncaught_) {
+    finish();
+    return;
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!finished_ && shown_ && tty_) fmt::print(stderr, "\r\033[K");
+  finished_ = true;
+}
 
 void Progress::update(size_t done, size_t total) {
   std::lock_guard<std::mutex> lock(mu_);

@@ -22,6 +22,9 @@ class Progress {
 
   // Thread-safe. `done` of `total` units.
   void update(size_t done, size_t total);
+  // The last line (kept or erased). The destructor calls it, except while an error unwinds the command: then a
+  // shown line is erased and no final count is printed above the error (a sweep whose log could not be read
+  // printed "0/0 runs done" before saying so).
   void finish();
 
  private:
@@ -30,6 +33,7 @@ class Progress {
   bool keep_, tty_, shown_ = false, finished_ = false;
   std::chrono::steady_clock::time_point start_, last_;
   size_t done_ = 0, total_ = 0;
+  int uncaught_ = 0;  // std::uncaught_exceptions() when made
   std::mutex mu_;
   void print(bool end);
 };

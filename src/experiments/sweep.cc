@@ -807,16 +807,27 @@ class RowFile {
 SweepSummary run_sweep_to_file(const SweepSpec& spec, const std::vector<SweepRun>& runs, const std::string& path,
                                bool jsonl, SweepOptions options) {
   base::check_threads(options.threads);  // before the output file is created
+  std::error_code ec;
+  const bool existed = std::filesystem::exists(path, ec);
   RowFile out(path);  // locked before the rows already there are read (a new file is empty: nothing to refuse)
   options.skip = sweep_done_runs(path, jsonl, runs);
   const bool fresh = std::filesystem::file_size(path) == 0;
   if (fresh && !jsonl) out.write(sweep_csv_header());
   const auto on_row = options.on_row;
+  size_t rows = 0;
   options.on_row = [&](const SweepRow& row) {
     out.write(jsonl ? sweep_jsonl_line(row) : sweep_csv_line(row));
+    ++rows;
     if (on_row) on_row(row);
   };
-  return run_sweep(spec, runs, options);
+  try {
+    return run_sweep(spec, runs, options);
+  } catch (...) {
+    // A sweep that failed before its first row (a log it cannot read) leaves no output it made: a header alone
+    // looked like a sweep begun. An existing file, or one with rows to resume from, stays.
+    if (!existed && rows == 0) std::filesystem::remove(path, ec);
+    throw;
+  }
 }
 
 }  // namespace schedlab::experiments
