@@ -56,6 +56,15 @@ TEST(CliSweep, RowsEqualSimulateAndJsonLines) {
   const auto row = nlohmann::json::parse(jrows[1]);
   EXPECT_EQ(row["wait_mean"], j["metrics"]["wait"]["mean"]);
   EXPECT_EQ(row["scheduler"], "conservative");
+  EXPECT_EQ(row["jobs_excluded_total"], 0);
+  // On a machine smaller than some jobs, the row counts the jobs left out (it said only jobs_simulated).
+  write_file(dir.file("p.toml"), "logs = '" + kKth + "'\nschedulers = ['fcfs']\nprocs = [50]\n");
+  ASSERT_EQ(run_cli({"sweep", dir.file("p.toml"), "-o", dir.file("p.jsonl"), "--format", "jsonl"}).exit_code, 0);
+  const auto small = nlohmann::json::parse(lines_of(read_file(dir.file("p.jsonl"))).at(0));
+  const auto small_sim = nlohmann::json::parse(run_cli({"simulate", kKth, "-s", "fcfs", "--procs", "50", "--json"}).out);
+  EXPECT_EQ(small["jobs_records"], 28489);
+  EXPECT_EQ(small["jobs_excluded_total"], small_sim["jobs"]["excluded"]["larger_than_machine"]);
+  EXPECT_EQ(small["jobs_simulated"].get<int64_t>() + small["jobs_excluded_total"].get<int64_t>(), 28489);
 }
 
 TEST(CliSweep, InterruptedSweepResumesToTheSameRows) {

@@ -108,6 +108,7 @@ nlohmann::json to_json(const Simulation& s) {
         {"killed", w.killed},
         {"extended", w.extended},
         {"excluded", excluded},
+        {"excluded_total", w.excluded_total},
         {"without_estimate", w.without_estimate},
         {"warmup_excluded", m.warmup_excluded}}},
       {"metrics",

@@ -440,7 +440,8 @@ const std::vector<std::pair<std::string, std::string>>& metric_columns() {
       c.emplace_back(m, fmt::format("/metrics/{}", m));
     for (const char* m : {"offered_load", "deadline_misses"}) c.emplace_back(m, fmt::format("/{}", m));
     c.emplace_back("machine_procs", "/procs");
-    for (const char* m : {"simulated", "warmup_excluded", "killed", "extended", "without_estimate"})
+    for (const char* m : {"records", "simulated", "excluded_total", "warmup_excluded", "killed", "extended",
+                          "without_estimate"})
       c.emplace_back(fmt::format("jobs_{}", m), fmt::format("/jobs/{}", m));
     for (const char* m : {"relative_accuracy_mean", "relative_accuracy_median", "absolute_error_mean",
                           "absolute_error_median", "underestimated_share"})
