@@ -11,6 +11,7 @@
 #include "cli/text_util.h"
 #include "schedlab/base/duration.h"
 #include "schedlab/model/estimate_bins.h"
+#include "schedlab/model/estimate_fit.h"
 #include "schedlab/model/estimate_models.h"
 #include "schedlab/model/song.h"
 #include "schedlab/model/tsafrir.h"
@@ -87,33 +88,26 @@ struct FitOptions {
 
 void run_fit(const FitOptions& o) {
   swf::check_output_is_not_input(o.output, o.paths);
-  nlohmann::ordered_json j;
+  model::EstimateFitOptions fo;
+  fo.model = o.model;
+  fo.top = o.top;
+  fo.family = o.family;
+  fo.min_group_jobs = o.min_group_jobs;
+  model::check_estimate_fit_options(fo, o.paths.size());  // before any log is read
+  std::vector<swf::Log> logs;
+  for (const auto& p : o.paths) logs.push_back(read(p, o.skip_invalid));
+  std::vector<const std::vector<swf::Record>*> ptrs;
+  for (const auto& l : logs) ptrs.push_back(&l.records);
+  const model::EstimateFit fit = model::fit_estimate_model(ptrs, o.paths, fo);
   std::string summary;
-  if (o.model == "tsafrir") {
-    if (o.paths.size() != 1) throw std::invalid_argument("the tsafrir model is fitted to one log");
-    if (o.top < 0 || o.top >= model::kHeadSize)
-      throw std::invalid_argument(fmt::format("--top must be in 0..{}", model::kHeadSize - 1));
-    const swf::Log log = read(o.paths[0], o.skip_invalid);
-    const model::TsafrirFit fit = model::fit_tsafrir(log.records, static_cast<int>(o.top));
-    j = model::to_json(fit);
-    j["info"]["source"] = o.paths[0];
+  if (fit.tsafrir) {
+    const model::TsafrirFit& t = *fit.tsafrir;
     summary = fmt::format("tsafrir model of {}: N {} jobs with an estimate, T_max {} ({:.1f}% of jobs), {} more bins",
-                          o.paths[0], fit.jobs, hms(fit.t_max), fit.t_max_share, fit.bins.size());
-    for (const auto& b : fit.bins) summary += fmt::format(" ({}, {:.1f}%)", hms(b.time), b.share);
+                          o.paths[0], t.jobs, hms(t.t_max), t.t_max_share, t.bins.size());
+    for (const auto& b : t.bins) summary += fmt::format(" ({}, {:.1f}%)", hms(b.time), b.share);
     summary += "\n";
-  } else if (o.model == "song") {
-    model::SongFitOptions fo;
-    if (o.family == "beta") fo.family = model::SongFamily::kBeta;
-    else if (o.family == "gamma") fo.family = model::SongFamily::kGamma;
-    else throw std::invalid_argument("--family must be beta or gamma");
-    fo.min_group_jobs = o.min_group_jobs;
-    std::vector<swf::Log> logs;
-    for (const auto& p : o.paths) logs.push_back(read(p, o.skip_invalid));
-    std::vector<const std::vector<swf::Record>*> ptrs;
-    for (const auto& l : logs) ptrs.push_back(&l.records);
-    model::SongModel m = model::fit_song(ptrs, fo);
-    m.sources = o.paths;
-    j = model::song_to_json(m);
+  } else {
+    const model::SongModel& m = *fit.song;
     summary = fmt::format("song model ({}) of {} training jobs ({} dropped with accuracy > {}), cap {}\n"
                           "  regression: a1 {:.4f} b1 {:.4f} a2 {:.4f} b2 {:.4f}\n  {:>5} {:>7} {:>8} {:>9} {:>9}\n",
                           o.family, m.training_jobs, m.dropped_over, m.accuracy_max, hms(m.cap), m.a1, m.b1, m.a2,
@@ -122,10 +116,8 @@ void run_fit(const FitOptions& o) {
     for (const auto& g : m.groups)
       summary += g.fitted ? fmt::format("  {:>5} {:>7} {:>8.3f} {:>9.4f} {:>9.4f}\n", g.group, g.jobs, g.x, g.p, g.q)
                           : fmt::format("  {:>5} {:>7} {:>8.3f} {:>9} {:>9}\n", g.group, g.jobs, g.x, "-", "-");
-  } else {
-    throw std::invalid_argument(fmt::format("--model must be tsafrir or song (got {})", o.model));
   }
-  swf::write_text_file(o.output, j.dump(2) + "\n");
+  swf::write_text_file(o.output, fit.file.dump(2) + "\n");
   if (o.output != "-") fmt::print("{}wrote {}\n", summary, o.output);
 }
 
@@ -252,7 +244,7 @@ void add_estimates_command(CLI::App& app) {
   gen->add_option("--model", go->model, "tsafrir, song, accurate, f, feit, x2 or shfl")->required();
   gen->add_option("--params", go->params,
                   "a model file from 'estimates fit' or k=v,k=v (e.g. tmax=18h,tmax_share=23.8,bins=5m:25/15m:10; "
-                  "f=3; max=24h); repeatable, later values win");
+                  "f=3; max=24h) or a JSON object ('{\"f\": 3}'); repeatable, later values win");
   gen->add_option("--seed", go->seed, "random seed")->capture_default_str();
   gen->add_option("-o,--output", go->output, "output SWF (.gz compresses; - = standard output)")->required();
   gen->add_flag("--json", go->json, "print a JSON report");

@@ -1,0 +1,45 @@
+// `estimates fit` by name: an estimate model fitted to one or more logs, as the model file it writes (the
+// parameters `estimates generate --params FILE` reads). One home for the CLI and the Python module.
+//
+// - "tsafrir" (fit_tsafrir): exactly one log; `top` most popular values besides T_max (0..kHeadSize-1); the file
+//   names the log in info.source.
+// - "song" (fit_song): the logs' jobs pooled; `family` "beta" or "gamma" (LANL-like logs), groups of fewer than
+//   `min_group_jobs` jobs are not fitted; the file names the logs in its sources.
+// Bad options (an unknown model, two logs for tsafrir, a family, top out of range) throw ModelError naming the
+// option, before any fitting.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "schedlab/model/estimate_models.h"
+#include "schedlab/model/song.h"
+#include "schedlab/swf/record.h"
+
+namespace schedlab::model {
+
+struct EstimateFitOptions {
+  std::string model = "tsafrir";
+  int64_t top = 2;                // tsafrir
+  std::string family = "beta";    // song
+  int64_t min_group_jobs = 10;    // song
+};
+
+struct EstimateFit {
+  std::optional<TsafrirFit> tsafrir;  // the fit of the model named
+  std::optional<SongModel> song;
+  nlohmann::ordered_json file;        // the model file
+};
+
+// Throws ModelError on a bad option (as above) without looking at any log.
+void check_estimate_fit_options(const EstimateFitOptions& options, size_t logs);
+
+// `logs` and their names `sources` (as many).
+EstimateFit fit_estimate_model(const std::vector<const std::vector<swf::Record>*>& logs,
+                               const std::vector<std::string>& sources, const EstimateFitOptions& options);
+
+}  // namespace schedlab::model

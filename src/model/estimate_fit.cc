@@ -1,0 +1,42 @@
+#include "schedlab/model/estimate_fit.h"
+
+#include <fmt/core.h>
+
+#include "schedlab/model/tsafrir.h"
+
+namespace schedlab::model {
+
+void check_estimate_fit_options(const EstimateFitOptions& o, size_t logs) {
+  if (o.model == "tsafrir") {
+    if (logs != 1) throw ModelError(fmt::format("the tsafrir model is fitted to one log (got {})", logs));
+    if (o.top < 0 || o.top >= kHeadSize) throw ModelError(fmt::format("--top must be in 0..{}", kHeadSize - 1));
+  } else if (o.model == "song") {
+    if (logs < 1) throw ModelError("the song model needs at least one log");
+    if (o.family != "beta" && o.family != "gamma")
+      throw ModelError(fmt::format("--family must be beta or gamma (got {})", o.family));
+  } else {
+    throw ModelError(fmt::format("--model must be tsafrir or song (got {})", o.model));
+  }
+}
+
+EstimateFit fit_estimate_model(const std::vector<const std::vector<swf::Record>*>& logs,
+                               const std::vector<std::string>& sources, const EstimateFitOptions& o) {
+  check_estimate_fit_options(o, logs.size());
+  if (sources.size() != logs.size()) throw ModelError("fit_estimate_model: one source name per log");
+  EstimateFit fit;
+  if (o.model == "tsafrir") {
+    fit.tsafrir = fit_tsafrir(*logs.front(), static_cast<int>(o.top));
+    fit.file = to_json(*fit.tsafrir);
+    fit.file["info"]["source"] = sources.front();
+    return fit;
+  }
+  SongFitOptions so;
+  so.family = o.family == "gamma" ? SongFamily::kGamma : SongFamily::kBeta;
+  so.min_group_jobs = o.min_group_jobs;
+  fit.song = fit_song(logs, so);
+  fit.song->sources = sources;
+  fit.file = song_to_json(*fit.song);
+  return fit;
+}
+
+}  // namespace schedlab::model
