@@ -295,7 +295,15 @@ nlohmann::json load_params(const std::vector<std::string>& items) {
   nlohmann::json params = nlohmann::json::object();
   for (const auto& item : items) {
     nlohmann::json part;
-    if (item.find('=') != std::string::npos) {
+    const size_t first = item.find_first_not_of(" \t\r\n");
+    if (first != std::string::npos && item[first] == '{') {  // a JSON object given inline (a fitted model's)
+      try {
+        part = nlohmann::json::parse(item);
+      } catch (const nlohmann::json::exception& e) {
+        throw ModelError(fmt::format("parameters given as JSON: malformed: {}", e.what()));
+      }
+      if (!part.is_object()) throw ModelError("parameters given as JSON must be one object");
+    } else if (item.find('=') != std::string::npos) {
       part = parse_params_text(item);
     } else {
       std::ifstream f(item, std::ios::binary);

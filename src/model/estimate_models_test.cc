@@ -48,6 +48,13 @@ TEST(EstimateModels, ParametersMergeTextAndFilesLeftToRight) {
   EXPECT_EQ(error({file}), file + ": the parameter file must hold a JSON object");
   std::ofstream(file) << "{";
   EXPECT_EQ(error({file}).rfind(file + ": malformed parameter file (not JSON)", 0), 0u);
+  // A JSON object given inline (a fitted model held in memory, as Python hands it over), merged in its turn.
+  const nlohmann::json inline_json = load_params({"f=5", R"( {"f": 3, "tmax": 7200})", "x=1h"});
+  EXPECT_EQ(inline_json["f"], 3);
+  EXPECT_EQ(inline_json["tmax"], 7200);
+  EXPECT_EQ(inline_json["x"], "1h");
+  EXPECT_EQ(error({"{\"f\": "}).rfind("parameters given as JSON: malformed", 0), 0u);
+  EXPECT_EQ(error({"{} x"}).rfind("parameters given as JSON: malformed", 0), 0u);
 }
 
 TEST(EstimateModels, AccurateFFeitX2) {

@@ -50,8 +50,9 @@ nlohmann::ordered_json to_json(const GenerateReport& report);
 // duration. Throws ModelError.
 nlohmann::json parse_params_text(const std::string& text);
 // Parameters from several items merged left to right (a later key wins): each is "k=v,k=v" text
-// (parse_params_text) or, without '=', the path of a file holding one JSON object (a fitted model of
-// `estimates fit`). Throws ModelError naming the file when it cannot be read or is not a JSON object.
+// (parse_params_text), a JSON object given inline (text starting with '{', e.g. a fitted model held in memory)
+// or, without '=', the path of a file holding one JSON object (a fitted model of `estimates fit`). Throws
+// ModelError naming the file when it cannot be read or is not a JSON object.
 nlohmann::json load_params(const std::vector<std::string>& items);
 // A duration "3600", "60m", "18h", "1d", "90s" in seconds (base/duration.h), 1 s to 2^31 - 1 s. Throws
 // ModelError.
