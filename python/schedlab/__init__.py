@@ -11,6 +11,7 @@ missing columns are -1): filter in pandas, simulate the result. Errors raise Val
 library's message) or OSError (files). Simulations and sweeps release the GIL, so threads run them in parallel.
 """
 import io
+import json
 import numbers
 import os
 import warnings
@@ -275,10 +276,13 @@ def _seconds(duration, name):
     return _core.parse_duration(text, name)
 
 
-def locality(log, attribute="runtime", slice="3d", bins=24, bootstrap=1000, seed=1, threads=0):
-    """Locality of sampling (`schedlab analyze locality --json`): M'_max, M'_med, the bootstrap baseline, M."""
+def locality(log, attribute="runtime", slice="3d", bins=24, bootstrap=1000, seed=1, shift=0, threads=0,
+             expected="share"):
+    """Locality of sampling (`schedlab analyze locality --json`): M'_max, M'_med, the bootstrap baseline, M.
+    `shift`: of the slice boundaries from the first submit; `expected`: "share" or "uniform" counts."""
     return _core.locality(_log(log), attribute, _seconds(slice, "slice"), _whole(bins, "bins"),
-                          _whole(bootstrap, "bootstrap"), _seed(seed), _whole(threads, "threads"))
+                          _whole(bootstrap, "bootstrap"), _seed(seed), _whole(threads, "threads"),
+                          _seconds(shift, "shift"), str(expected))
 
 
 def temporal(log, hurst=True):
@@ -315,35 +319,46 @@ def sessions(log, classify=False, think_time="20m", online=False, pca=False, see
     return summary, pd.read_csv(io.StringIO(session_csv)), users
 
 
-def predict(log, predictor="user-last2", correction="", procs=None, warmup_fraction=0.0, seed=0):
-    """Replay the log's own schedule through a runtime predictor (`schedlab predict --json`)."""
-    return _core.predict(_log(log), predictor, correction or "", _whole_or_none(procs, "procs"),
-                         float(warmup_fraction), _seed(seed))
+def predict(log, predictor="estimate", correction="", procs=None, extend_estimates=False, warmup_fraction=0.0,
+            seed=0, jobs=False):
+    """Replay the log's own schedule through a runtime predictor (`schedlab predict --json`; the default
+    predictor is the CLI's). jobs=True returns (summary, DataFrame): the per-job accuracy of --jobs-out."""
+    summary, csv = _core.predict(_log(log), predictor, correction or "", _whole_or_none(procs, "procs"),
+                                 float(warmup_fraction), _seed(seed), bool(extend_estimates), bool(jobs))
+    return (summary, pd.read_csv(io.StringIO(csv))) if jobs else summary
 
 
-def compare(log, schedulers, predictor="", procs=None, load=None, period="30d", baseline="", threads=0):
+def compare(log, schedulers, predictor="", procs=None, load=None, period="30d", baseline="", threads=0, *,
+            correction="", kill_at_estimate=False, arrival_scale=1.0, bsld_tau=10, warmup_fraction=0.0, seed=0):
     """Several schedulers on one log, period by period (`schedlab compare --json`): means, months won, gaps,
-    deviations, gains, correlations. `schedulers`: a list of specs."""
+    deviations, gains, correlations. `schedulers`: a list of specs. The simulation options are simulate()'s."""
     return _core.compare(_log(log), list(schedulers), predictor or "", _whole_or_none(procs, "procs"), load,
-                         _seconds(period, "period"), baseline or "", _whole(threads, "threads"))
+                         _seconds(period, "period"), baseline or "", _whole(threads, "threads"), correction or "",
+                         bool(kill_at_estimate), float(arrival_scale), _whole(bsld_tau, "bsld_tau"),
+                         float(warmup_fraction), _seed(seed))
 
 
 def generate_estimates(log, model, params="", seed=1):
     """The log with field 9 replaced by an estimate model's (`schedlab estimates generate`): (DataFrame, report).
-    `params`: as `--params` on the command line, one item or a list of them merged left to right: "k=v,k=v" text
-    or the path of a JSON file (a fitted model written by `schedlab estimates fit`). The model's warnings (the
+    `params`: as `--params` on the command line, one item or a list of them merged left to right: "k=v,k=v" text,
+    the path of a JSON file (a fitted model written by `schedlab estimates fit`) or a dict (fit_estimates'). The model's warnings (the
     CLI prints them) are issued as Python warnings and listed in report["warnings"]."""
-    items = [params] if isinstance(params, (str, os.PathLike)) else list(params)
-    items = [os.fspath(i) for i in items if os.fspath(i) != ""]
+    items = [params] if isinstance(params, (str, os.PathLike, dict)) else list(params)
+    items = [json.dumps(i) if isinstance(i, dict) else os.fspath(i) for i in items]
+    items = [i for i in items if i != ""]
     out, report = _core.estimates_generate(_log(log), model, items, _seed(seed))
     for w in report.get("warnings", []):
         warnings.warn(w, stacklevel=2)
     return _frame(out), report
 
 
-def generate_locality(log, theta=2.5, jobs=0, seed=1):
-    """Feitelson's locality model drawing from the log's jobs (`schedlab generate locality`): a DataFrame."""
-    return _frame(_core.generate_locality(_log(log), float(theta), _whole(jobs, "jobs"), _seed(seed)))
+def generate_locality(log, theta=2.5, jobs=0, max_repetitions=1000, repeat="job", arrivals="poisson", think=0,
+                      seed=1):
+    """Feitelson's locality model drawing from the log's jobs (`schedlab generate locality`): a DataFrame.
+    `repeat`: "job", "runtime" or "size"; `arrivals`: "poisson" or "log"; `think`: seconds between repeats."""
+    return _frame(_core.generate_locality(_log(log), float(theta), _whole(jobs, "jobs"), _seed(seed),
+                                          _whole(max_repetitions, "max_repetitions"), str(repeat), str(arrivals),
+                                          _whole(think, "think")))
 
 
 def generate_talby(procs=None, cpu_work=None, jobs_per_day=None, load=None, weeks=104, seed=1, fit=None,
@@ -367,25 +382,35 @@ def generate_talby(procs=None, cpu_work=None, jobs_per_day=None, load=None, week
     return _frame(out), report
 
 
-def diversity(logs, attribute="runtime"):
+def diversity(logs, attribute="runtime", bins=24, bootstrap=100, seed=1, expected="share"):
     """Diversity between logs (`schedlab analyze diversity --json`): `logs` a list of paths or DataFrames."""
     names = [os.fspath(l) if isinstance(l, (str, os.PathLike)) else f"log {i + 1}" for i, l in enumerate(logs)]
-    return _core.diversity([_log(l) for l in logs], names, attribute)
+    return _core.diversity([_log(l) for l in logs], names, attribute, _whole(bins, "bins"),
+                           _whole(bootstrap, "bootstrap"), _seed(seed), str(expected))
 
 
-def categorize(log):
-    """Run-time variability per category key (`schedlab categorize --json`)."""
-    return _core.categorize(_log(log))
+def categorize(log, min_jobs=6, max_jobs=0, parallelism="exact", groups=None, top=20):
+    """Run-time variability per category key (`schedlab categorize --json`). `parallelism`: "exact" or "log2";
+    `groups`: a key whose `top` largest groups are listed too."""
+    return _core.categorize(_log(log), _whole(min_jobs, "min_jobs"), _whole(max_jobs, "max_jobs"),
+                            str(parallelism), groups or "", _whole(top, "top"))
 
 
-def estimate_bins(log, top=20):
-    """The modal structure of the estimates (`schedlab estimates bins --json`)."""
-    return _core.estimate_bins(_log(log), _whole(top, "top"))
+def estimate_bins(log, top=20, max_estimate=None):
+    """The modal structure of the estimates (`schedlab estimates bins --json`). `max_estimate`: leave out jobs
+    whose estimate exceeds it (seconds or a duration text, e.g. "4h")."""
+    limit = None if max_estimate is None else _seconds(max_estimate, "max_estimate")
+    return _core.estimate_bins(_log(log), _whole(top, "top"), limit)
 
 
-def fit_estimates(log, top=2):
-    """The Tsafrir model fitted to the log (`schedlab estimates fit --model tsafrir --json`)."""
-    return _core.estimates_fit(_log(log), _whole(top, "top"))
+def fit_estimates(log, top=2, model="tsafrir", family="beta", min_group_jobs=10):
+    """An estimate model fitted to a log (`schedlab estimates fit`): the model file as a dict (what
+    generate_estimates takes as params, saved with json.dump). `model`: "tsafrir" (one log; `top` popular
+    values) or "song" (`log` may be a list of logs, pooled; `family` "beta" or "gamma")."""
+    logs = list(log) if isinstance(log, (list, tuple)) else [log]
+    names = [os.fspath(l) if isinstance(l, (str, os.PathLike)) else "DataFrame" for l in logs]
+    return _core.estimates_fit([_log(l) for l in logs], names, str(model), _whole(top, "top"), str(family),
+                               _whole(min_group_jobs, "min_group_jobs"))
 
 
 def compare_estimates(real, model):
@@ -416,9 +441,13 @@ def profiler_compare(db, a, b, difference=0.0, confidence=0.95):
                                   float(difference), float(confidence))
 
 
-def generate_profiler_experiment(jobs=200, mean_interarrival=150.0, seed=1):
-    """The synthetic workload of Gibbons's profiler experiment (`schedlab generate profiler-experiment`)."""
-    return _frame(_core.generate_profiler_experiment(_whole(jobs, "jobs"), float(mean_interarrival), _seed(seed)))
+def generate_profiler_experiment(jobs=200, mean_interarrival=150.0, seed=1, training_runs=0):
+    """The synthetic workload of Gibbons's profiler experiment (`schedlab generate profiler-experiment`): a
+    DataFrame; with training_runs > 0, (experiment, training): the profiler's training log of that many runs of
+    each executable (--training-out; the CLI's default is 25)."""
+    log, training = _core.generate_profiler_experiment(_whole(jobs, "jobs"), float(mean_interarrival), _seed(seed),
+                                                       _whole(training_runs, "training_runs"))
+    return (_frame(log), _frame(training)) if training is not None else _frame(log)
 
 
 def distance(a, b):

@@ -1,6 +1,8 @@
 """The Python module against the CLI (pytest; run by CTest as PythonTests, with PYTHONPATH=build/python)."""
+import inspect
 import json
 import os
+import re
 import subprocess
 import threading
 import time
@@ -624,3 +626,122 @@ def test_filter_log_writes_the_clis_file(tmp_path):
         schedlab.filter_log(KTH, from_="1996-13-01")
     with pytest.raises(ValueError, match="users must be a whole number, not 1.5"):
         schedlab.filter_log(KTH, users=[1.5])
+
+
+# Each Python function beside the command it mirrors: every option of the command is a parameter of the function
+# (named as the flag, '-' as '_'), except those that only choose how the CLI prints or where it writes
+# (`presentation`) and those the function names otherwise (`renamed`). An option added to a command and not to
+# the module fails here.
+PARITY = [
+    # function, command, renamed {flag: parameter}, presentation
+    ("stats", ["stats"], {}, {"json", "skip-invalid"}),
+    ("simulate", ["simulate"], {}, {"json", "jobs-out", "list", "list-schedulers", "markdown", "event-cost"}),
+    ("compare", ["compare"], {}, {"json", "csv"}),
+    ("predict", ["predict"], {"jobs-out": "jobs"}, {"json"}),
+    ("locality", ["analyze", "locality"], {"attr": "attribute"}, {"csv", "json", "skip-invalid"}),
+    ("temporal", ["analyze", "temporal"], {"no-hurst": "hurst"},
+     {"csv", "series-csv", "series", "bin", "json", "skip-invalid"}),
+    ("runs", ["analyze", "runs"], {}, {"csv", "json", "skip-invalid"}),
+    ("diversity", ["analyze", "diversity"], {"attr": "attribute"}, {"csv", "json", "skip-invalid"}),
+    ("distance", ["analyze", "distance"], {}, {"json", "skip-invalid"}),
+    ("flurries", ["flurries"], {}, {"csv", "json", "skip-invalid"}),
+    ("sessions", ["sessions"], {"output": "rows", "users-output": "rows"}, {"json", "skip-invalid"}),
+    ("categorize", ["categorize"], {}, {"json", "skip-invalid"}),
+    ("estimate_bins", ["estimates", "bins"], {}, {"json", "skip-invalid"}),
+    ("fit_estimates", ["estimates", "fit"], {}, {"output", "skip-invalid"}),
+    ("generate_estimates", ["estimates", "generate"], {}, {"output", "json", "skip-invalid"}),
+    ("compare_estimates", ["estimates", "compare"], {}, {"json", "skip-invalid"}),
+    ("generate_locality", ["generate", "locality"], {"from": "log"}, {"output"}),
+    ("scramble", ["generate", "scramble"], {"from": "log"}, {"output"}),
+    ("generate_profiler_experiment", ["generate", "profiler-experiment"], {"training-out": "training_runs"},
+     {"output", "json"}),
+    ("generate_talby", ["generate", "talby"], {}, {"output", "json"}),
+    ("filter_log", ["filter"], {"from": "from_"}, {"output", "skip-invalid"}),
+    ("report", ["report"], {}, {"output", "sweep", "metric", "x"}),
+]
+
+
+def cli_options(command):
+    text = subprocess.run([CLI, *command, "--help"], check=True, capture_output=True, text=True).stdout
+    names = set()
+    for line in text.splitlines():
+        first = line.strip().split(" ")[0]
+        if line.startswith("  -"):
+            names.update(re.findall(r"--([a-z0-9-]+)", first))
+    return names - {"help"}
+
+
+@pytest.mark.parametrize("function,command,renamed,presentation", PARITY, ids=[p[0] for p in PARITY])
+def test_every_cli_option_is_a_python_parameter(function, command, renamed, presentation):
+    params = set(inspect.signature(getattr(schedlab, function)).parameters)
+    missing = []
+    for option in sorted(cli_options(command) - presentation):
+        name = renamed.get(option, option.replace("-", "_"))
+        if name not in params:
+            missing.append(f"--{option} (as {name})")
+    assert not missing, f"schedlab.{function} lacks what `schedlab {' '.join(command)}` has: {', '.join(missing)}"
+
+
+def test_the_options_added_for_parity_give_the_clis_results(tmp_path):
+    loc = schedlab.locality(KTH, shift="1d", expected="uniform", bootstrap=5)
+    c = cli_json("analyze", "locality", KTH, "--shift", "1d", "--expected", "uniform", "--bootstrap", "5")
+    assert loc["m_prime"] == c["m_prime"] and loc["options"] == c["options"]
+    with pytest.raises(ValueError, match="expected 'even': share or uniform"):
+        schedlab.locality(KTH, expected="even")
+    # predict: the CLI's default predictor, extended estimates, the per-job rows of --jobs-out.
+    assert schedlab.predict(KTH)["accuracy"] == cli_json("predict", KTH)["accuracy"]
+    jobs_csv = str(tmp_path / "jobs.csv")
+    p = cli_json("predict", KTH, "-p", "user-last2", "--extend-estimates", "--jobs-out", jobs_csv)
+    summary, jobs = schedlab.predict(KTH, predictor="user-last2", extend_estimates=True, jobs=True)
+    assert summary["accuracy"] == p["accuracy"]
+    pd.testing.assert_frame_equal(jobs, pd.read_csv(jobs_csv))
+    cmp = schedlab.compare(KTH, ["easy", "fcfs"], correction="tsafrir", predictor="user-last2", kill_at_estimate=True,
+                           arrival_scale=0.9, bsld_tau=60, warmup_fraction=0.01, seed=2)
+    c = cli_json("compare", KTH, "-s", "easy,fcfs", "-p", "user-last2", "--correction", "tsafrir",
+                 "--kill-at-estimate", "--arrival-scale", "0.9", "--bsld-tau", "60", "--warmup-fraction", "0.01",
+                 "--seed", "2")
+    assert cmp["schedulers"] == c["schedulers"] and cmp["arrival_scale"] == 0.9
+    div = schedlab.diversity([KTH, KTH], bins=12, bootstrap=3, seed=2, expected="uniform")
+    c = cli_json("analyze", "diversity", KTH, KTH, "--bins", "12", "--bootstrap", "3", "--seed", "2", "--expected",
+                 "uniform")
+    assert div["options"] == c["options"] and div["bins"] == c["bins"]
+    assert [l["baseline_job_weighted"] for l in div["logs"]] == [l["baseline_job_weighted"] for l in c["logs"]]
+    cat = schedlab.categorize(KTH, min_jobs=3, max_jobs=50, parallelism="log2", groups="user", top=5)
+    c = cli_json("categorize", KTH, "--min-jobs", "3", "--max-jobs", "50", "--parallelism", "log2", "--groups",
+                 "user", "--top", "5")
+    assert {k: v for k, v in cat.items() if k in c} == {k: v for k, v in c.items() if k in cat} and "keys" in cat
+    with pytest.raises(ValueError, match="groups 'users'"):
+        schedlab.categorize(KTH, groups="users")
+    bins = schedlab.estimate_bins(KTH, top=3, max_estimate="4h")
+    c = cli_json("estimates", "bins", KTH, "--top", "3", "--max-estimate", "4h")
+    assert bins["dropped_above_max_estimate"] == c["dropped_above_max_estimate"] > 0 and bins["modes"] == c["modes"]
+    # The song model, as `estimates fit --model song` writes it (two logs pooled).
+    model_file = tmp_path / "song.json"
+    subprocess.run([CLI, "estimates", "fit", KTH, KTH, "--model", "song", "--min-group-jobs", "20", "-o",
+                    str(model_file)], check=True, capture_output=True)
+    with open(model_file) as f:
+        assert schedlab.fit_estimates([KTH, KTH], model="song", min_group_jobs=20) == json.load(f)
+    # The fitted model, held as a dict, drives generate_estimates as the file does the CLI.
+    est, _ = schedlab.generate_estimates(KTH, "song", schedlab.fit_estimates([KTH, KTH], model="song",
+                                                                              min_group_jobs=20), seed=7)
+    out_file = tmp_path / "est.swf"
+    subprocess.run([CLI, "estimates", "generate", KTH, "--model", "song", "--params", str(model_file), "--seed", "7",
+                    "-o", str(out_file)], check=True, capture_output=True)
+    pd.testing.assert_frame_equal(est, schedlab.read_swf(out_file)[0])
+    with pytest.raises(ValueError, match="the tsafrir model is fitted to one log"):
+        schedlab.fit_estimates([KTH, KTH])
+    with pytest.raises(ValueError, match="--family must be beta or gamma"):
+        schedlab.fit_estimates(KTH, model="song", family="normal")
+    gen = tmp_path / "g.swf"
+    subprocess.run([CLI, "generate", "locality", "--from", KTH, "--jobs", "500", "--repeat", "size", "--arrivals",
+                    "log", "--think", "30", "--max-repetitions", "50", "--seed", "4", "-o", str(gen)], check=True,
+                   capture_output=True)
+    mine = schedlab.generate_locality(KTH, jobs=500, repeat="size", arrivals="log", think=30, max_repetitions=50,
+                                      seed=4)
+    pd.testing.assert_frame_equal(mine, schedlab.read_swf(gen)[0])
+    exp, training = schedlab.generate_profiler_experiment(jobs=50, seed=3, training_runs=4)
+    out, train_out = tmp_path / "e.swf", tmp_path / "t.swf"
+    subprocess.run([CLI, "generate", "profiler-experiment", "--jobs", "50", "--seed", "3", "--training-runs", "4",
+                    "--training-out", str(train_out), "-o", str(out)], check=True, capture_output=True)
+    pd.testing.assert_frame_equal(training, schedlab.read_swf(train_out)[0])
+    pd.testing.assert_frame_equal(exp, schedlab.read_swf(out)[0])

@@ -45,6 +45,7 @@
 #include "schedlab/experiments/runs_report.h"
 #include "schedlab/experiments/session_study.h"
 #include "schedlab/experiments/temporal_report.h"
+#include "schedlab/model/estimate_fit.h"
 #include "schedlab/model/estimate_models.h"
 #include "schedlab/model/locality_model.h"
 #include "schedlab/model/profiler_experiment.h"
@@ -394,8 +395,15 @@ py::object json_out(const J& j) {
   return to_python(nlohmann::json::parse(j.dump()));
 }
 
+// "share" or "uniform" (analysis::parse_expected_counts), named as the Python parameter.
+analysis::ExpectedCounts expected_counts(const std::string& name) {
+  const auto e = analysis::parse_expected_counts(name);
+  if (!e) throw py::value_error("expected '" + name + "': share or uniform");
+  return *e;
+}
+
 py::object locality(const LogPtr& log, const std::string& attribute, int64_t slice, int bins, int rounds,
-                    uint64_t seed, int threads) {
+                    uint64_t seed, int threads, int64_t shift, const std::string& expected) {
   const auto attr = analysis::parse_attribute(attribute);
   if (!attr) throw py::value_error("attribute '" + attribute + "': runtime, procs, cpu, estimate or interarrival");
   analysis::LocalityOptions lo;
@@ -404,6 +412,8 @@ py::object locality(const LogPtr& log, const std::string& attribute, int64_t sli
   lo.rounds = rounds;
   lo.seed = seed;
   lo.threads = threads;
+  lo.shift = shift;
+  lo.expected = expected_counts(expected);
   nlohmann::ordered_json j;
   {
     py::gil_scoped_release release;
@@ -413,27 +423,39 @@ py::object locality(const LogPtr& log, const std::string& attribute, int64_t sli
   return json_out(j);
 }
 
-py::object predict_replay(const LogPtr& log, const std::string& predictor, const std::string& correction,
-                          std::optional<int64_t> procs, double warmup_fraction, uint64_t seed) {
+// The summary (`predict --json`) and, with jobs, the per-job accuracy as --jobs-out writes it.
+py::tuple predict_replay(const LogPtr& log, const std::string& predictor, const std::string& correction,
+                         std::optional<int64_t> procs, double warmup_fraction, uint64_t seed, bool extend_estimates,
+                         bool jobs) {
   predict::PredictorConfig config{seed, {}};
   if (!correction.empty()) config.params.emplace("correction", correction);
   const auto p = predict::make_predictor(predictor, config);
   nlohmann::json j;
+  std::optional<std::string> csv;
   {
     py::gil_scoped_release release;
-    j = experiments::to_json(experiments::replay_log(*log, *p, {procs, false, warmup_fraction}));
+    const auto r = experiments::replay_log(*log, *p, {procs, extend_estimates, warmup_fraction});
+    j = experiments::to_json(r);
+    if (jobs) csv = experiments::log_replay_csv(r);
   }
-  return to_python(j);
+  return py::make_tuple(to_python(j), csv);
 }
 
 py::object compare(const LogPtr& log, const std::vector<std::string>& schedulers, const std::string& predictor,
                    std::optional<int64_t> procs, std::optional<double> load, int64_t period, const std::string& baseline,
-                   int threads) {
+                   int threads, const std::string& correction, bool kill_at_estimate, double arrival_scale,
+                   int64_t bsld_tau, double warmup_fraction, uint64_t seed) {
   experiments::CompareSpec spec;
   spec.schedulers = schedulers;
   spec.predictor = predictor;
+  spec.correction = correction;
   spec.workload.procs = procs;
   spec.workload.load = load;
+  spec.workload.kill_at_estimate = kill_at_estimate;
+  spec.workload.arrival_scale = arrival_scale;
+  spec.sim.bsld_tau = bsld_tau;
+  spec.sim.warmup_fraction = warmup_fraction;
+  spec.sim.seed = seed;
   spec.period = period;
   spec.baseline = baseline;
   spec.threads = threads;
@@ -535,7 +557,7 @@ PYBIND11_MODULE(_core, m) {
         },
         py::arg("dir"), py::arg("output"));
   m.def("locality", &locality, py::arg("log"), py::arg("attribute"), py::arg("slice"), py::arg("bins"),
-        py::arg("rounds"), py::arg("seed"), py::arg("threads"));
+        py::arg("rounds"), py::arg("seed"), py::arg("threads"), py::arg("shift"), py::arg("expected"));
   m.def("temporal", [](const LogPtr& l, bool hurst) {
     nlohmann::ordered_json j;
     {
@@ -686,9 +708,11 @@ PYBIND11_MODULE(_core, m) {
     swf::write_text_file(output, experiments::render_report(data, libraries));
   }, py::arg("results"), py::arg("output"), py::arg("metric"), py::arg("x"));
   m.def("predict", &predict_replay, py::arg("log"), py::arg("predictor"), py::arg("correction"), py::arg("procs"),
-        py::arg("warmup_fraction"), py::arg("seed"));
+        py::arg("warmup_fraction"), py::arg("seed"), py::arg("extend_estimates"), py::arg("jobs"));
   m.def("compare", &compare, py::arg("log"), py::arg("schedulers"), py::arg("predictor"), py::arg("procs"),
-        py::arg("load"), py::arg("period"), py::arg("baseline"), py::arg("threads"));
+        py::arg("load"), py::arg("period"), py::arg("baseline"), py::arg("threads"), py::arg("correction"),
+        py::arg("kill_at_estimate"), py::arg("arrival_scale"), py::arg("bsld_tau"), py::arg("warmup_fraction"),
+        py::arg("seed"));
   m.def("estimates_generate", [](const LogPtr& l, const std::string& model, const std::vector<std::string>& params,
                                   uint64_t seed) {
     std::vector<swf::Record> records = l->records;
@@ -698,21 +722,71 @@ PYBIND11_MODULE(_core, m) {
     return py::make_tuple(with_records(l, std::move(records), std::move(h)), json_out(model::to_json(rep)));
   }, py::arg("log"), py::arg("model"), py::arg("params"), py::arg("seed"));
   m.def("diversity", [](const std::vector<LogPtr>& logs, const std::vector<std::string>& names,
-                        const std::string& attribute) {
+                        const std::string& attribute, int bins, int rounds, uint64_t seed, const std::string& expected) {
     const auto attr = analysis::parse_attribute(attribute);
     if (!attr) throw py::value_error("attribute '" + attribute + "': runtime, procs, cpu, estimate or interarrival");
+    analysis::DiversityOptions d;
+    d.bins = bins;
+    d.rounds = rounds;
+    d.seed = seed;
+    d.expected = expected_counts(expected);
+    analysis::check_bins_and_rounds(d.bins, d.rounds);  // before the logs are prepared
     std::vector<experiments::DiversityLog> dl;
     for (size_t i = 0; i < logs.size(); ++i) dl.push_back(experiments::diversity_log(names.at(i), *logs[i], *attr));
-    return json_out(experiments::to_json(experiments::run_diversity_study(std::move(dl), *attr, {})));
-  }, py::arg("logs"), py::arg("names"), py::arg("attribute"));
-  m.def("categorize", [](const LogPtr& l) {
-    return json_out(experiments::to_json(analysis::categorize(l->records), std::nullopt, 0));
-  }, py::arg("log"));
-  m.def("estimate_bins", [](const LogPtr& l, int64_t top) {
-    return json_out(model::to_json(model::estimate_bins(l->records), static_cast<size_t>(std::max<int64_t>(top, 0))));
-  }, py::arg("log"), py::arg("top"));
-  m.def("estimates_fit", [](const LogPtr& l, int top) { return json_out(model::to_json(model::fit_tsafrir(l->records, top))); },
-        py::arg("log"), py::arg("top"));
+    return json_out(experiments::to_json(experiments::run_diversity_study(std::move(dl), *attr, d)));
+  }, py::arg("logs"), py::arg("names"), py::arg("attribute"), py::arg("bins"), py::arg("rounds"), py::arg("seed"),
+     py::arg("expected"));
+  m.def("categorize", [](const LogPtr& l, int64_t min_jobs, int64_t max_jobs, const std::string& parallelism,
+                         const std::string& groups, int64_t top) {
+    analysis::CategorizeOptions co;
+    co.min_group_jobs = min_jobs;
+    co.max_group_jobs = max_jobs;
+    const auto bucket = analysis::parse_parallelism_bucket(parallelism);
+    if (!bucket) throw py::value_error("parallelism '" + parallelism + "': exact or log2");
+    co.parallelism = *bucket;
+    if (top < 0) throw py::value_error("top must be >= 0");
+    std::optional<analysis::CategoryKey> key;
+    if (!groups.empty()) {
+      key = analysis::parse_category_key(groups);
+      if (!key)
+        throw py::value_error("groups '" + groups + "': system, user, queue, parallelism, executable or "
+                              "executable+user+parallelism");
+    }
+    return json_out(experiments::to_json(analysis::categorize(l->records, co), key, top));
+  }, py::arg("log"), py::arg("min_jobs"), py::arg("max_jobs"), py::arg("parallelism"), py::arg("groups"),
+     py::arg("top"));
+  m.def("estimate_bins", [](const LogPtr& l, int64_t top, std::optional<int64_t> max_estimate) {
+    if (top < 0) throw py::value_error("top must be >= 0");
+    std::vector<swf::Record> records = l->records;
+    int64_t dropped = 0;
+    if (max_estimate) {  // e.g. KTH4H: the KTH jobs with an estimate <= 4 h
+      if (*max_estimate < 1 || *max_estimate > INT32_MAX)
+        throw py::value_error("max_estimate must be 1 s to 2^31 - 1 s");
+      dropped = model::drop_estimates_above(records, static_cast<int32_t>(*max_estimate));
+    }
+    nlohmann::ordered_json j;
+    if (max_estimate) j["dropped_above_max_estimate"] = dropped;
+    j.update(model::to_json(model::estimate_bins(records), static_cast<size_t>(top)));
+    return json_out(j);
+  }, py::arg("log"), py::arg("top"), py::arg("max_estimate"));
+  m.def("estimates_fit", [](const std::vector<LogPtr>& logs, const std::vector<std::string>& names,
+                            const std::string& model_name, int64_t top, const std::string& family,
+                            int64_t min_group_jobs) {
+    model::EstimateFitOptions fo;
+    fo.model = model_name;
+    fo.top = top;
+    fo.family = family;
+    fo.min_group_jobs = min_group_jobs;
+    std::vector<const std::vector<swf::Record>*> ptrs;
+    for (const auto& l : logs) ptrs.push_back(&l->records);
+    nlohmann::ordered_json j;
+    {
+      py::gil_scoped_release release;
+      j = model::fit_estimate_model(ptrs, names, fo).file;
+    }
+    return json_out(j);
+  }, py::arg("logs"), py::arg("names"), py::arg("model"), py::arg("top"), py::arg("family"),
+     py::arg("min_group_jobs"));
   m.def("estimates_compare", [](const LogPtr& real, const LogPtr& mod) {
     return json_out(model::to_json(model::compare_estimates(real->records, mod->records)));
   }, py::arg("real"), py::arg("model"));
@@ -747,7 +821,10 @@ PYBIND11_MODULE(_core, m) {
     return to_python(experiments::to_json(pf::compare_job_estimates(repo, difference, confidence, qa, qb), difference,
                                           confidence));
   }, py::arg("db"), py::arg("a"), py::arg("b"), py::arg("difference"), py::arg("confidence"));
-  m.def("generate_profiler_experiment", [](int64_t jobs, double mean_interarrival, uint64_t seed) {
+  // The experiment's log and, with training_runs > 0, the profiler's training log (`--training-out`).
+  m.def("generate_profiler_experiment", [](int64_t jobs, double mean_interarrival, uint64_t seed,
+                                           int64_t training_runs) {
+    if (training_runs < 0) throw py::value_error("training_runs must be >= 0 (0: no training log)");
     model::ProfilerExperimentOptions o;
     o.jobs = jobs;
     o.mean_interarrival = mean_interarrival;
@@ -755,17 +832,32 @@ PYBIND11_MODULE(_core, m) {
     auto out = std::make_shared<swf::Log>();
     out->records = model::generate_profiler_experiment(o);
     out->header = model::profiler_experiment_header(o);
-    return out;
-  }, py::arg("jobs"), py::arg("mean_interarrival"), py::arg("seed"));
-  m.def("generate_locality", [](const LogPtr& l, double theta, int64_t jobs, uint64_t seed) {
+    if (training_runs == 0) return py::make_tuple(out, py::none());
+    auto training = std::make_shared<swf::Log>();
+    training->records = model::generate_profiler_training(o, training_runs);
+    training->header = model::profiler_training_header(o, training_runs);
+    return py::make_tuple(out, training);
+  }, py::arg("jobs"), py::arg("mean_interarrival"), py::arg("seed"), py::arg("training_runs"));
+  m.def("generate_locality", [](const LogPtr& l, double theta, int64_t jobs, uint64_t seed, int max_repetitions,
+                                const std::string& repeat, const std::string& arrivals, int64_t think) {
     model::LocalityModelOptions o;
     o.theta = theta;
     o.jobs = jobs;
     o.seed = seed;
+    o.max_repetitions = max_repetitions;
+    if (repeat == "job") o.repeat = model::LocalityModelOptions::Repeat::kJob;
+    else if (repeat == "runtime") o.repeat = model::LocalityModelOptions::Repeat::kRuntime;
+    else if (repeat == "size") o.repeat = model::LocalityModelOptions::Repeat::kSize;
+    else throw py::value_error("repeat '" + repeat + "': job, runtime or size");
+    if (arrivals == "poisson") o.arrivals = model::LocalityModelOptions::Arrivals::kPoisson;
+    else if (arrivals == "log") o.arrivals = model::LocalityModelOptions::Arrivals::kLog;
+    else throw py::value_error("arrivals '" + arrivals + "': poisson or log");
+    o.think = think;
     model::LocalityModelStats st;
     auto records = model::generate_locality(l->records, o, &st);
     return with_records(l, std::move(records), model::locality_header(l->header, "DataFrame", o, st));
-  }, py::arg("log"), py::arg("theta"), py::arg("jobs"), py::arg("seed"));
+  }, py::arg("log"), py::arg("theta"), py::arg("jobs"), py::arg("seed"), py::arg("max_repetitions"),
+     py::arg("repeat"), py::arg("arrivals"), py::arg("think"));
   // `generate talby`: the job layer fitted on `fit` (named `source` in the header) or read from `job_model`,
   // optionally saved; the report as the CLI's --json, with the guideline's warnings.
   m.def("generate_talby", [](std::optional<int64_t> procs, std::optional<double> cpu_work,
