@@ -382,11 +382,11 @@ def generate_talby(procs=None, cpu_work=None, jobs_per_day=None, load=None, week
     return _frame(out), report
 
 
-def diversity(logs, attribute="runtime", bins=24, bootstrap=100, seed=1, expected="share"):
+def diversity(logs, attribute="runtime", bins=24, bootstrap=100, seed=1, threads=0, expected="share"):
     """Diversity between logs (`schedlab analyze diversity --json`): `logs` a list of paths or DataFrames."""
     names = [os.fspath(l) if isinstance(l, (str, os.PathLike)) else f"log {i + 1}" for i, l in enumerate(logs)]
     return _core.diversity([_log(l) for l in logs], names, attribute, _whole(bins, "bins"),
-                           _whole(bootstrap, "bootstrap"), _seed(seed), str(expected))
+                           _whole(bootstrap, "bootstrap"), _seed(seed), str(expected), _whole(threads, "threads"))
 
 
 def categorize(log, min_jobs=6, max_jobs=0, parallelism="exact", groups=None, top=20):

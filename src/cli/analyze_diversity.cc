@@ -9,10 +9,12 @@
 
 #include "cli/analyze_commands.h"
 #include "cli/analyze_util.h"
+#include "cli/progress.h"
 #include "cli/text_util.h"
 #include "schedlab/analysis/attribute.h"
 #include "schedlab/analysis/diversity.h"
 #include "schedlab/base/file_name.h"
+#include "schedlab/base/threads.h"
 #include "schedlab/experiments/diversity_study.h"
 #include "schedlab/swf/writer.h"
 
@@ -22,7 +24,7 @@ namespace {
 struct DiversityCliOptions {
   std::vector<std::string> paths;
   std::string attr = "runtime", csv, expected = "share";
-  int bins = 24, bootstrap = 100;
+  int bins = 24, bootstrap = 100, threads = 0;
   uint64_t seed = 1;
   bool json = false, skip_invalid = false;
 };
@@ -37,17 +39,22 @@ void run_diversity(const DiversityCliOptions& opt) {
   d.bins = opt.bins;
   d.rounds = opt.bootstrap;
   d.seed = opt.seed;
+  d.threads = opt.threads;
   const auto expected = analysis::parse_expected_counts(opt.expected);
   if (!expected) throw std::invalid_argument(fmt::format("--expected: '{}' is not share or uniform", opt.expected));
   d.expected = *expected;
   analysis::check_bins_and_rounds(d.bins, d.rounds);  // before the logs are read
+  base::check_threads(d.threads);
   if (opt.paths.size() < 2) throw std::invalid_argument("diversity needs at least two logs");
 
   swf::check_output_is_not_input(opt.csv, opt.paths);
   std::vector<experiments::DiversityLog> logs;
   for (const auto& path : opt.paths)  // one log in memory at a time: only its values are kept
     logs.push_back(experiments::diversity_log(path, read_log_for_analysis(path, opt.skip_invalid), *attribute));
+  Progress progress("analyze diversity: baseline", "rounds", 2.0, false);
+  d.progress = [&](size_t done, size_t total) { progress.update(done, total); };
   const experiments::DiversityStudy st = experiments::run_diversity_study(std::move(logs), *attribute, d);
+  progress.finish();
   const analysis::DiversityResult& r = st.result;
 
   if (!opt.csv.empty()) swf::write_text_file(opt.csv, experiments::diversity_csv(st));
@@ -86,6 +93,8 @@ void add_analyze_diversity(CLI::App& analyze) {
   cmd->add_option("--bootstrap", opt->bootstrap, "rounds of the random-sampling baseline (0 = none)")
       ->capture_default_str();
   cmd->add_option("--seed", opt->seed, "seed of the baseline")->capture_default_str();
+  cmd->add_option("--threads", opt->threads, "baseline threads (0 = all cores; the result does not depend on it)")
+      ->capture_default_str();
   cmd->add_option("--expected", opt->expected, "expected counts: share or uniform")->capture_default_str();
   cmd->add_option("--csv", opt->csv, "write the per-log table as CSV (- = standard output)");
   cmd->add_flag("--json", opt->json, "print one JSON document");

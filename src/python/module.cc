@@ -722,7 +722,8 @@ PYBIND11_MODULE(_core, m) {
     return py::make_tuple(with_records(l, std::move(records), std::move(h)), json_out(model::to_json(rep)));
   }, py::arg("log"), py::arg("model"), py::arg("params"), py::arg("seed"));
   m.def("diversity", [](const std::vector<LogPtr>& logs, const std::vector<std::string>& names,
-                        const std::string& attribute, int bins, int rounds, uint64_t seed, const std::string& expected) {
+                        const std::string& attribute, int bins, int rounds, uint64_t seed, const std::string& expected,
+                        int threads) {
     const auto attr = analysis::parse_attribute(attribute);
     if (!attr) throw py::value_error("attribute '" + attribute + "': runtime, procs, cpu, estimate or interarrival");
     analysis::DiversityOptions d;
@@ -730,12 +731,18 @@ PYBIND11_MODULE(_core, m) {
     d.rounds = rounds;
     d.seed = seed;
     d.expected = expected_counts(expected);
+    d.threads = threads;
     analysis::check_bins_and_rounds(d.bins, d.rounds);  // before the logs are prepared
-    std::vector<experiments::DiversityLog> dl;
-    for (size_t i = 0; i < logs.size(); ++i) dl.push_back(experiments::diversity_log(names.at(i), *logs[i], *attr));
-    return json_out(experiments::to_json(experiments::run_diversity_study(std::move(dl), *attr, d)));
+    nlohmann::ordered_json j;
+    {
+      py::gil_scoped_release release;
+      std::vector<experiments::DiversityLog> dl;
+      for (size_t i = 0; i < logs.size(); ++i) dl.push_back(experiments::diversity_log(names.at(i), *logs[i], *attr));
+      j = experiments::to_json(experiments::run_diversity_study(std::move(dl), *attr, d));
+    }
+    return json_out(j);
   }, py::arg("logs"), py::arg("names"), py::arg("attribute"), py::arg("bins"), py::arg("rounds"), py::arg("seed"),
-     py::arg("expected"));
+     py::arg("expected"), py::arg("threads"));
   m.def("categorize", [](const LogPtr& l, int64_t min_jobs, int64_t max_jobs, const std::string& parallelism,
                          const std::string& groups, int64_t top) {
     analysis::CategorizeOptions co;

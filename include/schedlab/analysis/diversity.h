@@ -9,10 +9,12 @@
 // Random baseline (what sampling alone gives): `rounds` times, N_l values are drawn with replacement
 // from the pool (bin by bin, with the pool's shares) and m is recomputed; the median over rounds is
 // reported. Round k of log l draws from Rng::stream(seed, l * 2^20 + k) (job-weighted) and
-// Rng::stream(seed ^ 1, ...) (same-weight), so the output depends on the seed only.
+// Rng::stream(seed ^ 1, ...) (same-weight), so the output depends on the seed only: the rounds run on
+// `threads` threads (0: every core) with the same result on any number.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "schedlab/analysis/locality.h"
@@ -24,6 +26,10 @@ struct DiversityOptions {
   ExpectedCounts expected = ExpectedCounts::kShare;
   int rounds = 100;  // baseline rounds (0 = none)
   uint64_t seed = 1;
+  int threads = 0;
+  // Baseline rounds done of `total` (logs x 2 pools x rounds), from the worker threads (so thread-safe): for a
+  // long baseline's progress display.
+  std::function<void(size_t done, size_t total)> progress;
 };
 
 struct DiversityRow {
