@@ -482,7 +482,8 @@ def test_generators_and_estimate_models_return_dataframes(tmp_path):
                     "-o", str(out)], check=True, capture_output=True)
     ref, _ = schedlab.read_swf(out)
     pd.testing.assert_frame_equal(loc, ref)
-    talby, report = schedlab.generate_talby(procs=128, weeks=8, seed=4, fit=KTH)
+    with pytest.warns(UserWarning, match="outside the model's range of 80-300 jobs per day"):
+        talby, report = schedlab.generate_talby(procs=128, weeks=8, seed=4, fit=KTH)
     assert len(talby) == report["jobs"]["total"]
     assert talby["requested_procs"].max() <= 128
     # The bundled fit, a saved job layer and the CLI give the same file; the guideline's warnings reach Python.
