@@ -487,14 +487,16 @@ def test_generators_and_estimate_models_return_dataframes(tmp_path):
     assert len(talby) == report["jobs"]["total"]
     assert talby["requested_procs"].max() <= 128
     # The bundled fit, a saved job layer and the CLI give the same file; the guideline's warnings reach Python.
-    bundled, bundled_report = schedlab.generate_talby(procs=128, weeks=8, seed=4, save_job_model=tmp_path / "jm.json",
-                                                      threads=1)
+    with pytest.warns(UserWarning, match="80-300 jobs per day"):
+        bundled, bundled_report = schedlab.generate_talby(procs=128, weeks=8, seed=4,
+                                                          save_job_model=tmp_path / "jm.json", threads=1)
     schedlab.write_swf(bundled, tmp_path / "py-talby.swf")
     cli = cli_json("generate", "talby", "--procs", "128", "--weeks", "8", "--seed", "4", "-o",
                    str(tmp_path / "cli-talby.swf"))
     assert (tmp_path / "py-talby.swf").read_bytes() == (tmp_path / "cli-talby.swf").read_bytes()
     assert bundled_report == {k: v for k, v in cli.items() if k not in ("command", "output")}
-    reread, _ = schedlab.generate_talby(procs=128, weeks=8, seed=4, job_model=tmp_path / "jm.json")
+    with pytest.warns(UserWarning, match="80-300 jobs per day"):
+        reread, _ = schedlab.generate_talby(procs=128, weeks=8, seed=4, job_model=tmp_path / "jm.json")
     pd.testing.assert_frame_equal(reread, bundled)
     with pytest.warns(UserWarning, match="weeks"):
         _, far = schedlab.generate_talby(procs=128, weeks=200, seed=4, job_model=tmp_path / "jm.json")
