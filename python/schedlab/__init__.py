@@ -423,9 +423,11 @@ def scramble(log, seed=1):
     return _frame(_core.scramble(_log(log), _seed(seed)))
 
 
-def profiler_ingest(db, logs):
-    """Learn logs (paths) into the profiler's SQLite database (`schedlab profiler ingest --json`)."""
-    return _core.profiler_ingest(os.fspath(db), [os.fspath(l) for l in logs])
+def profiler_ingest(db, logs, source=None):
+    """Learn logs (paths) into the profiler's SQLite database (`schedlab profiler ingest --json`). `source`: the
+    identity of the one log given (default: from its header or file name)."""
+    paths = [os.fspath(logs)] if isinstance(logs, (str, os.PathLike)) else [os.fspath(l) for l in logs]
+    return _core.profiler_ingest(os.fspath(db), paths, source or "")
 
 
 def profiler_query(db, user, executable=-1, procs=1, elapsed=0, confidence=0.95):

@@ -524,6 +524,13 @@ def test_more_analyses_and_the_profiler_equal_the_cli(tmp_path):
     db = tmp_path / "p.db"
     ingest = schedlab.profiler_ingest(db, [KTH])
     assert ingest["logs"][0]["added"] == 28489 and ingest["database"]["jobs"] == 28489
+    # The same log under another identity (--source) is another log to the profiler: learnt again.
+    named = schedlab.profiler_ingest(db, KTH, source="kth-copy")
+    assert named["logs"][0]["source"] == "kth-copy" and named["logs"][0]["new_source"]
+    c = cli_json("profiler", "ingest", KTH, "--db", str(tmp_path / "c.db"), "--source", "kth-copy")
+    assert c["logs"][0]["source"] == "kth-copy" and named["logs"][0]["added"] == c["logs"][0]["added"] == 28489
+    with pytest.raises(ValueError, match="source names one log"):
+        schedlab.profiler_ingest(db, [KTH, KTH], source="x")
     q = schedlab.profiler_query(db, user=3, procs=1)
     c = cli_json("profiler", "query", "--db", str(db), "--user", "3", "--procs", "1")
     assert q["estimate"] == c["estimate"]
@@ -661,6 +668,10 @@ PARITY = [
     ("generate_talby", ["generate", "talby"], {}, {"output", "json"}),
     ("filter_log", ["filter"], {"from": "from_"}, {"output", "skip-invalid"}),
     ("report", ["report"], {}, {"output", "sweep", "metric", "x"}),
+    ("profiler_ingest", ["profiler", "ingest"], {}, {"json"}),
+    ("profiler_query", ["profiler", "query"], {"exe": "executable"}, {"json"}),
+    ("profiler_compare", ["profiler", "compare"],
+     {f"{k}-{j}": j for k in ("user", "exe", "procs", "elapsed") for j in ("a", "b")}, {"json"}),
 ]
 
 

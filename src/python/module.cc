@@ -800,18 +800,20 @@ PYBIND11_MODULE(_core, m) {
   m.def("scramble", [](const LogPtr& l, uint64_t seed) {
     return with_records(l, model::scramble(l->records, seed), model::scramble_header(l->header, l->records, "DataFrame", seed));
   }, py::arg("log"), py::arg("seed"));
-  m.def("profiler_ingest", [](const std::string& db_path, const std::vector<std::string>& paths) {
+  m.def("profiler_ingest", [](const std::string& db_path, const std::vector<std::string>& paths,
+                              const std::string& source) {
     namespace pf = predict::profiler;
+    if (!source.empty() && paths.size() > 1) throw py::value_error("source names one log; give one log with it");
     nlohmann::json j;
     {
       py::gil_scoped_release release;
       pf::ProfilerDb db(db_path, pf::ProfilerDb::Mode::kWrite);
       std::vector<pf::IngestReport> reports;
-      for (const auto& p : paths) reports.push_back(db.ingest(p, {}));
+      for (const auto& p : paths) reports.push_back(db.ingest(p, {source}));
       j = experiments::to_json(reports, db.summary());
     }
     return to_python(j);
-  }, py::arg("db"), py::arg("logs"));
+  }, py::arg("db"), py::arg("logs"), py::arg("source"));
   m.def("profiler_query", [](const std::string& db_path, int32_t user, int32_t exe, int64_t procs, int64_t elapsed,
                              double confidence) {
     namespace pf = predict::profiler;
