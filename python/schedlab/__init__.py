@@ -467,7 +467,8 @@ def report(log, output, schedulers=("easy", "conservative"), predictor="", procs
                  _whole_or_none(procs, "procs"), _whole(threads, "threads"))
 
 
-def report_sweep(results, output, metric="wait_mean", x=""):
+def report_sweep(results, output, metric="wait_mean", x="", title=None):
     """Write the HTML page of a sweep's results (`schedlab report --sweep RESULTS -o OUTPUT --metric M --x X`):
-    `results` is the CSV a sweep wrote."""
-    _core.report_sweep(os.fspath(results), os.fspath(output), str(metric), str(x or ""))
+    `results` is the CSV a sweep wrote; `title`: shown on the page (default: its path)."""
+    _core.report_sweep(os.fspath(results), os.fspath(output), str(metric), str(x or ""),
+                       "" if title is None else str(title))

@@ -609,6 +609,16 @@ def test_sacct_distance_and_reports_equal_the_cli(tmp_path):
     subprocess.run([CLI, "report", "--sweep", str(tmp_path / "s.csv"), "-o", str(tmp_path / "c.html")], check=True,
                    capture_output=True)
     assert (tmp_path / "s.html").read_bytes() == (tmp_path / "c.html").read_bytes()
+    # A title of one's own, on both kinds of page, the same through the CLI's --title.
+    schedlab.report_sweep(tmp_path / "s.csv", tmp_path / "t.html", title="loads 0.6-0.7")
+    subprocess.run([CLI, "report", "--sweep", str(tmp_path / "s.csv"), "-o", str(tmp_path / "ct.html"), "--title",
+                    "loads 0.6-0.7"], check=True, capture_output=True)
+    assert (tmp_path / "t.html").read_bytes() == (tmp_path / "ct.html").read_bytes()
+    assert "loads 0.6-0.7" in (tmp_path / "t.html").read_text()
+    schedlab.report(KTH, tmp_path / "kt.html", schedulers=["easy"], title="KTH, EASY")
+    subprocess.run([CLI, "report", KTH, "-o", str(tmp_path / "ckt.html"), "-s", "easy", "--title", "KTH, EASY"],
+                   check=True, capture_output=True)
+    assert (tmp_path / "kt.html").read_bytes() == (tmp_path / "ckt.html").read_bytes()
     with pytest.raises(ValueError, match="unknown scheduler"):
         schedlab.report(small, tmp_path / "x.html", schedulers=["nosuch"])
     with pytest.raises(OSError, match="the output is the input log"):
@@ -668,6 +678,7 @@ PARITY = [
     ("generate_talby", ["generate", "talby"], {}, {"output", "json"}),
     ("filter_log", ["filter"], {"from": "from_"}, {"output", "skip-invalid"}),
     ("report", ["report"], {}, {"output", "sweep", "metric", "x"}),
+    ("report_sweep", ["report"], {"sweep": "results"}, {"output", "schedulers", "predictor", "procs", "threads"}),
     ("profiler_ingest", ["profiler", "ingest"], {}, {"json"}),
     ("profiler_query", ["profiler", "query"], {"exe": "executable"}, {"json"}),
     ("profiler_compare", ["profiler", "compare"],

@@ -20,7 +20,7 @@ namespace schedlab::cli {
 namespace {
 
 struct ReportCliOptions {
-  std::string log, sweep, output, schedulers = "easy,conservative", predictor, metric = "wait_mean", x;
+  std::string log, sweep, output, schedulers = "easy,conservative", predictor, metric = "wait_mean", x, title;
   std::optional<int64_t> procs;
   int threads = 0;
 };
@@ -43,9 +43,10 @@ void run_report(const ReportCliOptions& opt) {
   nlohmann::json data;
   if (!opt.sweep.empty()) {
     data = experiments::sweep_report_data(swf::read_text(opt.sweep), opt.sweep, opt.metric, opt.x);
+    if (!opt.title.empty()) data["title"] = opt.title;
   } else {
     experiments::ReportOptions ro;
-    ro.title = opt.log;
+    ro.title = opt.title.empty() ? opt.log : opt.title;
     ro.schedulers = base::parse_spec_list(opt.schedulers, "scheduler");
     ro.predictor = opt.predictor;
     ro.procs = opt.procs;
@@ -73,6 +74,7 @@ void add_report_command(CLI::App& app) {
   CLI::Option* sweep =
       cmd->add_option("--sweep", opt->sweep, "a sweep's results (CSV of schedlab sweep) instead of a log");
   cmd->add_option("-o,--output", opt->output, "the HTML page")->required();
+  cmd->add_option("--title", opt->title, "the page's title (default: the path of the log or of the results)");
   // The options of one kind of page are refused with the other (they were ignored without a word).
   cmd->add_option("-s,--schedulers", opt->schedulers, "schedulers to simulate, comma-separated")
       ->capture_default_str()

@@ -700,13 +700,14 @@ PYBIND11_MODULE(_core, m) {
   }, py::arg("log"), py::arg("output"), py::arg("title"), py::arg("schedulers"), py::arg("predictor"),
      py::arg("procs"), py::arg("threads"));
   m.def("report_sweep", [](const std::string& results, const std::string& output, const std::string& metric,
-                           const std::string& x) {
+                           const std::string& x, const std::string& title) {
     py::gil_scoped_release release;
     const std::string libraries = experiments::read_report_libraries(SCHEDLAB_REPORT_LIBS);
     swf::check_output_is_not_input(output, {results});
-    const nlohmann::json data = experiments::sweep_report_data(swf::read_text(results), results, metric, x);
+    nlohmann::json data = experiments::sweep_report_data(swf::read_text(results), results, metric, x);
+    if (!title.empty()) data["title"] = title;
     swf::write_text_file(output, experiments::render_report(data, libraries));
-  }, py::arg("results"), py::arg("output"), py::arg("metric"), py::arg("x"));
+  }, py::arg("results"), py::arg("output"), py::arg("metric"), py::arg("x"), py::arg("title"));
   m.def("predict", &predict_replay, py::arg("log"), py::arg("predictor"), py::arg("correction"), py::arg("procs"),
         py::arg("warmup_fraction"), py::arg("seed"), py::arg("extend_estimates"), py::arg("jobs"));
   m.def("compare", &compare, py::arg("log"), py::arg("schedulers"), py::arg("predictor"), py::arg("procs"),
