@@ -17,11 +17,13 @@
 #include <sstream>
 #include <thread>
 #include <tuple>
+#include <type_traits>
 
 #include <fmt/core.h>
 #include <toml++/toml.h>
 
 #include "schedlab/base/csv_field.h"
+#include "schedlab/base/memory.h"
 #include "schedlab/base/threads.h"
 #include "schedlab/experiments/simulation.h"
 #include "schedlab/model/estimate_models.h"
@@ -265,11 +267,13 @@ SweepSpec read_sweep_spec(const std::string& path) {
 std::vector<SweepRun> expand_sweep(const SweepSpec& s) {
   // A value given twice in a list would run every run with it twice (and count twice in a report's means).
   const auto refuse_repeats = [&](const auto& list, const std::string& key, const auto& text) {
-    for (size_t i = 1; i < list.size(); ++i)
-      for (size_t j = 0; j < i; ++j)
-        if (list[i] == list[j])
-          fail(s.name, spec_line(s, key), key,
-               fmt::format("{} is given twice (items {} and {})", text(list[i]), j + 1, i + 1));
+    std::map<std::decay_t<decltype(list.front())>, size_t> first;  // value -> its first item (a long list: n log n)
+    for (size_t i = 0; i < list.size(); ++i) {
+      const auto [at, inserted] = first.emplace(list[i], i);
+      if (!inserted)
+        fail(s.name, spec_line(s, key), key,
+             fmt::format("{} is given twice (items {} and {})", text(list[i]), at->second + 1, i + 1));
+    }
   };
   const auto quoted = [](const std::string& v) { return fmt::format("'{}'", v.empty() ? "default" : v); };
   const auto plain = [](const auto& v) { return fmt::format("{}", v); };
@@ -331,6 +335,36 @@ std::vector<SweepRun> expand_sweep(const SweepSpec& s) {
     return l;
   }();
   const std::vector<double> scales = s.loads.empty() ? s.arrival_scales : std::vector<double>{1.0};
+  // The product's size before it is made (in floating point: it can pass 2^64).
+  {
+    const std::pair<const char*, size_t> lists[] = {
+        {"logs", s.logs.size()},
+        {"schedulers", s.schedulers.size()},
+        {"predictors", s.predictors.size()},
+        {"corrections", s.corrections.size()},
+        {"estimate_models", s.estimate_models.size()},
+        {"loads", s.loads.size()},
+        {"arrival_scales", s.loads.empty() ? s.arrival_scales.size() : 1},
+        {"procs", s.procs.size()},
+        {"kill_at_estimate", s.kill_at_estimate.size()},
+        {"extend_estimates", s.extend_estimates.size()},
+        {"warmup_fraction", s.warmup_fraction.size()},
+        {"bsld_tau", s.bsld_tau.size()},
+        {"seeds", s.seeds.size()}};
+    double product = 1;
+    std::string sizes;
+    for (const auto& [key, n] : lists) {
+      if (n <= 1) continue;
+      product *= static_cast<double>(n);
+      sizes += fmt::format("{}{} {}", sizes.empty() ? "" : " x ", key, n);
+    }
+    if (product > static_cast<double>(kMaxSweepRuns))
+      throw SweepError(fmt::format("{}: the spec's lists make {:.4g} runs ({}), more than the {} one sweep may hold: "
+                                   "split it into several specs or give fewer values",
+                                   s.name, product, sizes, kMaxSweepRuns));
+    base::check_fits_in_memory(product * static_cast<double>(sizeof(SweepRun)),
+                               fmt::format("{}: the list of its {:.4g} runs", s.name, product));
+  }
   // Each list alone first, so that the message points at the key that is wrong; then the combinations (a preset
   // takes no predictor or correction).
   const auto check_alone = [&](const std::string& key, SimulationSpec spec, const std::string& value) {

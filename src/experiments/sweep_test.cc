@@ -120,6 +120,19 @@ TEST(SweepSpec, BadSpecsNameTheKeyAndLine) {
   EXPECT_EQ(error_of("logs = 'a'\nschedulers = ['easy', 'fcfs']\n[[exclude]]\nscheduler = 'eazy'\n"),
             "s.toml:3: exclude: this [[exclude]] matches no run of the spec (a value that is not in the spec's lists, "
             "or misspelt?)");
+  // Too many runs: refused by the lists' sizes before any run is made (four lists of a thousand values were a
+  // trillion runs that filled the memory without a word); a repeat deep in a long list is still found.
+  const auto list = [](int n, int repeat_at) {
+    std::string l = "[";
+    for (int i = 1; i <= n; ++i) l += std::to_string(i == repeat_at ? 1 : i) + (i < n ? "," : "]");
+    return l;
+  };
+  EXPECT_EQ(error_of("logs = 'a'\nseeds = " + list(1000, 0) + "\nbsld_tau = " + list(1000, 0) +
+                     "\nschedulers = ['easy', 'fcfs']\nprocs = " + list(1000, 0) + "\n"),
+            "s.toml: the spec's lists make 2e+09 runs (schedulers 2 x procs 1000 x bsld_tau 1000 x seeds 1000), "
+            "more than the 10000000 one sweep may hold: split it into several specs or give fewer values");
+  EXPECT_EQ(error_of("logs = 'a'\nseeds = " + list(20000, 19999) + "\n"),
+            "s.toml:2: seeds: 1 is given twice (items 1 and 19999)");
   EXPECT_EQ(error_of("logs = 'a'\nseeds = [1,\n").rfind("s.toml:", 0), 0u);  // not TOML
   EXPECT_NE(error_of("logs = 'a'\nseeds = [1,\n").find("not valid TOML"), std::string::npos);
 }

@@ -83,7 +83,10 @@ SweepSpec parse_sweep_spec(const std::string& text, const std::string& name);
 SweepSpec read_sweep_spec(const std::string& path);  // relative logs: against the spec's directory
 
 // The run set (product minus excludes, plus includes), in order. Validates every scheduler, predictor,
-// correction and estimate model, and refuses an empty run set (SweepError); does not read the logs.
+// correction and estimate model, and refuses an empty run set and a product of more than kMaxSweepRuns runs
+// (SweepError, naming the lists' sizes: four lists of a thousand values were a trillion runs that filled the
+// memory without a word); does not read the logs.
+inline constexpr int64_t kMaxSweepRuns = 10'000'000;
 std::vector<SweepRun> expand_sweep(const SweepSpec& spec);
 
 // The output's columns, in order.
