@@ -5,7 +5,6 @@
 #include <atomic>
 #include <cmath>
 #include <stdexcept>
-#include <thread>
 #include <tuple>
 
 #include <fmt/core.h>
@@ -107,26 +106,17 @@ DiversityResult diversity(const std::vector<std::vector<double>>& logs, const Di
   const auto rounds = static_cast<size_t>(options.rounds);
   const size_t items = logs.size() * 2 * rounds;
   std::vector<double> ms(items);
-  std::atomic<size_t> next{0}, done{0};
-  const auto worker = [&] {
-    std::vector<int64_t> counts(static_cast<size_t>(options.bins));
-    for (size_t t = next++; t < items; t = next++) {
-      const size_t k = t % rounds, p = t / rounds % 2, l = t / rounds / 2;
-      const uint64_t seed = p == 0 ? options.seed : options.seed ^ 1;
-      ms[t] = sample_deviation(res.rows[l].jobs, *pools[p], samplers[p], options,
-                               base::Rng::stream(seed, (static_cast<uint64_t>(l) << 20) + k), counts);
-      const size_t finished = ++done;
-      if (options.progress && (finished % 64 == 0 || finished == items)) options.progress(finished, items);
-    }
-  };
+  std::atomic<size_t> done{0};
   const unsigned threads = base::worker_threads(options.threads, items);
-  if (threads == 1) {
-    worker();
-  } else {
-    std::vector<std::thread> pool;
-    for (unsigned i = 0; i < threads; ++i) pool.emplace_back(worker);
-    for (auto& th : pool) th.join();
-  }
+  std::vector<std::vector<int64_t>> counts(threads, std::vector<int64_t>(static_cast<size_t>(options.bins)));
+  base::parallel_for(threads, items, [&](size_t t, unsigned worker) {
+    const size_t k = t % rounds, p = t / rounds % 2, l = t / rounds / 2;
+    const uint64_t seed = p == 0 ? options.seed : options.seed ^ 1;
+    ms[t] = sample_deviation(res.rows[l].jobs, *pools[p], samplers[p], options,
+                             base::Rng::stream(seed, (static_cast<uint64_t>(l) << 20) + k), counts[worker]);
+    const size_t finished = ++done;
+    if (options.progress && (finished % 64 == 0 || finished == items)) options.progress(finished, items);
+  });
   for (size_t l = 0; l < logs.size(); ++l) {
     for (size_t p = 0; p < 2; ++p) {
       const auto first = ms.begin() + static_cast<std::ptrdiff_t>((l * 2 + p) * rounds);

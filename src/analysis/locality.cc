@@ -6,7 +6,6 @@
 #include <numeric>
 #include <stdexcept>
 #include <tuple>
-#include <thread>
 
 #include <fmt/core.h>
 
@@ -186,25 +185,24 @@ LocalityResult locality(std::span<const int64_t> times, std::span<const double> 
     res.boot_max.assign(rounds, 0.0);
     res.boot_med.assign(rounds, 0.0);
     const unsigned threads = base::worker_threads(options.threads, rounds);
-    std::atomic<size_t> next{0}, done{0};
-    const auto worker = [&] {
+    struct Buffers {  // one per thread, reused round after round
       std::vector<uint16_t> shuffled;
-      std::vector<int64_t> local_counts(static_cast<size_t>(options.bins));
-      std::vector<double> local_ms;
-      for (size_t k = next++; k < rounds; k = next++) {
-        base::Rng rng = base::Rng::stream(options.seed, k);
-        shuffled = job_bin;
-        base::shuffle(shuffled.begin(), shuffled.end(), rng);
-        std::tie(res.boot_max[k], res.boot_med[k]) =
-            summarize(shuffled, usable, res.bins, options.expected, local_counts, local_ms);
-        const size_t finished = ++done;
-        if (options.progress && (finished % 64 == 0 || finished == rounds)) options.progress(finished, rounds);
-      }
+      std::vector<int64_t> counts;
+      std::vector<double> ms;
     };
-    std::vector<std::thread> pool;
-    for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker);
-    worker();
-    for (auto& t : pool) t.join();
+    std::vector<Buffers> buffers(threads);
+    for (auto& b : buffers) b.counts.resize(static_cast<size_t>(options.bins));
+    std::atomic<size_t> done{0};
+    base::parallel_for(threads, rounds, [&](size_t k, unsigned worker) {
+      Buffers& b = buffers[worker];
+      base::Rng rng = base::Rng::stream(options.seed, k);
+      b.shuffled = job_bin;
+      base::shuffle(b.shuffled.begin(), b.shuffled.end(), rng);
+      std::tie(res.boot_max[k], res.boot_med[k]) = summarize(b.shuffled, usable, res.bins, options.expected, b.counts,
+                                                             b.ms);
+      const size_t finished = ++done;
+      if (options.progress && (finished % 64 == 0 || finished == rounds)) options.progress(finished, rounds);
+    });
 
     const auto describe_rounds = [&](const std::vector<double>& v, double observed, double& median, double& p05,
                                      double& p95, double& p) {

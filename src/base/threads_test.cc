@@ -2,8 +2,10 @@
 #include "schedlab/base/threads.h"
 
 #include <algorithm>
+#include <atomic>
 #include <stdexcept>
 #include <thread>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -29,6 +31,39 @@ TEST(WorkerThreads, NegativeIsAnErrorNamingTheValue) {
     FAIL() << "no error";
   } catch (const std::invalid_argument& e) {
     EXPECT_STREQ(e.what(), "threads must be >= 0 (0 = every core), not -1");
+  }
+}
+
+TEST(ParallelFor, EveryItemOnceOnAnyNumberOfThreads) {
+  for (const unsigned threads : {1u, 2u, 7u}) {
+    std::vector<std::atomic<int>> seen(1000);
+    std::atomic<unsigned> highest_worker{0};
+    parallel_for(threads, seen.size(), [&](size_t i, unsigned worker) {
+      ++seen[i];
+      unsigned h = highest_worker.load();
+      while (worker > h && !highest_worker.compare_exchange_weak(h, worker)) {
+      }
+    });
+    for (const auto& s : seen) EXPECT_EQ(s.load(), 1) << threads;
+    EXPECT_LT(highest_worker.load(), threads);
+  }
+  parallel_for(4, 0, [](size_t, unsigned) { ADD_FAILURE() << "no item to run"; });
+}
+
+TEST(ParallelFor, AnItemsErrorReachesTheCallerAndStopsTheRest) {
+  // Thrown inside a thread it ended the process (std::terminate); now the caller gets it after the threads stop.
+  for (const unsigned threads : {1u, 3u}) {
+    std::atomic<int> ran{0};
+    try {
+      parallel_for(threads, 100000, [&](size_t i, unsigned) {
+        ++ran;
+        if (i == 10) throw std::runtime_error("item 10 failed");
+      });
+      FAIL() << "no error";
+    } catch (const std::runtime_error& e) {
+      EXPECT_STREQ(e.what(), "item 10 failed");
+    }
+    EXPECT_LT(ran.load(), 100000) << threads;  // the items after the error were not begun
   }
 }
 

@@ -8,7 +8,6 @@
 #include <mutex>
 #include <set>
 #include <stdexcept>
-#include <thread>
 
 #include <fmt/core.h>
 
@@ -191,7 +190,7 @@ CompareResult run_compare(const CompareSpec& spec, const swf::Log& log) {
   r.offered_load = w.offered_load;
   r.notes = w.notes;
   r.results.resize(prepared.size());
-  const size_t threads = base::worker_threads(spec.threads, prepared.size());
+  const unsigned threads = base::worker_threads(spec.threads, prepared.size());
   std::vector<std::exception_ptr> errors(prepared.size());
   // Progress over all the runs: the jobs ended in each, summed (the runs go in parallel).
   std::vector<size_t> ended(prepared.size(), 0);
@@ -208,21 +207,16 @@ CompareResult run_compare(const CompareSpec& spec, const swf::Log& log) {
       };
     return o;
   };
-  size_t next = 0;
-  while (next < prepared.size()) {
-    std::vector<std::thread> pool;
-    for (; next < prepared.size() && pool.size() < threads; ++next) {
-      pool.emplace_back([&, i = next] {
-        try {
-          r.results[i] = sim::simulate(w, *prepared[i].scheduler, *prepared[i].predictor, options_of(i));
-          r.results[i].scheduler = prepared[i].name;
-        } catch (...) {
-          errors[i] = std::current_exception();
-        }
-      });
+  // Each thread takes the next simulation when its own ends (a slow policy beside fast ones keeps the others
+  // busy); every run's error is kept, the first by the schedulers' order rethrown below.
+  base::parallel_for(threads, prepared.size(), [&](size_t i, unsigned) {
+    try {
+      r.results[i] = sim::simulate(w, *prepared[i].scheduler, *prepared[i].predictor, options_of(i));
+      r.results[i].scheduler = prepared[i].name;
+    } catch (...) {
+      errors[i] = std::current_exception();
     }
-    for (auto& t : pool) t.join();
-  }
+  });
   for (const auto& e : errors) {
     if (e) std::rethrow_exception(e);
   }

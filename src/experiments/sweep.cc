@@ -15,7 +15,6 @@
 #include <memory>
 #include <mutex>
 #include <sstream>
-#include <thread>
 #include <tuple>
 #include <type_traits>
 
@@ -650,34 +649,22 @@ SweepSummary run_sweep(const SweepSpec& spec, const std::vector<SweepRun>& runs,
   std::mutex mu;
   std::map<size_t, SweepRow> ready;  // finished, not yet handed out (by position in todo)
   size_t next_out = 0, done = 0;
-  std::atomic<size_t> next{0};
-  const auto worker = [&] {
-    for (;;) {
-      if (o.stop != nullptr && o.stop->load()) return;
-      const size_t k = next++;
-      if (k >= todo.size()) return;
-      SweepRow row = run_one(*todo[k], *logs.at(todo[k]->log));
-      std::lock_guard<std::mutex> lock(mu);
-      if (row.values[14] != "ok") ++sum.failed;
-      ready.emplace(k, std::move(row));
-      ++done;
-      // Hand rows out in order: a row waits until every earlier run of the list is out.
-      for (auto it = ready.find(next_out); it != ready.end(); it = ready.find(next_out)) {
-        if (o.on_row) o.on_row(it->second);
-        ready.erase(it);
-        ++next_out;
-      }
-      if (o.progress) o.progress(done, todo.size());
+  // A row that cannot be written (a full disk) ends the sweep with that error, the rows before it written.
+  base::parallel_for(base::worker_threads(o.threads, todo.size()), todo.size(), [&](size_t k, unsigned) {
+    if (o.stop != nullptr && o.stop->load()) return;
+    SweepRow row = run_one(*todo[k], *logs.at(todo[k]->log));
+    std::lock_guard<std::mutex> lock(mu);
+    if (row.values[14] != "ok") ++sum.failed;
+    ready.emplace(k, std::move(row));
+    ++done;
+    // Hand rows out in order: a row waits until every earlier run of the list is out.
+    for (auto it = ready.find(next_out); it != ready.end(); it = ready.find(next_out)) {
+      if (o.on_row) o.on_row(it->second);
+      ready.erase(it);
+      ++next_out;
     }
-  };
-  const unsigned threads = base::worker_threads(o.threads, todo.size());
-  if (threads == 1) {
-    worker();
-  } else {
-    std::vector<std::thread> pool;
-    for (unsigned t = 0; t < threads; ++t) pool.emplace_back(worker);
-    for (auto& t : pool) t.join();
-  }
+    if (o.progress) o.progress(done, todo.size());
+  });
   // After a stop, rows that finished behind a run that never started are dropped, so that the output stays the
   // runs' order: a resume runs them again.
   sum.run = next_out;

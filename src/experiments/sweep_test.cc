@@ -188,6 +188,29 @@ TEST(SweepRun, RowsAreTheSimulationsInRunOrderWhateverTheThreads) {
   EXPECT_EQ(row.values[column("jobs_simulated")], direct["jobs"]["simulated"]);
 }
 
+TEST(SweepRun, ARowThatCannotBeWrittenEndsTheSweepWithItsError) {
+  // A full disk while two threads ran: the write's error left a worker thread and ended the process (abort).
+  SweepSpec s = parse_sweep_spec("logs = 'x'\nschedulers = ['fcfs', 'easy']\nseeds = [1, 2, 3]\n", "s.toml");
+  s.logs = {kKth};
+  const auto runs = expand_sweep(s);
+  for (const int threads : {1, 2}) {
+    SweepOptions o;
+    o.threads = threads;
+    std::vector<size_t> written;
+    o.on_row = [&](const SweepRow& row) {
+      if (written.size() == 2) throw SweepError("r.csv: write failed: No space left on device");
+      written.push_back(row.index);
+    };
+    try {
+      run_sweep(s, runs, o);
+      FAIL() << "no error";
+    } catch (const SweepError& e) {
+      EXPECT_STREQ(e.what(), "r.csv: write failed: No space left on device");
+    }
+    EXPECT_EQ(written, (std::vector<size_t>{0, 1})) << threads;  // the rows before it, in order
+  }
+}
+
 TEST(SweepRun, ShardsSkipsStopAndFailedRuns) {
   SweepSpec s = parse_sweep_spec(
       "logs = 'x'\nschedulers = ['fcfs', 'easy']\nestimate_models = ['real', 'tsafrir']\nkill_at_estimate = true\n",

@@ -2,10 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <atomic>
 #include <numeric>
 #include <stdexcept>
-#include <thread>
 
 #include <fmt/core.h>
 
@@ -429,18 +427,8 @@ std::vector<swf::Record> generate_talby(const TalbyOptions& options, const Talby
   const auto run_user = [&](size_t ux) {
     outputs[ux] = generate_user_sessions(users[ux], rngs[ux], model, options.weeks, p.procs);
   };
-  const unsigned threads = base::worker_threads(options.threads, users.size());
-  if (threads <= 1) {
-    for (size_t ux = 0; ux < users.size(); ++ux) run_user(ux);
-  } else {
-    std::atomic<size_t> next{0};
-    std::vector<std::thread> pool;
-    for (unsigned t = 0; t < threads; ++t)
-      pool.emplace_back([&] {
-        for (size_t ux = next++; ux < users.size(); ux = next++) run_user(ux);
-      });
-    for (auto& t : pool) t.join();
-  }
+  base::parallel_for(base::worker_threads(options.threads, users.size()), users.size(),
+                     [&](size_t ux, unsigned) { run_user(ux); });
 
   struct Pending {
     int64_t submit;
