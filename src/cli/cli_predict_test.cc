@@ -1,6 +1,8 @@
 // The `schedlab predict` command and the predictor options of `schedlab simulate`.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "test_util.h"
@@ -32,6 +34,16 @@ TEST(PredCliTest, PredictReplaysTheLogAndReportsAccuracy) {
   const auto text = run_cli({"predict", log, "-p", "sbh"});
   ASSERT_EQ(text.exit_code, 0) << text.err;
   EXPECT_NE(text.out.find("relative accuracy"), std::string::npos);
+  // The per-job CSV on standard output is the whole output: the report (or the JSON) followed it there.
+  const auto csv = run_cli({"predict", log, "--jobs-out", "-"});
+  ASSERT_EQ(csv.exit_code, 0) << csv.err;
+  EXPECT_EQ(csv.out.rfind("job_id,user,submit,", 0), 0u) << csv.out;
+  EXPECT_EQ(csv.out.find("relative accuracy"), std::string::npos) << csv.out;
+  EXPECT_EQ(std::count(csv.out.begin(), csv.out.end(), '\n'), 3);  // the header and two jobs
+  const auto both = run_cli({"predict", log, "--json", "--jobs-out", "-"});
+  EXPECT_EQ(both.exit_code, 1);
+  EXPECT_NE(both.err.find("--json and CSV to standard output ('-') cannot be combined"), std::string::npos)
+      << both.err;
 }
 
 TEST(PredCliTest, ErrorsAreClear) {

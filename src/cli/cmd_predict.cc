@@ -7,6 +7,7 @@
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
+#include "cli/analyze_util.h"
 #include "cli/commands.h"
 #include "schedlab/experiments/log_replay.h"
 #include "schedlab/predict/registry.h"
@@ -30,6 +31,8 @@ struct PredictArgs {
 };
 
 void run(const PredictArgs& a) {
+  // One document on standard output: the per-job CSV there was followed by the report or the JSON.
+  check_one_stdout_document(a.json, a.jobs_out);
   predict::PredictorConfig config{a.seed, {}};
   if (!a.correction.empty()) config.params.emplace("correction", a.correction);  // joins the spec's parameters
   const auto predictor = predict::make_predictor(a.predictor, config);
@@ -43,6 +46,7 @@ void run(const PredictArgs& a) {
     }
   }();
   if (!a.jobs_out.empty()) swf::write_text_file(a.jobs_out, experiments::log_replay_csv(r));
+  if (a.jobs_out == "-") return;  // the CSV is the output
   if (a.json) {
     nlohmann::json doc = experiments::to_json(r);
     doc["trace"] = a.trace;
