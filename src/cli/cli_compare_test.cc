@@ -43,6 +43,14 @@ TEST(CompareCliTest, TextJsonAndCsv) {
   int rows = 0;
   while (std::getline(in, line)) ++rows;
   EXPECT_EQ(rows, 2);
+  // The CSV to standard output is the whole output (the text report followed it there), and not with --json.
+  const auto out = run_cli({"compare", log, "-s", "fcfs,easy", "--period", "100", "--csv", "-"});
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  EXPECT_EQ(out.out.rfind("period,start,jobs,users,load", 0), 0u) << out.out;
+  EXPECT_EQ(out.out.find("baseline"), std::string::npos) << out.out;
+  const auto both = run_cli({"compare", log, "-s", "fcfs,easy", "--csv", "-", "--json"});
+  EXPECT_EQ(both.exit_code, 1);
+  EXPECT_NE(both.err.find("cannot be combined"), std::string::npos) << both.err;
 }
 
 TEST(CompareCliTest, ExcludedJobsAreCountedByReason) {

@@ -9,6 +9,7 @@
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
+#include "cli/analyze_util.h"
 #include "cli/commands.h"
 #include "cli/progress.h"
 #include "cli/sim_options.h"
@@ -98,6 +99,7 @@ void print_text(const CompareArgs& a, const experiments::CompareResult& r) {
 }
 
 void run(const CompareArgs& a) {
+  check_one_stdout_document(a.json, a.csv);  // one document on standard output
   experiments::CompareSpec spec;
   spec.schedulers = base::parse_spec_list(a.schedulers, "scheduler");
   spec.predictor = a.predictor;
@@ -123,6 +125,7 @@ void run(const CompareArgs& a) {
   }();
   progress.finish();
   if (!a.csv.empty()) swf::write_text_file(a.csv, experiments::compare_csv(r));
+  if (a.csv == "-") return;  // the CSV is the output (the report followed it there)
   if (a.json) {
     nlohmann::json doc = experiments::to_json(r);
     doc["trace"] = a.trace;
