@@ -52,8 +52,9 @@ class BinSampler {
   }
   size_t draw(base::Rng& rng) const {
     const double u = rng.uniform() * total_;
-    const double at = u / total_ * static_cast<double>(guide_.size());
-    size_t j = guide_[std::min(static_cast<size_t>(std::max(at, 0.0)), guide_.size() - 1)];
+    const double at = u / total_ * static_cast<double>(guide_.size());  // total_ > 0: shares of a non-empty pool
+    const double last = static_cast<double>(guide_.size() - 1);
+    size_t j = guide_[at > 0 ? static_cast<size_t>(std::min(at, last)) : 0];  // NaN and rounding stay in range
     while (j > 0 && cumulative_[j - 1] > u) --j;  // rounding put the bucket's start past u: step back
     while (j < cumulative_.size() && cumulative_[j] <= u) ++j;
     return std::min(j, cumulative_.size() - 1);
