@@ -9,6 +9,7 @@
 
 #include "schedlab/analysis/attribute.h"
 #include "schedlab/analysis/hurst.h"
+#include "schedlab/base/memory.h"
 
 namespace schedlab::analysis {
 
@@ -134,7 +135,13 @@ TemporalBins temporal_bins(const std::vector<swf::Record>& records, TemporalSeri
   out.origin = submit_times.front();
   out.width = width;
   const auto [times, values] = series_points(records, series, submit_times);
-  if (!times.empty()) out.bins = bin_series(times, values, out.origin, width, series == TemporalSeries::kJobs);
+  if (times.empty()) return out;
+  // One bin per `width` over the whole span, empty ones included (a series is regular): 1 s bins of a long log
+  // are billions. About 40 bytes a bin: its value, count and presence, and its CSV line.
+  const double bins = static_cast<double>((times.back() - out.origin) / width + 1);
+  base::check_fits_in_memory(bins * 40, fmt::format("--bin {} s over the log's {} s: {:.3g} bins (40 bytes per bin)",
+                                                    width, times.back() - out.origin, bins));
+  out.bins = bin_series(times, values, out.origin, width, series == TemporalSeries::kJobs);
   return out;
 }
 

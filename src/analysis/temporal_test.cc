@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include "schedlab/base/memory.h"
+
 #include "schedlab/base/random.h"
 #include "test_util.h"
 
@@ -90,6 +92,24 @@ TEST(TemporalBins, CountsAndMeansPerBin) {
     EXPECT_EQ(parse_temporal_series(temporal_series_name(s)), s);
   }
   EXPECT_FALSE(parse_temporal_series("bogus").has_value());
+}
+
+TEST(TemporalBins, BinsBeyondMemoryAreRefusedByName) {
+  // 1 s bins over 68 years: 2.1e9 bins, about 86 GB; they were allocated (or the process was killed) before.
+  const std::vector<swf::Record> log = {
+      testing::record({.submit_time = 0, .run_time = 1, .requested_procs = 1}),
+      testing::record({.submit_time = INT32_MAX, .run_time = 1, .requested_procs = 1})};
+  if (base::usable_memory_bytes() == 0 || base::usable_memory_bytes() > 80ULL * 1000 * 1000 * 1000)
+    GTEST_SKIP() << "this machine's memory is unknown or could hold the bins";
+  try {
+    temporal_bins(log, TemporalSeries::kJobs, 1);
+    FAIL() << "expected an error";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("--bin 1 s over the log's 2147483647 s: 2.15e+09 bins (40 bytes per bin)"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(temporal_bins(log, TemporalSeries::kJobs, 86400).bins.value.size(), 24856u);  // daily bins are fine
 }
 
 }  // namespace
