@@ -199,9 +199,9 @@ def sweep(spec, threads=0, output=None):
     if output is not None:
         output = os.fspath(output)
         jsonl = output.endswith(".jsonl")
-        _core.sweep_to_file("" if path else spec, path, _whole(threads, "threads"), output, jsonl)
+        _core.sweep_to_file("" if path else spec, path, _whole(threads, "threads", 32), output, jsonl)
         return _read_sweep_output(output, jsonl)
-    rows = _core.sweep("" if path else spec, path, _whole(threads, "threads"))
+    rows = _core.sweep("" if path else spec, path, _whole(threads, "threads", 32))
     return pd.DataFrame(rows, columns=list(_core.sweep_columns()))
 
 
@@ -238,16 +238,22 @@ def predictors():
     return dict(_core.predictors())
 
 
-def _whole(value, name):
+def _whole(value, name, bits=64):
     """A whole number for an integer parameter: an int (NumPy's too) or a float without a fraction. int() would
-    cut 2.7 to 2 without a word; a fraction, a bool or a text is an error naming the parameter."""
+    cut 2.7 to 2 without a word; a fraction, a bool or a text is an error naming the parameter, and so is a number
+    beyond the library's `bits`-bit integer (pybind11 said only 'incompatible function arguments')."""
     if isinstance(value, numbers.Integral) and not isinstance(value, bool):
-        return int(value)
-    if isinstance(value, numbers.Real) and not isinstance(value, bool) and float(value).is_integer():
-        return int(value)
-    if isinstance(value, numbers.Real) and not isinstance(value, bool):
+        whole = int(value)
+    elif isinstance(value, numbers.Real) and not isinstance(value, bool) and float(value).is_integer():
+        whole = int(value)
+    elif isinstance(value, numbers.Real) and not isinstance(value, bool):
         raise ValueError(f"{name} must be a whole number, not {value!r}")
-    raise TypeError(f"{name} must be a whole number, not {type(value).__name__} {value!r}")
+    else:
+        raise TypeError(f"{name} must be a whole number, not {type(value).__name__} {value!r}")
+    if bits is not None and not -2 ** (bits - 1) <= whole < 2 ** (bits - 1):
+        raise ValueError(f"{name} must be at most {2 ** (bits - 1) - 1} (and at least {-2 ** (bits - 1)}), "
+                         f"not {value!r}")
+    return whole
 
 
 def _whole_or_none(value, name):
@@ -256,7 +262,7 @@ def _whole_or_none(value, name):
 
 def _seed(seed):
     """A seed: a whole number >= 0 (the library's seeds are unsigned 64-bit numbers)."""
-    value = _whole(seed, "seed")
+    value = _whole(seed, "seed", None)  # unsigned 64-bit: its own range, checked below
     if value < 0 or value >= 2 ** 64:
         raise ValueError(f"seed must be a whole number from 0 to 2**64 - 1, not {seed!r}")
     return value
@@ -280,8 +286,8 @@ def locality(log, attribute="runtime", slice="3d", bins=24, bootstrap=1000, seed
              expected="share"):
     """Locality of sampling (`schedlab analyze locality --json`): M'_max, M'_med, the bootstrap baseline, M.
     `shift`: of the slice boundaries from the first submit; `expected`: "share" or "uniform" counts."""
-    return _core.locality(_log(log), attribute, _seconds(slice, "slice"), _whole(bins, "bins"),
-                          _whole(bootstrap, "bootstrap"), _seed(seed), _whole(threads, "threads"),
+    return _core.locality(_log(log), attribute, _seconds(slice, "slice"), _whole(bins, "bins", 32),
+                          _whole(bootstrap, "bootstrap", 32), _seed(seed), _whole(threads, "threads", 32),
                           _seconds(shift, "shift"), str(expected))
 
 
@@ -309,10 +315,12 @@ def sessions(log, classify=False, think_time="20m", online=False, pca=False, see
     options of --classify. rows=True returns (summary, sessions, users): one DataFrame row per session (as -o
     writes) and, with classify=True, one per user with its variables and class (as --users-output; else None)."""
     logs = list(log) if isinstance(log, (list, tuple)) else [log]
+    if not logs:
+        raise ValueError("sessions: give at least one log")
     names = [os.fspath(l) if isinstance(l, (str, os.PathLike)) else f"log {i + 1}" for i, l in enumerate(logs)]
     summary, session_csv, user_csv = _core.sessions(
         [_log(l) for l in logs], names, bool(classify), _seconds(think_time, "think_time"), bool(online), bool(pca),
-        _seed(seed), _whole(restarts, "restarts"), str(transform), bool(rows))
+        _seed(seed), _whole(restarts, "restarts", 32), str(transform), bool(rows))
     if not rows:
         return summary
     users = pd.read_csv(io.StringIO(user_csv)) if user_csv is not None else None
@@ -333,7 +341,7 @@ def compare(log, schedulers, predictor="", procs=None, load=None, period="30d", 
     """Several schedulers on one log, period by period (`schedlab compare --json`): means, months won, gaps,
     deviations, gains, correlations. `schedulers`: a list of specs. The simulation options are simulate()'s."""
     return _core.compare(_log(log), list(schedulers), predictor or "", _whole_or_none(procs, "procs"), load,
-                         _seconds(period, "period"), baseline or "", _whole(threads, "threads"), correction or "",
+                         _seconds(period, "period"), baseline or "", _whole(threads, "threads", 32), correction or "",
                          bool(kill_at_estimate), float(arrival_scale), _whole(bsld_tau, "bsld_tau"),
                          float(warmup_fraction), _seed(seed))
 
@@ -357,7 +365,7 @@ def generate_locality(log, theta=2.5, jobs=0, max_repetitions=1000, repeat="job"
     """Feitelson's locality model drawing from the log's jobs (`schedlab generate locality`): a DataFrame.
     `repeat`: "job", "runtime" or "size"; `arrivals`: "poisson" or "log"; `think`: seconds between repeats."""
     return _frame(_core.generate_locality(_log(log), float(theta), _whole(jobs, "jobs"), _seed(seed),
-                                          _whole(max_repetitions, "max_repetitions"), str(repeat), str(arrivals),
+                                          _whole(max_repetitions, "max_repetitions", 32), str(repeat), str(arrivals),
                                           _whole(think, "think")))
 
 
@@ -376,7 +384,7 @@ def generate_talby(procs=None, cpu_work=None, jobs_per_day=None, load=None, week
                                        _whole(weeks, "weeks"), _seed(seed), os.fspath(fit), source,
                                        os.fspath(job_model) if job_model is not None else "",
                                        os.fspath(save_job_model) if save_job_model is not None else "",
-                                       _whole(threads, "threads"))
+                                       _whole(threads, "threads", 32))
     for w in report["warnings"]:
         warnings.warn(w, stacklevel=2)
     return _frame(out), report
@@ -385,8 +393,8 @@ def generate_talby(procs=None, cpu_work=None, jobs_per_day=None, load=None, week
 def diversity(logs, attribute="runtime", bins=24, bootstrap=100, seed=1, threads=0, expected="share"):
     """Diversity between logs (`schedlab analyze diversity --json`): `logs` a list of paths or DataFrames."""
     names = [os.fspath(l) if isinstance(l, (str, os.PathLike)) else f"log {i + 1}" for i, l in enumerate(logs)]
-    return _core.diversity([_log(l) for l in logs], names, attribute, _whole(bins, "bins"),
-                           _whole(bootstrap, "bootstrap"), _seed(seed), str(expected), _whole(threads, "threads"))
+    return _core.diversity([_log(l) for l in logs], names, attribute, _whole(bins, "bins", 32),
+                           _whole(bootstrap, "bootstrap", 32), _seed(seed), str(expected), _whole(threads, "threads", 32))
 
 
 def categorize(log, min_jobs=6, max_jobs=0, parallelism="exact", groups=None, top=20):
@@ -427,12 +435,14 @@ def profiler_ingest(db, logs, source=None):
     """Learn logs (paths) into the profiler's SQLite database (`schedlab profiler ingest --json`). `source`: the
     identity of the one log given (default: from its header or file name)."""
     paths = [os.fspath(logs)] if isinstance(logs, (str, os.PathLike)) else [os.fspath(l) for l in logs]
+    if not paths:
+        raise ValueError("profiler_ingest: give at least one log")
     return _core.profiler_ingest(os.fspath(db), paths, source or "")
 
 
 def profiler_query(db, user, executable=-1, procs=1, elapsed=0, confidence=0.95):
     """The profiler's runtime estimate for a job (`schedlab profiler query --json`)."""
-    return _core.profiler_query(os.fspath(db), _whole(user, "user"), _whole(executable, "executable"),
+    return _core.profiler_query(os.fspath(db), _whole(user, "user", 32), _whole(executable, "executable", 32),
                                 _whole(procs, "procs"), _whole(elapsed, "elapsed"), float(confidence))
 
 
@@ -464,7 +474,7 @@ def report(log, output, schedulers=("easy", "conservative"), predictor="", procs
     if title is None:
         title = os.fspath(log) if isinstance(log, (str, os.PathLike)) else "DataFrame"
     _core.report(_log(log), os.fspath(output), str(title), list(schedulers), predictor or "",
-                 _whole_or_none(procs, "procs"), _whole(threads, "threads"))
+                 _whole_or_none(procs, "procs"), _whole(threads, "threads", 32))
 
 
 def report_sweep(results, output, metric="wait_mean", x="", title=None):

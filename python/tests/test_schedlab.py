@@ -440,6 +440,20 @@ def test_sessions_pool_logs_and_give_the_clis_rows(tmp_path):
         schedlab.sessions(KTH, classify=True, restarts=0)
     with pytest.raises(ValueError, match="restarts must be a whole number"):
         schedlab.sessions(KTH, classify=True, restarts=1.5)
+    # Numbers beyond the library's integers are named (pybind11 said 'incompatible function arguments'), and an
+    # empty list of logs is an error, not an empty study.
+    with pytest.raises(ValueError, match="restarts must be at most 2147483647"):
+        schedlab.sessions(KTH, classify=True, restarts=10 ** 10)
+    with pytest.raises(ValueError, match="bins must be at most 2147483647"):
+        schedlab.locality(KTH, bins=10 ** 12)
+    with pytest.raises(ValueError, match="max_repetitions must be at most 2147483647"):
+        schedlab.generate_locality(KTH, max_repetitions=2 ** 40)
+    with pytest.raises(ValueError, match="bsld_tau must be at most 9223372036854775807"):
+        schedlab.simulate(KTH, bsld_tau=2 ** 70)
+    with pytest.raises(ValueError, match="give at least one log"):
+        schedlab.sessions([])
+    with pytest.raises(ValueError, match="give at least one log"):
+        schedlab.profiler_ingest(tmp_path / "none.db", [])
 
 
 def test_durations_follow_the_clis_rule():

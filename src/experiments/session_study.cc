@@ -59,6 +59,7 @@ void add_online_classes(const SessionStudyLog& l, std::vector<int>& out) {
 }  // namespace
 
 SessionStudy run_session_study(std::vector<std::pair<std::string, swf::Log>> logs, const SessionStudyOptions& options) {
+  if (logs.empty()) throw std::invalid_argument("sessions: no log given");
   if (options.classify && options.classify_options.restarts < 1)
     throw std::invalid_argument(
         fmt::format("k-means restarts must be at least 1 (got {})", options.classify_options.restarts));

@@ -88,6 +88,7 @@ TEST(SessionStudy, ErrorsNameTheLog) {
   swf::Log empty = kth();
   empty.records.clear();
   EXPECT_THROW(run_session_study({{"empty.swf", empty}}, {}), std::invalid_argument);
+  EXPECT_THROW(run_session_study({}, {}), std::invalid_argument);  // no log: not an empty study
   // Two users' jobs, one session each: two logs pool four sessions, too few for five classes; both are named.
   swf::Log few = kth();
   few.records.resize(2);
