@@ -434,7 +434,7 @@ def test_sessions_pool_logs_and_give_the_clis_rows(tmp_path):
     # Without classify there is no user row (the rows carry the user's class).
     _, alone, none = schedlab.sessions(early, rows=True)
     assert none is None and len(alone) == schedlab.sessions(early)["sessions"] and "class" not in alone.columns
-    with pytest.raises(ValueError, match="transform 'sqrt': none or log"):
+    with pytest.raises(ValueError, match="transform 'sqrt': one of none, log"):
         schedlab.sessions(KTH, classify=True, transform="sqrt")
     with pytest.raises(ValueError, match="restarts must be at least 1"):
         schedlab.sessions(KTH, classify=True, restarts=0)
@@ -749,7 +749,8 @@ def test_the_options_added_for_parity_give_the_clis_results(tmp_path):
     c = cli_json("categorize", KTH, "--min-jobs", "3", "--max-jobs", "50", "--parallelism", "log2", "--groups",
                  "user", "--top", "5")
     assert {k: v for k, v in cat.items() if k in c} == {k: v for k, v in c.items() if k in cat} and "keys" in cat
-    with pytest.raises(ValueError, match="groups 'users'"):
+    with pytest.raises(ValueError, match="groups 'users': one of system, user, queue, parallelism, executable, "
+                                         "executable\\+user\\+parallelism"):
         schedlab.categorize(KTH, groups="users")
     bins = schedlab.estimate_bins(KTH, top=3, max_estimate="4h")
     c = cli_json("estimates", "bins", KTH, "--top", "3", "--max-estimate", "4h")
@@ -784,3 +785,21 @@ def test_the_options_added_for_parity_give_the_clis_results(tmp_path):
                     "--training-out", str(train_out), "-o", str(out)], check=True, capture_output=True)
     pd.testing.assert_frame_equal(training, schedlab.read_swf(train_out)[0])
     pd.testing.assert_frame_equal(exp, schedlab.read_swf(out)[0])
+
+
+def test_choices_and_limits_are_the_librarys():
+    """A choice's names and a limit's range come from the library, as for the CLI: a bad value names the
+    parameter and what it may be, before any work is done."""
+    cases = [
+        (lambda: schedlab.categorize(KTH, parallelism="sqrt"), "parallelism 'sqrt': one of exact, log2"),
+        (lambda: schedlab.categorize(KTH, top=-1), "top must be >= 0"),
+        (lambda: schedlab.generate_locality(KTH, repeat="Job"), "repeat 'Job': one of job, runtime, size"),
+        (lambda: schedlab.generate_locality(KTH, arrivals="uniform"), "arrivals 'uniform': one of poisson, log"),
+        (lambda: schedlab.estimate_bins(KTH, max_estimate=0), "estimate limit must be 1 s to 2\\^31 - 1 s, got 0 s"),
+        (lambda: schedlab.estimate_bins(KTH, max_estimate=2**31), "got 2147483648 s"),
+    ]
+    for call, message in cases:
+        with pytest.raises(ValueError, match=message):
+            call()
+    # The largest limit keeps every job (it was cut to 32 bits before the library's check).
+    assert schedlab.estimate_bins(KTH, max_estimate=2**31 - 1)["dropped_above_max_estimate"] == 0

@@ -156,6 +156,8 @@ std::optional<CategoryKey> parse_category_key(std::string_view name) {
   return std::nullopt;
 }
 
+std::vector<std::string> category_key_names() { return {kKeyNames.begin(), kKeyNames.end()}; }
+
 std::string_view category_exclusion_name(CategoryExclusion e) { return kExclusionNames[static_cast<size_t>(e)]; }
 
 int64_t CategoryResult::excluded_total() const {
@@ -191,7 +193,14 @@ std::optional<ParallelismBucket> parse_parallelism_bucket(std::string_view name)
   return std::nullopt;
 }
 
+std::vector<std::string> parallelism_bucket_names() { return {"exact", "log2"}; }
+
+void check_group_listing(int64_t top) {
+  if (top < 0) throw std::invalid_argument(fmt::format("top must be >= 0 (0: all groups), got {}", top));
+}
+
 std::vector<CategoryGroup> largest_groups(const CategoryResult& r, int64_t top) {
+  check_group_listing(top);
   std::vector<CategoryGroup> list = r.group_list;
   std::stable_sort(list.begin(), list.end(), [](const auto& a, const auto& b) { return a.jobs > b.jobs; });
   if (top > 0 && static_cast<int64_t>(list.size()) > top) list.resize(static_cast<size_t>(top));

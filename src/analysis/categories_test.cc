@@ -197,6 +197,24 @@ TEST(Categories, EmptyKeyIsNanAndNamesRoundTrip) {
   for (int k = 0; k < kCategoryKeys; ++k)
     EXPECT_EQ(parse_category_key(category_key_name(static_cast<CategoryKey>(k))), static_cast<CategoryKey>(k));
   EXPECT_FALSE(parse_category_key("nosuch").has_value());
+  // The names the CLI and Python offer are the ones parse_… accepts, in enum order.
+  const auto names = category_key_names();
+  ASSERT_EQ(names.size(), static_cast<size_t>(kCategoryKeys));
+  for (int k = 0; k < kCategoryKeys; ++k) EXPECT_EQ(parse_category_key(names[static_cast<size_t>(k)]), static_cast<CategoryKey>(k));
+  EXPECT_EQ(parallelism_bucket_names(), (std::vector<std::string>{"exact", "log2"}));
+  for (const auto& n : parallelism_bucket_names()) EXPECT_EQ(parallelism_bucket_name(parse_parallelism_bucket(n).value()), n);
+}
+
+TEST(CategorizeTest, ANegativeListingIsRefusedAndZeroListsAll) {
+  CategorizeOptions o;
+  o.min_group_jobs = 2;
+  const Categorization c = categorize(tiny_log(), o);
+  ASSERT_GE(c[CategoryKey::kUser].group_list.size(), 3u);
+  EXPECT_EQ(largest_groups(c[CategoryKey::kUser], 0).size(), c[CategoryKey::kUser].group_list.size());
+  EXPECT_EQ(largest_groups(c[CategoryKey::kUser], 2).size(), 2u);
+  EXPECT_THROW(largest_groups(c[CategoryKey::kUser], -1), std::invalid_argument);
+  EXPECT_THROW(check_group_listing(-1), std::invalid_argument);
+  EXPECT_NO_THROW(check_group_listing(0));
 }
 
 }  // namespace

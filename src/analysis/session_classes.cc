@@ -31,6 +31,7 @@ std::optional<Transform> parse_transform(std::string_view name) {
 }
 
 std::string_view transform_name(Transform t) { return t == Transform::kSignedLog ? "log" : "none"; }
+std::vector<std::string> transform_names() { return {"none", "log"}; }
 
 namespace {
 

@@ -96,8 +96,8 @@ TEST(CliCategorize, BadInputAndOptions) {
   write_file(dir.file("tiny.swf"), tiny_log());
   EXPECT_EQ(run_cli({"categorize", dir.file("tiny.swf"), "--min-jobs", "1"}).exit_code, 1);
   EXPECT_EQ(run_cli({"categorize", dir.file("tiny.swf"), "--max-jobs", "3"}).exit_code, 1);
-  EXPECT_EQ(run_cli({"categorize", dir.file("tiny.swf"), "--parallelism", "sqrt"}).exit_code, 1);
-  EXPECT_EQ(run_cli({"categorize", dir.file("tiny.swf"), "--groups", "nosuch"}).exit_code, 1);
+  EXPECT_EQ(run_cli({"categorize", dir.file("tiny.swf"), "--parallelism", "sqrt"}).exit_code, 2);  // a usage error
+  EXPECT_EQ(run_cli({"categorize", dir.file("tiny.swf"), "--groups", "nosuch"}).exit_code, 2);
   EXPECT_EQ(run_cli({"categorize", dir.file("missing.swf")}).exit_code, 1);
 }
 

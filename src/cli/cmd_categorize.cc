@@ -46,19 +46,11 @@ void run_categorize(const CategorizeCliOptions& opt) {
   analysis::CategorizeOptions co;
   co.min_group_jobs = opt.min_jobs;
   co.max_group_jobs = opt.max_jobs;
-  const auto bucket = analysis::parse_parallelism_bucket(opt.parallelism);
-  if (!bucket) throw std::invalid_argument(fmt::format("--parallelism must be exact or log2 (got '{}')", opt.parallelism));
-  co.parallelism = *bucket;
-  if (opt.top < 0) throw std::invalid_argument("--top must be >= 0");
-  analysis::check_categorize_options(co);  // before the log is read
+  co.parallelism = analysis::parse_parallelism_bucket(opt.parallelism).value();  // (CLI checked the names)
+  analysis::check_group_listing(opt.top);  // the options before the log is read
+  analysis::check_categorize_options(co);
   std::optional<analysis::CategoryKey> list_key;
-  if (!opt.groups.empty()) {
-    list_key = analysis::parse_category_key(opt.groups);
-    if (!list_key)
-      throw std::invalid_argument(fmt::format("--groups: unknown key '{}' (known: system, user, queue, parallelism, "
-                                              "executable, executable+user+parallelism)",
-                                              opt.groups));
-  }
+  if (!opt.groups.empty()) list_key = analysis::parse_category_key(opt.groups).value();
   const swf::Log log = read_log_for_analysis(opt.path, opt.skip_invalid);
   const analysis::Categorization c = analysis::categorize(log.records, co);
   const auto lowest = c.lowest_cv();
@@ -133,8 +125,10 @@ void add_categorize_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--parallelism", opt->parallelism,
                   "exact: one group per size; log2: the profiler's buckets {1},{2},{3-4},{5-8},...")
+      ->check(CLI::IsMember(analysis::parallelism_bucket_names()))
       ->capture_default_str();
-  cmd->add_option("--groups", opt->groups, "also list the groups of this key");
+  cmd->add_option("--groups", opt->groups, "also list the groups of this key")
+      ->check(CLI::IsMember(analysis::category_key_names()));
   cmd->add_option("--top", opt->top, "groups listed with --groups, most jobs first (0 = all)")->capture_default_str();
   cmd->add_flag("--json", opt->json, "print one JSON document");
   cmd->add_flag("--skip-invalid", opt->skip_invalid, "skip malformed records (counted) instead of failing");

@@ -106,11 +106,8 @@ void run_locality(const LocalityCliOptions& opt) {
   o.theta = opt.theta;
   o.jobs = opt.jobs;
   o.max_repetitions = opt.max_repetitions;
-  o.repeat = opt.repeat == "runtime" ? model::LocalityModelOptions::Repeat::kRuntime
-             : opt.repeat == "size"  ? model::LocalityModelOptions::Repeat::kSize
-                                     : model::LocalityModelOptions::Repeat::kJob;
-  o.arrivals = opt.arrivals == "log" ? model::LocalityModelOptions::Arrivals::kLog
-                                     : model::LocalityModelOptions::Arrivals::kPoisson;
+  o.repeat = model::parse_locality_repeat(opt.repeat).value();  // (CLI checked the names)
+  o.arrivals = model::parse_locality_arrivals(opt.arrivals).value();
   o.think = opt.think;
   o.seed = opt.seed;
   model::check_locality_options(o);  // bad options fail before the log is read
@@ -278,12 +275,12 @@ void add_generate_command(CLI::App& app) {
   loc->add_option("--jobs", lo->jobs, "jobs to generate (default: as many as the log has)");
   loc->add_option("--max-repetitions", lo->max_repetitions, "longest run")->capture_default_str();
   loc->add_option("--repeat", lo->repeat, "what a run repeats: the whole job, its runtime (and estimate), or its size")
-      ->check(CLI::IsMember({"job", "runtime", "size"}))
+      ->check(CLI::IsMember(model::locality_repeat_names()))
       ->capture_default_str();
   loc->add_option("--arrivals", lo->arrivals,
                   "first jobs of runs: a Poisson process at the log's job rate / mean run length, or the log's own "
                   "submit times")
-      ->check(CLI::IsMember({"poisson", "log"}))
+      ->check(CLI::IsMember(model::locality_arrivals_names()))
       ->capture_default_str();
   loc->add_option("--think", lo->think, "seconds between a repeat's end and the next repeat")->capture_default_str();
   loc->add_option("--seed", lo->seed, "random seed")->capture_default_str();

@@ -104,9 +104,7 @@ void run_sessions(const SessionsCliOptions& opt) {
   so.pca = opt.pca;
   so.classify_options.seed = opt.seed;
   so.classify_options.restarts = opt.restarts;
-  const auto transform = analysis::parse_transform(opt.transform);
-  if (!transform) throw std::invalid_argument(fmt::format("--transform: '{}' is not none or log", opt.transform));
-  so.classify_options.transform = *transform;
+  so.classify_options.transform = analysis::parse_transform(opt.transform).value();  // (CLI checked the names)
   if (opt.restarts < 1) throw std::invalid_argument("--restarts must be >= 1");
   swf::check_output_is_not_input(opt.out, opt.paths);
   swf::check_output_is_not_input(opt.users_out, opt.paths);
@@ -148,6 +146,7 @@ void add_sessions_command(CLI::App& app) {
                   "write one CSV row per user: the user variables and class (- = standard output)")
       ->needs(classify);
   cmd->add_option("--transform", opt->transform, "none (thesis: z-scores of raw values) or log (signed log first)")
+      ->check(CLI::IsMember(analysis::transform_names()))
       ->capture_default_str()
       ->needs(classify);
   cmd->add_flag("--json", opt->json, "print one JSON document");

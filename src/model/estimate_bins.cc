@@ -2,7 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
 #include <unordered_map>
+
+#include <fmt/core.h>
 
 #include "schedlab/trace/conventions.h"
 
@@ -90,7 +95,9 @@ nlohmann::ordered_json to_json(const EstimateComparison& c) {
   return j;
 }
 
-int64_t drop_estimates_above(std::vector<swf::Record>& records, int32_t limit) {
+int64_t drop_estimates_above(std::vector<swf::Record>& records, int64_t limit) {
+  if (limit < 1 || limit > std::numeric_limits<int32_t>::max())
+    throw std::invalid_argument(fmt::format("the estimate limit must be 1 s to 2^31 - 1 s, got {} s", limit));
   const auto before = records.size();
   std::erase_if(records, [limit](const swf::Record& r) { return r.requested_time > limit; });
   return static_cast<int64_t>(before - records.size());

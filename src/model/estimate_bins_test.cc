@@ -145,6 +145,12 @@ TEST(EstimateBins, CumulativeSharesAndDropAbove) {
   EXPECT_DOUBLE_EQ(j["modes"][0]["cumulative_share"].get<double>(), 0.6);
   EXPECT_EQ(drop_estimates_above(log, 3600), 2);
   EXPECT_EQ(log.size(), 4u);
+  // Limits outside an SWF field's range are refused and leave the log alone (a limit of 0 or below would have
+  // dropped every job with an estimate; one above 2^31 - 1 was cut to 32 bits by the Python binding's cast).
+  EXPECT_THROW(drop_estimates_above(log, 0), std::invalid_argument);
+  EXPECT_THROW(drop_estimates_above(log, int64_t{1} << 31), std::invalid_argument);
+  EXPECT_EQ(log.size(), 4u);
+  EXPECT_EQ(drop_estimates_above(log, (int64_t{1} << 31) - 1), 0);
 }
 
 }  // namespace

@@ -119,6 +119,18 @@ TEST(LocalityModelTest, BadOptionsAreNamed) {
   EXPECT_NE(message(schedlab::testing::records({J{1, 0, 50, 1, 60}})).find("one instant"), std::string::npos);
 }
 
+TEST(LocalityModelTest, ChoiceNamesRoundTrip) {
+  using O = LocalityModelOptions;
+  EXPECT_EQ(locality_repeat_names(), (std::vector<std::string>{"job", "runtime", "size"}));
+  EXPECT_EQ(locality_arrivals_names(), (std::vector<std::string>{"poisson", "log"}));
+  for (const O::Repeat r : {O::Repeat::kJob, O::Repeat::kRuntime, O::Repeat::kSize})
+    EXPECT_EQ(parse_locality_repeat(locality_repeat_name(r)), r);
+  for (const O::Arrivals a : {O::Arrivals::kPoisson, O::Arrivals::kLog})
+    EXPECT_EQ(parse_locality_arrivals(locality_arrivals_name(a)), a);
+  EXPECT_FALSE(parse_locality_repeat("Job").has_value());
+  EXPECT_FALSE(parse_locality_arrivals("").has_value());
+}
+
 TEST(ScrambleTest, KeepsArrivalsAndTheMultisetOfJobs) {
   const auto log = schedlab::testing::records({J{1, 0, 50, 1, 60}, J{2, 10, 500, 8, 600}, J{3, 30, 5000, 2, 9000},
                                                J{4, 35, 7, 3, 10}, J{5, 90, 70, 5, 100}});

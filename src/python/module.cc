@@ -96,6 +96,22 @@ py::object to_python(const nlohmann::json& j) {
   }
 }
 
+// A choice by name, parsed by the library's parse_… function; anything else is a ValueError naming the
+// parameter and the library's names for its choices.
+template <typename T>
+T choice(const char* param, const std::string& given, const std::optional<T>& parsed,
+         const std::vector<std::string>& names) {
+  if (parsed) return *parsed;
+  std::string known;
+  for (const auto& n : names) known += (known.empty() ? "" : ", ") + n;
+  std::string message = param;
+  message += " '";
+  message += given;
+  message += "': one of ";
+  message += known;
+  throw py::value_error(message);
+}
+
 nlohmann::json ordered_to_plain(const nlohmann::ordered_json& j) { return nlohmann::json::parse(j.dump()); }
 
 // A missing input file is Python's FileNotFoundError (the library's errors are ValueError or OSError).
@@ -592,9 +608,8 @@ PYBIND11_MODULE(_core, m) {
     so.pca = pca;
     so.classify_options.seed = seed;
     so.classify_options.restarts = restarts;
-    const auto t = analysis::parse_transform(transform);
-    if (!t) throw py::value_error("transform '" + transform + "': none or log");
-    so.classify_options.transform = *t;
+    so.classify_options.transform = choice("transform", transform, analysis::parse_transform(transform),
+                                           analysis::transform_names());
     std::vector<std::pair<std::string, swf::Log>> pooled;
     for (size_t i = 0; i < logs.size(); ++i) pooled.emplace_back(names.at(i), *logs[i]);
     nlohmann::ordered_json j;
@@ -749,29 +764,20 @@ PYBIND11_MODULE(_core, m) {
     analysis::CategorizeOptions co;
     co.min_group_jobs = min_jobs;
     co.max_group_jobs = max_jobs;
-    const auto bucket = analysis::parse_parallelism_bucket(parallelism);
-    if (!bucket) throw py::value_error("parallelism '" + parallelism + "': exact or log2");
-    co.parallelism = *bucket;
-    if (top < 0) throw py::value_error("top must be >= 0");
+    co.parallelism = choice("parallelism", parallelism, analysis::parse_parallelism_bucket(parallelism),
+                            analysis::parallelism_bucket_names());
+    analysis::check_group_listing(top);
     std::optional<analysis::CategoryKey> key;
-    if (!groups.empty()) {
-      key = analysis::parse_category_key(groups);
-      if (!key)
-        throw py::value_error("groups '" + groups + "': system, user, queue, parallelism, executable or "
-                              "executable+user+parallelism");
-    }
+    if (!groups.empty())
+      key = choice("groups", groups, analysis::parse_category_key(groups), analysis::category_key_names());
     return json_out(experiments::to_json(analysis::categorize(l->records, co), key, top));
   }, py::arg("log"), py::arg("min_jobs"), py::arg("max_jobs"), py::arg("parallelism"), py::arg("groups"),
      py::arg("top"));
   m.def("estimate_bins", [](const LogPtr& l, int64_t top, std::optional<int64_t> max_estimate) {
     if (top < 0) throw py::value_error("top must be >= 0");
     std::vector<swf::Record> records = l->records;
-    int64_t dropped = 0;
-    if (max_estimate) {  // e.g. KTH4H: the KTH jobs with an estimate <= 4 h
-      if (*max_estimate < 1 || *max_estimate > INT32_MAX)
-        throw py::value_error("max_estimate must be 1 s to 2^31 - 1 s");
-      dropped = model::drop_estimates_above(records, static_cast<int32_t>(*max_estimate));
-    }
+    // e.g. KTH4H: the KTH jobs with an estimate <= 4 h
+    const int64_t dropped = max_estimate ? model::drop_estimates_above(records, *max_estimate) : 0;
     nlohmann::ordered_json j;
     if (max_estimate) j["dropped_above_max_estimate"] = dropped;
     j.update(model::to_json(model::estimate_bins(records), static_cast<size_t>(top)));
@@ -855,13 +861,8 @@ PYBIND11_MODULE(_core, m) {
     o.jobs = jobs;
     o.seed = seed;
     o.max_repetitions = max_repetitions;
-    if (repeat == "job") o.repeat = model::LocalityModelOptions::Repeat::kJob;
-    else if (repeat == "runtime") o.repeat = model::LocalityModelOptions::Repeat::kRuntime;
-    else if (repeat == "size") o.repeat = model::LocalityModelOptions::Repeat::kSize;
-    else throw py::value_error("repeat '" + repeat + "': job, runtime or size");
-    if (arrivals == "poisson") o.arrivals = model::LocalityModelOptions::Arrivals::kPoisson;
-    else if (arrivals == "log") o.arrivals = model::LocalityModelOptions::Arrivals::kLog;
-    else throw py::value_error("arrivals '" + arrivals + "': poisson or log");
+    o.repeat = choice("repeat", repeat, model::parse_locality_repeat(repeat), model::locality_repeat_names());
+    o.arrivals = choice("arrivals", arrivals, model::parse_locality_arrivals(arrivals), model::locality_arrivals_names());
     o.think = think;
     model::LocalityModelStats st;
     auto records = model::generate_locality(l->records, o, &st);

@@ -38,6 +38,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -50,6 +51,7 @@ inline constexpr int kCategoryKeys = 6;
 // "system", "user", "queue", "parallelism", "executable", "executable+user+parallelism"
 std::string_view category_key_name(CategoryKey key);
 std::optional<CategoryKey> parse_category_key(std::string_view name);  // inverse of category_key_name
+std::vector<std::string> category_key_names();                         // in CategoryKey order
 
 enum class CategoryExclusion {
   kPartialLine,
@@ -113,8 +115,12 @@ void check_categorize_options(const CategorizeOptions& options);
 // "exact" / "log2", and back (nullopt for anything else).
 std::string_view parallelism_bucket_name(ParallelismBucket b);
 std::optional<ParallelismBucket> parse_parallelism_bucket(std::string_view name);
+std::vector<std::string> parallelism_bucket_names();  // "exact", "log2"
 
-// The groups of a key to list: largest first (ties in key order), at most `top` (0 = all).
+// Throws std::invalid_argument when top < 0 (a command calls it to fail before reading a log).
+void check_group_listing(int64_t top);
+// The groups of a key to list: largest first (ties in key order), at most `top` (0 = all); throws as
+// check_group_listing().
 std::vector<CategoryGroup> largest_groups(const CategoryResult& r, int64_t top);
 
 // Throws std::invalid_argument when min_group_jobs < 2 or 0 < max_group_jobs < min_group_jobs.

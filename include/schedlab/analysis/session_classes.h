@@ -42,6 +42,7 @@ enum class Transform { kNone, kSignedLog };
 // "none" or "log"; std::nullopt for anything else. transform_name is its inverse.
 std::optional<Transform> parse_transform(std::string_view name);
 std::string_view transform_name(Transform t);
+std::vector<std::string> transform_names();  // "none", "log"
 
 struct ClassifyOptions {
   uint64_t seed = 1;

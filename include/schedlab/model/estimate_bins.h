@@ -56,8 +56,9 @@ EstimateBins estimate_bins(const std::vector<swf::Record>& records,
 nlohmann::ordered_json to_json(const EstimateBins& bins, size_t top);
 
 // Removes the records whose estimate (field 9) is above `limit` seconds (e.g. KTH4H, the KTH jobs with an
-// estimate of at most 4 h); returns how many were removed.
-int64_t drop_estimates_above(std::vector<swf::Record>& records, int32_t limit);
+// estimate of at most 4 h); returns how many were removed. Throws std::invalid_argument unless
+// 1 <= limit <= 2^31 - 1 (an SWF field's range: any smaller limit would drop every job with an estimate).
+int64_t drop_estimates_above(std::vector<swf::Record>& records, int64_t limit);
 
 // Comparison of a log's estimates with a model's (or another log's).
 // Pairing: when both logs have the same number of records and the same job numbers in the same order, the

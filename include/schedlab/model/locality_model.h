@@ -23,7 +23,9 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "schedlab/swf/header.h"
@@ -49,6 +51,15 @@ struct LocalityModelStats {
   double run_rate_per_day = 0;   // first items per day (Poisson)
   int64_t largest_size = 0;      // of the pool (MaxProcs when the log's header has none)
 };
+
+// The names of the choices ("job", "runtime", "size"; "poisson", "log"), for the CLI, Python and the header's
+// Note line, and back (nullopt for anything else). The *_names() lists are in enum order.
+std::string_view locality_repeat_name(LocalityModelOptions::Repeat r);
+std::optional<LocalityModelOptions::Repeat> parse_locality_repeat(std::string_view name);
+std::vector<std::string> locality_repeat_names();
+std::string_view locality_arrivals_name(LocalityModelOptions::Arrivals a);
+std::optional<LocalityModelOptions::Arrivals> parse_locality_arrivals(std::string_view name);
+std::vector<std::string> locality_arrivals_names();
 
 // Throws std::invalid_argument naming the option: theta <= 1, jobs < 0, max_repetitions < 1, think < 0 (so that a
 // tool can check its options before it reads a log).
