@@ -725,7 +725,7 @@ def test_the_options_added_for_parity_give_the_clis_results(tmp_path):
     loc = schedlab.locality(KTH, shift="1d", expected="uniform", bootstrap=5)
     c = cli_json("analyze", "locality", KTH, "--shift", "1d", "--expected", "uniform", "--bootstrap", "5")
     assert loc["m_prime"] == c["m_prime"] and loc["options"] == c["options"]
-    with pytest.raises(ValueError, match="expected 'even': share or uniform"):
+    with pytest.raises(ValueError, match="expected 'even': one of share, uniform"):
         schedlab.locality(KTH, expected="even")
     # predict: the CLI's default predictor, extended estimates, the per-job rows of --jobs-out.
     assert schedlab.predict(KTH)["accuracy"] == cli_json("predict", KTH)["accuracy"]
@@ -793,6 +793,9 @@ def test_choices_and_limits_are_the_librarys():
     cases = [
         (lambda: schedlab.categorize(KTH, parallelism="sqrt"), "parallelism 'sqrt': one of exact, log2"),
         (lambda: schedlab.categorize(KTH, top=-1), "top must be >= 0"),
+        (lambda: schedlab.locality(KTH, attribute="memory"),
+         "attribute 'memory': one of runtime, procs, cpu, estimate, interarrival"),
+        (lambda: schedlab.diversity([KTH, KTH], expected="even"), "expected 'even': one of share, uniform"),
         (lambda: schedlab.generate_locality(KTH, repeat="Job"), "repeat 'Job': one of job, runtime, size"),
         (lambda: schedlab.generate_locality(KTH, arrivals="uniform"), "arrivals 'uniform': one of poisson, log"),
         (lambda: schedlab.estimate_bins(KTH, max_estimate=0), "estimate limit must be 1 s to 2\\^31 - 1 s, got 0 s"),

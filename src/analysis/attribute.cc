@@ -24,6 +24,12 @@ std::optional<Attribute> parse_attribute(std::string_view name) {
   return std::nullopt;
 }
 
+std::vector<std::string> attribute_names() {
+  std::vector<std::string> names;
+  for (int i = 0; i < kAttributeKinds; ++i) names.emplace_back(attribute_name(static_cast<Attribute>(i)));
+  return names;
+}
+
 AttributeSeries attribute_series(const std::vector<swf::Record>& records, Attribute attribute) {
   AttributeSeries out;
   std::vector<size_t> order;

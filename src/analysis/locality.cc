@@ -119,6 +119,8 @@ std::optional<ExpectedCounts> parse_expected_counts(std::string_view name) {
   return std::nullopt;
 }
 
+std::vector<std::string> expected_counts_names() { return {"share", "uniform"}; }
+
 void check_bins_and_rounds(int bins, int rounds) {
   if (bins < 2 || bins > 65535) throw std::invalid_argument(fmt::format("bins must be 2 to 65535 (got {})", bins));
   if (rounds < 0) throw std::invalid_argument(fmt::format("the number of bootstrap rounds must be >= 0 (got {})", rounds));

@@ -31,18 +31,13 @@ struct DiversityCliOptions {
 
 void run_diversity(const DiversityCliOptions& opt) {
   check_one_stdout_document(opt.json, opt.csv);
-  const auto attribute = analysis::parse_attribute(opt.attr);
-  if (!attribute)
-    throw std::invalid_argument(
-        fmt::format("--attr: '{}' is not one of runtime, procs, cpu, estimate, interarrival", opt.attr));
+  const analysis::Attribute attribute = analysis::parse_attribute(opt.attr).value();  // (CLI checked the names)
   analysis::DiversityOptions d;
   d.bins = opt.bins;
   d.rounds = opt.bootstrap;
   d.seed = opt.seed;
   d.threads = opt.threads;
-  const auto expected = analysis::parse_expected_counts(opt.expected);
-  if (!expected) throw std::invalid_argument(fmt::format("--expected: '{}' is not share or uniform", opt.expected));
-  d.expected = *expected;
+  d.expected = analysis::parse_expected_counts(opt.expected).value();
   analysis::check_bins_and_rounds(d.bins, d.rounds);  // before the logs are read
   base::check_threads(d.threads);
   if (opt.paths.size() < 2) throw std::invalid_argument("diversity needs at least two logs");
@@ -50,10 +45,10 @@ void run_diversity(const DiversityCliOptions& opt) {
   swf::check_output_is_not_input(opt.csv, opt.paths);
   std::vector<experiments::DiversityLog> logs;
   for (const auto& path : opt.paths)  // one log in memory at a time: only its values are kept
-    logs.push_back(experiments::diversity_log(path, read_log_for_analysis(path, opt.skip_invalid), *attribute));
+    logs.push_back(experiments::diversity_log(path, read_log_for_analysis(path, opt.skip_invalid), attribute));
   Progress progress("analyze diversity: baseline", "rounds", 2.0, false);
   d.progress = [&](size_t done, size_t total) { progress.update(done, total); };
-  const experiments::DiversityStudy st = experiments::run_diversity_study(std::move(logs), *attribute, d);
+  const experiments::DiversityStudy st = experiments::run_diversity_study(std::move(logs), attribute, d);
   progress.finish();
   const analysis::DiversityResult& r = st.result;
 
@@ -88,14 +83,18 @@ void add_analyze_diversity(CLI::App& analyze) {
       "diversity", "Diversity between logs (Feitelson Sec. 5): each log as one slice against the pooled "
                    "distribution of all the logs, job-weighted and same-weight");
   cmd->add_option("TRACE", opt->paths, "two or more SWF logs")->required();
-  cmd->add_option("--attr", opt->attr, "runtime|procs|cpu|estimate|interarrival")->capture_default_str();
+  cmd->add_option("--attr", opt->attr, "the job attribute")
+      ->check(CLI::IsMember(analysis::attribute_names()))
+      ->capture_default_str();
   cmd->add_option("--bins", opt->bins, "number of equally likely pooled ranges")->capture_default_str();
   cmd->add_option("--bootstrap", opt->bootstrap, "rounds of the random-sampling baseline (0 = none)")
       ->capture_default_str();
   cmd->add_option("--seed", opt->seed, "seed of the baseline")->capture_default_str();
   cmd->add_option("--threads", opt->threads, "baseline threads (0 = all cores; the result does not depend on it)")
       ->capture_default_str();
-  cmd->add_option("--expected", opt->expected, "expected counts: share or uniform")->capture_default_str();
+  cmd->add_option("--expected", opt->expected, "expected counts: share or uniform")
+      ->check(CLI::IsMember(analysis::expected_counts_names()))
+      ->capture_default_str();
   cmd->add_option("--csv", opt->csv, "write the per-log table as CSV (- = standard output)");
   cmd->add_flag("--json", opt->json, "print one JSON document");
   cmd->add_flag("--skip-invalid", opt->skip_invalid, "skip malformed records (counted) instead of failing");

@@ -56,10 +56,7 @@ void print_text(const LocalityCliOptions& opt, const analysis::AttributeSeries& 
 
 void run_locality(const LocalityCliOptions& opt) {
   check_one_stdout_document(opt.json, opt.csv);
-  const auto attribute = analysis::parse_attribute(opt.attr);
-  if (!attribute)
-    throw std::invalid_argument(
-        fmt::format("--attr: '{}' is not one of runtime, procs, cpu, estimate, interarrival", opt.attr));
+  const analysis::Attribute attribute = analysis::parse_attribute(opt.attr).value();  // (CLI checked the names)
   analysis::LocalityOptions lo;
   lo.slice_seconds = parse_duration("--slice", opt.slice);
   lo.shift = parse_duration("--shift", opt.shift, true);
@@ -67,14 +64,12 @@ void run_locality(const LocalityCliOptions& opt) {
   lo.rounds = opt.bootstrap;
   lo.seed = opt.seed;
   lo.threads = opt.threads;
-  const auto expected = analysis::parse_expected_counts(opt.expected);
-  if (!expected) throw std::invalid_argument(fmt::format("--expected: '{}' is not share or uniform", opt.expected));
-  lo.expected = *expected;
+  lo.expected = analysis::parse_expected_counts(opt.expected).value();
   analysis::check_bins_and_rounds(lo.bins, lo.rounds);  // before the log is read
 
   swf::check_output_is_not_input(opt.csv, {opt.path});
   const swf::Log log = read_log_for_analysis(opt.path, opt.skip_invalid);
-  const analysis::AttributeSeries series = analysis::attribute_series(log.records, *attribute);
+  const analysis::AttributeSeries series = analysis::attribute_series(log.records, attribute);
   if (series.values.empty())
     throw std::invalid_argument(fmt::format("{}: no job has a known {}", opt.path, opt.attr));
   // The options were checked before the log was read: what fails now is the log's (e.g. no usable slice).
@@ -94,7 +89,7 @@ void run_locality(const LocalityCliOptions& opt) {
     nlohmann::ordered_json j;
     j["command"] = "analyze locality";
     j["path"] = opt.path;
-    j.update(experiments::to_json(r, lo, series, *attribute));
+    j.update(experiments::to_json(r, lo, series, attribute));
     fmt::print("{}\n", j.dump(2));
   } else if (opt.csv != "-") {
     print_text(opt, series, lo, r);
@@ -109,7 +104,9 @@ void add_analyze_locality(CLI::App& analyze) {
       "locality", "Locality of sampling (Feitelson): per-slice deviation m_i of the slice distribution from the "
                   "global one, M'_max, M'_med, their bootstrap baseline M'_g and M = M' - M'_g");
   cmd->add_option("TRACE", opt->path, "SWF log (plain or gzip; - for standard input)")->required();
-  cmd->add_option("--attr", opt->attr, "runtime|procs|cpu|estimate|interarrival")->capture_default_str();
+  cmd->add_option("--attr", opt->attr, "the job attribute")
+      ->check(CLI::IsMember(analysis::attribute_names()))
+      ->capture_default_str();
   cmd->add_option("--slice", opt->slice, "slice length (N[s|m|h|d|w])")->capture_default_str();
   cmd->add_option("--bins", opt->bins, "number of equally likely global ranges r")->capture_default_str();
   cmd->add_option("--bootstrap", opt->bootstrap, "bootstrap rounds for the baseline (0 = none)")
@@ -121,6 +118,7 @@ void add_analyze_locality(CLI::App& analyze) {
       ->capture_default_str();
   cmd->add_option("--expected", opt->expected,
                   "expected counts: share (N x global share of each bin) or uniform (N / r)")
+      ->check(CLI::IsMember(analysis::expected_counts_names()))
       ->capture_default_str();
   cmd->add_option("--csv", opt->csv, "write the per-slice series as CSV (- = standard output)");
   cmd->add_flag("--json", opt->json, "print one JSON document");

@@ -60,7 +60,7 @@ TEST(CliAnalyzeLocality, BadInputExitsOne) {
   EXPECT_NE(tiny.err.find(dir.file("tiny.swf") + ": no usable slice: every slice has fewer than"), std::string::npos)
       << tiny.err;
   const CliResult bad_attr = run_cli({"analyze", "locality", dir.file("tiny.swf"), "--attr", "memory"});
-  EXPECT_EQ(bad_attr.exit_code, 1);
+  EXPECT_EQ(bad_attr.exit_code, 2);  // a usage error
   EXPECT_NE(bad_attr.err.find("--attr"), std::string::npos);
   EXPECT_EQ(run_cli({"analyze", "locality", dir.file("tiny.swf"), "--slice", "3x"}).exit_code, 1);
   EXPECT_EQ(run_cli({"analyze", "locality", dir.file("missing.swf")}).exit_code, 1);

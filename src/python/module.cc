@@ -413,15 +413,12 @@ py::object json_out(const J& j) {
 
 // "share" or "uniform" (analysis::parse_expected_counts), named as the Python parameter.
 analysis::ExpectedCounts expected_counts(const std::string& name) {
-  const auto e = analysis::parse_expected_counts(name);
-  if (!e) throw py::value_error("expected '" + name + "': share or uniform");
-  return *e;
+  return choice("expected", name, analysis::parse_expected_counts(name), analysis::expected_counts_names());
 }
 
 py::object locality(const LogPtr& log, const std::string& attribute, int64_t slice, int bins, int rounds,
                     uint64_t seed, int threads, int64_t shift, const std::string& expected) {
-  const auto attr = analysis::parse_attribute(attribute);
-  if (!attr) throw py::value_error("attribute '" + attribute + "': runtime, procs, cpu, estimate or interarrival");
+  const auto attr = choice("attribute", attribute, analysis::parse_attribute(attribute), analysis::attribute_names());
   analysis::LocalityOptions lo;
   lo.slice_seconds = slice;
   lo.bins = bins;
@@ -433,8 +430,8 @@ py::object locality(const LogPtr& log, const std::string& attribute, int64_t sli
   nlohmann::ordered_json j;
   {
     py::gil_scoped_release release;
-    const auto series = analysis::attribute_series(log->records, *attr);
-    j = experiments::to_json(analysis::locality(series.times, series.values, lo), lo, series, *attr);
+    const auto series = analysis::attribute_series(log->records, attr);
+    j = experiments::to_json(analysis::locality(series.times, series.values, lo), lo, series, attr);
   }
   return json_out(j);
 }
@@ -740,8 +737,7 @@ PYBIND11_MODULE(_core, m) {
   m.def("diversity", [](const std::vector<LogPtr>& logs, const std::vector<std::string>& names,
                         const std::string& attribute, int bins, int rounds, uint64_t seed, const std::string& expected,
                         int threads) {
-    const auto attr = analysis::parse_attribute(attribute);
-    if (!attr) throw py::value_error("attribute '" + attribute + "': runtime, procs, cpu, estimate or interarrival");
+    const auto attr = choice("attribute", attribute, analysis::parse_attribute(attribute), analysis::attribute_names());
     analysis::DiversityOptions d;
     d.bins = bins;
     d.rounds = rounds;
@@ -753,8 +749,8 @@ PYBIND11_MODULE(_core, m) {
     {
       py::gil_scoped_release release;
       std::vector<experiments::DiversityLog> dl;
-      for (size_t i = 0; i < logs.size(); ++i) dl.push_back(experiments::diversity_log(names.at(i), *logs[i], *attr));
-      j = experiments::to_json(experiments::run_diversity_study(std::move(dl), *attr, d));
+      for (size_t i = 0; i < logs.size(); ++i) dl.push_back(experiments::diversity_log(names.at(i), *logs[i], attr));
+      j = experiments::to_json(experiments::run_diversity_study(std::move(dl), attr, d));
     }
     return json_out(j);
   }, py::arg("logs"), py::arg("names"), py::arg("attribute"), py::arg("bins"), py::arg("rounds"), py::arg("seed"),

@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -25,6 +26,7 @@ inline constexpr int kAttributeKinds = 5;
 
 std::string_view attribute_name(Attribute a);                     // "runtime", "procs", "cpu", ...
 std::optional<Attribute> parse_attribute(std::string_view name);  // inverse of attribute_name
+std::vector<std::string> attribute_names();                        // in Attribute order
 
 struct AttributeSeries {
   std::vector<int64_t> times;   // submit times, ascending

@@ -30,6 +30,7 @@
 #include <functional>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -38,6 +39,7 @@ namespace schedlab::analysis {
 enum class ExpectedCounts { kShare, kUniform };
 // "share" / "uniform"; nullopt for anything else.
 std::optional<ExpectedCounts> parse_expected_counts(std::string_view name);
+std::vector<std::string> expected_counts_names();  // "share", "uniform"
 // The histogram options locality and diversity share: throws std::invalid_argument unless 2 <= bins <= 65535,
 // rounds >= 0 and the rounds' results (16 bytes each) fit in the memory this process may use (base/memory.h).
 void check_bins_and_rounds(int bins, int rounds);
