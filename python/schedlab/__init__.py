@@ -423,7 +423,9 @@ def fit_estimates(log, top=2, model="tsafrir", family="beta", min_group_jobs=10)
 
 def compare_estimates(real, model):
     """Two logs' estimate distributions compared (`schedlab estimates compare --json`)."""
-    return _core.estimates_compare(_log(real), _log(model))
+    def name(log, role):
+        return os.fspath(log) if isinstance(log, (str, os.PathLike)) else f"the {role} log"
+    return _core.estimates_compare(_log(real), _log(model), name(real, "real"), name(model, "model"))
 
 
 def scramble(log, seed=1):

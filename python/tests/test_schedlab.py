@@ -804,5 +804,9 @@ def test_choices_and_limits_are_the_librarys():
     for call, message in cases:
         with pytest.raises(ValueError, match=message):
             call()
+    # A log without estimates has nothing to compare: named by its path, or by its role for a DataFrame.
+    frame = schedlab.read_swf(KTH)[0].assign(requested_time=-1)
+    with pytest.raises(ValueError, match="the model log: no job has an estimate"):
+        schedlab.compare_estimates(KTH, frame)
     # The largest limit keeps every job (it was cut to 32 bits before the library's check).
     assert schedlab.estimate_bins(KTH, max_estimate=2**31 - 1)["dropped_above_max_estimate"] == 0

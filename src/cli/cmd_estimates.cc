@@ -1,5 +1,6 @@
 // schedlab estimates bins|fit|generate|compare: user runtime-estimate models (model/estimate_*.h, tsafrir.h,
 // song.h).
+#include <cmath>
 #include <memory>
 #include <string>
 #include <vector>
@@ -165,7 +166,7 @@ struct CompareOptions {
 void run_compare(const CompareOptions& o) {
   const swf::Log real = read(o.real, o.skip_invalid);
   const swf::Log mod = read(o.model, o.skip_invalid);
-  const model::EstimateComparison c = model::compare_estimates(real.records, mod.records);
+  const model::EstimateComparison c = model::compare_estimates(real.records, mod.records, o.real, o.model);
   if (o.json) {
     nlohmann::ordered_json j;
     j["command"] = "estimates compare";
@@ -180,8 +181,9 @@ void run_compare(const CompareOptions& o) {
                   : fmt::format("unpaired: {} real and {} model jobs with an estimate\n", group_thousands(c.real_jobs),
                                 group_thousands(c.model_jobs));
   out += fmt::format("KS statistic of the estimates: {:.4f}\n", c.ks);
-  out += fmt::format("squashed area (size x estimate): real {:.6g}, model {:.6g}, d_SA {:+.1f}%\n", c.sa_real,
-                     c.sa_model, 100 * c.d_sa);
+  out += fmt::format("squashed area (size x estimate): real {:.6g}, model {:.6g}, d_SA {}\n", c.sa_real, c.sa_model,
+                     std::isnan(c.d_sa) ? "n/a (no real job with an estimate has a size)"
+                                        : fmt::format("{:+.1f}%", 100 * c.d_sa));
   out += fmt::format("distinct estimates: real {}, model {}\nT_max: real {} ({:.1f}%), model {} ({:.1f}%)\n",
                      c.real.distinct, c.model.distinct, hms(c.real.t_max), 100 * c.real.t_max_share,
                      hms(c.model.t_max), 100 * c.model.t_max_share);

@@ -103,7 +103,8 @@ int64_t drop_estimates_above(std::vector<swf::Record>& records, int64_t limit) {
   return static_cast<int64_t>(before - records.size());
 }
 
-EstimateComparison compare_estimates(const std::vector<swf::Record>& real, const std::vector<swf::Record>& model) {
+EstimateComparison compare_estimates(const std::vector<swf::Record>& real, const std::vector<swf::Record>& model,
+                                     std::string_view real_name, std::string_view model_name) {
   EstimateComparison c;
   c.paired = real.size() == model.size() &&
              std::equal(real.begin(), real.end(), model.begin(),
@@ -123,6 +124,14 @@ EstimateComparison compare_estimates(const std::vector<swf::Record>& real, const
   }
   c.real_jobs = static_cast<int64_t>(rs.size());
   c.model_jobs = static_cast<int64_t>(ms.size());
+  if (c.real_jobs == 0 || c.model_jobs == 0) {
+    const auto none = [](const std::vector<swf::Record>& v) { return std::none_of(v.begin(), v.end(), trace::has_estimate); };
+    if (none(real) || none(model))
+      throw std::invalid_argument(fmt::format("{}: no job has an estimate (field 9 > 0): nothing to compare",
+                                              none(real) ? real_name : model_name));
+    throw std::invalid_argument(fmt::format("{} and {}: no job has an estimate in both (the logs are paired by job "
+                                            "number): nothing to compare", real_name, model_name));
+  }
   const auto side = [](const std::vector<swf::Record>& v, double& sa) {
     std::vector<double> e;
     e.reserve(v.size());

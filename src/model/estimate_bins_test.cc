@@ -129,6 +129,38 @@ TEST(CompareEstimates, PairedSquashedAreaDifference) {
   EXPECT_EQ(u.model_jobs, 2);
 }
 
+// A side without estimates has nothing to compare: an error naming it, not a KS statistic of 0 ("the same").
+TEST(CompareEstimates, ASideWithoutEstimatesIsRefusedByName) {
+  const std::vector<swf::Record> with = {testing::record({.job_number = 1, .run_time = 10, .requested_procs = 2,
+                                                          .requested_time = 100})};
+  const std::vector<swf::Record> without = {testing::record({.job_number = 1, .run_time = 10,
+                                                             .requested_procs = 2})};
+  const auto message = [](const auto& f) {
+    try {
+      f();
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(message([&] { compare_estimates(without, with, "r.swf", "m.swf"); }),
+            "r.swf: no job has an estimate (field 9 > 0): nothing to compare");
+  // Paired by job number, each with estimates but never on the same job.
+  std::vector<swf::Record> a = with, b = without;
+  a.push_back(testing::record({.job_number = 2, .run_time = 10}));
+  b.push_back(testing::record({.job_number = 2, .run_time = 10, .requested_time = 50}));
+  EXPECT_EQ(message([&] { compare_estimates(a, b, "r.swf", "m.swf"); }),
+            "r.swf and m.swf: no job has an estimate in both (the logs are paired by job number): nothing to compare");
+  EXPECT_EQ(message([&] { compare_estimates(with, {}, "r.swf", "m.swf"); }),
+            "m.swf: no job has an estimate (field 9 > 0): nothing to compare");
+  // Estimates without sizes: compared, with no squashed-area difference.
+  const std::vector<swf::Record> sizeless = {testing::record({.job_number = 1, .run_time = 10,
+                                                              .requested_time = 100})};
+  const auto c = compare_estimates(sizeless, with);
+  EXPECT_DOUBLE_EQ(c.ks, 0.0);
+  EXPECT_TRUE(std::isnan(c.d_sa));
+}
+
 // Five jobs: 3 at 1 h, 2 at 2 h (and one without an estimate). Cumulative shares 60%, 100%; dropping the
 // estimates above 1 h removes the two 2 h jobs only.
 TEST(EstimateBins, CumulativeSharesAndDropAbove) {

@@ -797,9 +797,10 @@ PYBIND11_MODULE(_core, m) {
     return json_out(j);
   }, py::arg("logs"), py::arg("names"), py::arg("model"), py::arg("top"), py::arg("family"),
      py::arg("min_group_jobs"));
-  m.def("estimates_compare", [](const LogPtr& real, const LogPtr& mod) {
-    return json_out(model::to_json(model::compare_estimates(real->records, mod->records)));
-  }, py::arg("real"), py::arg("model"));
+  m.def("estimates_compare", [](const LogPtr& real, const LogPtr& mod, const std::string& real_name,
+                                const std::string& model_name) {
+    return json_out(model::to_json(model::compare_estimates(real->records, mod->records, real_name, model_name)));
+  }, py::arg("real"), py::arg("model"), py::arg("real_name"), py::arg("model_name"));
   m.def("scramble", [](const LogPtr& l, uint64_t seed) {
     return with_records(l, model::scramble(l->records, seed), model::scramble_header(l->header, l->records, "DataFrame", seed));
   }, py::arg("log"), py::arg("seed"));

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -76,7 +77,12 @@ struct EstimateComparison {
   EstimateBins real, model;  // modal structure of the compared jobs
 };
 
-EstimateComparison compare_estimates(const std::vector<swf::Record>& real, const std::vector<swf::Record>& model);
+// Throws std::invalid_argument, naming the log by `real_name` / `model_name`, when a side has no job with an
+// estimate (when paired: no job with an estimate in both): there is nothing to compare, and a KS statistic of 0
+// would read as "the same distribution". d_sa is NaN when the real jobs' squashed area is 0 (none has a size).
+EstimateComparison compare_estimates(const std::vector<swf::Record>& real, const std::vector<swf::Record>& model,
+                                     std::string_view real_name = "the real log",
+                                     std::string_view model_name = "the model log");
 // {"paired", "real_jobs", "model_jobs", "ks", "sa_real", "sa_model", "d_sa", "real_bins", "model_bins" (the 20
 // most popular modes of each)}
 nlohmann::ordered_json to_json(const EstimateComparison& c);
