@@ -98,7 +98,8 @@ Summary summarize(const swf::Header& header, const std::vector<swf::Record>& rec
   const double span = static_cast<double>(s.last_submit - s.first_submit);
   s.span_days = span / 86400.0;
   s.jobs_per_day = span > 0 ? static_cast<double>(s.submit_known) / s.span_days : kNaN;
-  s.offered_load = span > 0 && s.machine.procs > 0
+  // No valid job (none with a runtime and a size that fits): the load is unknown, not 0.
+  s.offered_load = span > 0 && s.machine.procs > 0 && s.valid_jobs > 0
                        ? area / (static_cast<double>(s.machine.procs) * span)
                        : kNaN;
   s.interarrival = describe(std::move(submits));

@@ -82,6 +82,10 @@ TEST(Summary, TimeSpanAndOfferedLoad) {
   EXPECT_DOUBLE_EQ(s.interarrival.min, 0);
   EXPECT_DOUBLE_EQ(s.interarrival.median, 3600);
   EXPECT_DOUBLE_EQ(s.interarrival.max, 79100);
+  // Without a valid job (no runtime anywhere) the load is unknown, not 0.
+  std::vector<swf::Record> unknown = small_log();
+  for (auto& r : unknown) r.run_time = -1;
+  EXPECT_TRUE(std::isnan(summarize(h, unknown).offered_load));
 }
 
 TEST(Summary, DistributionsSkipUnknownValues) {

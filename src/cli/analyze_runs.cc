@@ -1,5 +1,6 @@
 // schedlab analyze runs TRACE: run lengths of equivalent jobs and the fitted power-law exponent theta
 // (analysis/runs.h).
+#include <cmath>
 #include <memory>
 #include <string>
 #include <vector>
@@ -50,8 +51,13 @@ void run_runs(const RunsCliOptions& opt) {
                      group_thousands(r.jobs), r.unknown_submit, r.unknown_user, r.no_size, r.unknown_executable);
   out += fmt::format("runs {}  mean length {:.3f}  longest {}  jobs in runs of 2 or more {:.1f}%\n",
                      group_thousands(r.runs), r.mean_length, r.longest, 100 * r.jobs_in_repeated_share);
-  out += fmt::format("theta (P(R = r) ~ r^-theta): MLE {:.3f} (r <= {}), log-log histogram slope {:.3f}\n\n",
-                     r.theta_mle, r.r_max, r.theta_loglog);
+  // A fit needs two run lengths (the slope: in two of its power-of-two bins); say so instead of "nan".
+  const auto fit = [](double theta, const char* unfit) {
+    return std::isnan(theta) ? fmt::format("n/a ({})", unfit) : fmt::format("{:.3f}", theta);
+  };
+  out += fmt::format("theta (P(R = r) ~ r^-theta): MLE {} (r <= {}), log-log histogram slope {}\n\n",
+                     fit(r.theta_mle, "fewer than two run lengths"), r.r_max,
+                     fit(r.theta_loglog, "run lengths in fewer than two bins"));
   out += fmt::format("{:>12} {:>10}\n", "length", "runs");
   for (const auto& g : analysis::run_length_groups(r))  // logarithmic groups keep the table short
     out += fmt::format("{:>12} {:>10}\n", g.from == g.to ? std::to_string(g.from) : fmt::format("{}-{}", g.from, g.to),

@@ -38,6 +38,27 @@ TEST(CliAnalyzeRuns, CtcExponentIsNearThePapers) {
   EXPECT_EQ(run_cli({"analyze", "runs", trace_path("KTH-SP2-1996-2.swf.gz"), "--size-only"}).exit_code, 0);
 }
 
+// Runs that admit no fit say why, in the text ("nan" before) and as null in JSON.
+TEST(CliAnalyzeRuns, AFitWithoutTwoRunLengthsIsNotANumber) {
+  TempDir dir;
+  std::string log;  // user 1, executable 1, size 1: one run of 16 jobs, then user 2: one of 17
+  for (int i = 0; i < 33; ++i)
+    log += std::to_string(i + 1) + " " + std::to_string(60 * i) + " 0 10 1 -1 -1 1 10 -1 1 " + (i < 16 ? "1" : "2") +
+           " 1 1 -1 -1 -1 -1\n";
+  write_file(dir.file("two.swf"), log);
+  const CliResult r = run_cli({"analyze", "runs", dir.file("two.swf")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("log-log histogram slope n/a (run lengths in fewer than two bins)"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("nan"), std::string::npos) << r.out;
+  write_file(dir.file("one.swf"), "1 0 0 10 1 -1 -1 1 10 -1 1 1 1 1 -1 -1 -1 -1\n");
+  const CliResult one = run_cli({"analyze", "runs", dir.file("one.swf")});
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  EXPECT_NE(one.out.find("MLE n/a (fewer than two run lengths)"), std::string::npos) << one.out;
+  const auto j = nlohmann::json::parse(run_cli({"analyze", "runs", dir.file("one.swf"), "--json"}).out);
+  EXPECT_TRUE(j["theta"]["mle"].is_null());
+  EXPECT_TRUE(j["theta"]["loglog_slope"].is_null());
+}
+
 TEST(CliAnalyzeTemporal, KthJobsHaveADailyCycleAndLongMemory) {
   SCHEDLAB_NEED_TRACE("KTH-SP2-1996-2.swf.gz");
   TempDir dir;

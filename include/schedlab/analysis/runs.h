@@ -15,7 +15,8 @@
 // - theta_loglog: minus the least-squares slope of log density vs log r over logarithmic bins [2^k, 2^k+1)
 //   (density = runs in the bin / bin width), bins with at least one run — the paper's "slope of the
 //   log-log histogram".
-// Both are NaN when there are fewer than two distinct run lengths.
+// Both are NaN when there are fewer than two distinct run lengths; theta_loglog also when every length falls in
+// one bin (e.g. runs of 16 and 17 jobs): a line needs two points.
 #pragma once
 
 #include <cstdint>

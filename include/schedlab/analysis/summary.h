@@ -57,7 +57,7 @@ struct Summary {
   int64_t first_submit = -1, last_submit = -1;  // -1 when no submit time is known
   double span_days = 0;
   double jobs_per_day = 0;
-  double offered_load = 0;
+  double offered_load = 0;  // NaN without a span, a machine size or a valid job
 
   Distribution runtime, size, estimate, interarrival, wait, accuracy;
   double runtime_over_estimate_share = 0;
