@@ -37,8 +37,16 @@ def _log(log, header=None):
         return _core.read_log(os.fspath(log))
     if isinstance(log, pd.DataFrame):
         lines = header if header is not None else log.attrs.get("swf_header", [])
-        return _core.log_from_columns({c: log[c].to_numpy() for c in FIELDS if c in log.columns}, list(lines))
+        return _core.log_from_columns({c: _column(log[c]) for c in FIELDS if c in log.columns}, list(lines))
     raise TypeError(f"a log is a path or a pandas DataFrame, not {type(log).__name__}")
+
+
+def _column(series):
+    """A column's values for the library. A nullable numeric column (Int64, Float64, as read_csv or a merge
+    makes them) gives its missing values as NaN, which the library reads as -1, like NaN in a float column."""
+    if pd.api.types.is_extension_array_dtype(series.dtype) and pd.api.types.is_numeric_dtype(series.dtype):
+        return series.to_numpy(dtype="float64", na_value=float("nan"))
+    return series.to_numpy()
 
 
 def _frame(log):

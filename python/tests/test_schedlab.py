@@ -810,3 +810,20 @@ def test_choices_and_limits_are_the_librarys():
         schedlab.compare_estimates(KTH, frame)
     # The largest limit keeps every job (it was cut to 32 bits before the library's check).
     assert schedlab.estimate_bins(KTH, max_estimate=2**31 - 1)["dropped_above_max_estimate"] == 0
+
+
+def test_missing_values_in_any_numeric_column_are_minus_one():
+    """NaN in a float column and pd.NA in a nullable Int64/Float64 column (what read_csv and merges give) are the
+    SWF's -1, the same log as one written with -1; a nullable column was 'not numeric' before."""
+    df = schedlab.read_swf(KTH)[0].head(300)
+    unknown = df.index % 7 == 3
+    with_minus_one = df.assign(run_time=df.run_time.where(~unknown, -1), user_id=df.user_id.where(~unknown, -1))
+    expected = schedlab.simulate(with_minus_one, "easy", procs=100).jobs
+    as_float = df.assign(run_time=df.run_time.where(~unknown, float("nan")))
+    as_float = as_float.assign(user_id=as_float.user_id.astype("float64").where(~unknown, float("nan")))
+    nullable = df.assign(run_time=df.run_time.astype("Int64").where(~unknown, pd.NA),
+                         user_id=df.user_id.astype("Float64").where(~unknown, pd.NA))
+    for frame in (as_float, nullable):
+        pd.testing.assert_frame_equal(schedlab.simulate(frame, "easy", procs=100).jobs, expected)
+    with pytest.raises(ValueError, match="column run_time: not numeric"):
+        schedlab.simulate(df.assign(run_time="x"), "easy")
