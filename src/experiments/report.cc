@@ -252,7 +252,13 @@ json scheduling_section(const swf::Log& log, const ReportOptions& o) {
     first = std::min(first, j.submit);
     last = std::max(last, j.submit);
   }
-  const int64_t width = bin_width(std::max<int64_t>(1, last - first));
+  // The timeline runs to the last job's end under any scheduler, and its bins are sized for that whole span: sized
+  // for the submit span alone, a queue that drains long after the last submit (5 jobs of 2^31 s) made millions.
+  int64_t end_all = last;
+  for (const sim::SimResult& res : r.results)
+    for (const auto& out : res.jobs)
+      if (out.start >= 0) end_all = std::max(end_all, out.end);
+  const int64_t width = bin_width(std::max<int64_t>(1, end_all - first));
   const auto dev_wait = r.deviations(CompareMetric::kWait), dev_bsld = r.deviations(CompareMetric::kBoundedSlowdown);
   for (size_t k = 0; k < r.names.size(); ++k) {
     const sim::SimResult& res = r.results[k];

@@ -59,6 +59,23 @@ TEST(ReportTest, HandComputedSeriesOfAScenario) {
   EXPECT_TRUE(s["accuracy"].empty());  // no predictor asked for
 }
 
+// Two jobs submitted a second apart that run 30 years one after the other: the timeline's bins are sized for the
+// span to the last end (at most about 600), not for the 1 s of submissions (a bin per hour: 526,000 rows per
+// scheduler, 190 MB of page for 5 such jobs).
+TEST(ReportTest, TimelineBinsCoverTheDrainAfterTheLastSubmit) {
+  swf::Log log;
+  log.header.max_procs = 2;
+  const int32_t years15 = 15 * 365 * 86400;
+  log.records = schedlab::testing::records({J{1, 0, years15, 2, years15}, J{2, 1, years15, 2, years15}});
+  const nlohmann::json d = report_data(log, fcfs());
+  const auto& s = d["scheduling"];
+  const int64_t width = s["bin_hours"].get<int64_t>() * 3600;
+  EXPECT_LE(s["timeline"].size(), 601u);
+  const double last_day = s["timeline"].back()["day"].get<double>();
+  EXPECT_GE(last_day * 86400 + static_cast<double>(width), 2.0 * years15);  // the last end, 1 + 2 x 15 years
+  EXPECT_DOUBLE_EQ(s["timeline"][0]["utilization"].get<double>(), 1.0);
+}
+
 TEST(ReportTest, BadInputIsAnError) {
   swf::Log empty;
   empty.header.max_procs = 2;
