@@ -230,6 +230,16 @@ TEST(AdaptiveSpecs, BadParametersAreNamed) {
   EXPECT_NE(error("wbas:maf=-3").find("maf"), std::string::npos) << error("wbas:maf=-3");
   EXPECT_NE(error("wbas:high=nosuch").find("parameter high"), std::string::npos) << error("wbas:high=nosuch");
   EXPECT_NE(error("pbas:candidates=[pbas:candidates=[flex,nosuch]]").find("nosuch"), std::string::npos);
+  // Presets carry their own predictor and are not candidates; '+' in their names is not a list separator (both
+  // gave "scheduler list 'easy,,easy,,' has an empty item").
+  const std::string preset = "scheduler pbas: parameter candidates: 'easy+' is a preset (scheduler easy with predictor "
+                             "user-last2:correction=tsafrir), not a scheduler: here use 'easy' and give the predictor to "
+                             "the whole run (--predictor)";
+  EXPECT_EQ(error("pbas:candidates=easy+,easy++"), preset);
+  EXPECT_EQ(error("pbas:candidates=easy+"), preset);
+  EXPECT_NE(error("pbas:candidates=easy++").find("'easy++' is a preset"), std::string::npos) << error("pbas:candidates=easy++");
+  EXPECT_NE(error("wbas:high=perfect++").find("parameter high: 'perfect++' is a preset"), std::string::npos);
+  EXPECT_EQ(error("pbas:candidates=flex+maui+easy"), "no error");
   // Indirect PBAS from a file, and a file that includes itself through a candidate.
   schedlab::testing::TempDir dir;
   const std::string good = dir.file("indirect.spec"), loop = dir.file("loop.spec");

@@ -101,9 +101,12 @@ static std::unique_ptr<Scheduler> make_candidate(std::string_view adaptive, std:
   }
 }
 
-// The candidates list: "a,b", "a+b" or "[a:k=v],[b]" (base::parse_spec_list).
+// The candidates list: "a,b", "a+b" or "[a:k=v],[b]" (base::parse_spec_list). '+' separates only in a list
+// without ',' or brackets, and only where it leaves no empty name: "easy+,easy++" and "easy++" are names (the
+// presets), which make_scheduler then refuses by name, not an "empty item" in a list 'easy,,easy,,'.
 static std::vector<std::string> candidate_list(const std::string& text) {
-  if (text.find('[') == std::string::npos && text.find('+') != std::string::npos) {
+  if (text.find_first_of("[,") == std::string::npos && text.find('+') != std::string::npos &&
+      text.find("++") == std::string::npos && text.front() != '+' && text.back() != '+') {
     std::string commas = text;
     std::replace(commas.begin(), commas.end(), '+', ',');
     return base::parse_spec_list(commas, "scheduler");
@@ -298,6 +301,13 @@ std::unique_ptr<Scheduler> make_scheduler(std::string_view spec, const Scheduler
     known += known.empty() ? "" : ", ";
     known += entry.name;
   }
+  // A preset is a scheduler with its own predictor: a policy (resolve_policy) but not a scheduler that can be
+  // made here, e.g. as an adaptive scheduler's candidate, whose predictor serves all its candidates.
+  if (const Preset* preset = find_preset(parsed.name))
+    throw std::invalid_argument(fmt::format(
+        "'{}' is a preset (scheduler {} with predictor {}), not a scheduler: here use '{}' and give the predictor "
+        "to the whole run (--predictor)",
+        preset->name, preset->scheduler, preset->predictor, preset->scheduler));
   for (const auto& p : presets()) known += fmt::format(", {} (preset)", p.name);
   throw std::invalid_argument(fmt::format("unknown scheduler '{}' (known: {})", parsed.name, known));
 }
