@@ -372,7 +372,11 @@ std::optional<ExecutionTime> Repository::exec_time_function(Level level, int32_t
 
 Estimate Repository::estimate_at(Level level, const JobQuery& job, double confidence) const {
   check_confidence(confidence);
-  if (job.procs < 1) throw std::invalid_argument(fmt::format("processors must be >= 1, got {}", job.procs));
+  // An SWF job's size and elapsed time (a negative elapsed time read as 0, a size beyond any log extrapolated).
+  if (job.procs < 1 || job.procs > std::numeric_limits<int32_t>::max())
+    throw std::invalid_argument(fmt::format("processors must be 1 to 2^31 - 1, got {}", job.procs));
+  if (job.attained < 0)
+    throw std::invalid_argument(fmt::format("elapsed time must be >= 0 seconds, got {}", job.attained));
   Estimate out;
   out.level = level;
   const Category* cat = category(level, job.executable, job.user);
@@ -481,6 +485,8 @@ WelchResult welch_test(const Estimate& a, const Estimate& b, double difference, 
 
 Comparison compare_job_estimates(const Repository& repo, double difference, double confidence, const JobQuery& a,
                                  const JobQuery& b) {
+  if (!std::isfinite(difference))
+    throw std::invalid_argument(fmt::format("difference must be a finite number of seconds, got {}", difference));
   Comparison c;
   c.a = repo.get_estimate(a, confidence);
   c.b = repo.get_estimate(b, confidence);

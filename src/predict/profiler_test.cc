@@ -351,6 +351,13 @@ TEST(ProfilerRepositoryTest, CompareJobEstimates) {
   EXPECT_FALSE(c50.test.accepted);
   // A job with no estimate anywhere (it has run longer than any job): no comparison.
   EXPECT_FALSE(compare_job_estimates(repo, 0, 0.95, {1, 1, 2, 0}, {5, 1, 64, 100000}).ok);
+  // A difference that is not a number gave t = nan and "not supported"; a query outside an SWF job's range was
+  // answered (a negative elapsed time as 0, 2^40 processors by extrapolation).
+  EXPECT_THROW(compare_job_estimates(repo, std::nan(""), 0.95, {1, 1, 2, 0}, {2, 1, 2, 0}), std::invalid_argument);
+  EXPECT_THROW(compare_job_estimates(repo, INFINITY, 0.95, {1, 1, 2, 0}, {2, 1, 2, 0}), std::invalid_argument);
+  EXPECT_THROW(repo.get_estimate({1, 1, 2, -5}, 0.95), std::invalid_argument);
+  EXPECT_THROW(repo.get_estimate({1, 1, int64_t{1} << 40, 0}, 0.95), std::invalid_argument);
+  EXPECT_NO_THROW(repo.get_estimate({1, 1, (int64_t{1} << 31) - 1, 0}, 0.95));
 }
 
 TEST(ProfilerRecordTest, SkipsPartialNegativeAndSizeless) {
