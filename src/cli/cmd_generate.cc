@@ -207,6 +207,7 @@ void run_talby(const TalbyCliOptions& opt) {
   model::TalbyStats st;
   const auto jobs = model::generate_talby(o, jm, &st);
   swf::write_log(opt.output, model::talby_header(o, p, jm, st), jobs);
+  for (const std::string& w : model::talby_outcome_warnings(p, st)) fmt::print(stderr, "schedlab: warning: {}\n", w);
   if (opt.json) {
     nlohmann::ordered_json j;
     j["command"] = "generate talby";

@@ -211,6 +211,22 @@ std::vector<std::string> talby_guideline_warnings(const TalbyOptions& o, const T
   return w;
 }
 
+std::vector<std::string> talby_outcome_warnings(const TalbyParameters& p, const TalbyStats& st) {
+  std::vector<std::string> w;
+  const auto missed = [&](double generated, double target, const char* what, int digits) {
+    if (!(target > 0) || !(generated >= 0)) return;
+    const double ratio = generated / target;
+    if (ratio >= 0.5 && ratio <= 2) return;
+    w.push_back(fmt::format("the generated log's {} is {:.{}f}, {:.2g} times the meta-model's {:.{}f}: in Talby's "
+                            "model the number of users follows the load (AUS), their sessions do not depend on the "
+                            "machine, and a short log is still in its users' first weeks (docs/generate.md)",
+                            what, generated, digits, ratio, target, digits));
+  };
+  missed(st.jobs_per_day, p.jobs_per_day, "number of jobs per day", 1);
+  missed(st.offered_load, p.load, "offered load", 3);
+  return w;
+}
+
 std::array<double, analysis::kUserClasses> talby_user_class_shares(double cm, double cl) {
   std::array<double, 4> s = {-26.2512e-5 * cm - 0.53006 * cl + 0.944925, 5.979147e-5 * cm + 0.45250 * cl - 0.084420,
                              21.47628e-5 * cm - 0.08845 * cl + 0.087351, -1.20394e-5 * cm + 0.16601 * cl + 0.052141};
@@ -585,7 +601,9 @@ nlohmann::ordered_json to_json(const TalbyOptions& o, const TalbyParameters& p, 
                {"truncated_runtimes", st.truncated_runtimes},
                {"tmax_share_fitted", st.tmax_share_fitted},
                {"tmax_share_used", st.tmax_share_used}};
-  j["warnings"] = talby_guideline_warnings(o, p);
+  std::vector<std::string> warnings = talby_guideline_warnings(o, p);
+  for (auto& w : talby_outcome_warnings(p, st)) warnings.push_back(std::move(w));
+  j["warnings"] = warnings;
   return j;
 }
 

@@ -114,6 +114,28 @@ TEST(TalbyMetaModel, GuidelineWarningsNameTheParameter) {
   EXPECT_TRUE(talby_guideline_warnings(o, resolve_talby_parameters(o)).empty());
 }
 
+// The generated log's rate and load against the meta-model's: a warning beyond a factor of two either way.
+TEST(TalbyMetaModel, OutcomeWarningsBeyondAFactorOfTwo) {
+  TalbyParameters p;
+  p.jobs_per_day = 100;
+  p.load = 0.6;
+  TalbyStats st;
+  st.jobs_per_day = 51;  // 0.51 and 2.0 times: within
+  st.offered_load = 1.2;
+  EXPECT_TRUE(talby_outcome_warnings(p, st).empty());
+  st.jobs_per_day = 19.1;
+  st.offered_load = 1.21;
+  const auto w = talby_outcome_warnings(p, st);
+  ASSERT_EQ(w.size(), 2u);
+  EXPECT_EQ(w[0].rfind("the generated log's number of jobs per day is 19.1, 0.19 times the meta-model's 100.0: ", 0), 0u)
+      << w[0];
+  EXPECT_EQ(w[1].rfind("the generated log's offered load is 1.210, 2 times the meta-model's 0.600: ", 0), 0u) << w[1];
+  st.jobs = 0;  // an empty log (no jobs per day to speak of) is caught as a rate of 0
+  st.jobs_per_day = 0;
+  st.offered_load = 0.6;
+  EXPECT_EQ(talby_outcome_warnings(p, st).size(), 1u);
+}
+
 TEST(TalbyDistributions, UserClassSharesAreTable30) {
   const auto s = talby_user_class_shares(847, 0.69);  // KTH's Cm and CL: the four fits add up to 1 already
   EXPECT_NEAR(s[0], 0.356836, 1e-5);                  // LTLU

@@ -101,13 +101,19 @@ struct TalbyStats {
   int64_t placement_attempts = 0, blocked_weeks = 0;  // session placements drawn; user weeks covered by a session
 };
 
+// What the generated log missed by more than a factor of two: its jobs per day or its offered load against the
+// meta-model's (the model's users follow the load, through AUS, and their sessions not the machine, so the jobs
+// per day do not follow JD; a short log is also still in its users' first weeks). One message each.
+std::vector<std::string> talby_outcome_warnings(const TalbyParameters& p, const TalbyStats& stats);
+
 // Generates the workload. Throws std::invalid_argument as resolve_talby_parameters.
 std::vector<swf::Record> generate_talby(const TalbyOptions& options, const TalbyJobModel& jobs,
                                         TalbyStats* stats = nullptr);
 swf::Header talby_header(const TalbyOptions& options, const TalbyParameters& p, const TalbyJobModel& jobs,
                          const TalbyStats& stats);
 // The generator's report (`generate talby --json`, Python's report): weeks, seed, the job layer's source and
-// size, the parameters and where each came from, the counts, and the usage guideline's warnings.
+// size, the parameters and where each came from, the counts, and the warnings (the usage guideline's, then the
+// outcome's).
 nlohmann::ordered_json to_json(const TalbyOptions& options, const TalbyParameters& p, const TalbyJobModel& jobs,
                                const TalbyStats& stats);
 
