@@ -181,14 +181,16 @@ def simulate(log, scheduler="easy", predictor="", procs=None, load=None, *, corr
     """Simulate a scheduler on a log, as `schedlab simulate`: the options are named as its flags
     (warmup_fraction=0.01, kill_at_estimate=True, ...). `scheduler`: a name, spec or preset of schedulers(), or
     a schedlab.Scheduler instance; `predictor`: a predictor spec (default: the estimate). Returns a Result."""
+    predictor, correction = _text(predictor, "predictor", True), _text(correction, "correction", True)
+    load = _real_or_none(load, "load")
     if isinstance(scheduler, Scheduler):
         metrics, jobs = _core.simulate_python(_log(log), scheduler, getattr(scheduler, "name", "python"),
-                                              predictor or "", correction or "", _whole_or_none(procs, "procs"),
+                                              predictor, correction, _whole_or_none(procs, "procs"),
                                               load, float(arrival_scale), bool(kill_at_estimate),
                                               bool(extend_estimates), float(warmup_fraction),
                                               _whole(bsld_tau, "bsld_tau"), _seed(seed))
         return Result(metrics, jobs)
-    metrics, jobs = _core.simulate(_log(log), scheduler, predictor or "", correction or "",
+    metrics, jobs = _core.simulate(_log(log), _text(scheduler, "scheduler"), predictor, correction,
                                    _whole_or_none(procs, "procs"), load, float(arrival_scale),
                                    bool(kill_at_estimate), bool(extend_estimates), float(warmup_fraction),
                                    _whole(bsld_tau, "bsld_tau"), _seed(seed), bool(check))
@@ -264,6 +266,25 @@ def _whole(value, name, bits=64):
     return whole
 
 
+def _text(value, name, optional=False):
+    """A text parameter (a name or a spec). Anything else is a TypeError naming the parameter (pybind11 said only
+    'incompatible function arguments'); with `optional`, None and "" are "not given"."""
+    if optional and value is None:
+        return ""
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be a text, not {type(value).__name__} {value!r}")
+    return value
+
+
+def _real_or_none(value, name):
+    """A number parameter that may be left out (None)."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a number, not {type(value).__name__} {value!r}")
+    return float(value)
+
+
 def _whole_or_none(value, name):
     return None if value is None else _whole(value, name)
 
@@ -294,9 +315,9 @@ def locality(log, attribute="runtime", slice="3d", bins=24, bootstrap=1000, seed
              expected="share"):
     """Locality of sampling (`schedlab analyze locality --json`): M'_max, M'_med, the bootstrap baseline, M.
     `shift`: of the slice boundaries from the first submit; `expected`: "share" or "uniform" counts."""
-    return _core.locality(_log(log), attribute, _seconds(slice, "slice"), _whole(bins, "bins", 32),
+    return _core.locality(_log(log), _text(attribute, "attribute"), _seconds(slice, "slice"), _whole(bins, "bins", 32),
                           _whole(bootstrap, "bootstrap", 32), _seed(seed), _whole(threads, "threads", 32),
-                          _seconds(shift, "shift"), str(expected))
+                          _seconds(shift, "shift"), _text(expected, "expected"))
 
 
 def temporal(log, hurst=True):
@@ -328,7 +349,7 @@ def sessions(log, classify=False, think_time="20m", online=False, pca=False, see
     names = [os.fspath(l) if isinstance(l, (str, os.PathLike)) else f"log {i + 1}" for i, l in enumerate(logs)]
     summary, session_csv, user_csv = _core.sessions(
         [_log(l) for l in logs], names, bool(classify), _seconds(think_time, "think_time"), bool(online), bool(pca),
-        _seed(seed), _whole(restarts, "restarts", 32), str(transform), bool(rows))
+        _seed(seed), _whole(restarts, "restarts", 32), _text(transform, "transform"), bool(rows))
     if not rows:
         return summary
     users = pd.read_csv(io.StringIO(user_csv)) if user_csv is not None else None
@@ -339,7 +360,7 @@ def predict(log, predictor="estimate", correction="", procs=None, extend_estimat
             seed=0, jobs=False):
     """Replay the log's own schedule through a runtime predictor (`schedlab predict --json`; the default
     predictor is the CLI's). jobs=True returns (summary, DataFrame): the per-job accuracy of --jobs-out."""
-    summary, csv = _core.predict(_log(log), predictor, correction or "", _whole_or_none(procs, "procs"),
+    summary, csv = _core.predict(_log(log), _text(predictor, "predictor"), _text(correction, "correction", True), _whole_or_none(procs, "procs"),
                                  float(warmup_fraction), _seed(seed), bool(extend_estimates), bool(jobs))
     return (summary, pd.read_csv(io.StringIO(csv))) if jobs else summary
 
@@ -348,8 +369,12 @@ def compare(log, schedulers, predictor="", procs=None, load=None, period="30d", 
             correction="", kill_at_estimate=False, arrival_scale=1.0, bsld_tau=10, warmup_fraction=0.0, seed=0):
     """Several schedulers on one log, period by period (`schedlab compare --json`): means, months won, gaps,
     deviations, gains, correlations. `schedulers`: a list of specs. The simulation options are simulate()'s."""
-    return _core.compare(_log(log), list(schedulers), predictor or "", _whole_or_none(procs, "procs"), load,
-                         _seconds(period, "period"), baseline or "", _whole(threads, "threads", 32), correction or "",
+    if isinstance(schedulers, str):
+        raise TypeError(f"schedulers must be a list of specs, not the text {schedulers!r}")
+    return _core.compare(_log(log), [_text(s, "schedulers[]") for s in schedulers], _text(predictor, "predictor", True),
+                         _whole_or_none(procs, "procs"), _real_or_none(load, "load"), _seconds(period, "period"),
+                         _text(baseline, "baseline", True), _whole(threads, "threads", 32),
+                         _text(correction, "correction", True),
                          bool(kill_at_estimate), float(arrival_scale), _whole(bsld_tau, "bsld_tau"),
                          float(warmup_fraction), _seed(seed))
 
@@ -373,7 +398,7 @@ def generate_locality(log, theta=2.5, jobs=0, max_repetitions=1000, repeat="job"
     """Feitelson's locality model drawing from the log's jobs (`schedlab generate locality`): a DataFrame.
     `repeat`: "job", "runtime" or "size"; `arrivals`: "poisson" or "log"; `think`: seconds between repeats."""
     return _frame(_core.generate_locality(_log(log), float(theta), _whole(jobs, "jobs"), _seed(seed),
-                                          _whole(max_repetitions, "max_repetitions", 32), str(repeat), str(arrivals),
+                                          _whole(max_repetitions, "max_repetitions", 32), _text(repeat, "repeat"), _text(arrivals, "arrivals"),
                                           _whole(think, "think")))
 
 
@@ -388,7 +413,8 @@ def generate_talby(procs=None, cpu_work=None, jobs_per_day=None, load=None, week
     source = os.fspath(fit) if fit is not None else "KTH-SP2-1996-2.swf.gz (bundled)"  # as the CLI names it
     if fit is None:
         fit = os.path.join(os.path.dirname(__file__), "..", "..", "..", "data", "KTH-SP2-1996-2.swf.gz")
-    out, report = _core.generate_talby(_whole_or_none(procs, "procs"), cpu_work, jobs_per_day, load,
+    out, report = _core.generate_talby(_whole_or_none(procs, "procs"), _real_or_none(cpu_work, "cpu_work"),
+                                       _real_or_none(jobs_per_day, "jobs_per_day"), _real_or_none(load, "load"),
                                        _whole(weeks, "weeks"), _seed(seed), os.fspath(fit), source,
                                        os.fspath(job_model) if job_model is not None else "",
                                        os.fspath(save_job_model) if save_job_model is not None else "",
@@ -401,15 +427,15 @@ def generate_talby(procs=None, cpu_work=None, jobs_per_day=None, load=None, week
 def diversity(logs, attribute="runtime", bins=24, bootstrap=100, seed=1, threads=0, expected="share"):
     """Diversity between logs (`schedlab analyze diversity --json`): `logs` a list of paths or DataFrames."""
     names = [os.fspath(l) if isinstance(l, (str, os.PathLike)) else f"log {i + 1}" for i, l in enumerate(logs)]
-    return _core.diversity([_log(l) for l in logs], names, attribute, _whole(bins, "bins", 32),
-                           _whole(bootstrap, "bootstrap", 32), _seed(seed), str(expected), _whole(threads, "threads", 32))
+    return _core.diversity([_log(l) for l in logs], names, _text(attribute, "attribute"), _whole(bins, "bins", 32),
+                           _whole(bootstrap, "bootstrap", 32), _seed(seed), _text(expected, "expected"), _whole(threads, "threads", 32))
 
 
 def categorize(log, min_jobs=6, max_jobs=0, parallelism="exact", groups=None, top=20):
     """Run-time variability per category key (`schedlab categorize --json`). `parallelism`: "exact" or "log2";
     `groups`: a key whose `top` largest groups are listed too."""
     return _core.categorize(_log(log), _whole(min_jobs, "min_jobs"), _whole(max_jobs, "max_jobs"),
-                            str(parallelism), groups or "", _whole(top, "top"))
+                            _text(parallelism, "parallelism"), _text(groups, "groups", True), _whole(top, "top"))
 
 
 def estimate_bins(log, top=20, max_estimate=None):
@@ -425,7 +451,7 @@ def fit_estimates(log, top=2, model="tsafrir", family="beta", min_group_jobs=10)
     values) or "song" (`log` may be a list of logs, pooled; `family` "beta" or "gamma")."""
     logs = list(log) if isinstance(log, (list, tuple)) else [log]
     names = [os.fspath(l) if isinstance(l, (str, os.PathLike)) else "DataFrame" for l in logs]
-    return _core.estimates_fit([_log(l) for l in logs], names, str(model), _whole(top, "top"), str(family),
+    return _core.estimates_fit([_log(l) for l in logs], names, _text(model, "model"), _whole(top, "top"), _text(family, "family"),
                                _whole(min_group_jobs, "min_group_jobs"))
 
 
@@ -483,12 +509,15 @@ def report(log, output, schedulers=("easy", "conservative"), predictor="", procs
     schedules of `schedulers`. `title`: shown on the page (default: the path, or "DataFrame")."""
     if title is None:
         title = os.fspath(log) if isinstance(log, (str, os.PathLike)) else "DataFrame"
-    _core.report(_log(log), os.fspath(output), str(title), list(schedulers), predictor or "",
+    if isinstance(schedulers, str):
+        raise TypeError(f"schedulers must be a list of specs, not the text {schedulers!r}")
+    _core.report(_log(log), os.fspath(output), str(title), [_text(s, "schedulers[]") for s in schedulers],
+                 _text(predictor, "predictor", True),
                  _whole_or_none(procs, "procs"), _whole(threads, "threads", 32))
 
 
 def report_sweep(results, output, metric="wait_mean", x="", title=None):
     """Write the HTML page of a sweep's results (`schedlab report --sweep RESULTS -o OUTPUT --metric M --x X`):
     `results` is the CSV a sweep wrote; `title`: shown on the page (default: its path)."""
-    _core.report_sweep(os.fspath(results), os.fspath(output), str(metric), str(x or ""),
+    _core.report_sweep(os.fspath(results), os.fspath(output), _text(metric, "metric"), _text(x, "x", True),
                        "" if title is None else str(title))

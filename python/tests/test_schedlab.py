@@ -827,3 +827,24 @@ def test_missing_values_in_any_numeric_column_are_minus_one():
         pd.testing.assert_frame_equal(schedlab.simulate(frame, "easy", procs=100).jobs, expected)
     with pytest.raises(ValueError, match="column run_time: not numeric"):
         schedlab.simulate(df.assign(run_time="x"), "easy")
+
+
+def test_a_value_of_the_wrong_type_is_named():
+    """A text or number parameter given something else is a TypeError naming it (pybind11 said 'incompatible
+    function arguments' and listed the whole signature)."""
+    cases = [
+        (lambda: schedlab.simulate(KTH, scheduler=None), "scheduler must be a text, not NoneType None"),
+        (lambda: schedlab.simulate(KTH, "easy", predictor=-1), "predictor must be a text, not int -1"),
+        (lambda: schedlab.simulate(KTH, "easy", load="x"), "load must be a number, not str 'x'"),
+        (lambda: schedlab.compare(KTH, "easy,fcfs"), "schedulers must be a list of specs, not the text 'easy,fcfs'"),
+        (lambda: schedlab.compare(KTH, ["easy", 3]), r"schedulers\[\] must be a text, not int 3"),
+        (lambda: schedlab.generate_talby(cpu_work="x", jobs_per_day=100), "cpu_work must be a number, not str 'x'"),
+        (lambda: schedlab.categorize(KTH, groups=1.5), "groups must be a text, not float 1.5"),
+        (lambda: schedlab.locality(KTH, attribute=None), "attribute must be a text, not NoneType None"),
+    ]
+    for call, message in cases:
+        with pytest.raises(TypeError, match=message):
+            call()
+    # None still means "not given" where it did, and a NumPy number is a number.
+    assert schedlab.simulate(KTH, "easy", predictor=None, load=np.float64(0.5)).metrics["offered_load"] == \
+        pytest.approx(0.5, abs=0.01)
