@@ -94,7 +94,8 @@ Matrix zscore(const Matrix& rows) {
   return out;
 }
 
-KMeansResult kmeans(const Matrix& rows, int k, uint64_t seed, int restarts, int max_iterations) {
+KMeansResult kmeans(const Matrix& rows, int k, uint64_t seed, int restarts, int max_iterations,
+                    const std::function<void()>& after_start) {
   if (k < 1) throw std::invalid_argument("k-means needs k >= 1");
   if (rows.size() < static_cast<size_t>(k))
     throw std::invalid_argument("k-means needs at least k rows");
@@ -107,6 +108,7 @@ KMeansResult kmeans(const Matrix& rows, int k, uint64_t seed, int restarts, int 
       best = std::move(r);
       have = true;
     }
+    if (after_start) after_start();
   }
   return best;
 }

@@ -51,7 +51,7 @@ Clusters cluster(const Matrix& raw, int k, const ClassifyOptions& options) {
   for (auto& r : t)
     for (double& x : r) x = transform(x, options.transform);
   Clusters c;
-  c.km = kmeans(zscore(t), k, options.seed, options.restarts);
+  c.km = kmeans(zscore(t), k, options.seed, options.restarts, kKMeansMaxIterations, options.after_restart);
   const size_t dims = raw.front().size();
   c.means.assign(static_cast<size_t>(k), std::vector<double>(dims, 0.0));
   c.sizes.assign(static_cast<size_t>(k), 0);

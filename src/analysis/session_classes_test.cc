@@ -140,6 +140,17 @@ TEST(KMeans, SeparatedBlobsAreFoundAndNamed) {
   ClassifyOptions other;
   other.seed = 99;
   EXPECT_EQ(classify_sessions(rows, other).labels, c.labels);  // well separated: any seed agrees
+  // The progress hook sees every start and changes nothing.
+  int starts = 0;
+  ClassifyOptions watched;
+  watched.restarts = 7;
+  watched.after_restart = [&] { ++starts; };
+  const Classification w = classify_sessions(rows, watched);
+  EXPECT_EQ(starts, 7);
+  EXPECT_EQ(w.labels, c.labels);
+  ClassifyOptions unwatched;
+  unwatched.restarts = 7;
+  EXPECT_EQ(w.inertia, classify_sessions(rows, unwatched).inertia);
 }
 
 TEST(Pca, ExplainedVarianceOfCorrelatedColumns) {

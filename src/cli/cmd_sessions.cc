@@ -11,6 +11,7 @@
 
 #include "cli/analyze_util.h"
 #include "cli/commands.h"
+#include "cli/progress.h"
 #include "cli/text_util.h"
 #include "schedlab/experiments/session_study.h"
 #include "schedlab/swf/writer.h"
@@ -112,7 +113,15 @@ void run_sessions(const SessionsCliOptions& opt) {
     throw std::invalid_argument(fmt::format("-o and --users-output name one file ({})", opt.out));
   std::vector<std::pair<std::string, swf::Log>> logs;
   for (const auto& path : opt.paths) logs.emplace_back(path, read_log_for_analysis(path, opt.skip_invalid));
+  // Two clusterings (sessions, then users) of --restarts starts each: many restarts take minutes.
+  Progress progress("sessions: k-means", "restarts", 2.0, false);
+  size_t restarts_done = 0;
+  if (so.classify)
+    so.classify_options.after_restart = [&] {
+      progress.update(++restarts_done, 2 * static_cast<size_t>(opt.restarts));
+    };
   const experiments::SessionStudy st = experiments::run_session_study(std::move(logs), so);
+  progress.finish();
 
   if (!opt.out.empty()) swf::write_text_file(opt.out, experiments::session_study_csv(st));
   if (!opt.users_out.empty()) swf::write_text_file(opt.users_out, experiments::user_study_csv(st));

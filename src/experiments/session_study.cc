@@ -65,6 +65,7 @@ SessionStudy run_session_study(std::vector<std::pair<std::string, swf::Log>> log
         fmt::format("k-means restarts must be at least 1 (got {})", options.classify_options.restarts));
   SessionStudy st;
   st.options = options;
+  st.options.classify_options.after_restart = nullptr;  // the caller's progress display, not part of the result
   for (auto& [name, log] : logs) st.logs.push_back(study_log(std::move(name), std::move(log), options.think_time));
   std::vector<analysis::SessionRow> pooled;
   for (const auto& l : st.logs) pooled.insert(pooled.end(), l.rows.begin(), l.rows.end());

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace schedlab::analysis {
@@ -25,8 +26,12 @@ struct KMeansResult {
   int iterations = 0;
 };
 
-// Throws std::invalid_argument when k < 1 or there are fewer rows than k.
-KMeansResult kmeans(const Matrix& rows, int k, uint64_t seed, int restarts = 10, int max_iterations = 300);
+// Throws std::invalid_argument when k < 1 or there are fewer rows than k. `after_start`, when given, is called
+// after each start (a long run's progress).
+inline constexpr int kKMeansMaxIterations = 300;
+KMeansResult kmeans(const Matrix& rows, int k, uint64_t seed, int restarts = 10,
+                    int max_iterations = kKMeansMaxIterations,
+                    const std::function<void()>& after_start = {});
 
 struct PcaResult {
   std::vector<double> explained;  // share of variance per component, decreasing

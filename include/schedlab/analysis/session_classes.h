@@ -21,6 +21,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -48,6 +49,7 @@ struct ClassifyOptions {
   uint64_t seed = 1;
   int restarts = 10;
   Transform transform = Transform::kNone;
+  std::function<void()> after_restart;  // called after each k-means start: a long classification's progress
 };
 
 struct Classification {
