@@ -34,11 +34,19 @@ def _log(log, header=None):
     if isinstance(log, _core.Log):
         return log
     if isinstance(log, (str, os.PathLike)):
-        return _core.read_log(os.fspath(log))
+        return _warn_header_problems(_core.read_log(os.fspath(log)), 3)  # the caller of the function given `log`
     if isinstance(log, pd.DataFrame):
         lines = header if header is not None else log.attrs.get("swf_header", [])
         return _core.log_from_columns({c: _column(log[c]) for c in FIELDS if c in log.columns}, list(lines))
     raise TypeError(f"a log is a path or a pandas DataFrame, not {type(log).__name__}")
+
+
+def _warn_header_problems(log, stacklevel):
+    """The header's values that do not parse (e.g. "; MaxProcs: abc"), which the library ignores, as warnings
+    (the CLI prints them on standard error)."""
+    for p in log.header_problems:
+        warnings.warn(f"{log.path}: header {p} (ignored)", stacklevel=stacklevel + 1)
+    return log
 
 
 def _column(series):
@@ -60,7 +68,7 @@ def read_swf(path):
     """Read an SWF log (plain or gzip). Returns (DataFrame, header): the 18 SWF columns (int64; float64 for a
     field where the log wrote fractions, kept exactly) and the header lines. The header is also in
     df.attrs["swf_header"], so the DataFrame can be written or simulated as it is."""
-    df = _frame(_core.read_log(os.fspath(path)))
+    df = _frame(_warn_header_problems(_core.read_log(os.fspath(path)), 2))
     return df, df.attrs["swf_header"]
 
 

@@ -848,3 +848,18 @@ def test_a_value_of_the_wrong_type_is_named():
     # None still means "not given" where it did, and a NumPy number is a number.
     assert schedlab.simulate(KTH, "easy", predictor=None, load=np.float64(0.5)).metrics["offered_load"] == \
         pytest.approx(0.5, abs=0.01)
+
+
+def test_header_values_that_do_not_parse_are_warned_about(tmp_path):
+    """'; MaxProcs: abc' is ignored (the machine size then comes from the largest job): a warning naming the file
+    and line, from read_swf and from any function given the path, and listed by stats."""
+    p = tmp_path / "h.swf"
+    p.write_text("; MaxProcs: abc\n1 0 0 10 1 -1 -1 1 10 -1 1 1 1 1 1 1 -1 -1\n")
+    message = r"h.swf: header line 1: MaxProcs: cannot parse 'abc' as a non-negative integer \(ignored\)"
+    with pytest.warns(UserWarning, match=message) as caught:
+        schedlab.read_swf(p)
+    assert caught[0].filename == __file__  # the warning points at the caller's line
+    with pytest.warns(UserWarning, match=message):
+        s = schedlab.stats(p)
+    assert s["read"]["header_problems"] == ["line 1: MaxProcs: cannot parse 'abc' as a non-negative integer"]
+    assert s["machine"]["source"] == "largest job"

@@ -1,4 +1,5 @@
 #include "cli/analyze_util.h"
+#include "cli/read_input.h"
 
 #include <stdexcept>
 
@@ -20,7 +21,7 @@ int64_t parse_duration(std::string_view option, std::string_view text, bool allo
 swf::Log read_log_for_analysis(const std::string& path, bool skip_invalid) {
   swf::ReadOptions options;
   options.skip_invalid = skip_invalid;
-  return swf::read_log(path, options);
+  return read_input_log(path, options);
 }
 
 void check_one_stdout_document(bool json, const std::string& csv_path) {

@@ -99,6 +99,33 @@ TEST(CliStats, SkipInvalidPassesThroughToTheReader) {
   EXPECT_EQ(skipped, 1);
 }
 
+// A header value that does not parse is ignored — the machine size then comes from the largest job — and said:
+// a warning from every command that reads the log, and a list in stats (both were silent).
+TEST(CliStats, HeaderValuesThatDoNotParseAreWarnedAbout) {
+  TempDir dir;
+  write_file(dir.file("h.swf"), "; MaxProcs: abc\n; UnixStartTime: -100\n1 0 0 10 1 -1 -1 1 10 -1 1 1 1 1 1 1 -1 -1\n");
+  const std::string warning =
+      "schedlab: warning: " + dir.file("h.swf") + ": header line 1: MaxProcs: cannot parse 'abc' as a non-negative "
+      "integer (ignored)\n";
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"stats", dir.file("h.swf")}, {"simulate", dir.file("h.swf"), "--scheduler", "easy"},
+        {"analyze", "runs", dir.file("h.swf"), "--size-only"}, {"convert", dir.file("h.swf"), dir.file("h.csv")}}) {
+    const CliResult r = run_cli(args);
+    ASSERT_EQ(r.exit_code, 0) << args[0] << ": " << r.err;
+    EXPECT_EQ(r.err.substr(0, warning.size()), warning) << args[0];  // (convert reports on standard error next)
+    EXPECT_EQ(r.err.find("UnixStartTime"), std::string::npos) << args[0];  // it alone may be negative
+  }
+  const CliResult csv = run_cli({"convert", dir.file("h.csv"), dir.file("back.swf")});
+  EXPECT_EQ(csv.err.rfind("schedlab: warning: " + dir.file("h.csv") + ": header line 1: MaxProcs: cannot parse 'abc' "
+                          "as a non-negative integer (ignored)\n", 0), 0u) << csv.err;
+  const CliResult text = run_cli({"stats", dir.file("h.swf")});
+  EXPECT_NE(text.out.find("header problems                     1\n"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("(from largest job)"), std::string::npos) << text.out;
+  const auto j = nlohmann::json::parse(run_cli({"stats", dir.file("h.swf"), "--json"}).out);
+  EXPECT_EQ(j["read"]["header_problems"],
+            nlohmann::json::array({"line 1: MaxProcs: cannot parse 'abc' as a non-negative integer"}));
+}
+
 TEST(CliStats, MissingFileIsAnError) {
   const CliResult r = run_cli({"stats", "/nonexistent/log.swf"});
   EXPECT_EQ(r.exit_code, 1);

@@ -13,6 +13,7 @@
 #include "cli/commands.h"
 #include "cli/progress.h"
 #include "cli/sim_options.h"
+#include "cli/read_input.h"
 #include "schedlab/base/duration.h"
 #include "schedlab/base/params.h"
 #include "schedlab/experiments/compare.h"
@@ -115,7 +116,7 @@ void run(const CompareArgs& a) {
   swf::check_output_is_not_input(a.csv, {a.trace});
   Progress progress("compare", "jobs", 2.0, false);  // summed over the schedulers
   spec.sim.progress = [&progress](size_t done, size_t total) { progress.update(done, total); };
-  const swf::Log log = swf::read_log(a.trace);
+  const swf::Log log = read_input_log(a.trace);
   const experiments::CompareResult r = [&] {
     try {
       return experiments::run_compare(spec, log);

@@ -9,6 +9,7 @@
 
 #include "cli/commands.h"
 #include "cli/text_util.h"
+#include "cli/read_input.h"
 #include "schedlab/swf/csv.h"
 #include "schedlab/swf/reader.h"
 #include "schedlab/swf/sacct.h"
@@ -64,7 +65,12 @@ void run_convert(const ConvertOptions& opt) {
   const Format in_format = format_of(opt.in, "input");
   const Format out_format = format_of(opt.out, "output");
   swf::check_output_is_not_input(opt.out, {opt.in});
-  const swf::Log log = in_format == Format::kSwf ? swf::read_log(opt.in) : swf::read_csv(opt.in);
+  const swf::Log log = [&] {
+    if (in_format == Format::kSwf) return read_input_log(opt.in);
+    swf::Log csv = swf::read_csv(opt.in);
+    warn_header_problems(csv);
+    return csv;
+  }();
   if (out_format == Format::kSwf) swf::write_log(opt.out, log.header, log.records);
   else swf::write_csv(opt.out, log.header, log.records);
   fmt::print(stderr, "schedlab convert: wrote {} records and {} header lines to {}\n",

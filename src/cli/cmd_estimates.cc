@@ -10,6 +10,7 @@
 
 #include "cli/commands.h"
 #include "cli/text_util.h"
+#include "cli/read_input.h"
 #include "schedlab/base/duration.h"
 #include "schedlab/model/estimate_bins.h"
 #include "schedlab/model/estimate_fit.h"
@@ -25,7 +26,7 @@ namespace {
 swf::Log read(const std::string& path, bool skip_invalid) {
   swf::ReadOptions o;
   o.skip_invalid = skip_invalid;
-  return swf::read_log(path, o);
+  return read_input_log(path, o);
 }
 
 std::string hms(int64_t seconds) { return base::format_duration(seconds); }

@@ -8,6 +8,7 @@
 
 #include "cli/commands.h"
 #include "cli/text_util.h"
+#include "cli/read_input.h"
 #include "schedlab/swf/reader.h"
 #include "schedlab/swf/writer.h"
 #include "schedlab/trace/filter.h"
@@ -64,7 +65,7 @@ void run_filter(const FilterOptions& opt) {
   no_times.to.clear();
   make_spec(no_times, swf::Header{});
   swf::check_output_is_not_input(opt.out, {opt.path});
-  swf::Log log = swf::read_log(opt.path, read_options);
+  swf::Log log = read_input_log(opt.path, read_options);
   const trace::FilterSpec spec = make_spec(opt, log.header);
   std::optional<trace::FlurryOptions> flurry_rule;
   if (opt.drop_flurries) flurry_rule = trace::FlurryOptions{opt.flurry_factor, opt.flurry_min_jobs};

@@ -17,6 +17,7 @@
 
 #include "cli/commands.h"
 #include "cli/text_util.h"
+#include "cli/read_input.h"
 #include "schedlab/model/locality_model.h"
 #include "schedlab/model/profiler_experiment.h"
 #include "schedlab/model/talby_model.h"
@@ -112,7 +113,7 @@ void run_locality(const LocalityCliOptions& opt) {
   o.seed = opt.seed;
   model::check_locality_options(o);  // bad options fail before the log is read
   swf::check_output_is_not_input(opt.output, {opt.from});
-  const swf::Log log = swf::read_log(opt.from);
+  const swf::Log log = read_input_log(opt.from);
   model::LocalityModelStats stats;
   const auto jobs = [&] {
     try {
@@ -135,7 +136,7 @@ struct ScrambleCliOptions {
 
 void run_scramble(const ScrambleCliOptions& opt) {
   swf::check_output_is_not_input(opt.output, {opt.from});
-  const swf::Log log = swf::read_log(opt.from);
+  const swf::Log log = read_input_log(opt.from);
   const auto jobs = model::scramble(log.records, opt.seed);
   swf::write_log(opt.output, model::scramble_header(log.header, log.records, opt.from, opt.seed), jobs);
   if (opt.output != "-") {
@@ -193,7 +194,7 @@ void run_talby(const TalbyCliOptions& opt) {
   } else {
     // The bundled log is named without its install path, so that the output is the same wherever schedlab is.
     const std::string fit = opt.fit.empty() ? bundled_log() : opt.fit;
-    jm = model::fit_talby_job_layer(swf::read_log(fit), opt.fit.empty() ? "KTH-SP2-1996-2.swf.gz (bundled)" : fit);
+    jm = model::fit_talby_job_layer(read_input_log(fit), opt.fit.empty() ? "KTH-SP2-1996-2.swf.gz (bundled)" : fit);
   }
   if (!opt.save_job_model.empty()) model::write_talby_job_model(opt.save_job_model, jm);
   if (opt.output.empty()) {

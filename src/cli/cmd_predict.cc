@@ -9,6 +9,7 @@
 
 #include "cli/analyze_util.h"
 #include "cli/commands.h"
+#include "cli/read_input.h"
 #include "schedlab/experiments/log_replay.h"
 #include "schedlab/predict/registry.h"
 #include "schedlab/swf/reader.h"
@@ -37,7 +38,7 @@ void run(const PredictArgs& a) {
   if (!a.correction.empty()) config.params.emplace("correction", a.correction);  // joins the spec's parameters
   const auto predictor = predict::make_predictor(a.predictor, config);
   swf::check_output_is_not_input(a.jobs_out, {a.trace});
-  const swf::Log log = swf::read_log(a.trace);
+  const swf::Log log = read_input_log(a.trace);
   const experiments::LogReplay r = [&] {
     try {
       return experiments::replay_log(log, *predictor, {a.procs, a.extend_estimates, a.warmup_fraction});

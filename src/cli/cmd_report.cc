@@ -10,6 +10,7 @@
 
 #include "cli/commands.h"
 #include "cli/progress.h"
+#include "cli/read_input.h"
 #include "schedlab/base/params.h"
 #include "schedlab/experiments/report.h"
 #include "schedlab/swf/csv.h"
@@ -53,7 +54,7 @@ void run_report(const ReportCliOptions& opt) {
     ro.threads = opt.threads;
     Progress progress("report: schedules", "jobs", 2.0, false);  // summed over the schedulers
     ro.progress = [&progress](size_t done, size_t total) { progress.update(done, total); };
-    data = experiments::report_data(swf::read_log(opt.log), ro);
+    data = experiments::report_data(read_input_log(opt.log), ro);
     progress.finish();
   }
   const std::string page = experiments::render_report(data, libraries());

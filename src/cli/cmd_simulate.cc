@@ -10,6 +10,7 @@
 #include "cli/commands.h"
 #include "cli/progress.h"
 #include "cli/sim_options.h"
+#include "cli/read_input.h"
 #include "schedlab/experiments/simulation.h"
 #include "schedlab/model/estimate_models.h"
 #include "schedlab/predict/registry.h"
@@ -202,7 +203,7 @@ void run(const SimulateArgs& a) {
   // Unknown names and bad parameters fail here, before the log is read.
   const experiments::PreparedSimulation prepared = experiments::prepare_simulation(spec);
   swf::check_output_is_not_input(a.jobs_out, {a.trace});
-  swf::Log log = swf::read_log(a.trace);
+  swf::Log log = read_input_log(a.trace);
   // Without --jobs-out the records are not needed once the workload is built: freed before the simulation.
   const experiments::Simulation sim = [&] {
     try {

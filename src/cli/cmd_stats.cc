@@ -8,6 +8,7 @@
 
 #include "cli/commands.h"
 #include "cli/text_util.h"
+#include "cli/read_input.h"
 #include "schedlab/analysis/summary.h"
 #include "schedlab/experiments/log_summary.h"
 #include "schedlab/swf/reader.h"
@@ -115,6 +116,8 @@ std::string stats_text(const std::string& path, const swf::Header& header, const
   out += "\nRead\n";
   line(out, "lines", count(s.read.lines));
   line(out, "header lines", count(s.read.header_lines));
+  line(out, "header problems", count(static_cast<int64_t>(header.problems.size())));
+  for (const std::string& p : header.problems) line(out, "  ignored", p);
   line(out, "fields with decimals", count(s.read.decimal_fields));
   line(out, "skipped lines", count(s.read.skipped_total()));
   for (const auto& [reason, n] : s.read.skipped) line(out, fmt::format("  skipped: {}", reason), count(n));
@@ -166,7 +169,7 @@ void run_stats(const StatsOptions& opt) {
   if (!opt.procs.empty()) procs = parse_int_option("--procs", opt.procs, 1, INT32_MAX);
   swf::ReadOptions read_options;
   read_options.skip_invalid = opt.skip_invalid;
-  const swf::Log log = swf::read_log(opt.path, read_options);
+  const swf::Log log = read_input_log(opt.path, read_options);
   const Summary s = analysis::summarize(log, procs);
   if (opt.json) {
     nlohmann::ordered_json j;

@@ -64,7 +64,8 @@ nlohmann::ordered_json to_json(const analysis::Summary& s, const swf::Header& he
                {"blank_lines", s.read.blank_lines},
                {"decimal_fields", s.read.decimal_fields},
                {"skipped", skipped},
-               {"warnings", warnings}};
+               {"warnings", warnings},
+               {"header_problems", header.problems}};
   return j;
 }
 

@@ -540,6 +540,8 @@ PYBIND11_MODULE(_core, m) {
   });
   py::class_<swf::Log, LogPtr>(m, "Log", "An SWF log held by the library (immutable, shared by reference)")
       .def_property_readonly("header_lines", [](const swf::Log& l) { return l.header.lines; })
+      .def_property_readonly("header_problems", [](const swf::Log& l) { return l.header.problems; })
+      .def_property_readonly("path", [](const swf::Log& l) { return l.path; })
       .def("__len__", [](const swf::Log& l) { return l.records.size(); });
   m.def("read_log", &read_log, py::arg("path"));
   m.def("log_columns", [](const LogPtr& l) { return log_columns(*l); }, py::arg("log"));

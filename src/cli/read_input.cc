@@ -1,0 +1,20 @@
+#include "cli/read_input.h"
+
+#include <cstdio>
+
+#include <fmt/core.h>
+
+namespace schedlab::cli {
+
+void warn_header_problems(const swf::Log& log) {
+  for (const std::string& p : log.header.problems)
+    fmt::print(stderr, "schedlab: warning: {}: header {} (ignored)\n", log.path, p);
+}
+
+swf::Log read_input_log(const std::string& path, swf::ReadOptions options) {
+  swf::Log log = swf::read_log(path, options);
+  warn_header_problems(log);
+  return log;
+}
+
+}  // namespace schedlab::cli

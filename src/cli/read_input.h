@@ -1,0 +1,18 @@
+// Reading a command's input log: the library's reader, then the header's problems (a standard key whose value
+// does not parse, e.g. "; MaxProcs: abc") as warnings on standard error, so that a value the command ignores —
+// and replaces, as the machine size by the largest job — is never ignored silently.
+#pragma once
+
+#include <string>
+
+#include "schedlab/swf/reader.h"
+
+namespace schedlab::cli {
+
+// swf::read_log, then one "schedlab: warning: PATH: header line N: KEY: cannot parse ... (ignored)" per problem.
+swf::Log read_input_log(const std::string& path, swf::ReadOptions options = {});
+
+// The same warnings for a log read another way (CSV).
+void warn_header_problems(const swf::Log& log);
+
+}  // namespace schedlab::cli
