@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -21,6 +22,25 @@ TEST(SessionTime, DaytimeAndWorkdayShares) {
   EXPECT_DOUBLE_EQ(daytime_share(monday, monday + 86400), 10.0 / 24);
   EXPECT_DOUBLE_EQ(workday_share(monday - 86400, monday + 86400), 0.5);
   EXPECT_DOUBLE_EQ(daytime_share(monday + 8 * 3600, monday + 8 * 3600), 1.0);
+}
+
+// Local times need a zone the system knows: an unknown name was read as UTC by the C library, in silence.
+TEST(SessionTime, AnUnknownTimeZoneIsAnErrorNotUtc) {
+  swf::Header h;
+  h.unix_start_time = 842565631;
+  h.time_zone_string = "Europe/Stockholm";
+  EXPECT_EQ(utc_offsets(h, {0}), std::vector<int64_t>{7200});  // 1996-09-23: summer time
+  h.time_zone_string = "Nowhere/City";
+  try {
+    utc_offsets(h, {0});
+    ADD_FAILURE() << "no error";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("TimeZoneString 'Nowhere/City' is not in the time zone database"),
+              std::string::npos)
+        << e.what();
+  }
+  h.time_zone_string.reset();  // none: UTC, as the header says nothing
+  EXPECT_EQ(utc_offsets(h, {0}), std::vector<int64_t>{0});
 }
 
 TEST(SessionVars, VariablesOfOneSession) {

@@ -7,6 +7,8 @@
 #include <stdexcept>
 #include <string>
 
+#include <fmt/core.h>
+
 #include "schedlab/analysis/distribution.h"
 #include "schedlab/trace/conventions.h"
 #include "schedlab/trace/log_time.h"
@@ -78,6 +80,12 @@ std::vector<int64_t> utc_offsets(const swf::Header& header, const std::vector<in
   if (!header.unix_start_time)
     throw std::invalid_argument("the log's header has no UnixStartTime: day/night and weekday/weekend need it");
   const std::string zone = trace::log_time_zone(header);
+  // An unknown name would be read as UTC by the C library, and every local time would be off in silence.
+  if (!trace::time_zone_known(header))
+    throw trace::TimeError(fmt::format("the log's TimeZoneString '{}' is not in the time zone database: local "
+                                       "times (day/night, weekday/weekend) need it; correct the header, or remove "
+                                       "the line to read the log in UTC",
+                                       zone));
   std::optional<std::string> old;
   if (const char* o = std::getenv("TZ")) old = o;
   setenv("TZ", zone.c_str(), 1);

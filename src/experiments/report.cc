@@ -26,6 +26,7 @@
 #include "schedlab/model/estimate_bins.h"
 #include "schedlab/trace/conventions.h"
 #include "schedlab/trace/flurries.h"
+#include "schedlab/trace/log_time.h"
 #include "schedlab/workload/workload.h"
 
 namespace schedlab::experiments {
@@ -129,7 +130,8 @@ json workload_section(const swf::Log& log, const ReportOptions& o, const analysi
   for (const auto& r : log.records)
     if (r.submit_time >= 0) times.push_back(r.submit_time);
   std::vector<int64_t> offsets(times.size(), 0);
-  if (log.header.unix_start_time) offsets = analysis::utc_offsets(log.header, times);
+  const bool zone_known = trace::time_zone_known(log.header);  // else the cycles are in UTC, and the page says so
+  if (log.header.unix_start_time && zone_known) offsets = analysis::utc_offsets(log.header, times);
   const int64_t start = log.header.unix_start_time.value_or(0);
   std::array<int64_t, 24> hours{};
   std::array<int64_t, 7> days{};
@@ -140,7 +142,9 @@ json workload_section(const swf::Log& log, const ReportOptions& o, const analysi
     ++days[static_cast<size_t>(((day + 3) % 7 + 7) % 7)];  // 1970-01-01 was a Thursday: Monday = 0
   }
   static const char* kDays[] = {"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"};
-  w["local_time"] = log.header.unix_start_time ? (log.header.time_zone_string.value_or("UTC")) : "UTC (no UnixStartTime)";
+  w["local_time"] = !log.header.unix_start_time ? "UTC (no UnixStartTime)"
+                    : !zone_known ? "UTC (TimeZoneString '" + *log.header.time_zone_string + "' is not in the time zone database)"
+                                  : log.header.time_zone_string.value_or("UTC");
   w["hour_of_day"] = json::array();
   for (int h = 0; h < 24; ++h) w["hour_of_day"].push_back({{"hour", h}, {"jobs", hours[static_cast<size_t>(h)]}});
   w["day_of_week"] = json::array();

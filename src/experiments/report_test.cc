@@ -76,6 +76,21 @@ TEST(ReportTest, TimelineBinsCoverTheDrainAfterTheLastSubmit) {
   EXPECT_DOUBLE_EQ(s["timeline"][0]["utilization"].get<double>(), 1.0);
 }
 
+// A zone the system does not know: the cycles are drawn in UTC, and the page says so (an error would cost the
+// whole report for one header line; silence would pass UTC off as local time).
+TEST(ReportTest, AnUnknownTimeZoneIsNamedOnThePage) {
+  swf::Log log = scenario();
+  log.header.unix_start_time = 0;
+  log.header.time_zone_string = "Nowhere/City";
+  const nlohmann::json d = report_data(log, fcfs());
+  EXPECT_EQ(d["workload"]["local_time"], "UTC (TimeZoneString 'Nowhere/City' is not in the time zone database)");
+  EXPECT_EQ(d["workload"]["hour_of_day"][0]["jobs"], 2);  // both jobs at 00:00 UTC
+  log.header.time_zone_string = "Europe/Stockholm";
+  const nlohmann::json known = report_data(log, fcfs());
+  EXPECT_EQ(known["workload"]["local_time"], "Europe/Stockholm");
+  EXPECT_EQ(known["workload"]["hour_of_day"][1]["jobs"], 2);  // 1970-01-01 01:00 CET
+}
+
 TEST(ReportTest, BadInputIsAnError) {
   swf::Log empty;
   empty.header.max_procs = 2;

@@ -13,6 +13,7 @@
 #include "schedlab/model/estimate_models.h"
 #include "schedlab/swf/writer.h"
 #include "schedlab/trace/conventions.h"
+#include "schedlab/trace/log_time.h"
 #include "schedlab/trace/sessions.h"
 
 namespace schedlab::model {
@@ -119,6 +120,10 @@ TalbyJobModel fit_talby_job_layer(const swf::Log& log, const std::string& source
     throw std::invalid_argument(fmt::format("{}: no job has an estimate (field 9): the estimate model cannot be fitted",
                                             source));
 
+  if (!trace::time_zone_known(log.header))
+    throw std::invalid_argument(fmt::format("{}: the log's TimeZoneString '{}' is not in the time zone database: the "
+                                            "session classes and start times need the log's local time",
+                                            source, *log.header.time_zone_string));
   const trace::Sessions sessions = trace::build_sessions(log.records);
   if (sessions.sessions.size() < static_cast<size_t>(analysis::kSessionClasses)) {
     throw std::invalid_argument(

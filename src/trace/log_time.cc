@@ -47,6 +47,19 @@ std::string tz_value(const swf::Header& header) {
   return zone;
 }
 
+}  // namespace
+
+bool time_zone_known(const swf::Header& header) {
+  try {
+    tz_value(header);
+    return true;
+  } catch (const TimeError&) {
+    return false;
+  }
+}
+
+namespace {
+
 bool parse_int(std::string_view s, int64_t& out) {
   if (s.empty() || s.size() > 12) return false;
   const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), out);

@@ -35,7 +35,8 @@ inline constexpr std::array<std::string_view, kSessionVars> kSessionVarNames = {
 using SessionRow = std::array<double, kSessionVars>;
 
 // Local-time helper: the UTC offset (seconds) at each of `times` (seconds from the log's start). Needs
-// UnixStartTime in the header (throws std::invalid_argument otherwise). Not thread-safe (sets TZ).
+// UnixStartTime in the header and a TimeZoneString, if any, that the time zone database knows (throws
+// std::invalid_argument otherwise). Not thread-safe (sets TZ).
 std::vector<int64_t> utc_offsets(const swf::Header& header, const std::vector<int64_t>& times);
 
 // Share of [start, end] (local seconds since the epoch) in daytime 07:30-17:30 / on Monday-Friday.

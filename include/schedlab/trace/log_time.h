@@ -33,6 +33,9 @@ int64_t parse_log_time(std::string_view text, const swf::Header& header);
 
 // The time zone absolute dates are interpreted in: TimeZoneString, or "UTC" when absent.
 std::string log_time_zone(const swf::Header& header);
+// False when the header names a TimeZoneString that is not in the system's time zone database (the C library
+// would fall back to UTC without a word); true for a known zone or none.
+bool time_zone_known(const swf::Header& header);
 
 // A time as the user wrote it, for notes: "+3d" as it is, a date followed by the zone it was read in
 // ("1996-10-01 (Europe/Stockholm)").
