@@ -863,3 +863,15 @@ def test_header_values_that_do_not_parse_are_warned_about(tmp_path):
         s = schedlab.stats(p)
     assert s["read"]["header_problems"] == ["line 1: MaxProcs: cannot parse 'abc' as a non-negative integer"]
     assert s["machine"]["source"] == "largest job"
+
+
+def test_sacct_rows_with_times_out_of_order_are_warned_about(tmp_path):
+    """A Start before the Submit, or an End before the Start, gives 0 — said, not hidden."""
+    p = tmp_path / "s.txt"
+    p.write_text("JobID|Submit|Start|End|State|AllocCPUS|Timelimit\n"
+                 "1|2026-01-05T10:00:00|2026-01-05T09:59:00|2026-01-05T10:01:00|COMPLETED|1|10\n"
+                 "2|2026-01-05T10:00:00|2026-01-05T10:00:00|2026-01-05T10:01:00|COMPLETED|1|10\n")
+    with pytest.warns(UserWarning, match="1 job\\(s\\) started before their submit time: wait set to 0"):
+        df, _ = schedlab.read_sacct(p, timezone="UTC")
+    assert df.attrs["sacct"]["start_before_submit"] == 1 and df.attrs["sacct"]["end_before_start"] == 0
+    assert list(df["wait_time"]) == [0, 0] and list(df["run_time"]) == [120, 60]

@@ -251,8 +251,10 @@ Log parse_sacct(std::string_view text, const std::string& name, const SacctOptio
         fail(header[c_start], fmt::format("'{}' is more than 68 years after the submit time '{}'", f[c_start],
                                           f[c_submit]));
       r.wait_time = static_cast<int32_t>(std::max<int64_t>(0, start - *submit));
+      if (start < *submit && rep.start_before_submit++ == 0) rep.start_before_submit_line = static_cast<int64_t>(li + 1);
       int64_t run = -1;
       if (end >= 0) run = std::max<int64_t>(0, end - start);
+      if (end >= 0 && end < start && rep.end_before_start++ == 0) rep.end_before_start_line = static_cast<int64_t>(li + 1);
       else if (c_elapsed) run = parse_duration(f[*c_elapsed], header[*c_elapsed], fail).value_or(-1);
       r.run_time = static_cast<int32_t>(std::min<int64_t>(run, std::numeric_limits<int32_t>::max()));
     }
@@ -298,6 +300,10 @@ Log parse_sacct(std::string_view text, const std::string& name, const SacctOptio
                          "out); states: {}",
                          rep.rows, rep.jobs, rep.unstarted, options.keep_unstarted ? "kept with status 5" : "left out",
                          rep.unfinished, rep.steps, states));
+  if (rep.start_before_submit > 0 || rep.end_before_start > 0)
+    h.add_note(fmt::format("sacct rows with Start before Submit: {} (wait set to 0); with End before Start: {} "
+                           "(runtime set to 0)",
+                           rep.start_before_submit, rep.end_before_start));
   if (!users.empty()) h.add_note(users.note("users"));
   if (!groups.empty()) h.add_note(groups.note("groups"));
   if (!parts.empty()) h.add_note(parts.note("partitions"));

@@ -116,6 +116,39 @@ TEST(Sacct, KeepUnstartedTimeZoneAndProcs) {
   EXPECT_EQ(unstarted, 2);
 }
 
+// A Start before the Submit (a requeue, clock skew) or an End before the Start: 0, counted, first line named,
+// and in the header's Note (they were clamped to 0 in silence).
+TEST(Sacct, NegativeWaitsAndRuntimesAreCountedNotHidden) {
+  const std::string text =
+      "JobID|Submit|Start|End|State|AllocCPUS|Timelimit\n"
+      "1|2026-01-05T10:00:00|2026-01-05T10:00:10|2026-01-05T10:01:10|COMPLETED|1|10\n"
+      "2|2026-01-05T10:00:00|2026-01-05T09:59:00|2026-01-05T10:01:00|COMPLETED|1|10\n"
+      "3|2026-01-05T10:00:00|2026-01-05T10:00:00|2026-01-05T09:00:00|COMPLETED|1|10\n"
+      "4|2026-01-05T10:00:00|2026-01-05T09:00:00|2026-01-05T10:30:00|COMPLETED|1|10\n";
+  SacctOptions o;
+  o.timezone = "UTC";
+  SacctReport rep;
+  const Log log = parse_sacct(text, "s.txt", o, &rep);
+  ASSERT_EQ(log.records.size(), 4u);
+  EXPECT_EQ(log.records[0].wait_time, 10);
+  EXPECT_EQ(log.records[1].wait_time, 0);
+  EXPECT_EQ(log.records[1].run_time, 120);
+  EXPECT_EQ(log.records[2].run_time, 0);
+  EXPECT_EQ(rep.start_before_submit, 2);
+  EXPECT_EQ(rep.start_before_submit_line, 3);
+  EXPECT_EQ(rep.end_before_start, 1);
+  EXPECT_EQ(rep.end_before_start_line, 4);
+  bool noted = false;
+  for (const auto& n : log.header.notes)
+    noted = noted || n == "sacct rows with Start before Submit: 2 (wait set to 0); with End before Start: 1 (runtime "
+                          "set to 0)";
+  EXPECT_TRUE(noted);
+  SacctReport clean;
+  const Log ok = parse_sacct(kText, "s.txt", o, &clean);
+  EXPECT_EQ(clean.start_before_submit + clean.end_before_start, 0);
+  for (const auto& n : ok.header.notes) EXPECT_EQ(n.find("before"), std::string::npos) << n;
+}
+
 std::string error_of(const std::string& text) {
   try {
     SacctOptions o;

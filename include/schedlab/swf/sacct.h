@@ -10,7 +10,8 @@
 // sacct without -X) are left out and counted, so a log read without -X gives the same jobs.
 // - Times "YYYY-MM-DDTHH:MM:SS" in `timezone` (sacct prints the machine's local time; default the TZ variable,
 //   else the machine's zone). UnixStartTime = the first submit; submit = seconds after it; wait = Start - Submit;
-//   runtime = End - Start (Elapsed when End is absent).
+//   runtime = End - Start (Elapsed when End is absent). A negative wait or runtime becomes 0, counted in the
+//   report and the header's Note.
 // - Allocated processors = AllocCPUS; requested = ReqCPUS when given, else AllocCPUS. Requested time = Timelimit
 //   ([D-]HH:MM:SS, [D-]HH:MM, MM:SS, MM or D-HH; UNLIMITED / Partition_Limit -> -1).
 // - Status: COMPLETED 1; FAILED, TIMEOUT, NODE_FAIL, OUT_OF_MEMORY, BOOT_FAIL, DEADLINE, PREEMPTED 0; CANCELLED
@@ -46,6 +47,10 @@ struct SacctReport {
   int64_t rows = 0, jobs = 0, unstarted = 0, unfinished = 0;
   int64_t steps = 0;                      // job-step rows (JobID with a '.': sacct without -X), left out
   std::map<std::string, int64_t> states;  // rows per state (first word), steps not included
+  // Kept jobs whose Start is before their Submit (wait set to 0) or whose End is before their Start (runtime set
+  // to 0), and the first line of each: clock skew or a requeue, said rather than clamped in silence.
+  int64_t start_before_submit = 0, end_before_start = 0;
+  int64_t start_before_submit_line = 0, end_before_start_line = 0;
 };
 
 Log parse_sacct(std::string_view text, const std::string& name, const SacctOptions& options,
