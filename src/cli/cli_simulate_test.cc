@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "schedlab/swf/reader.h"
 #include "test_util.h"
 
 namespace schedlab {
@@ -108,6 +109,17 @@ TEST(SimCliTest, PerJobCsvAndSwf) {
   ASSERT_EQ(conv.exit_code, 0) << conv.err;  // readable back as a log
   EXPECT_EQ(nlohmann::json::parse(conv.out)["jobs"]["simulated"], 5);
   EXPECT_NE(run_cli({"simulate", log, "--scheduler", "easy", "--jobs-out", dir.file("jobs.txt")}).exit_code, 0);
+  // The header says which records are missing (job 6 is wider than the machine) and, with --procs, that MaxProcs
+  // is not the machine simulated.
+  const swf::Log out = swf::read_log(dir.file("jobs.swf.gz"));
+  EXPECT_EQ(out.header.notes.back(),
+            "1 of 6 records were excluded from the simulation and are not in this log (larger_than_machine 1)");
+  ASSERT_EQ(run_cli({"simulate", log, "--scheduler", "easy", "--procs", "8", "--jobs-out", dir.file("p.swf")}).exit_code, 0);
+  const swf::Log p8 = swf::read_log(dir.file("p.swf"));
+  ASSERT_GE(p8.header.notes.size(), 2u);
+  EXPECT_EQ(p8.header.notes[p8.header.notes.size() - 2],
+            "simulated by schedlab: scheduler easy, predictor estimate, 8 processors (not MaxProcs' 10); fields 3 and 4 "
+            "are the simulated wait and runtime");
 }
 
 TEST(SimCliTest, ClearErrors) {

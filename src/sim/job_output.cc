@@ -50,10 +50,20 @@ void write_jobs(const std::string& path, const swf::Header& header, const std::v
     swf::write_text_file(path, jobs_csv(workload, result));
   } else if (ends_with(base, ".swf")) {
     swf::Header h = header;
-    h.add_note(fmt::format("simulated by schedlab: scheduler {}, predictor {}, {} processors{}; fields 3 and 4 are "
+    // The machine simulated, when it is not the one the header's MaxProcs describes (--procs), and the records
+    // the simulation left out — they are not in this log, and a reader of it should not have to guess why.
+    const bool other_machine = header.max_procs && *header.max_procs != result.procs;
+    h.add_note(fmt::format("simulated by schedlab: scheduler {}, predictor {}, {} processors{}{}; fields 3 and 4 are "
                            "the simulated wait and runtime",
                            result.scheduler, result.predictor, result.procs,
+                           other_machine ? fmt::format(" (not MaxProcs' {})", *header.max_procs) : "",
                            workload.kill_at_estimate ? ", jobs killed at their estimate" : ""));
+    if (workload.excluded_total > 0) {
+      std::string reasons;
+      for (const auto& [reason, n] : workload.excluded) reasons += fmt::format("{}{} {}", reasons.empty() ? "" : ", ", reason, n);
+      h.add_note(fmt::format("{} of {} records were excluded from the simulation and are not in this log ({})",
+                             workload.excluded_total, records.size(), reasons));
+    }
     swf::write_log(path, h, simulated_records(records, workload, result));
   } else {
     throw std::runtime_error(fmt::format("--jobs-out {}: the file name must end in .csv, .swf, .csv.gz or .swf.gz", path));
