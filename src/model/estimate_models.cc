@@ -20,8 +20,12 @@ namespace {
 
 constexpr int32_t kInt32Max = std::numeric_limits<int32_t>::max();
 
-int32_t saturate(double v) {
-  if (!(v < static_cast<double>(kInt32Max))) return kInt32Max;
+// An estimate in the SWF field's range; one above it is capped, and counted (a warning, not a silent clamp).
+int32_t saturate(double v, GenerateReport& rep) {
+  if (!(v < static_cast<double>(kInt32Max))) {
+    ++rep.capped;
+    return kInt32Max;
+  }
   return static_cast<int32_t>(std::max(1.0, v));
 }
 
@@ -111,7 +115,7 @@ void apply_f([[maybe_unused]] const nlohmann::json& params, [[maybe_unused]] con
   runtimes_of(records, jobs, rep);
   for (const size_t i : jobs) {
     const double r = records[i].run_time;
-    records[i].requested_time = saturate(r + std::round(rng.uniform() * f * r));
+    records[i].requested_time = saturate(r + std::round(rng.uniform() * f * r), rep);
   }
 }
 
@@ -126,7 +130,7 @@ void apply_feit([[maybe_unused]] const nlohmann::json& params, [[maybe_unused]] 
   for (const size_t i : jobs) {
     const double r = records[i].run_time;
     const double u = 1.0 - rng.uniform();  // (0, 1]
-    records[i].requested_time = saturate(std::max(r, std::min(std::round(r / u), static_cast<double>(max))));
+    records[i].requested_time = saturate(std::max(r, std::min(std::round(r / u), static_cast<double>(max))), rep);
   }
 }
 
@@ -138,7 +142,7 @@ void apply_x2([[maybe_unused]] const nlohmann::json& params, [[maybe_unused]] co
   runtimes_of(records, jobs, rep);
   for (const size_t i : jobs) {
     const double base = trace::has_estimate(records[i]) ? records[i].requested_time : records[i].run_time;
-    records[i].requested_time = saturate(2.0 * base);
+    records[i].requested_time = saturate(2.0 * base, rep);
   }
 }
 
@@ -267,6 +271,7 @@ nlohmann::ordered_json to_json(const GenerateReport& rep) {
   j["assigned"] = rep.assigned;
   j["unchanged"] = rep.unknown_runtime;
   j["truncated_runtimes"] = rep.truncated_runtimes;
+  j["capped"] = rep.capped;
   j["warnings"] = rep.warnings;
   return j;
 }
@@ -532,6 +537,9 @@ GenerateReport apply_estimate_model(const std::string& name, const nlohmann::jso
   rep.model = name;
   base::Rng rng(seed);
   m.entry->apply(params, m.typed, records, rng, rep);
+  if (rep.capped > 0)
+    rep.warnings.push_back(fmt::format("{} estimates above 2^31 - 1 s (the SWF field's largest value) were capped at it",
+                                       rep.capped));
   return rep;
 }
 

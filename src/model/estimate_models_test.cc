@@ -99,6 +99,18 @@ TEST(EstimateModels, AccurateFFeitX2) {
   EXPECT_THROW(apply_estimate_model("f", parse_params_text("f=-1"), f, 1), ModelError);
   EXPECT_THROW(apply_estimate_model("f", parse_params_text("g=1"), f, 1), ModelError);
   EXPECT_THROW(apply_estimate_model("nosuch", nlohmann::json::object(), f, 1), ModelError);
+  // Estimates beyond the SWF field are capped, counted and warned about (they were capped in silence).
+  auto huge = base;
+  const auto capped = apply_estimate_model("f", parse_params_text("f=1e9"), huge, 1);
+  int64_t at_max = 0;
+  for (const auto& r : huge) at_max += r.requested_time == 2147483647 ? 1 : 0;
+  EXPECT_GT(capped.capped, 1000);
+  EXPECT_EQ(capped.capped, at_max);
+  ASSERT_EQ(capped.warnings.size(), 1u);
+  EXPECT_EQ(capped.warnings[0], std::to_string(at_max) +
+                                    " estimates above 2^31 - 1 s (the SWF field's largest value) were capped at it");
+  EXPECT_EQ(rep.capped, 0);
+  EXPECT_TRUE(rep.warnings.empty());
 }
 
 TEST(EstimateModels, ShflKeepsTheMultisetAndCoversTruncatedRuntimes) {

@@ -38,11 +38,12 @@ struct GenerateReport {
   int64_t assigned = 0;             // jobs given a new estimate
   int64_t unknown_runtime = 0;      // jobs left unchanged (runtime < 0)
   int64_t truncated_runtimes = 0;   // tsafrir: runtimes above T_max treated as T_max
+  int64_t capped = 0;               // estimates above 2^31 - 1 s set to it (with a warning)
   std::string parameters;           // one-line description of the parameters used (for the header note)
   std::vector<std::string> warnings;
 };
 
-// {"parameters", "assigned", "unchanged", "truncated_runtimes", "warnings"}
+// {"parameters", "assigned", "unchanged", "truncated_runtimes", "capped", "warnings"}
 nlohmann::ordered_json to_json(const GenerateReport& report);
 
 // Parses "k=v,k=v" into a JSON object. Values: numbers become numbers; everything else stays a string — a
