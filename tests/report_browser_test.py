@@ -8,7 +8,7 @@ data was emptied must be reported as failing.
 
 usage: report_browser_test.py SCHEDLAB_BINARY KTH_LOG OUT_DIR [LOG...]     (exit 77: no chromium / chromedriver /
        selenium). Each further LOG that exists gets a report with the default options too (under 5 MB, checked), and
-       so do two small logs at the edge written into OUT_DIR (one job; no estimates).
+       so do small logs at the edge written into OUT_DIR (one job; no estimates; a long drain; an unknown zone).
 """
 import json
 import os
@@ -41,6 +41,14 @@ EDGE_LOGS = {
     "edge-no-estimates.swf": "; MaxProcs: 8\n; UnixStartTime: 1000000000\n"
                              "1 0 5 100 4 -1 -1 4 -1 -1 1 7 1 3 -1 -1 -1 -1\n"
                              "2 60 5 100 4 -1 -1 4 -1 -1 1 7 1 3 -1 -1 -1 -1\n",
+    # Submitted a second apart, running 15 years one after the other: the timeline spans the drain (its bins were
+    # once sized for the 1 s of submissions: hundreds of MB of page).
+    "edge-long-drain.swf": "; MaxProcs: 4\n1 0 0 473040000 4 -1 -1 4 473040000 -1 1 7 1 3 -1 -1 -1 -1\n"
+                           "2 1 0 473040000 4 -1 -1 4 473040000 -1 1 7 1 3 -1 -1 -1 -1\n",
+    # A time zone the system does not know: the cycles in UTC, said on the page.
+    "edge-unknown-zone.swf": "; MaxProcs: 8\n; UnixStartTime: 1000000000\n; TimeZoneString: Nowhere/City\n"
+                             "1 0 5 100 4 -1 -1 4 200 -1 1 7 1 3 -1 -1 -1 -1\n"
+                             "2 3600 5 100 4 -1 -1 4 200 -1 1 7 1 3 -1 -1 -1 -1\n",
 }
 for edge_name, text in EDGE_LOGS.items():
     with open(os.path.join(out_dir, edge_name), "w") as f:
