@@ -42,10 +42,13 @@ def _log(log, header=None):
 
 
 def _warn_header_problems(log, stacklevel):
-    """The header's values that do not parse (e.g. "; MaxProcs: abc"), which the library ignores, as warnings
-    (the CLI prints them on standard error)."""
+    """The header's values that do not parse (e.g. "; MaxProcs: abc"), which the library ignores, and a time zone
+    the system does not know, as warnings (the CLI prints them on standard error)."""
     for p in log.header_problems:
         warnings.warn(f"{log.path}: header {p} (ignored)", stacklevel=stacklevel + 1)
+    if log.unknown_time_zone:
+        warnings.warn(f"{log.path}: the header's TimeZoneString '{log.unknown_time_zone}' is not in the time zone "
+                      "database: no dates or local times (functions that need them say so)", stacklevel=stacklevel + 1)
     return log
 
 

@@ -863,6 +863,11 @@ def test_header_values_that_do_not_parse_are_warned_about(tmp_path):
         s = schedlab.stats(p)
     assert s["read"]["header_problems"] == ["line 1: MaxProcs: cannot parse 'abc' as a non-negative integer"]
     assert s["machine"]["source"] == "largest job"
+    z = tmp_path / "z.swf"
+    z.write_text("; UnixStartTime: 842565631\n; TimeZoneString: Nowhere/City\n"
+                 "1 0 0 10 1 -1 -1 1 10 -1 1 1 1 1 1 1 -1 -1\n")
+    with pytest.warns(UserWarning, match="TimeZoneString 'Nowhere/City' is not in the time zone database"):
+        schedlab.read_swf(z)
 
 
 def test_sacct_rows_with_times_out_of_order_are_warned_about(tmp_path):

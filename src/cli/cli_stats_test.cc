@@ -126,6 +126,22 @@ TEST(CliStats, HeaderValuesThatDoNotParseAreWarnedAbout) {
             nlohmann::json::array({"line 1: MaxProcs: cannot parse 'abc' as a non-negative integer"}));
 }
 
+// A zone the time zone database does not know: no dates, and a warning saying why (stats printed seconds only).
+TEST(CliStats, AnUnknownTimeZoneIsWarnedAbout) {
+  TempDir dir;
+  write_file(dir.file("tz.swf"), "; UnixStartTime: 842565631\n; TimeZoneString: Nowhere/City\n"
+                                 "1 0 0 10 1 -1 -1 1 10 -1 1 1 1 1 1 1 -1 -1\n");
+  const CliResult r = run_cli({"stats", dir.file("tz.swf")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "schedlab: warning: " + dir.file("tz.swf") + ": the header's TimeZoneString 'Nowhere/City' is not "
+                   "in the time zone database: no dates or local times (commands that need them say so)\n");
+  write_file(dir.file("known.swf"), "; UnixStartTime: 842565631\n; TimeZoneString: Europe/Stockholm\n"
+                                    "1 0 0 10 1 -1 -1 1 10 -1 1 1 1 1 1 1 -1 -1\n");
+  const CliResult known = run_cli({"stats", dir.file("known.swf")});
+  EXPECT_EQ(known.err, "");
+  EXPECT_NE(known.out.find("1996-09-13 00:00:31 CEST"), std::string::npos) << known.out;
+}
+
 TEST(CliStats, MissingFileIsAnError) {
   const CliResult r = run_cli({"stats", "/nonexistent/log.swf"});
   EXPECT_EQ(r.exit_code, 1);

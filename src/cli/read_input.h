@@ -1,6 +1,7 @@
 // Reading a command's input log: the library's reader, then the header's problems (a standard key whose value
-// does not parse, e.g. "; MaxProcs: abc") as warnings on standard error, so that a value the command ignores —
-// and replaces, as the machine size by the largest job — is never ignored silently.
+// does not parse, e.g. "; MaxProcs: abc"; a TimeZoneString the time zone database does not know) as warnings on
+// standard error, so that a value the command ignores — and replaces, as the machine size by the largest job —
+// is never ignored silently.
 #pragma once
 
 #include <string>
@@ -9,7 +10,8 @@
 
 namespace schedlab::cli {
 
-// swf::read_log, then one "schedlab: warning: PATH: header line N: KEY: cannot parse ... (ignored)" per problem.
+// swf::read_log, then one "schedlab: warning: PATH: header line N: KEY: cannot parse ... (ignored)" per problem,
+// and one for an unknown time zone.
 swf::Log read_input_log(const std::string& path, swf::ReadOptions options = {});
 
 // The same warnings for a log read another way (CSV).

@@ -542,6 +542,9 @@ PYBIND11_MODULE(_core, m) {
       .def_property_readonly("header_lines", [](const swf::Log& l) { return l.header.lines; })
       .def_property_readonly("header_problems", [](const swf::Log& l) { return l.header.problems; })
       .def_property_readonly("path", [](const swf::Log& l) { return l.path; })
+      .def_property_readonly("unknown_time_zone", [](const swf::Log& l) {  // "" unless the database lacks it
+        return trace::time_zone_known(l.header) ? std::string() : *l.header.time_zone_string;
+      })
       .def("__len__", [](const swf::Log& l) { return l.records.size(); });
   m.def("read_log", &read_log, py::arg("path"));
   m.def("log_columns", [](const LogPtr& l) { return log_columns(*l); }, py::arg("log"));
