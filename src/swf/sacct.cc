@@ -253,9 +253,12 @@ Log parse_sacct(std::string_view text, const std::string& name, const SacctOptio
       r.wait_time = static_cast<int32_t>(std::max<int64_t>(0, start - *submit));
       if (start < *submit && rep.start_before_submit++ == 0) rep.start_before_submit_line = static_cast<int64_t>(li + 1);
       int64_t run = -1;
-      if (end >= 0) run = std::max<int64_t>(0, end - start);
-      if (end >= 0 && end < start && rep.end_before_start++ == 0) rep.end_before_start_line = static_cast<int64_t>(li + 1);
-      else if (c_elapsed) run = parse_duration(f[*c_elapsed], header[*c_elapsed], fail).value_or(-1);
+      if (end >= 0) {
+        run = std::max<int64_t>(0, end - start);
+        if (end < start && rep.end_before_start++ == 0) rep.end_before_start_line = static_cast<int64_t>(li + 1);
+      } else if (c_elapsed) {
+        run = parse_duration(f[*c_elapsed], header[*c_elapsed], fail).value_or(-1);
+      }
       r.run_time = static_cast<int32_t>(std::min<int64_t>(run, std::numeric_limits<int32_t>::max()));
     }
     r.allocated_procs = started ? static_cast<int32_t>(cpus) : -1;

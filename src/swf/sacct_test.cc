@@ -143,6 +143,16 @@ TEST(Sacct, NegativeWaitsAndRuntimesAreCountedNotHidden) {
     noted = noted || n == "sacct rows with Start before Submit: 2 (wait set to 0); with End before Start: 1 (runtime "
                           "set to 0)";
   EXPECT_TRUE(noted);
+  // The runtime is End - Start; Elapsed only stands in when End is absent (a row whose Elapsed disagrees shows
+  // which was used: a misplaced `else` once made every runtime the Elapsed).
+  const std::string elapsed =
+      "JobID|Submit|Start|End|Elapsed|State|AllocCPUS|Timelimit\n"
+      "1|2026-01-05T10:00:00|2026-01-05T10:00:00|2026-01-05T10:01:00|00:30:00|COMPLETED|1|10\n"
+      "2|2026-01-05T10:00:00|2026-01-05T10:00:00|Unknown|00:30:00|COMPLETED|1|10\n";
+  const Log el = parse_sacct(elapsed, "e.txt", o);
+  ASSERT_EQ(el.records.size(), 2u);
+  EXPECT_EQ(el.records[0].run_time, 60);
+  EXPECT_EQ(el.records[1].run_time, 1800);
   SacctReport clean;
   const Log ok = parse_sacct(kText, "s.txt", o, &clean);
   EXPECT_EQ(clean.start_before_submit + clean.end_before_start, 0);
