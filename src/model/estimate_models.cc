@@ -22,7 +22,7 @@ constexpr int32_t kInt32Max = std::numeric_limits<int32_t>::max();
 
 // An estimate in the SWF field's range; one above it is capped, and counted (a warning, not a silent clamp).
 int32_t saturate(double v, GenerateReport& rep) {
-  if (!(v < static_cast<double>(kInt32Max))) {
+  if (!(v <= static_cast<double>(kInt32Max))) {  // above the field (or NaN); exactly its largest value is no cap
     ++rep.capped;
     return kInt32Max;
   }

@@ -111,6 +111,13 @@ TEST(EstimateModels, AccurateFFeitX2) {
                                     " estimates above 2^31 - 1 s (the SWF field's largest value) were capped at it");
   EXPECT_EQ(rep.capped, 0);
   EXPECT_TRUE(rep.warnings.empty());
+  // feit with the field's largest value as its max asks for it: estimates at it are not "capped".
+  auto longest = base;
+  for (auto& r : longest) r.run_time = r.run_time >= 0 ? 2147483000 : r.run_time;
+  const auto at_field_max = apply_estimate_model("feit", parse_params_text("max=2147483647"), longest, 1);
+  EXPECT_EQ(at_field_max.capped, 0);
+  EXPECT_GT(std::count_if(longest.begin(), longest.end(), [](const auto& r) { return r.requested_time == 2147483647; }),
+            100);
 }
 
 TEST(EstimateModels, ShflKeepsTheMultisetAndCoversTruncatedRuntimes) {
