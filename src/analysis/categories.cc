@@ -1,5 +1,6 @@
 #include "schedlab/analysis/categories.h"
 
+#include <array>
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -9,6 +10,7 @@
 
 #include <fmt/core.h>
 
+#include "schedlab/base/choice.h"
 #include "schedlab/trace/conventions.h"
 
 namespace schedlab::analysis {
@@ -151,12 +153,9 @@ CategoryResult categorize_key(const std::vector<swf::Record>& records, CategoryK
 std::string_view category_key_name(CategoryKey key) { return kKeyNames[static_cast<size_t>(key)]; }
 
 std::optional<CategoryKey> parse_category_key(std::string_view name) {
-  for (int k = 0; k < kCategoryKeys; ++k)
-    if (kKeyNames[static_cast<size_t>(k)] == name) return static_cast<CategoryKey>(k);
-  return std::nullopt;
+  return base::parse_choice<CategoryKey>(kKeyNames, name);
 }
-
-std::vector<std::string> category_key_names() { return {kKeyNames.begin(), kKeyNames.end()}; }
+std::vector<std::string> category_key_names() { return base::choice_names(kKeyNames); }
 
 std::string_view category_exclusion_name(CategoryExclusion e) { return kExclusionNames[static_cast<size_t>(e)]; }
 
@@ -185,15 +184,13 @@ void check_categorize_options(const CategorizeOptions& options) {
                                             options.max_group_jobs, options.min_group_jobs));
 }
 
-std::string_view parallelism_bucket_name(ParallelismBucket b) { return b == ParallelismBucket::kLog2 ? "log2" : "exact"; }
+constexpr std::array<std::string_view, 2> kBucketNames = {"exact", "log2"};  // in ParallelismBucket order
 
+std::string_view parallelism_bucket_name(ParallelismBucket b) { return kBucketNames.at(static_cast<size_t>(b)); }
 std::optional<ParallelismBucket> parse_parallelism_bucket(std::string_view name) {
-  if (name == "exact") return ParallelismBucket::kExact;
-  if (name == "log2") return ParallelismBucket::kLog2;
-  return std::nullopt;
+  return base::parse_choice<ParallelismBucket>(kBucketNames, name);
 }
-
-std::vector<std::string> parallelism_bucket_names() { return {"exact", "log2"}; }
+std::vector<std::string> parallelism_bucket_names() { return base::choice_names(kBucketNames); }
 
 void check_group_listing(int64_t top) {
   if (top < 0) throw std::invalid_argument(fmt::format("top must be >= 0 (0: all groups), got {}", top));

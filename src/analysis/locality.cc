@@ -1,5 +1,6 @@
 #include "schedlab/analysis/locality.h"
 
+#include <array>
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -9,6 +10,7 @@
 
 #include <fmt/core.h>
 
+#include "schedlab/base/choice.h"
 #include "schedlab/analysis/distribution.h"
 #include "schedlab/base/memory.h"
 #include "schedlab/base/random.h"
@@ -113,13 +115,12 @@ double max_deviation(std::span<const int64_t> counts, int64_t n, const Bins& bin
   return deviation(counts, n, bins, expected).first;
 }
 
-std::optional<ExpectedCounts> parse_expected_counts(std::string_view name) {
-  if (name == "share") return ExpectedCounts::kShare;
-  if (name == "uniform") return ExpectedCounts::kUniform;
-  return std::nullopt;
-}
+constexpr std::array<std::string_view, 2> kExpectedNames = {"share", "uniform"};  // in ExpectedCounts order
 
-std::vector<std::string> expected_counts_names() { return {"share", "uniform"}; }
+std::optional<ExpectedCounts> parse_expected_counts(std::string_view name) {
+  return base::parse_choice<ExpectedCounts>(kExpectedNames, name);
+}
+std::vector<std::string> expected_counts_names() { return base::choice_names(kExpectedNames); }
 
 void check_bins_and_rounds(int bins, int rounds) {
   if (bins < 2 || bins > 65535) throw std::invalid_argument(fmt::format("bins must be 2 to 65535 (got {})", bins));

@@ -1,5 +1,6 @@
 #include "schedlab/analysis/session_classes.h"
 
+#include <array>
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -9,6 +10,7 @@
 
 #include <fmt/core.h>
 
+#include "schedlab/base/choice.h"
 #include "schedlab/analysis/distribution.h"
 #include "schedlab/trace/conventions.h"
 
@@ -24,14 +26,13 @@ std::string_view user_class_name(UserClass c) {
   return names[static_cast<int>(c)];
 }
 
-std::optional<Transform> parse_transform(std::string_view name) {
-  if (name == "none") return Transform::kNone;
-  if (name == "log") return Transform::kSignedLog;
-  return std::nullopt;
-}
+constexpr std::array<std::string_view, 2> kTransformNames = {"none", "log"};  // in Transform order
 
-std::string_view transform_name(Transform t) { return t == Transform::kSignedLog ? "log" : "none"; }
-std::vector<std::string> transform_names() { return {"none", "log"}; }
+std::optional<Transform> parse_transform(std::string_view name) {
+  return base::parse_choice<Transform>(kTransformNames, name);
+}
+std::string_view transform_name(Transform t) { return kTransformNames.at(static_cast<size_t>(t)); }
+std::vector<std::string> transform_names() { return base::choice_names(kTransformNames); }
 
 namespace {
 

@@ -11,6 +11,7 @@
 
 #include <fmt/core.h>
 
+#include "schedlab/base/choice.h"
 #include "schedlab/base/memory.h"
 #include "schedlab/base/random.h"
 #include "schedlab/trace/conventions.h"
@@ -32,29 +33,22 @@ double exponential(base::Rng& rng, double rate) { return -std::log(1.0 - rng.uni
 }  // namespace
 
 namespace {
-constexpr std::array<std::string_view, 3> kRepeatNames = {"job", "runtime", "size"};
+constexpr std::array<std::string_view, 3> kRepeatNames = {"job", "runtime", "size"};  // in enum order
 constexpr std::array<std::string_view, 2> kArrivalsNames = {"poisson", "log"};
-
-template <typename Enum, size_t N>
-std::optional<Enum> parse_choice(const std::array<std::string_view, N>& names, std::string_view name) {
-  for (size_t i = 0; i < N; ++i)
-    if (names[i] == name) return static_cast<Enum>(i);
-  return std::nullopt;
-}
 }  // namespace
 
 std::string_view locality_repeat_name(LocalityModelOptions::Repeat r) { return kRepeatNames.at(static_cast<size_t>(r)); }
 std::optional<LocalityModelOptions::Repeat> parse_locality_repeat(std::string_view name) {
-  return parse_choice<LocalityModelOptions::Repeat>(kRepeatNames, name);
+  return base::parse_choice<LocalityModelOptions::Repeat>(kRepeatNames, name);
 }
-std::vector<std::string> locality_repeat_names() { return {kRepeatNames.begin(), kRepeatNames.end()}; }
+std::vector<std::string> locality_repeat_names() { return base::choice_names(kRepeatNames); }
 std::string_view locality_arrivals_name(LocalityModelOptions::Arrivals a) {
   return kArrivalsNames.at(static_cast<size_t>(a));
 }
 std::optional<LocalityModelOptions::Arrivals> parse_locality_arrivals(std::string_view name) {
-  return parse_choice<LocalityModelOptions::Arrivals>(kArrivalsNames, name);
+  return base::parse_choice<LocalityModelOptions::Arrivals>(kArrivalsNames, name);
 }
-std::vector<std::string> locality_arrivals_names() { return {kArrivalsNames.begin(), kArrivalsNames.end()}; }
+std::vector<std::string> locality_arrivals_names() { return base::choice_names(kArrivalsNames); }
 
 void check_locality_options(const LocalityModelOptions& o) {
   if (!(o.theta > 1.0)) throw std::invalid_argument(fmt::format("--theta must be > 1 (got {})", o.theta));
