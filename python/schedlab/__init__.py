@@ -29,26 +29,33 @@ __all__ = ["read_swf", "read_sacct", "write_swf", "filter_log", "stats", "simula
 FIELDS = list(_core.field_names())
 
 
-def _log(log, header=None):
-    """A library Log from a path, a DataFrame (with optional header lines) or a Log."""
+def _log(log, header=None, stacklevel=3):
+    """A library Log from a path, a DataFrame (with optional header lines) or a Log. `stacklevel`: the frame
+    that header warnings name, 3 being the caller of the function that was given `log`."""
     if isinstance(log, _core.Log):
         return log
     if isinstance(log, (str, os.PathLike)):
-        return _warn_header_problems(_core.read_log(os.fspath(log)), 3)  # the caller of the function given `log`
+        return _warn_header_problems(_core.read_log(os.fspath(log)), stacklevel)
     if isinstance(log, pd.DataFrame):
         lines = header if header is not None else log.attrs.get("swf_header", [])
         return _core.log_from_columns({c: _column(log[c]) for c in FIELDS if c in log.columns}, list(lines))
     raise TypeError(f"a log is a path or a pandas DataFrame, not {type(log).__name__}")
 
 
+def _logs(logs):
+    """Library Logs from a list of logs, as _log each. A loop, not a comprehension: a comprehension is a frame
+    of its own, so its warnings would name the schedlab function instead of the user's line."""
+    out = []
+    for log in logs:
+        out.append(_log(log, stacklevel=4))
+    return out
+
+
 def _warn_header_problems(log, stacklevel):
     """The header's values that do not parse (e.g. "; MaxProcs: abc"), which the library ignores, and a time zone
     the system does not know, as warnings (the CLI prints them on standard error)."""
-    for p in log.header_problems:
-        warnings.warn(f"{log.path}: header {p} (ignored)", stacklevel=stacklevel + 1)
-    if log.unknown_time_zone:
-        warnings.warn(f"{log.path}: the header's TimeZoneString '{log.unknown_time_zone}' is not in the time zone "
-                      "database: no dates or local times (functions that need them say so)", stacklevel=stacklevel + 1)
+    for w in log.header_warnings:
+        warnings.warn(w, stacklevel=stacklevel + 1)
     return log
 
 
@@ -225,9 +232,14 @@ def sweep(spec, threads=0, output=None):
     if output is not None:
         output = os.fspath(output)
         jsonl = output.endswith(".jsonl")
-        _core.sweep_to_file("" if path else spec, path, _whole(threads, "threads", 32), output, jsonl)
+        *_, log_warnings = _core.sweep_to_file("" if path else spec, path, _whole(threads, "threads", 32), output,
+                                               jsonl)
+        for w in log_warnings:
+            warnings.warn(w, stacklevel=2)
         return _read_sweep_output(output, jsonl)
-    rows = _core.sweep("" if path else spec, path, _whole(threads, "threads", 32))
+    rows, log_warnings = _core.sweep("" if path else spec, path, _whole(threads, "threads", 32))
+    for w in log_warnings:
+        warnings.warn(w, stacklevel=2)
     return pd.DataFrame(rows, columns=list(_core.sweep_columns()))
 
 
@@ -364,7 +376,7 @@ def sessions(log, classify=False, think_time="20m", online=False, pca=False, see
         raise ValueError("sessions: give at least one log")
     names = [os.fspath(l) if isinstance(l, (str, os.PathLike)) else f"log {i + 1}" for i, l in enumerate(logs)]
     summary, session_csv, user_csv = _core.sessions(
-        [_log(l) for l in logs], names, bool(classify), _seconds(think_time, "think_time"), bool(online), bool(pca),
+        _logs(logs), names, bool(classify), _seconds(think_time, "think_time"), bool(online), bool(pca),
         _seed(seed), _whole(restarts, "restarts", 32), _text(transform, "transform"), bool(rows))
     if not rows:
         return summary
@@ -443,7 +455,7 @@ def generate_talby(procs=None, cpu_work=None, jobs_per_day=None, load=None, week
 def diversity(logs, attribute="runtime", bins=24, bootstrap=100, seed=1, threads=0, expected="share"):
     """Diversity between logs (`schedlab analyze diversity --json`): `logs` a list of paths or DataFrames."""
     names = [os.fspath(l) if isinstance(l, (str, os.PathLike)) else f"log {i + 1}" for i, l in enumerate(logs)]
-    return _core.diversity([_log(l) for l in logs], names, _text(attribute, "attribute"), _whole(bins, "bins", 32),
+    return _core.diversity(_logs(logs), names, _text(attribute, "attribute"), _whole(bins, "bins", 32),
                            _whole(bootstrap, "bootstrap", 32), _seed(seed), _text(expected, "expected"), _whole(threads, "threads", 32))
 
 
@@ -467,7 +479,7 @@ def fit_estimates(log, top=2, model="tsafrir", family="beta", min_group_jobs=10)
     values) or "song" (`log` may be a list of logs, pooled; `family` "beta" or "gamma")."""
     logs = list(log) if isinstance(log, (list, tuple)) else [log]
     names = [os.fspath(l) if isinstance(l, (str, os.PathLike)) else "DataFrame" for l in logs]
-    return _core.estimates_fit([_log(l) for l in logs], names, _text(model, "model"), _whole(top, "top"), _text(family, "family"),
+    return _core.estimates_fit(_logs(logs), names, _text(model, "model"), _whole(top, "top"), _text(family, "family"),
                                _whole(min_group_jobs, "min_group_jobs"))
 
 

@@ -10,6 +10,7 @@ import time
 import numpy as np
 import pandas as pd
 import pytest
+import warnings
 
 import schedlab
 
@@ -859,8 +860,24 @@ def test_header_values_that_do_not_parse_are_warned_about(tmp_path):
     with pytest.warns(UserWarning, match=message) as caught:
         schedlab.read_swf(p)
     assert caught[0].filename == __file__  # the warning points at the caller's line
-    with pytest.warns(UserWarning, match=message):
+    with pytest.warns(UserWarning, match=message) as caught:
         s = schedlab.stats(p)
+    assert caught[0].filename == __file__
+    for run in (lambda: schedlab.diversity([p, p], bootstrap=2), lambda: schedlab.sessions([p]),
+                lambda: schedlab.fit_estimates([p], model="song")):  # the functions that take a list of logs
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                run()
+            except ValueError:
+                pass  # a one-job log may be too small for the analysis; the warning came before
+        assert [w.filename for w in caught if "MaxProcs" in str(w.message)][:1] == [__file__]
+    spec = tmp_path / "s.toml"
+    spec.write_text("logs = 'h.swf'\nschedulers = ['fcfs', 'easy']\n")
+    for output in (None, tmp_path / "r.csv"):  # a sweep warns once per log, as the CLI's
+        with pytest.warns(UserWarning, match=message) as caught:
+            schedlab.sweep(spec, output=output)
+        assert [w.filename for w in caught] == [__file__]
     assert s["read"]["header_problems"] == ["line 1: MaxProcs: cannot parse 'abc' as a non-negative integer"]
     assert s["machine"]["source"] == "largest job"
     z = tmp_path / "z.swf"

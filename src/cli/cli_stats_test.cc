@@ -134,7 +134,7 @@ TEST(CliStats, AnUnknownTimeZoneIsWarnedAbout) {
   const CliResult r = run_cli({"stats", dir.file("tz.swf")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.err, "schedlab: warning: " + dir.file("tz.swf") + ": the header's TimeZoneString 'Nowhere/City' is not "
-                   "in the time zone database: no dates or local times (commands that need them say so)\n");
+                   "in the time zone database: no dates or local times (what needs them says so)\n");
   write_file(dir.file("known.swf"), "; UnixStartTime: 842565631\n; TimeZoneString: Europe/Stockholm\n"
                                     "1 0 0 10 1 -1 -1 1 10 -1 1 1 1 1 1 1 -1 -1\n");
   const CliResult known = run_cli({"stats", dir.file("known.swf")});

@@ -193,5 +193,20 @@ TEST(CliSweep, BadInputFailsBeforeAnythingRuns) {
   }
 }
 
+// A header value the reader ignores is warned about once per log, before the runs (the sweep used the largest job
+// as the machine size without a word, where `simulate` on the same log warned).
+TEST(CliSweep, HeaderProblemsOfTheLogsAreWarnedAbout) {
+  TempDir dir;
+  write_file(dir.file("h.swf"), "; MaxProcs: abc\n1 0 0 10 1 -1 -1 1 10 -1 1 1 1 1 1 1 -1 -1\n");
+  write_file(dir.file("s.toml"), "logs = 'h.swf'\nschedulers = ['fcfs', 'easy']\n");
+  const CliResult r = run_cli({"sweep", dir.file("s.toml"), "-o", dir.file("r.csv")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string warning = "schedlab: warning: " + dir.file("h.swf") +
+                              ": header line 1: MaxProcs: cannot parse 'abc' as a non-negative integer (ignored)\n";
+  ASSERT_NE(r.err.find(warning), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find(warning), r.err.rfind(warning)) << "once per log, not per run: " << r.err;
+  EXPECT_EQ(lines_of(read_file(dir.file("r.csv"))).size(), 3u);
+}
+
 }  // namespace
 }  // namespace schedlab::testing

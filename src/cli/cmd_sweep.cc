@@ -85,6 +85,7 @@ void run_sweep_command(const SweepCliOptions& opt) {
   experiments::SweepOptions so;
   so.threads = opt.threads;
   if (!opt.shard.empty()) std::tie(so.shard, so.shards) = parse_shard(opt.shard);
+  so.on_warning = [](const std::string& w) { fmt::print(stderr, "schedlab: warning: {}\n", w); };
   Progress progress("sweep", "runs", 0, true);
   so.progress = [&](size_t done, size_t total) { progress.update(done, total); };
   g_stop = false;

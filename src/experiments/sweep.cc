@@ -27,6 +27,7 @@
 #include "schedlab/experiments/simulation.h"
 #include "schedlab/model/estimate_models.h"
 #include "schedlab/swf/reader.h"
+#include "schedlab/trace/log_time.h"
 
 namespace schedlab::experiments {
 
@@ -644,6 +645,8 @@ SweepSummary run_sweep(const SweepSpec& spec, const std::vector<SweepRun>& runs,
     } catch (const std::exception& e) {
       fail(spec.name, spec_line(spec, "logs"), "logs", e.what());
     }
+    if (o.on_warning)
+      for (const std::string& w : trace::header_warnings(logs[r->log]->header, r->log)) o.on_warning(w);
   }
 
   std::mutex mu;

@@ -488,16 +488,19 @@ LogPtr with_records(const LogPtr& source, std::vector<swf::Record> records, swf:
   return out;
 }
 
-py::list sweep(const std::string& text, const std::string& name, int threads) {
+// Returns (rows, warnings): the warnings about the logs' headers, which Python issues.
+py::tuple sweep(const std::string& text, const std::string& name, int threads) {
   const experiments::SweepSpec spec = name.empty() ? experiments::parse_sweep_spec(text, "<spec>")
                                                    : experiments::read_sweep_spec(name);
   const auto runs = experiments::expand_sweep(spec);
   std::vector<experiments::SweepRow> rows;
+  std::vector<std::string> warnings;
   {
     py::gil_scoped_release release;
     experiments::SweepOptions o;
     o.threads = threads;
     o.on_row = [&](const experiments::SweepRow& r) { rows.push_back(r); };
+    o.on_warning = [&](const std::string& w) { warnings.push_back(w); };
     experiments::run_sweep(spec, runs, o);
   }
   py::list out;
@@ -506,23 +509,25 @@ py::list sweep(const std::string& text, const std::string& name, int threads) {
     for (const auto& v : r.values) values.append(to_python(v));
     out.append(values);
   }
-  return out;
+  return py::make_tuple(out, warnings);
 }
 
-// The sweep into a resumable file (the CLI's -o): returns (runs now, runs already there, failed).
+// The sweep into a resumable file (the CLI's -o): returns (runs now, runs already there, failed, warnings).
 py::tuple sweep_to_file(const std::string& text, const std::string& name, int threads, const std::string& output,
                         bool jsonl) {
   const experiments::SweepSpec spec = name.empty() ? experiments::parse_sweep_spec(text, "<spec>")
                                                    : experiments::read_sweep_spec(name);
   const auto runs = experiments::expand_sweep(spec);
   experiments::SweepSummary sum;
+  std::vector<std::string> warnings;
   {
     py::gil_scoped_release release;
     experiments::SweepOptions o;
     o.threads = threads;
+    o.on_warning = [&](const std::string& w) { warnings.push_back(w); };
     sum = experiments::run_sweep_to_file(spec, runs, output, jsonl, o);
   }
-  return py::make_tuple(sum.run, sum.skipped, sum.failed);
+  return py::make_tuple(sum.run, sum.skipped, sum.failed, warnings);
 }
 
 }  // namespace
@@ -540,11 +545,9 @@ PYBIND11_MODULE(_core, m) {
   });
   py::class_<swf::Log, LogPtr>(m, "Log", "An SWF log held by the library (immutable, shared by reference)")
       .def_property_readonly("header_lines", [](const swf::Log& l) { return l.header.lines; })
-      .def_property_readonly("header_problems", [](const swf::Log& l) { return l.header.problems; })
       .def_property_readonly("path", [](const swf::Log& l) { return l.path; })
-      .def_property_readonly("unknown_time_zone", [](const swf::Log& l) {  // "" unless the database lacks it
-        return trace::time_zone_known(l.header) ? std::string() : *l.header.time_zone_string;
-      })
+      .def_property_readonly("header_warnings",
+                             [](const swf::Log& l) { return trace::header_warnings(l.header, l.path); })
       .def("__len__", [](const swf::Log& l) { return l.records.size(); });
   m.def("read_log", &read_log, py::arg("path"));
   m.def("log_columns", [](const LogPtr& l) { return log_columns(*l); }, py::arg("log"));

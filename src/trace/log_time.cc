@@ -58,6 +58,16 @@ bool time_zone_known(const swf::Header& header) {
   }
 }
 
+std::vector<std::string> header_warnings(const swf::Header& header, const std::string& path) {
+  std::vector<std::string> out;
+  for (const std::string& p : header.problems) out.push_back(fmt::format("{}: header {} (ignored)", path, p));
+  if (!time_zone_known(header))
+    out.push_back(fmt::format("{}: the header's TimeZoneString '{}' is not in the time zone database: no dates or "
+                              "local times (what needs them says so)",
+                              path, *header.time_zone_string));
+  return out;
+}
+
 namespace {
 
 bool parse_int(std::string_view s, int64_t& out) {

@@ -106,6 +106,9 @@ struct SweepOptions {
   std::function<void(const SweepRow&)> on_row;              // called in run order, from one thread at a time
   std::function<void(size_t done, size_t total)> progress;  // after each run (any thread, serialised)
   const std::atomic<bool>* stop = nullptr;                  // set: no new run starts; finished rows are written
+  // Each log's header warnings (trace::header_warnings: a value that did not parse, an unknown time zone), called
+  // from the calling thread once the logs are read, before the first run.
+  std::function<void(const std::string&)> on_warning;
 };
 
 struct SweepSummary {

@@ -13,6 +13,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "schedlab/swf/header.h"
 
@@ -36,6 +37,12 @@ std::string log_time_zone(const swf::Header& header);
 // False when the header names a TimeZoneString that is not in the system's time zone database (the C library
 // would fall back to UTC without a word); true for a known zone or none.
 bool time_zone_known(const swf::Header& header);
+
+// What a reader of the log `path` should be told about its header, one message per problem (the caller adds its
+// own "warning:" prefix): each standard key whose value did not parse and was ignored ("PATH: header line 1:
+// MaxProcs: cannot parse 'abc' as a non-negative integer (ignored)"), and a TimeZoneString the database does not
+// know. Empty for a sound header.
+std::vector<std::string> header_warnings(const swf::Header& header, const std::string& path);
 
 // A time as the user wrote it, for notes: "+3d" as it is, a date followed by the zone it was read in
 // ("1996-10-01 (Europe/Stockholm)").
