@@ -897,3 +897,22 @@ def test_sacct_rows_with_times_out_of_order_are_warned_about(tmp_path):
         df, _ = schedlab.read_sacct(p, timezone="UTC")
     assert df.attrs["sacct"]["start_before_submit"] == 1 and df.attrs["sacct"]["end_before_start"] == 0
     assert list(df["wait_time"]) == [0, 0] and list(df["run_time"]) == [120, 60]
+
+
+def test_a_dataframe_is_checked_as_a_file_is(tmp_path):
+    """The reader's counts for a DataFrame: duplicate job numbers and submit order, each first at its 1-based row,
+    as stats reports them for the same records written to a file (they read 0 for every DataFrame)."""
+    df, _ = schedlab.read_swf(KTH)
+    df = df.head(20).copy()
+    df.loc[5, "job_number"] = df.loc[2, "job_number"]
+    df.loc[9, "submit_time"] = 0
+    from_frame = schedlab.stats(df)["read"]["warnings"]
+    assert from_frame["duplicate_job_number"] == {"count": 1, "first_line": 6}
+    assert from_frame["submit_out_of_order"] == {"count": 1, "first_line": 10}
+    schedlab.write_swf(df, tmp_path / "d.swf")
+    from_file = schedlab.stats(tmp_path / "d.swf")["read"]["warnings"]
+    header_lines = len(df.attrs["swf_header"])
+    assert {k: v["count"] for k, v in from_file.items()} == {k: v["count"] for k, v in from_frame.items()}
+    assert from_file["duplicate_job_number"]["first_line"] == 6 + header_lines
+    with pytest.raises(ValueError, match="^DataFrame: the log has no job"):
+        schedlab.distance(df.iloc[0:0], df)

@@ -158,8 +158,8 @@ py::dict log_columns(const swf::Log& log) {
 
 // A Log from column arrays (any numeric dtype; a missing column is -1 throughout) and header lines.
 LogPtr log_from_columns(const py::dict& columns, const std::vector<std::string>& header_lines) {
-  auto log = std::make_shared<swf::Log>();
-  for (const auto& l : header_lines) log->header.add_line(l.starts_with(";") ? l : "; " + l);
+  swf::Header header;
+  for (const auto& l : header_lines) header.add_line(l.starts_with(";") ? l : "; " + l);
   py::ssize_t n = -1;
   std::vector<py::array_t<double, py::array::c_style | py::array::forcecast>> cols(swf::kFieldCount);
   std::vector<bool> present(swf::kFieldCount, false);
@@ -175,7 +175,7 @@ LogPtr log_from_columns(const py::dict& columns, const std::vector<std::string>&
     present[static_cast<size_t>(f - 1)] = true;
   }
   if (n < 0) throw py::value_error("no SWF column (job_number, submit_time, ...) given");
-  log->records.resize(static_cast<size_t>(n));
+  std::vector<swf::Record> records(static_cast<size_t>(n));
   for (int f = 1; f <= swf::kFieldCount; ++f) {
     if (!present[static_cast<size_t>(f - 1)]) continue;
     auto v = cols[static_cast<size_t>(f - 1)].unchecked<1>();
@@ -183,15 +183,16 @@ LogPtr log_from_columns(const py::dict& columns, const std::vector<std::string>&
     for (py::ssize_t i = 0; i < n; ++i) {
       const double x = v(i);
       if (std::isnan(x)) {
-        log->records[static_cast<size_t>(i)].field(f) = -1;
+        records[static_cast<size_t>(i)].field(f) = -1;
         continue;
       }
       if (!(std::fabs(x) < 2147483647.0))
         throw py::value_error("column " + name + ", row " + std::to_string(i) + ": outside the 32-bit range");
-      log->records[static_cast<size_t>(i)].set_value(f, x);
+      records[static_cast<size_t>(i)].set_value(f, x);
     }
   }
-  return log;
+  // The reader's checks (duplicate job numbers, submit order, ...), counted as stats reports them for a file.
+  return std::make_shared<swf::Log>(swf::log_from_records("DataFrame", std::move(header), std::move(records)));
 }
 
 py::dict stats(const LogPtr& log, std::optional<int64_t> procs) {

@@ -120,6 +120,7 @@ class CsvParser {
     if (text_.find('\0') != std::string_view::npos)
       throw ReadError(fmt::format("{}: binary content (NUL byte), not a CSV text file", name_));
     bool columns_seen = false;
+    RecordChecks checks;
     size_t pos = 0;
     while (pos < text_.size()) {
       size_t end = text_.find('\n', pos);
@@ -149,6 +150,7 @@ class CsvParser {
       }
       log.records.push_back(parse_record(line, log.report));
       ++log.report.records;
+      checks.check(log.records.back(), log.header, line_, log.report);  // the SWF reader's warnings
     }
     if (!columns_seen)
       throw ReadError(fmt::format("{}: no column-name row (expected {})", name_, column_row()));

@@ -87,6 +87,21 @@ TEST(Csv, PlainFileIsText) {
   EXPECT_NE(text.find(std::string("\n") + kColumns + "\n"), std::string::npos);
 }
 
+// A CSV log gets the SWF reader's warnings, at the CSV's line numbers (stats reported none for a CSV with
+// duplicate job numbers).
+TEST(Csv, RecordsAreCheckedAsTheSwfReaderChecksThem) {
+  const std::string text = std::string("#; MaxProcs: 8\n") + kColumns + "\n" +
+                           "1,10,0,5,1,-1,-1,1,20,-1,1,1,1,-1,-1,-1,-1,-1\n"
+                           "1,5,0,30,16,-1,-1,16,20,-1,1,1,1,-1,-1,-1,-1,-1\n";
+  const Log log = parse_csv(text);
+  EXPECT_EQ(log.report.warning(Warning::kDuplicateJobNumber).count, 1);
+  EXPECT_EQ(log.report.warning(Warning::kDuplicateJobNumber).first_line, 4);
+  EXPECT_EQ(log.report.warning(Warning::kSubmitOutOfOrder).count, 1);
+  EXPECT_EQ(log.report.warning(Warning::kSizeAboveMaxProcs).count, 1);
+  EXPECT_EQ(log.report.warning(Warning::kEstimateBelowRuntime).count, 1);
+  EXPECT_EQ(log.report.warning(Warning::kNegativeWait).count, 0);
+}
+
 TEST(Csv, AcceptsBlanksCrlfDecimalsAndForeignComments) {
   const std::string row = "1, 0 ,\t5,10.6,1,-1,-1,1,20,-1,1,1,1,-1,-1,-1,-1,-1";
   const Log log = parse_csv(std::string("# made by hand\r\n") + kColumns + "\r\n\r\n" + row + "\r\n#; Note: late\n");

@@ -518,7 +518,7 @@ bool Reader::next(Record& record) {
       if (classify(line)) continue;
     }
     if (parse_record(line, record)) {
-      check_record(record);
+      checks_.check(record, header_, line_number_, report_);
       ++report_.records;
       return true;
     }
@@ -661,16 +661,16 @@ bool Reader::parse_record(std::string_view line, Record& record) {
   return false;
 }
 
-void Reader::check_record(const Record& r) {
-  auto warn = [this](Warning w) {
-    WarningCount& c = report_.warnings[static_cast<size_t>(w)];
-    if (c.count++ == 0) c.first_line = line_number_;
+void RecordChecks::check(const Record& r, const Header& header, int64_t line, ReadReport& report) {
+  auto warn = [&](Warning w) {
+    WarningCount& c = report.warnings[static_cast<size_t>(w)];
+    if (c.count++ == 0) c.first_line = line;
   };
   if (r.wait_time < -1) warn(Warning::kNegativeWait);
   if (r.status == 1 && r.run_time < 0) warn(Warning::kNegativeRuntimeCompleted);
-  if (header_.max_procs) {
+  if (header.max_procs) {
     const int32_t size = r.requested_procs > 0 ? r.requested_procs : r.allocated_procs;
-    if (size > *header_.max_procs) warn(Warning::kSizeAboveMaxProcs);
+    if (size > *header.max_procs) warn(Warning::kSizeAboveMaxProcs);
   }
   if (r.submit_time >= 0) {
     if (r.submit_time < last_submit_) warn(Warning::kSubmitOutOfOrder);
@@ -692,6 +692,18 @@ void Reader::check_record(const Record& r) {
     if (seen) warn(Warning::kDuplicateJobNumber);
   }
   if (r.requested_time > 0 && r.requested_time < r.run_time) warn(Warning::kEstimateBelowRuntime);
+}
+
+Log log_from_records(std::string path, Header header, std::vector<Record> records) {
+  Log log;
+  log.path = std::move(path);
+  log.header = std::move(header);
+  log.records = std::move(records);
+  log.report.records = static_cast<int64_t>(log.records.size());
+  RecordChecks checks;
+  for (size_t i = 0; i < log.records.size(); ++i)
+    checks.check(log.records[i], log.header, static_cast<int64_t>(i) + 1, log.report);
+  return log;
 }
 
 int64_t Reader::size_hint() const { return source_->size_hint(); }

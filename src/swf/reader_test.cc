@@ -286,6 +286,28 @@ TEST(ReaderWarnings, EachKindWithCountAndFirstLine) {
   check(Warning::kEstimateBelowRuntime, 1, 11);
 }
 
+// Records built in memory (a DataFrame from Python) get the reader's counts: the same warnings, each first at
+// its 1-based row (the records above without their header line: line L of the text is row L - 1).
+TEST(ReaderWarnings, RecordsBuiltInMemoryAreCheckedAlike) {
+  const Log read = parse_log("; MaxProcs: 16\n" + rec("1 100 -5 10 4 -1 -1 4 20 -1 1") + "\n" +
+                             rec("6 50 0 10 32 -1 -1 -1 20 -1 1") + "\n" + rec("1 60 0 30 4 -1 -1 4 20 -1 1") + "\n" +
+                             rec("2 70 0 -1 4 -1 -1 4 20 -1 1") + "\n");
+  const Log built = log_from_records("DataFrame", read.header, read.records);
+  EXPECT_EQ(built.path, "DataFrame");
+  EXPECT_EQ(built.records, read.records);
+  EXPECT_EQ(built.report.records, 4);
+  EXPECT_EQ(built.report.lines, 0);
+  for (int w = 0; w < kWarningKinds; ++w) {
+    SCOPED_TRACE(std::string(warning_name(static_cast<Warning>(w))));
+    const WarningCount& b = built.report.warnings[static_cast<size_t>(w)];
+    const WarningCount& r = read.report.warnings[static_cast<size_t>(w)];
+    EXPECT_EQ(b.count, r.count);
+    EXPECT_EQ(b.first_line, r.first_line == 0 ? 0 : r.first_line - 1);
+  }
+  EXPECT_EQ(built.report.warning(Warning::kDuplicateJobNumber).count, 1);
+  EXPECT_EQ(built.report.warning(Warning::kSubmitOutOfOrder).first_line, 2);
+}
+
 TEST(ReaderWarnings, NoneWithoutOddities) {
   const Log log = parse_log("; MaxProcs: 16\n" + rec("1 0 0 10 4 -1 -1 4 20 -1 1") + "\n" +
                             rec("2 5 0 10 4 -1 -1 4 20 -1 1") + "\n");

@@ -100,6 +100,19 @@ struct ReadReport {
   const WarningCount& warning(Warning w) const { return warnings[static_cast<int>(w)]; }
 };
 
+// The semantic checks above, for records that reach a log another way (the CSV reader, columns from Python):
+// the same rules, counted into a ReadReport. `line` is what first_line records: the line in the file, or the
+// 1-based row for records built in memory. Feed the records in log order.
+class RecordChecks {
+ public:
+  void check(const Record& record, const Header& header, int64_t line, ReadReport& report);
+
+ private:
+  int32_t last_submit_ = INT32_MIN;
+  std::vector<uint64_t> seen_job_numbers_;       // bitset over job numbers < 2^24, for duplicate detection
+  std::unordered_set<int32_t> big_job_numbers_;  // job numbers >= 2^24 seen
+};
+
 // Pull-style reader: construct, then call next() until it returns false.
 class Reader {
  public:
@@ -131,7 +144,6 @@ class Reader {
   bool classify(std::string_view line);
   bool next_line(std::string_view& line);
   bool parse_record(std::string_view line, Record& record);
-  void check_record(const Record& record);
   [[noreturn]] void fail(const std::string& what) const;
 
   std::string path_;
@@ -140,10 +152,8 @@ class Reader {
   Header header_;
   ReadReport report_;
   int64_t line_number_ = 0;
-  int32_t last_submit_ = INT32_MIN;
-  std::string name_;                         // path_ as shown in messages
-  std::vector<uint64_t> seen_job_numbers_;  // bitset over job numbers < 2^24, for duplicate detection
-  std::unordered_set<int32_t> big_job_numbers_;  // job numbers >= 2^24 seen
+  std::string name_;  // path_ as shown in messages
+  RecordChecks checks_;
   bool pending_ = false;                    // a record line already read by the constructor
   std::string_view pending_line_;
 };
@@ -161,5 +171,9 @@ Log read_log(const std::string& path, ReadOptions options = {});
 
 // Parses a whole log held in memory (tests, fuzzing). `name` stands for the file name in messages.
 Log parse_log(std::string_view text, const std::string& name = "<memory>", ReadOptions options = {});
+
+// A log of records built in memory (`records` in log order), with the report a reader would have given: records
+// counted and every record checked (first_line = its 1-based row). No line, header-line or decimal counts.
+Log log_from_records(std::string path, Header header, std::vector<Record> records);
 
 }  // namespace schedlab::swf
