@@ -62,6 +62,13 @@ def _warn_header_problems(log, stacklevel):
 def _column(series):
     """A column's values for the library. A nullable numeric column (Int64, Float64, as read_csv or a merge
     makes them) gives its missing values as NaN, which the library reads as -1, like NaN in a float column."""
+    if pd.api.types.is_datetime64_any_dtype(series.dtype) or pd.api.types.is_timedelta64_dtype(series.dtype):
+        # Their nanoseconds would read as out of range (or worse, as seconds): say what the column must hold.
+        how = "(df.{0} - start).dt.total_seconds()" if pd.api.types.is_datetime64_any_dtype(series.dtype) \
+            else "df.{0}.dt.total_seconds()"
+        raise TypeError(f"column {series.name}: {series.dtype} values; SWF columns hold seconds"
+                        f"{' from the log start' if series.name == 'submit_time' else ''} (e.g. "
+                        + how.format(series.name) + ")")
     if pd.api.types.is_extension_array_dtype(series.dtype) and pd.api.types.is_numeric_dtype(series.dtype):
         return series.to_numpy(dtype="float64", na_value=float("nan"))
     return series.to_numpy()

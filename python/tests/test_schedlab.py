@@ -916,3 +916,16 @@ def test_a_dataframe_is_checked_as_a_file_is(tmp_path):
     assert from_file["duplicate_job_number"]["first_line"] == 6 + header_lines
     with pytest.raises(ValueError, match="^DataFrame: the log has no job"):
         schedlab.distance(df.iloc[0:0], df)
+
+
+def test_date_and_duration_columns_are_refused_with_the_conversion_to_use():
+    """datetime64 / timedelta64 columns were read as nanoseconds: 'outside the 32-bit range' at row 1."""
+    df, _ = schedlab.read_swf(KTH)
+    head = df.head(5)
+    with pytest.raises(TypeError, match=r"column submit_time: datetime64\[ns\] values; SWF columns hold seconds from "
+                                        r"the log start \(e.g. \(df.submit_time - start\).dt.total_seconds\(\)\)"):
+        schedlab.stats(head.assign(submit_time=pd.to_datetime(head.submit_time, unit="s")))
+    with pytest.raises(TypeError, match=r"column run_time: timedelta64\[ns\] values; .*df.run_time.dt.total_seconds"):
+        schedlab.simulate(head.assign(run_time=pd.to_timedelta(head.run_time, unit="s")), scheduler="easy")
+    seconds = head.assign(run_time=pd.to_timedelta(head.run_time, unit="s").dt.total_seconds())
+    assert schedlab.stats(seconds) == schedlab.stats(head)
