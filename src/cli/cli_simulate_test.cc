@@ -1,4 +1,6 @@
 // The `schedlab simulate` command.
+#include <filesystem>
+
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -120,6 +122,27 @@ TEST(SimCliTest, PerJobCsvAndSwf) {
   EXPECT_EQ(p8.header.notes[p8.header.notes.size() - 2],
             "simulated by schedlab: scheduler easy, predictor estimate, 8 processors (not MaxProcs' 10); fields 3 and 4 "
             "are the simulated wait and runtime");
+}
+
+// Times the simulation reaches past the SWF's 32-bit fields: a clear error and no file (the submit time wrapped
+// to -2147483648 in the written log); the CSV, which has no such limit, holds them.
+TEST(SimCliTest, PerJobSwfRefusesTimesPastThirtyTwoBits) {
+  schedlab::testing::TempDir dir;
+  const std::string log = dir.file("late.swf");
+  schedlab::testing::write_file(log, "; MaxProcs: 4\n1 0 0 10 1 -1 -1 1 20 -1 1 1 1 1 1 1 -1 -1\n"
+                                     "2 2147483000 0 10 1 -1 -1 1 20 -1 1 1 1 1 1 1 -1 -1\n");
+  const auto r = run_cli({"simulate", log, "-s", "easy", "--arrival-scale", "2", "--jobs-out", dir.file("j.swf")});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("job 2: its simulated submit time (4294966000 s) does not fit the SWF's 32-bit field 2: write "
+                       "the per-job results as .csv instead"),
+            std::string::npos)
+      << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.file("j.swf")));
+  ASSERT_EQ(run_cli({"simulate", log, "-s", "easy", "--arrival-scale", "2", "--jobs-out", dir.file("j.csv")}).exit_code,
+            0);
+  EXPECT_NE(schedlab::testing::read_file(dir.file("j.csv")).find("\n2,4294966000,4294966000,4294966010,"),
+            std::string::npos);
+  ASSERT_EQ(run_cli({"simulate", log, "-s", "easy", "--jobs-out", dir.file("ok.swf")}).exit_code, 0);
 }
 
 TEST(SimCliTest, ClearErrors) {

@@ -1,5 +1,6 @@
 #include "schedlab/sim/job_output.h"
 
+#include <cstdint>
 #include <cstdio>
 #include <stdexcept>
 
@@ -34,10 +35,20 @@ std::vector<swf::Record> simulated_records(const std::vector<swf::Record>& recor
   for (size_t i = 0; i < workload.jobs.size(); ++i) {
     swf::Record r = records[workload.record_index[i]];
     const JobOutcome& o = result.jobs[i];
-    // set_value drops a fraction the log gave these fields: they now hold the simulated integer seconds.
-    r.set_value(2, static_cast<double>(workload.jobs[i].submit));
-    r.set_value(3, static_cast<double>(o.start - workload.jobs[i].submit));
-    r.set_value(4, static_cast<double>(o.ran));
+    // The simulation counts in 64 bits: a scaled arrival (--load, --arrival-scale) or a start behind a long queue
+    // can pass the SWF's 32-bit fields, which would wrap to a negative time without a word.
+    const auto put = [&](int field, int64_t v, const char* what) {
+      if (v > INT32_MAX || v < INT32_MIN)
+        throw std::runtime_error(fmt::format(
+            "job {}: its simulated {} ({} s) does not fit the SWF's 32-bit field {}: write the per-job results as "
+            ".csv instead",
+            workload.jobs[i].job_number, what, v, field));
+      // set_value drops a fraction the log gave these fields: they now hold the simulated integer seconds.
+      r.set_value(field, static_cast<double>(v));
+    };
+    put(2, workload.jobs[i].submit, "submit time");
+    put(3, o.start - workload.jobs[i].submit, "wait");
+    put(4, o.ran, "runtime");
     out.push_back(r);
   }
   return out;

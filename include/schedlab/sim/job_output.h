@@ -5,7 +5,8 @@
 //   killed (0/1), wait (start - submit), prediction (the prediction the job started with).
 // SWF: the input records of the simulated jobs with field 2 = submit (after arrival scaling),
 //   field 3 = simulated wait and field 4 = simulated runtime; the input header plus a Note line saying how
-//   it was simulated. Excluded records are not written.
+//   it was simulated. Excluded records are not written. A value past the 32-bit fields (a submit scaled by
+//   --load beyond 2^31 - 1 s) is a std::runtime_error naming the job, before anything is written.
 // Both: ".gz" at the end of the path compresses with gzip; "-" writes to standard output. The format is
 // chosen by extension (".csv[.gz]" or ".swf[.gz]"; anything else is an error) by write_jobs().
 #pragma once
