@@ -117,13 +117,7 @@ void run(const CompareArgs& a) {
   Progress progress("compare", "jobs", 2.0, false);  // summed over the schedulers
   spec.sim.progress = [&progress](size_t done, size_t total) { progress.update(done, total); };
   const swf::Log log = read_input_log(a.trace);
-  const experiments::CompareResult r = [&] {
-    try {
-      return experiments::run_compare(spec, log);
-    } catch (const experiments::NoJobLeft& e) {
-      throw std::invalid_argument(fmt::format("{}: {}", a.trace, e.what()));
-    }
-  }();
+  const experiments::CompareResult r = experiments::run_compare(spec, log);
   progress.finish();
   if (!a.csv.empty()) swf::write_text_file(a.csv, experiments::compare_csv(r));
   if (a.csv == "-") return;  // the CSV is the output (the report followed it there)

@@ -39,13 +39,8 @@ void run(const PredictArgs& a) {
   const auto predictor = predict::make_predictor(a.predictor, config);
   swf::check_output_is_not_input(a.jobs_out, {a.trace});
   const swf::Log log = read_input_log(a.trace);
-  const experiments::LogReplay r = [&] {
-    try {
-      return experiments::replay_log(log, *predictor, {a.procs, a.extend_estimates, a.warmup_fraction});
-    } catch (const experiments::NoJobLeft& e) {
-      throw std::invalid_argument(fmt::format("{}: {}", a.trace, e.what()));
-    }
-  }();
+  const experiments::LogReplay r =
+      experiments::replay_log(log, *predictor, {a.procs, a.extend_estimates, a.warmup_fraction});
   if (!a.jobs_out.empty()) swf::write_text_file(a.jobs_out, experiments::log_replay_csv(r));
   if (a.jobs_out == "-") return;  // the CSV is the output
   if (a.json) {

@@ -205,14 +205,8 @@ void run(const SimulateArgs& a) {
   swf::check_output_is_not_input(a.jobs_out, {a.trace});
   swf::Log log = read_input_log(a.trace);
   // Without --jobs-out the records are not needed once the workload is built: freed before the simulation.
-  const experiments::Simulation sim = [&] {
-    try {
-      return a.jobs_out.empty() ? experiments::run_simulation(prepared, std::move(log))
-                                : experiments::run_simulation(prepared, log);
-    } catch (const experiments::NoJobLeft& e) {
-      throw std::invalid_argument(fmt::format("{}: {}", a.trace, e.what()));
-    }
-  }();
+  const experiments::Simulation sim = a.jobs_out.empty() ? experiments::run_simulation(prepared, std::move(log))
+                                                         : experiments::run_simulation(prepared, log);
   progress.finish();
   if (!a.jobs_out.empty()) sim::write_jobs(a.jobs_out, log.header, log.records, sim.workload, sim.result);
   if (a.json) {

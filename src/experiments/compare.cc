@@ -180,8 +180,7 @@ CompareResult run_compare(const CompareSpec& spec, const swf::Log& log) {
     r.baseline = static_cast<size_t>(it - r.names.begin());
   }
 
-  const workload::Workload w = workload::build_workload(log.header, log.records, spec.workload);
-  require_jobs(w);
+  const workload::Workload w = workload_of(log, spec.workload);
   r.procs = w.procs;
   r.jobs = w.jobs.size();
   r.records = w.records;

@@ -17,8 +17,7 @@ LogReplay replay_log(const swf::Log& log, const predict::Predictor& predictor, c
   workload::WorkloadOptions wo;
   wo.procs = options.procs;
   wo.extend_estimates = options.extend_estimates;
-  out.workload = workload::build_workload(log.header, log.records, wo);
-  require_jobs(out.workload, "replay");
+  out.workload = workload_of(log, wo, "replay");
   const workload::Workload& w = out.workload;
   out.start.resize(w.jobs.size());
   for (size_t i = 0; i < w.jobs.size(); ++i) {

@@ -66,13 +66,13 @@ TEST(LogReplay, NoJobLeftIsAnErrorNotZeroAccuracy) {
     replay_log(swf::parse_log("; MaxProcs: 8\n"), predict::EstimatePredictor());
     ADD_FAILURE() << "a header-only log was replayed";
   } catch (const NoJobLeft& e) {
-    EXPECT_STREQ(e.what(), "no job to replay (the log has no job records)");
+    EXPECT_STREQ(e.what(), "<memory>: no job to replay (the log has no job records)");
   }
   try {
     replay_log(swf::parse_log(kLog), predict::EstimatePredictor(), {int64_t{1}, false, 0.0});
     ADD_FAILURE() << "a log with every job excluded was replayed";
   } catch (const NoJobLeft& e) {
-    EXPECT_STREQ(e.what(), "no job to replay (all 3 records were excluded: larger_than_machine 3)");
+    EXPECT_STREQ(e.what(), "<memory>: no job to replay (all 3 records were excluded: larger_than_machine 3)");
   }
 }
 

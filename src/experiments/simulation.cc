@@ -32,6 +32,23 @@ void require_jobs(const workload::Workload& w, const char* verb) {
   throw NoJobLeft(fmt::format("no job to {} (all {} records were excluded: {})", verb, w.records, reasons));
 }
 
+workload::Workload workload_of(const swf::Log& log, const workload::WorkloadOptions& options, const char* verb) {
+  workload::check_options(options);
+  const auto named = [&](const char* what) { return log.path.empty() ? std::string(what) : log.path + ": " + what; };
+  workload::Workload w;
+  try {
+    w = workload::build_workload(log.header, log.records, options);
+  } catch (const std::invalid_argument& e) {
+    throw NoJobLeft(named(e.what()));  // the options are sound: the problem is the log's
+  }
+  try {
+    require_jobs(w, verb);
+  } catch (const NoJobLeft& e) {
+    throw NoJobLeft(named(e.what()));
+  }
+  return w;
+}
+
 namespace {
 
 Simulation simulate_workload(const PreparedSimulation& prepared, Simulation out) {
@@ -52,16 +69,14 @@ Simulation simulate_workload(const PreparedSimulation& prepared, Simulation out)
 Simulation run_simulation(const PreparedSimulation& prepared, const swf::Log& log) {
   Simulation out;
   out.spec = prepared.spec;
-  out.workload = workload::build_workload(log.header, log.records, prepared.spec.workload);
-  require_jobs(out.workload);
+  out.workload = workload_of(log, prepared.spec.workload);
   return simulate_workload(prepared, std::move(out));
 }
 
 Simulation run_simulation(const PreparedSimulation& prepared, swf::Log&& log) {
   Simulation out;
   out.spec = prepared.spec;
-  out.workload = workload::build_workload(log.header, log.records, prepared.spec.workload);
-  require_jobs(out.workload);
+  out.workload = workload_of(log, prepared.spec.workload);
   // The records go, and with them the index into them (8 bytes a job): nothing can be looked up there any more.
   std::vector<swf::Record>().swap(log.records);
   std::vector<size_t>().swap(out.workload.record_index);

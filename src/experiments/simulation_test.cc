@@ -45,14 +45,31 @@ TEST(Simulation, NoJobLeftIsAnError) {
     (void)run_simulation(prepared, swf::parse_log("; MaxProcs: 4\n"));
     ADD_FAILURE() << "a log without jobs simulated";
   } catch (const NoJobLeft& e) {
-    EXPECT_STREQ(e.what(), "no job to simulate (the log has no job records)");
+    EXPECT_STREQ(e.what(), "<memory>: no job to simulate (the log has no job records)");
   }
   spec.workload.procs = 1;  // every job of kLog is larger
   try {
     (void)run_simulation(prepare_simulation(spec), swf::parse_log(kLog));
     ADD_FAILURE() << "a log whose jobs were all excluded simulated";
   } catch (const NoJobLeft& e) {
-    EXPECT_STREQ(e.what(), "no job to simulate (all 4 records were excluded: larger_than_machine 4)");
+    EXPECT_STREQ(e.what(), "<memory>: no job to simulate (all 4 records were excluded: larger_than_machine 4)");
+  }
+  // With a target load, the exclusions are still the reason given (it said "cannot scale to a target load: the
+  // jobs have no work", without the log's name).
+  spec.workload.load = 0.5;
+  try {
+    (void)run_simulation(prepare_simulation(spec), swf::parse_log(kLog, "k.swf"));
+    ADD_FAILURE() << "a log whose jobs were all excluded simulated";
+  } catch (const NoJobLeft& e) {
+    EXPECT_STREQ(e.what(), "k.swf: no job to simulate (all 4 records were excluded: larger_than_machine 4)");
+  }
+  spec.workload.procs.reset();
+  try {
+    (void)run_simulation(prepare_simulation(spec), swf::parse_log("; MaxProcs: 4\n" + std::string(
+                                                         "1 0 0 10 1 -1 -1 1 20 -1 1 1 1 1 1 1 -1 -1\n"), "one.swf"));
+    ADD_FAILURE() << "one job scaled to a load";
+  } catch (const NoJobLeft& e) {
+    EXPECT_STREQ(e.what(), "one.swf: cannot scale to a target load: the jobs have no work or are all submitted at once");
   }
 }
 

@@ -25,7 +25,11 @@ EstimateFit fit_estimate_model(const std::vector<const std::vector<swf::Record>*
   if (sources.size() != logs.size()) throw ModelError("fit_estimate_model: one source name per log");
   EstimateFit fit;
   if (o.model == "tsafrir") {
-    fit.tsafrir = fit_tsafrir(*logs.front(), static_cast<int>(o.top));
+    try {
+      fit.tsafrir = fit_tsafrir(*logs.front(), static_cast<int>(o.top));
+    } catch (const ModelError& e) {  // a log without estimates: say which
+      throw ModelError(fmt::format("{}: {}", sources.front(), e.what()));
+    }
     fit.file = to_json(*fit.tsafrir);
     fit.file["info"]["source"] = sources.front();
     return fit;

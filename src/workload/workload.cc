@@ -46,8 +46,7 @@ static std::string exclusion_note(trace::Exclusion e, int64_t count, int64_t pro
   return {};
 }
 
-Workload build_workload(const swf::Header& header, const std::vector<swf::Record>& records,
-                        const WorkloadOptions& options) {
+void check_options(const WorkloadOptions& options) {
   if (options.procs && *options.procs <= 0) {
     throw std::invalid_argument(fmt::format("machine size must be positive, got --procs {}", *options.procs));
   }
@@ -60,7 +59,11 @@ Workload build_workload(const swf::Header& header, const std::vector<swf::Record
   if (options.load && options.arrival_scale != 1.0) {
     throw std::invalid_argument("give either a target load or an arrival scale, not both");
   }
+}
 
+Workload build_workload(const swf::Header& header, const std::vector<swf::Record>& records,
+                        const WorkloadOptions& options) {
+  check_options(options);
   Workload w;
   const trace::MachineSize machine = trace::machine_size(header, records, options.procs);
   if (machine.procs <= 0) {
@@ -142,7 +145,7 @@ Workload build_workload(const swf::Header& header, const std::vector<swf::Record
 
   w.offered_load_before = offered_load(w.jobs, w.procs);
   double factor = options.arrival_scale;
-  if (options.load) {
+  if (options.load && !w.jobs.empty()) {  // without a job, the caller says why none is left
     if (!(w.offered_load_before > 0)) {
       throw std::invalid_argument("cannot scale to a target load: the jobs have no work or are all submitted at once");
     }
@@ -171,7 +174,7 @@ Workload build_workload(const swf::Header& header, const std::vector<swf::Record
   w.arrival_scale = factor;
   w.offered_load = offered_load(w.jobs, w.procs);
   // Arrivals are whole seconds: when the span shrinks to a few seconds the target cannot be met closely.
-  if (options.load && std::abs(w.offered_load / *options.load - 1) > 0.01) {
+  if (options.load && !w.jobs.empty() && std::abs(w.offered_load / *options.load - 1) > 0.01) {
     w.notes.push_back(fmt::format("the offered load reached is {:.6g}, not the target {:g}: submit times are whole "
                                   "seconds and the arrivals span {} s",
                                   w.offered_load, *options.load, w.jobs.back().submit - w.jobs.front().submit));

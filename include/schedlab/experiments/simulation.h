@@ -52,7 +52,8 @@ struct Simulation {
 // given with a predictor or correction.
 PreparedSimulation prepare_simulation(const SimulationSpec& spec);
 
-// A log with no job left to simulate (or replay): the averages over no job would read as zeros.
+// A log that cannot be simulated as asked: no job left to simulate (or replay) — the averages over no job would
+// read as zeros — or jobs that cannot be scaled to the asked load.
 class NoJobLeft : public std::invalid_argument {
  public:
   using std::invalid_argument::invalid_argument;
@@ -60,6 +61,10 @@ class NoJobLeft : public std::invalid_argument {
 // Throws NoJobLeft when the workload has no job: "no job to VERB (the log has no job records)" or
 // "(all N records were excluded: reason count, ...)"; `verb` is "simulate" or "replay".
 void require_jobs(const workload::Workload& w, const char* verb = "simulate");
+// workload::build_workload, then require_jobs: every problem of the log's own (no job left, no work to scale to a
+// load, no estimate to kill at) as a NoJobLeft whose message starts with the log's path ("PATH: no job to ...").
+workload::Workload workload_of(const swf::Log& log, const workload::WorkloadOptions& options,
+                               const char* verb = "simulate");
 
 // Throws std::invalid_argument on bad workload or simulation options, NoJobLeft when no job is left.
 Simulation run_simulation(const PreparedSimulation& prepared, const swf::Log& log);

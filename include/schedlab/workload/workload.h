@@ -75,6 +75,10 @@ inline constexpr double kMaxScaledSpan = 1e15;  // seconds: about 32 million yea
 // instant, 0 without a job or a machine.
 double offered_load(const std::vector<Job>& jobs, int64_t procs);
 
+// The options alone (std::invalid_argument naming the bad one): a positive --procs, a positive finite arrival scale
+// or load, not both. build_workload checks them first; its other errors are about the log's jobs.
+void check_options(const WorkloadOptions& options);
+
 Workload build_workload(const swf::Header& header, const std::vector<swf::Record>& records,
                         const WorkloadOptions& options = {});
 
