@@ -234,8 +234,10 @@ def sweep(spec, threads=0, output=None):
     With `output` (a .csv or .jsonl path) the rows are also written there as `schedlab sweep -o` writes them, and a
     second call with the same output resumes: the runs already in it are not run again (ValueError if the spec
     changed since). The DataFrame is then the whole file."""
-    path = os.fspath(spec) if isinstance(spec, os.PathLike) or (isinstance(spec, str) and os.path.exists(spec)) \
-        else ""
+    # A one-line text without '=' is a file name, existing or not (a missing file was parsed as TOML: "saw '/'").
+    is_path = isinstance(spec, os.PathLike) or (isinstance(spec, str) and (
+        os.path.exists(spec) or ("\n" not in spec and "=" not in spec and spec.strip() != "")))
+    path = os.fspath(spec) if is_path else ""
     if output is not None:
         output = os.fspath(output)
         jsonl = output.endswith(".jsonl")
@@ -503,12 +505,14 @@ def scramble(log, seed=1):
 
 
 def profiler_ingest(db, logs, source=None):
-    """Learn logs (paths) into the profiler's SQLite database (`schedlab profiler ingest --json`). `source`: the
-    identity of the one log given (default: from its header or file name)."""
-    paths = [os.fspath(logs)] if isinstance(logs, (str, os.PathLike)) else [os.fspath(l) for l in logs]
-    if not paths:
+    """Learn logs into the profiler's SQLite database (`schedlab profiler ingest --json`): a path or a DataFrame,
+    or a list of them. `source`: the identity of the one log given (default: from its header's UnixStartTime,
+    Computer and Installation, else a file's name; a DataFrame whose header has no UnixStartTime needs it)."""
+    items = [logs] if isinstance(logs, (str, os.PathLike, pd.DataFrame, _core.Log)) else list(logs)
+    if not items:
         raise ValueError("profiler_ingest: give at least one log")
-    return _core.profiler_ingest(os.fspath(db), paths, source or "")
+    items = [os.fspath(l) if isinstance(l, (str, os.PathLike)) else _log(l) for l in items]
+    return _core.profiler_ingest(os.fspath(db), items, source or "")
 
 
 def profiler_query(db, user, executable=-1, procs=1, elapsed=0, confidence=0.95):

@@ -929,3 +929,34 @@ def test_date_and_duration_columns_are_refused_with_the_conversion_to_use():
         schedlab.simulate(head.assign(run_time=pd.to_timedelta(head.run_time, unit="s")), scheduler="easy")
     seconds = head.assign(run_time=pd.to_timedelta(head.run_time, unit="s").dt.total_seconds())
     assert schedlab.stats(seconds) == schedlab.stats(head)
+
+
+def test_profiler_ingests_a_dataframe_as_its_file(tmp_path):
+    """A DataFrame is learnt as the file it came from (same identity, so the same jobs are not learnt twice); one
+    without UnixStartTime needs a source. It iterated the DataFrame's column names as paths ('job_number: cannot
+    open')."""
+    df, _ = schedlab.read_swf(KTH)
+    head = df.head(500)
+    from_frame = schedlab.profiler_ingest(tmp_path / "f.db", head)
+    schedlab.write_swf(head, tmp_path / "h.swf")
+    from_file = schedlab.profiler_ingest(tmp_path / "p.db", tmp_path / "h.swf")
+    assert from_frame["database"] == from_file["database"] | {"sources": from_frame["database"]["sources"]}
+    assert from_frame["logs"][0]["source"] == from_file["logs"][0]["source"]
+    assert from_frame["logs"][0]["added"] == from_file["logs"][0]["added"] > 0
+    again = schedlab.profiler_ingest(tmp_path / "p.db", [head])
+    assert again["logs"][0]["added"] == 0 and again["logs"][0]["already_present"] == from_file["logs"][0]["added"]
+    bare = head.copy()
+    bare.attrs["swf_header"] = []
+    with pytest.raises(ValueError, match="DataFrame: a log held in memory without UnixStartTime in its header needs "
+                                         "a source"):
+        schedlab.profiler_ingest(tmp_path / "b.db", bare)
+    assert schedlab.profiler_ingest(tmp_path / "b.db", bare, source="mine")["logs"][0]["source"] == "mine"
+
+
+def test_a_sweep_spec_file_that_is_missing_is_named(tmp_path):
+    """A one-line text without '=' is a spec file's name: missing, it is said so (it was parsed as TOML text)."""
+    missing = str(tmp_path / "nowhere.toml")
+    with pytest.raises(ValueError, match=re.escape(missing) + ": cannot open the sweep spec"):
+        schedlab.sweep(missing)
+    with pytest.raises(ValueError, match="<spec>: logs: missing"):
+        schedlab.sweep("schedulers = ['easy']")  # TOML text

@@ -323,10 +323,28 @@ void ProfilerDb::save(const Repository& repo) {
 }
 
 IngestReport ProfilerDb::ingest(const std::string& trace, const IngestOptions& options) {
-  swf::Reader reader(trace);
+  swf::Reader reader(trace);  // streamed: the log is never held whole
+  return ingest_records(trace, reader.header(), options, [&reader](swf::Record& r) { return reader.next(r); });
+}
+
+IngestReport ProfilerDb::ingest(const swf::Log& log, const IngestOptions& options) {
+  if (options.source.empty() && !log.header.unix_start_time)
+    throw ProfilerDbError(fmt::format("{}: {}: a log held in memory without UnixStartTime in its header needs a "
+                                      "source (its identity in the database): two such logs would share one",
+                                      path_, log.path));
+  size_t next = 0;
+  return ingest_records(log.path, log.header, options, [&](swf::Record& r) {
+    if (next == log.records.size()) return false;
+    r = log.records[next++];
+    return true;
+  });
+}
+
+IngestReport ProfilerDb::ingest_records(const std::string& trace, const swf::Header& header,
+                                        const IngestOptions& options, const std::function<bool(swf::Record&)>& next) {
   IngestReport rep;
   rep.trace = trace;
-  rep.source = options.source.empty() ? log_identity(reader.header(), trace) : options.source;
+  rep.source = options.source.empty() ? log_identity(header, trace) : options.source;
 
   Transaction t(db_, path_);
   int64_t source_id = -1;
@@ -350,7 +368,7 @@ IngestReport ProfilerDb::ingest(const std::string& trace, const IngestOptions& o
   std::unordered_map<uint64_t, int64_t> occurrences;
   std::map<CellKey, RunEntry> delta;
   swf::Record r;
-  while (reader.next(r)) {
+  while (next(r)) {
     ++rep.records;
     const Skip skip = skip_reason(r);
     if (skip != Skip::kNone) {

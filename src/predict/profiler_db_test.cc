@@ -126,6 +126,33 @@ TEST(ProfilerDbTest, IngestIsIdempotentAndIncremental) {
   EXPECT_EQ(db.summary().jobs, 75);
 }
 
+// A log in memory is learnt as its file: the same identity and jobs, so a second ingest of either adds nothing.
+// Without UnixStartTime it must be given a source (every in-memory log would otherwise share one identity).
+TEST(ProfilerDbTest, ALogInMemoryIsIngestedAsItsFile) {
+  TempDir dir;
+  write_file(dir.file("a.swf"), make_log(1, 40));
+  ProfilerDb from_file(dir.file("f.db"), ProfilerDb::Mode::kWrite);
+  ProfilerDb in_memory(dir.file("m.db"), ProfilerDb::Mode::kWrite);
+  const IngestReport f = from_file.ingest(dir.file("a.swf"));
+  const IngestReport m = in_memory.ingest(swf::parse_log(make_log(1, 40), "DataFrame"));
+  EXPECT_EQ(m.source, f.source);
+  EXPECT_EQ(m.added, 40);
+  EXPECT_EQ(m.trace, "DataFrame");
+  expect_same_estimates(in_memory.load(), from_file.load());
+  EXPECT_EQ(from_file.ingest(swf::parse_log(make_log(1, 45), "DataFrame")).added, 5);
+  const swf::Log bare = swf::parse_log(make_log(1, 10, ""), "DataFrame");
+  try {
+    (void)in_memory.ingest(bare);
+    ADD_FAILURE() << "a log in memory without UnixStartTime got an identity of its own";
+  } catch (const ProfilerDbError& e) {
+    EXPECT_NE(std::string(e.what()).find("m.db: DataFrame: a log held in memory without UnixStartTime in its header "
+                                         "needs a source"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(in_memory.ingest(bare, {"mine"}).added, 10);
+}
+
 TEST(ProfilerDbTest, SkippedRecordsAndDuplicateKeys) {
   TempDir dir;
   // Two records with the same job number and submit time are two jobs (occurrence 0 and 1); a partial

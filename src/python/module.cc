@@ -17,6 +17,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include <fmt/core.h>
@@ -813,16 +814,30 @@ PYBIND11_MODULE(_core, m) {
   m.def("scramble", [](const LogPtr& l, uint64_t seed) {
     return with_records(l, model::scramble(l->records, seed), model::scramble_header(l->header, l->records, "DataFrame", seed));
   }, py::arg("log"), py::arg("seed"));
-  m.def("profiler_ingest", [](const std::string& db_path, const std::vector<std::string>& paths,
-                              const std::string& source) {
+  // `logs`: paths (streamed from the file, as the CLI) or Logs (DataFrames).
+  m.def("profiler_ingest", [](const std::string& db_path, const py::list& logs, const std::string& source) {
     namespace pf = predict::profiler;
-    if (!source.empty() && paths.size() > 1) throw py::value_error("source names one log; give one log with it");
+    if (!source.empty() && logs.size() > 1) throw py::value_error("source names one log; give one log with it");
+    std::vector<std::variant<std::string, LogPtr>> items;
+    for (const auto& item : logs) {
+      if (py::isinstance<py::str>(item)) {
+        items.emplace_back(item.cast<std::string>());
+      } else {
+        items.emplace_back(item.cast<LogPtr>());
+      }
+    }
     nlohmann::json j;
     {
       py::gil_scoped_release release;
       pf::ProfilerDb db(db_path, pf::ProfilerDb::Mode::kWrite);
       std::vector<pf::IngestReport> reports;
-      for (const auto& p : paths) reports.push_back(db.ingest(p, {source}));
+      for (const auto& item : items) {
+        if (const auto* path = std::get_if<std::string>(&item)) {
+          reports.push_back(db.ingest(*path, {source}));
+        } else {
+          reports.push_back(db.ingest(*std::get<LogPtr>(item), {source}));
+        }
+      }
       j = experiments::to_json(reports, db.summary());
     }
     return to_python(j);

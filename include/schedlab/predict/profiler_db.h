@@ -27,6 +27,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -34,6 +35,7 @@
 
 #include "schedlab/predict/profiler.h"
 #include "schedlab/swf/header.h"
+#include "schedlab/swf/reader.h"
 
 struct sqlite3;
 
@@ -92,9 +94,15 @@ class ProfilerDb {
   void save(const Repository& repo);
   // Learns the jobs of one SWF log not seen before (one transaction). Throws swf::ReadError on a bad log.
   IngestReport ingest(const std::string& trace, const IngestOptions& options = {});
+  // The same for a log in memory (a DataFrame from Python). Its identity comes from its header as for a file;
+  // without UnixStartTime there, options.source is required (ProfilerDbError): the path of a log built in
+  // memory is no identity.
+  IngestReport ingest(const swf::Log& log, const IngestOptions& options = {});
   DbSummary summary() const;
 
  private:
+  IngestReport ingest_records(const std::string& trace, const swf::Header& header, const IngestOptions& options,
+                              const std::function<bool(swf::Record&)>& next);
   [[noreturn]] void fail(const std::string& what) const;
   void exec(const char* sql) const;
   void check_format(Mode mode);
