@@ -512,7 +512,11 @@ def profiler_ingest(db, logs, source=None):
     if not items:
         raise ValueError("profiler_ingest: give at least one log")
     items = [os.fspath(l) if isinstance(l, (str, os.PathLike)) else _log(l) for l in items]
-    return _core.profiler_ingest(os.fspath(db), items, source or "")
+    out = _core.profiler_ingest(os.fspath(db), items, source or "")
+    for log in out["logs"]:
+        for w in log["header_warnings"]:
+            warnings.warn(w, stacklevel=2)
+    return out
 
 
 def profiler_query(db, user, executable=-1, procs=1, elapsed=0, confidence=0.95):

@@ -80,6 +80,21 @@ TEST(ProfilerCliTest, IngestTwiceChangesNothing) {
   EXPECT_NE(qt.out.find("samples      28489 jobs"), std::string::npos) << qt.out;
 }
 
+// An UnixStartTime that does not parse makes the identity the file name: warned about, with the other header
+// problems, on standard error and in the JSON (ingest read the header silently).
+TEST(ProfilerCliTest, IngestWarnsAboutTheHeader) {
+  TempDir dir;
+  write_file(dir.file("h.swf"), "; UnixStartTime: soon\n1 0 0 10 1 -1 -1 1 20 -1 1 1 1 1 1 1 -1 -1\n");
+  const auto r = run_cli({"profiler", "ingest", dir.file("h.swf"), "--db", dir.file("h.db"), "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string warning =
+      dir.file("h.swf") + ": header line 1: UnixStartTime: cannot parse 'soon' as an integer (ignored)";
+  EXPECT_NE(r.err.find("schedlab: warning: " + warning + "\n"), std::string::npos) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["logs"][0]["header_warnings"], nlohmann::json::array({warning}));
+  EXPECT_EQ(j["logs"][0]["source"], "file:h");
+}
+
 TEST(ProfilerCliTest, QueryAndCompareOnASmallLog) {
   TempDir dir;
   const std::string log = dir.file("small.swf");

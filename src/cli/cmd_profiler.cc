@@ -101,7 +101,10 @@ void run_ingest(const IngestArgs& a) {
   pf::ProfilerDb db(a.db, pf::ProfilerDb::Mode::kWrite);
   std::vector<pf::IngestReport> reports;
   const auto t0 = std::chrono::steady_clock::now();
-  for (const auto& trace : a.traces) reports.push_back(db.ingest(trace, {a.source}));
+  for (const auto& trace : a.traces) {
+    reports.push_back(db.ingest(trace, {a.source}));
+    for (const std::string& w : reports.back().header_warnings) fmt::print(stderr, "schedlab: warning: {}\n", w);
+  }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const pf::DbSummary sum = db.summary();
   int64_t records = 0;

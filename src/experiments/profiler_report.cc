@@ -43,7 +43,8 @@ nlohmann::json to_json(const std::vector<pf::IngestReport>& reports, const pf::D
                     {"already_present", r.already},
                     {"skipped", r.skipped},
                     {"skipped_total", r.skipped_total},
-                    {"entries_written", r.entries_written}});
+                    {"entries_written", r.entries_written},
+                    {"header_warnings", r.header_warnings}});
   }
   nlohmann::json sources = nlohmann::json::array();
   for (const auto& s : sum.sources) sources.push_back({{"identity", s.identity}, {"path", s.path}, {"jobs", s.jobs}});

@@ -13,6 +13,7 @@
 
 #include "schedlab/swf/reader.h"
 #include "schedlab/trace/conventions.h"
+#include "schedlab/trace/log_time.h"
 
 namespace schedlab::predict::profiler {
 
@@ -438,6 +439,7 @@ IngestReport ProfilerDb::ingest_records(const std::string& trace, const swf::Hea
     s.step();
   }
   t.commit();
+  rep.header_warnings = trace::header_warnings(header, trace);  // the header is complete now
   return rep;
 }
 

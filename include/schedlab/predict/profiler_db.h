@@ -63,6 +63,9 @@ struct IngestReport {
   std::map<std::string, int64_t> skipped;  // reason (profiler::skip_name) -> count
   int64_t skipped_total = 0;
   int64_t entries_written = 0;  // leaf entries inserted or updated
+  // trace::header_warnings of the log: a header value that did not parse (an unreadable UnixStartTime changes
+  // the identity to the file name), an unknown time zone.
+  std::vector<std::string> header_warnings;
 };
 
 struct DbSummary {
