@@ -158,7 +158,7 @@ TEST(CliGenerateTalby, BadInputNamesTheParameter) {
     EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
   };
   fails_with({"--procs", "128", "--weeks", "0", "-o", dir.file("x.swf")}, "--weeks must be in 1..1040");
-  fails_with({"--procs", "0", "-o", dir.file("x.swf")}, "--procs must be >= 1");
+  fails_with({"--procs", "0", "-o", dir.file("x.swf")}, "--procs must be in 1..2147483647 (got 0)");
   fails_with({"--procs", "128", "--load", "2", "-o", dir.file("x.swf")}, "--load must be");
   fails_with({"--cpu-work", "100", "-o", dir.file("x.swf")}, "give --procs");
   fails_with({"--procs", "128"}, "give -o FILE");

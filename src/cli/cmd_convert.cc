@@ -1,5 +1,6 @@
 // schedlab convert IN OUT: SWF <-> CSV, formats chosen by extension (.swf, .swf.gz, .csv, .csv.gz); --from sacct:
 // Slurm accounting output to SWF (swf/sacct.h).
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -38,7 +39,8 @@ struct ConvertOptions {
 void run_sacct(const ConvertOptions& opt) {
   if (format_of(opt.out, "output") != Format::kSwf && !opt.out.ends_with(".csv") && !opt.out.ends_with(".csv.gz"))
     throw std::invalid_argument("--from sacct writes SWF or CSV");
-  if (opt.procs && *opt.procs < 1) throw std::invalid_argument("--procs must be >= 1");  // before the file is read
+  if (opt.procs && (*opt.procs < 1 || *opt.procs > INT32_MAX))  // before the file is read; MaxProcs is 32-bit
+    throw std::invalid_argument(fmt::format("--procs must be in 1..2147483647 (got {})", *opt.procs));
   swf::SacctOptions so;
   so.keep_unstarted = opt.keep_unstarted;
   so.procs = opt.procs;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <numeric>
 #include <stdexcept>
 
@@ -132,7 +133,9 @@ std::string fmt_value(double v) { return fmt::format("{:.6g}", v); }
 }  // namespace
 
 TalbyParameters resolve_talby_parameters(const TalbyOptions& o) {
-  if (o.procs && *o.procs <= 0) throw std::invalid_argument(fmt::format("--procs must be >= 1 (got {})", *o.procs));
+  // The machine size is the SWF's MaxProcs and bounds every job's size: 32-bit fields.
+  if (o.procs && (*o.procs <= 0 || *o.procs > INT32_MAX))
+    throw std::invalid_argument(fmt::format("--procs must be in 1..{} (got {})", INT32_MAX, *o.procs));
   if (o.cpu_work && !(*o.cpu_work > 0))
     throw std::invalid_argument(fmt::format("--cpu-work must be > 0 seconds (got {})", *o.cpu_work));
   if (o.jobs_per_day && !(*o.jobs_per_day > 0))
@@ -165,7 +168,13 @@ TalbyParameters resolve_talby_parameters(const TalbyOptions& o) {
     p.procs = *o.procs;
     p.procs_from = "given";
   } else {
-    p.procs = std::max<int64_t>(1, std::llround((p.jobs_per_day + 1.3102) / 0.3694));
+    const double procs = (p.jobs_per_day + 1.3102) / 0.3694;
+    if (!(procs < INT32_MAX))
+      throw std::invalid_argument(fmt::format(
+          "{} jobs per day: Table 28 gives a machine of {:.4g} processors, past the SWF's 32-bit MaxProcs; give "
+          "--procs",
+          fmt_value(p.jobs_per_day), procs));
+    p.procs = std::max<int64_t>(1, std::llround(procs));
     p.procs_from = "Table 28 (from the jobs per day)";
   }
   const auto ms = static_cast<double>(p.procs);

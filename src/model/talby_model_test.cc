@@ -72,7 +72,9 @@ TEST(TalbyMetaModel, BadInputNamesTheOption) {
   TalbyOptions o;
   EXPECT_NE(error_of(o).find("give --procs"), std::string::npos);
   o.procs = 0;
-  EXPECT_EQ(error_of(o).rfind("--procs must be >= 1", 0), 0u);
+  EXPECT_EQ(error_of(o).rfind("--procs must be in 1..2147483647 (got 0)", 0), 0u);
+  o.procs = int64_t{1} << 31;  // past the SWF's MaxProcs
+  EXPECT_EQ(error_of(o).rfind("--procs must be in 1..2147483647 (got 2147483648)", 0), 0u);
   o.procs = 128;
   o.weeks = 0;
   EXPECT_EQ(error_of(o).rfind("--weeks must be in 1..1040", 0), 0u);
@@ -91,6 +93,16 @@ TEST(TalbyMetaModel, BadInputNamesTheOption) {
   o.jobs_per_day.reset();
   o.procs = 1000000;  // Table 28's load is negative there
   EXPECT_NE(error_of(o).find("give --jobs-per-day or --load"), std::string::npos);
+  // A machine derived from the jobs per day that the SWF cannot hold (it wrote "MaxProcs: 2707092586").
+  o.procs.reset();
+  o.cpu_work = 100;
+  o.jobs_per_day = 1e9;
+  EXPECT_EQ(error_of(o).rfind("1e+09 jobs per day: Table 28 gives a machine of 2.707e+09 processors, past the "
+                              "SWF's 32-bit MaxProcs; give --procs", 0),
+            0u)
+      << error_of(o);
+  o.jobs_per_day = 1e300;  // llround of the quotient was undefined
+  EXPECT_NE(error_of(o).find("past the SWF's 32-bit MaxProcs"), std::string::npos);
 }
 
 TEST(TalbyMetaModel, GuidelineWarningsNameTheParameter) {

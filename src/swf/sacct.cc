@@ -162,8 +162,9 @@ class Ids {
 }  // namespace
 
 Log parse_sacct(std::string_view text, const std::string& name, const SacctOptions& options, SacctReport* report) {
-  if (options.procs && *options.procs < 1)
-    throw std::invalid_argument(fmt::format("the machine size (MaxProcs) must be >= 1, not {}", *options.procs));
+  if (options.procs && (*options.procs < 1 || *options.procs > std::numeric_limits<int32_t>::max()))
+    throw std::invalid_argument(
+        fmt::format("the machine size (MaxProcs) must be in 1..2147483647, not {}", *options.procs));
   SacctReport rep;
   std::vector<std::string_view> lines = split(text, '\n');
   while (!lines.empty() && lines.back().empty()) lines.pop_back();

@@ -105,6 +105,18 @@ TEST(Sacct, KeepUnstartedTimeZoneAndProcs) {
   ASSERT_EQ(log.records.size(), 6u);
   EXPECT_EQ(log.header.unix_start_time, 1767603600 - 3600);
   EXPECT_EQ(log.header.max_procs, 128);
+  // MaxProcs is a 32-bit header value (a larger --procs was written as it was, unreadable back).
+  for (const int64_t bad : {int64_t{0}, int64_t{1} << 31}) {
+    SacctOptions b = o;
+    b.procs = bad;
+    try {
+      (void)parse_sacct(kText, "s.txt", b);
+      ADD_FAILURE() << bad;
+    } catch (const std::invalid_argument& e) {
+      EXPECT_EQ(std::string(e.what()), "the machine size (MaxProcs) must be in 1..2147483647, not " +
+                                           std::to_string(bad));
+    }
+  }
   int unstarted = 0;
   for (const auto& r : log.records) {
     if (r.wait_time == -1) {
