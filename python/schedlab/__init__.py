@@ -272,7 +272,8 @@ def _read_sweep_output(path, jsonl):
         df = pd.read_json(path, lines=True, dtype=False) if os.path.getsize(path) else pd.DataFrame(columns=columns)
     else:
         df = pd.read_csv(path, keep_default_na=False, na_values=[""])
-    return df[columns]
+    # Run order, as without an output: a row deleted by hand and run again by a resume sits at the file's end.
+    return df[columns].sort_values("run", kind="stable").reset_index(drop=True)
 
 
 def schedulers():

@@ -109,6 +109,12 @@ def test_sweep_into_a_file_resumes_and_collects_an_array(tmp_path):
         again = schedlab.sweep(spec, output=out)
         assert list(again["run"]) == [0, 1, 2, 3]
         assert list(again["wait_mean"]) == list(whole["wait_mean"])
+        lines = out.read_text().splitlines(keepends=True)
+        del lines[2 if name == "r.csv" else 1]  # run 1's row deleted by hand: run again, written at the end
+        out.write_text("".join(lines))
+        again = schedlab.sweep(spec, output=out)
+        assert list(again["run"]) == [0, 1, 2, 3] and list(again.index) == [0, 1, 2, 3]
+        assert list(again["wait_mean"]) == list(whole["wait_mean"])
     spec.write_text(f"logs = '{KTH}'\nschedulers = ['fcfs', 'conservative', 'easy']\nloads = [0.6, 0.8]\n")
     with pytest.raises(ValueError, match="the spec changed since this output was written"):
         schedlab.sweep(spec, output=tmp_path / "r.csv")
