@@ -82,7 +82,8 @@ def _frame(log):
 
 
 def read_swf(path):
-    """Read an SWF log (plain or gzip). Returns (DataFrame, header): the 18 SWF columns (int64; float64 for a
+    """Read an SWF log (plain or gzip; a name ending in .csv or .csv.gz is read as the CSV `schedlab convert` writes).
+    Returns (DataFrame, header): the 18 SWF columns (int64; float64 for a
     field where the log wrote fractions, kept exactly) and the header lines. The header is also in
     df.attrs["swf_header"], so the DataFrame can be written or simulated as it is."""
     df = _frame(_warn_header_problems(_core.read_log(os.fspath(path)), 2))

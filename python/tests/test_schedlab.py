@@ -966,3 +966,13 @@ def test_a_sweep_spec_file_that_is_missing_is_named(tmp_path):
         schedlab.sweep(missing)
     with pytest.raises(ValueError, match="<spec>: logs: missing"):
         schedlab.sweep("schedulers = ['easy']")  # TOML text
+
+
+def test_a_csv_log_is_read_by_its_name(tmp_path):
+    """The CSV `schedlab convert` writes reads back as the same DataFrame, and any function takes its path."""
+    df, header = schedlab.read_swf(KTH)
+    subprocess.run([CLI, "convert", KTH, str(tmp_path / "k.csv")], check=True, capture_output=True)
+    back, back_header = schedlab.read_swf(tmp_path / "k.csv")
+    pd.testing.assert_frame_equal(back, df)
+    assert back_header == header
+    assert schedlab.stats(tmp_path / "k.csv")["distributions"] == schedlab.stats(KTH)["distributions"]

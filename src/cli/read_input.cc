@@ -4,6 +4,7 @@
 
 #include <fmt/core.h>
 
+#include "schedlab/swf/csv.h"
 #include "schedlab/trace/log_time.h"
 
 namespace schedlab::cli {
@@ -14,7 +15,7 @@ void warn_header_problems(const swf::Log& log) {
 }
 
 swf::Log read_input_log(const std::string& path, swf::ReadOptions options) {
-  swf::Log log = swf::read_log(path, options);
+  swf::Log log = swf::read_swf_or_csv(path, options);
   warn_header_problems(log);
   return log;
 }

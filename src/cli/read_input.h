@@ -10,8 +10,8 @@
 
 namespace schedlab::cli {
 
-// swf::read_log, then one "schedlab: warning: PATH: header line N: KEY: cannot parse ... (ignored)" per problem,
-// and one for an unknown time zone.
+// swf::read_swf_or_csv (a .csv or .csv.gz name is read as CSV, anything else as SWF), then one "schedlab: warning:
+// PATH: header line N: KEY: cannot parse ... (ignored)" per problem, and one for an unknown time zone.
 swf::Log read_input_log(const std::string& path, swf::ReadOptions options = {});
 
 // The same warnings for a log read another way (CSV).

@@ -26,6 +26,7 @@
 #include "schedlab/base/threads.h"
 #include "schedlab/experiments/simulation.h"
 #include "schedlab/model/estimate_models.h"
+#include "schedlab/swf/csv.h"
 #include "schedlab/swf/reader.h"
 #include "schedlab/trace/log_time.h"
 
@@ -641,7 +642,7 @@ SweepSummary run_sweep(const SweepSpec& spec, const std::vector<SweepRun>& runs,
   for (const SweepRun* r : todo) {
     if (logs.count(r->log)) continue;
     try {
-      logs[r->log] = std::make_shared<const swf::Log>(swf::read_log(r->log));
+      logs[r->log] = std::make_shared<const swf::Log>(swf::read_swf_or_csv(r->log));
     } catch (const std::exception& e) {
       fail(spec.name, spec_line(spec, "logs"), "logs", e.what());
     }

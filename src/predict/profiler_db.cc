@@ -11,6 +11,7 @@
 
 #include <fmt/core.h>
 
+#include "schedlab/swf/csv.h"
 #include "schedlab/swf/reader.h"
 #include "schedlab/trace/conventions.h"
 #include "schedlab/trace/log_time.h"
@@ -323,7 +324,24 @@ void ProfilerDb::save(const Repository& repo) {
   t.commit();
 }
 
+namespace {
+
+// A log's records in order, handed out as a Reader hands out a file's.
+std::function<bool(swf::Record&)> record_feed(const swf::Log& log) {
+  return [&log, next = size_t{0}](swf::Record& r) mutable {
+    if (next == log.records.size()) return false;
+    r = log.records[next++];
+    return true;
+  };
+}
+
+}  // namespace
+
 IngestReport ProfilerDb::ingest(const std::string& trace, const IngestOptions& options) {
+  if (swf::is_csv_name(trace)) {  // read whole; its identity is a file's, as an SWF log's
+    const swf::Log log = swf::read_csv(trace);
+    return ingest_records(trace, log.header, options, record_feed(log));
+  }
   swf::Reader reader(trace);  // streamed: the log is never held whole
   return ingest_records(trace, reader.header(), options, [&reader](swf::Record& r) { return reader.next(r); });
 }
@@ -333,12 +351,7 @@ IngestReport ProfilerDb::ingest(const swf::Log& log, const IngestOptions& option
     throw ProfilerDbError(fmt::format("{}: {}: a log held in memory without UnixStartTime in its header needs a "
                                       "source (its identity in the database): two such logs would share one",
                                       path_, log.path));
-  size_t next = 0;
-  return ingest_records(log.path, log.header, options, [&](swf::Record& r) {
-    if (next == log.records.size()) return false;
-    r = log.records[next++];
-    return true;
-  });
+  return ingest_records(log.path, log.header, options, record_feed(log));
 }
 
 IngestReport ProfilerDb::ingest_records(const std::string& trace, const swf::Header& header,

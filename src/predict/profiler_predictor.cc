@@ -9,6 +9,7 @@
 
 #include "schedlab/predict/profiler_db.h"
 #include "schedlab/predict/spec.h"
+#include "schedlab/swf/csv.h"
 #include "schedlab/swf/reader.h"
 
 namespace schedlab::predict {
@@ -92,9 +93,14 @@ std::unique_ptr<Predictor> make_profiler(const PredictorConfig&, const base::Par
   profiler::Repository repo;
   if (p.has("db")) repo = profiler::load_repository(p.get_string("db"));
   if (p.has("train")) {
-    swf::Reader reader(p.get_string("train"));
-    swf::Record record;
-    while (reader.next(record)) profiler::add_record(repo, record);
+    const std::string train = p.get_string("train");
+    if (swf::is_csv_name(train)) {
+      for (const swf::Record& record : swf::read_csv(train).records) profiler::add_record(repo, record);
+    } else {
+      swf::Reader reader(train);  // streamed
+      swf::Record record;
+      while (reader.next(record)) profiler::add_record(repo, record);
+    }
   }
   return std::make_unique<ProfilerPredictor>(o, std::move(repo));
 }

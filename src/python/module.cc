@@ -127,7 +127,7 @@ void require_file(const std::string& path) {
 LogPtr read_log(const std::string& path) {
   require_file(path);
   py::gil_scoped_release release;
-  return std::make_shared<swf::Log>(swf::read_log(path));
+  return std::make_shared<swf::Log>(swf::read_swf_or_csv(path));
 }
 
 // The 18 columns: int64 arrays, or float64 for a field where some record kept a fraction.
@@ -911,7 +911,7 @@ PYBIND11_MODULE(_core, m) {
     std::vector<swf::Record> records;
     {
       py::gil_scoped_release release;
-      jm = job_model.empty() ? model::fit_talby_job_layer(swf::read_log(fit), source)
+      jm = job_model.empty() ? model::fit_talby_job_layer(swf::read_swf_or_csv(fit), source)
                              : model::read_talby_job_model(job_model);
       if (!save_job_model.empty()) model::write_talby_job_model(save_job_model, jm);
       records = model::generate_talby(o, jm, &st);

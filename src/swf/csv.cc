@@ -271,4 +271,15 @@ Log read_csv(const std::string& path) {
 
 Log parse_csv(std::string_view text, const std::string& name) { return CsvParser(text, name).parse(); }
 
+bool is_csv_name(const std::string& path) { return path.ends_with(".csv") || path.ends_with(".csv.gz"); }
+
+Log read_swf_or_csv(const std::string& path, ReadOptions options) {
+  if (!is_csv_name(path)) return read_log(path, options);
+  if (options.skip_invalid)
+    throw ReadError(fmt::format("{}: --skip-invalid skips malformed SWF lines; a CSV log is read whole (convert it "
+                                "to SWF to skip its bad rows)",
+                                path));
+  return read_csv(path);
+}
+
 }  // namespace schedlab::swf

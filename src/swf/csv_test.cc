@@ -102,6 +102,32 @@ TEST(Csv, RecordsAreCheckedAsTheSwfReaderChecksThem) {
   EXPECT_EQ(log.report.warning(Warning::kNegativeWait).count, 0);
 }
 
+// Every command reads a log through read_swf_or_csv: the format by name, as convert chooses it.
+TEST(Csv, EitherFormatByName) {
+  testing::TempDir dir;
+  write_csv(dir.file("log.csv.gz"), small_header(), small_records());
+  write_csv(dir.file("log.csv"), small_header(), small_records());
+  std::ostringstream swf_text;
+  for (const auto& l : small_header().lines) swf_text << l << "\n";
+  testing::write_file(dir.file("log.swf"), swf_text.str() + "1 0 0 10 1 -1 -1 1 20 -1 1 1 1 1 1 1 -1 -1\n");
+  EXPECT_TRUE(is_csv_name("a.csv"));
+  EXPECT_TRUE(is_csv_name("a.csv.gz"));
+  EXPECT_FALSE(is_csv_name("a.swf.gz"));
+  EXPECT_FALSE(is_csv_name("a.csv.swf"));
+  EXPECT_EQ(read_swf_or_csv(dir.file("log.csv.gz")).records, small_records());
+  EXPECT_EQ(read_swf_or_csv(dir.file("log.csv")).records, small_records());
+  EXPECT_EQ(read_swf_or_csv(dir.file("log.swf")).records.size(), 1u);
+  ReadOptions skip;
+  skip.skip_invalid = true;
+  EXPECT_EQ(read_swf_or_csv(dir.file("log.swf"), skip).records.size(), 1u);
+  try {
+    (void)read_swf_or_csv(dir.file("log.csv"), skip);
+    ADD_FAILURE() << "skip_invalid silently ignored for a CSV";
+  } catch (const ReadError& e) {
+    EXPECT_NE(std::string(e.what()).find("log.csv: --skip-invalid skips malformed SWF lines"), std::string::npos);
+  }
+}
+
 TEST(Csv, AcceptsBlanksCrlfDecimalsAndForeignComments) {
   const std::string row = "1, 0 ,\t5,10.6,1,-1,-1,1,20,-1,1,1,1,-1,-1,-1,-1,-1";
   const Log log = parse_csv(std::string("# made by hand\r\n") + kColumns + "\r\n\r\n" + row + "\r\n#; Note: late\n");

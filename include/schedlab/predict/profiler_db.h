@@ -95,7 +95,8 @@ class ProfilerDb {
   Repository load() const;
   // Replaces the stored entries by the repository's leaves (one transaction). Ingestion keys are kept.
   void save(const Repository& repo);
-  // Learns the jobs of one SWF log not seen before (one transaction). Throws swf::ReadError on a bad log.
+  // Learns the jobs of one log not seen before (one transaction): SWF, streamed, or CSV by its name
+  // (swf::is_csv_name). Throws swf::ReadError on a bad log.
   IngestReport ingest(const std::string& trace, const IngestOptions& options = {});
   // The same for a log in memory (a DataFrame from Python). Its identity comes from its header as for a file;
   // without UnixStartTime there, options.source is required (ProfilerDbError): the path of a log built in

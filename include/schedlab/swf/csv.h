@@ -15,8 +15,8 @@
 // a decimal part or exponent (kept exactly and counted in ReadReport::decimal_fields, as the SWF reader does). The
 // column-name row must match kFieldNames exactly. Gzip input is detected by content. Errors are swf::ReadError
 // with "file:line:column: what is wrong" (column = 1-based character position). The reader's semantic warnings
-// (ReadReport::warnings) are not computed for CSV input; ReadReport counts lines, header lines, blank lines,
-// records and decimal fields.
+// (ReadReport::warnings) are counted as for SWF (swf::RecordChecks), at the CSV's line numbers; ReadReport also
+// counts lines, header lines, blank lines, records and decimal fields.
 #pragma once
 
 #include <ostream>
@@ -44,5 +44,13 @@ std::string read_text(const std::string& path);
 
 // Parses CSV text held in memory; `name` stands for the file name in messages.
 Log parse_csv(std::string_view text, const std::string& name = "<memory>");
+
+// True for a name ending in ".csv" or ".csv.gz" (what convert writes as CSV).
+bool is_csv_name(const std::string& path);
+
+// A log from a file in either format, chosen by name as convert chooses: read_csv for a CSV name, read_log (SWF,
+// "-" = standard input) for any other. options.skip_invalid applies to SWF only: with a CSV name it is a ReadError
+// (a CSV is written by a program, and a bad row is better mended than skipped).
+Log read_swf_or_csv(const std::string& path, ReadOptions options = {});
 
 }  // namespace schedlab::swf
