@@ -169,6 +169,10 @@ class CsvParser {
 
   void check_columns(std::string_view line) const {
     const auto cells = split_cells(line);
+    // The per-job results of simulate --jobs-out are a CSV too, but not a log: say what they are.
+    if (line.starts_with("job_id,submit,start,end,"))
+      fail(1, "the per-job results of simulate --jobs-out, not a log (--jobs-out FILE.swf writes the simulated jobs "
+              "as a log)");
     for (size_t i = 0; i < cells.size() && i < kFieldNames.size(); ++i) {
       if (cells[i].text != kFieldNames[i])
         fail(cells[i].column, fmt::format("column {} is named '{}', expected '{}' (the columns must be {})",

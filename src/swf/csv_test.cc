@@ -128,6 +128,17 @@ TEST(Csv, EitherFormatByName) {
   }
 }
 
+TEST(Csv, PerJobResultsAreNamedForWhatTheyAre) {
+  try {
+    (void)parse_csv("job_id,submit,start,end,procs,runtime,estimate,killed,wait,prediction\n1,0,0,10,1,10,20,0,0,20\n",
+                    "jobs.csv");
+    ADD_FAILURE() << "per-job results read as a log";
+  } catch (const ReadError& e) {
+    EXPECT_EQ(std::string(e.what()), "jobs.csv:1:1: the per-job results of simulate --jobs-out, not a log "
+                                     "(--jobs-out FILE.swf writes the simulated jobs as a log)");
+  }
+}
+
 TEST(Csv, AcceptsBlanksCrlfDecimalsAndForeignComments) {
   const std::string row = "1, 0 ,\t5,10.6,1,-1,-1,1,20,-1,1,1,1,-1,-1,-1,-1,-1";
   const Log log = parse_csv(std::string("# made by hand\r\n") + kColumns + "\r\n\r\n" + row + "\r\n#; Note: late\n");
