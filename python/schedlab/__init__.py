@@ -108,7 +108,8 @@ def read_sacct(path, procs=None, timezone="", keep_unstarted=False):
 
 
 def write_swf(df, path, header=None):
-    """Write a DataFrame with SWF columns as an SWF log (".gz" compresses). `header`: the header lines (default:
+    """Write a DataFrame with SWF columns as an SWF log (".gz" compresses; a name ending in .csv or .csv.gz writes
+    the CSV of `schedlab convert`). `header`: the header lines (default:
     df.attrs["swf_header"])."""
     _core.write_log(_log(df, header), os.fspath(path))
 

@@ -976,3 +976,5 @@ def test_a_csv_log_is_read_by_its_name(tmp_path):
     pd.testing.assert_frame_equal(back, df)
     assert back_header == header
     assert schedlab.stats(tmp_path / "k.csv")["distributions"] == schedlab.stats(KTH)["distributions"]
+    schedlab.write_swf(df, tmp_path / "w.csv")  # a CSV name writes the CSV
+    assert (tmp_path / "w.csv").read_bytes() == (tmp_path / "k.csv").read_bytes()

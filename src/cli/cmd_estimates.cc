@@ -17,6 +17,7 @@
 #include "schedlab/model/estimate_models.h"
 #include "schedlab/model/song.h"
 #include "schedlab/model/tsafrir.h"
+#include "schedlab/swf/csv.h"
 #include "schedlab/swf/reader.h"
 #include "schedlab/swf/writer.h"
 
@@ -141,7 +142,7 @@ void run_generate(const GenerateOptions& o) {
   log.header.add_note(fmt::format("field 9 (requested time) replaced by schedlab estimates generate --model {} "
                                   "--seed {}{}{}",
                                   o.model, o.seed, rep.parameters.empty() ? "" : " (", rep.parameters.empty() ? "" : rep.parameters + ")"));
-  swf::write_log(o.output, log.header, log.records);
+  swf::write_swf_or_csv(o.output, log.header, log.records);
   for (const auto& w : rep.warnings) fmt::print(stderr, "schedlab: warning: {}\n", w);
   if (o.json) {
     nlohmann::ordered_json j;
@@ -249,7 +250,7 @@ void add_estimates_command(CLI::App& app) {
                   "a model file from 'estimates fit' or k=v,k=v (e.g. tmax=18h,tmax_share=23.8,bins=5m:25/15m:10; "
                   "f=3; max=24h) or a JSON object ('{\"f\": 3}'); repeatable, later values win");
   gen->add_option("--seed", go->seed, "random seed")->capture_default_str();
-  gen->add_option("-o,--output", go->output, "output SWF (.gz compresses; - = standard output)")->required();
+  gen->add_option("-o,--output", go->output, kLogOutputHelp)->required();
   gen->add_flag("--json", go->json, "print a JSON report");
   gen->add_flag("--skip-invalid", go->skip_invalid, "skip malformed records (counted) instead of failing");
   gen->callback([go] { run_generate(*go); });

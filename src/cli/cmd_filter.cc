@@ -9,6 +9,7 @@
 #include "cli/commands.h"
 #include "cli/text_util.h"
 #include "cli/read_input.h"
+#include "schedlab/swf/csv.h"
 #include "schedlab/swf/reader.h"
 #include "schedlab/swf/writer.h"
 #include "schedlab/trace/filter.h"
@@ -72,7 +73,7 @@ void run_filter(const FilterOptions& opt) {
   const trace::FilteredLog filtered = trace::filter_log(log, spec, flurry_rule);
   const trace::FilterResult& result = filtered.result;
   const int64_t flurry_dropped = filtered.flurry_dropped;
-  swf::write_log(opt.out, filtered.header, result.kept);
+  swf::write_swf_or_csv(opt.out, filtered.header, result.kept);
 
   std::string msg = fmt::format("schedlab filter: kept {} of {} records, excluded {}\n",
                                 group_thousands(static_cast<int64_t>(result.kept.size())),
@@ -97,7 +98,7 @@ void add_filter_command(CLI::App& app) {
       "Keep the records that pass every criterion and write them as SWF; the header records the filter as "
       "'; Note:' lines. Kept and excluded counts (by reason) are printed on standard error.");
   cmd->add_option("TRACE", opt->path, "SWF log (plain or gzip; - for standard input)")->required();
-  cmd->add_option("-o,--output", opt->out, "output SWF file (.gz -> gzip; - for standard output)")->required();
+  cmd->add_option("-o,--output", opt->out, kLogOutputHelp)->required();
   cmd->add_option("--from", opt->from, "keep jobs submitted at or after DATE")->type_name("DATE");
   cmd->add_option("--to", opt->to, "keep jobs submitted before DATE (exclusive)")->type_name("DATE");
   auto* users = cmd->add_option("--users", opt->users, "keep only these user ids (comma-separated)")->type_name("LIST");

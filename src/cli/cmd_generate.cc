@@ -21,6 +21,7 @@
 #include "schedlab/model/locality_model.h"
 #include "schedlab/model/profiler_experiment.h"
 #include "schedlab/model/talby_model.h"
+#include "schedlab/swf/csv.h"
 #include "schedlab/swf/reader.h"
 #include "schedlab/swf/writer.h"
 
@@ -53,9 +54,9 @@ void run_profiler_experiment(const ProfilerExperimentCliOptions& opt) {
   const std::vector<swf::Record> jobs = model::generate_profiler_experiment(o);
   std::vector<swf::Record> training;
   if (training_runs > 0) training = model::generate_profiler_training(o, training_runs);
-  swf::write_log(opt.output, model::profiler_experiment_header(o), jobs);
+  swf::write_swf_or_csv(opt.output, model::profiler_experiment_header(o), jobs);
   if (training_runs > 0)
-    swf::write_log(opt.training_out, model::profiler_training_header(o, training_runs), training);
+    swf::write_swf_or_csv(opt.training_out, model::profiler_training_header(o, training_runs), training);
 
   const model::ProfilerExperimentStats stats = model::profiler_experiment_stats(jobs, o);
 
@@ -122,7 +123,7 @@ void run_locality(const LocalityCliOptions& opt) {
       throw std::invalid_argument(fmt::format("{}: {}", opt.from, e.what()));
     }
   }();
-  swf::write_log(opt.output, model::locality_header(log.header, opt.from, o, stats), jobs);
+  swf::write_swf_or_csv(opt.output, model::locality_header(log.header, opt.from, o, stats), jobs);
   if (opt.output == "-") return;
   fmt::print("{}: {} jobs in {} runs (mean run length {:.3f}) from {} jobs of {}, theta {}, seed {}\n", opt.output,
              group_thousands(static_cast<int64_t>(jobs.size())), group_thousands(stats.runs), stats.mean_run_length,
@@ -138,7 +139,7 @@ void run_scramble(const ScrambleCliOptions& opt) {
   swf::check_output_is_not_input(opt.output, {opt.from});
   const swf::Log log = read_input_log(opt.from);
   const auto jobs = model::scramble(log.records, opt.seed);
-  swf::write_log(opt.output, model::scramble_header(log.header, log.records, opt.from, opt.seed), jobs);
+  swf::write_swf_or_csv(opt.output, model::scramble_header(log.header, log.records, opt.from, opt.seed), jobs);
   if (opt.output != "-") {
     fmt::print("{}: the {} jobs of {} with their attributes permuted over the arrival times, seed {}\n", opt.output,
                group_thousands(static_cast<int64_t>(jobs.size())), opt.from, opt.seed);
@@ -207,7 +208,7 @@ void run_talby(const TalbyCliOptions& opt) {
     fmt::print(stderr, "schedlab: warning: {}\n", w);
   model::TalbyStats st;
   const auto jobs = model::generate_talby(o, jm, &st);
-  swf::write_log(opt.output, model::talby_header(o, p, jm, st), jobs);
+  swf::write_swf_or_csv(opt.output, model::talby_header(o, p, jm, st), jobs);
   for (const std::string& w : model::talby_outcome_warnings(p, st)) fmt::print(stderr, "schedlab: warning: {}\n", w);
   if (opt.json) {
     nlohmann::ordered_json j;
@@ -255,7 +256,7 @@ void add_generate_command(CLI::App& app) {
       "Erlang/exponential/hyperexponential laws, t = W (D + (1-D)/p), p uniform 2..16, exponential inter-arrival "
       "times, a 16-processor machine; field 9 = the actual run time");
   exp->add_option("--seed", pe->seed, "random seed")->capture_default_str();
-  exp->add_option("-o,--output", pe->output, "output SWF (.gz compresses; - = standard output)")->required();
+  exp->add_option("-o,--output", pe->output, kLogOutputHelp)->required();
   exp->add_option("--jobs", pe->jobs, "number of jobs")->capture_default_str();
   exp->add_option("--mean-interarrival", pe->mean_interarrival, "mean of the exponential inter-arrival time, s")
       ->capture_default_str();
@@ -272,7 +273,7 @@ void add_generate_command(CLI::App& app) {
       "Feitelson's model with locality of sampling: jobs drawn from a log, each repeated R times with "
       "P(R = r) ~ r^-theta, the repeats staggered by their runtime");
   loc->add_option("--from", lo->from, "the log whose jobs form the global distribution")->required();
-  loc->add_option("-o,--output", lo->output, "output SWF (.gz compresses; - = standard output)")->required();
+  loc->add_option("-o,--output", lo->output, kLogOutputHelp)->required();
   loc->add_option("--theta", lo->theta, "run-length exponent, > 1 (2.5-3 fit real logs)")->capture_default_str();
   loc->add_option("--jobs", lo->jobs, "jobs to generate (default: as many as the log has)");
   loc->add_option("--max-repetitions", lo->max_repetitions, "longest run")->capture_default_str();
@@ -292,7 +293,7 @@ void add_generate_command(CLI::App& app) {
   CLI::App* scr = cmd->add_subcommand(
       "scramble", "A log's jobs with every field but the submit time permuted over the submit times (no locality)");
   scr->add_option("--from", sc->from, "the log to scramble")->required();
-  scr->add_option("-o,--output", sc->output, "output SWF (.gz compresses; - = standard output)")->required();
+  scr->add_option("-o,--output", sc->output, kLogOutputHelp)->required();
   scr->add_option("--seed", sc->seed, "random seed")->capture_default_str();
   scr->callback([sc] { run_scramble(*sc); });
 
@@ -301,7 +302,7 @@ void add_generate_command(CLI::App& app) {
       "talby",
       "Talby's user/session model (thesis §§10-13): users by class, weekly sessions by class with daily and weekly "
       "cycles, jobs per session class fitted on a log; inputs --procs, or --cpu-work with --jobs-per-day or --load");
-  tal->add_option("-o,--output", ta->output, "output SWF (.gz compresses; - = standard output)");
+  tal->add_option("-o,--output", ta->output, kLogOutputHelp);
   tal->add_option("--procs", ta->procs, "machine size MS (Table 28 gives the other inputs from it)");
   tal->add_option("--cpu-work", ta->cpu_work, "median CPU work Cm, seconds (Table 24)");
   tal->add_option("--jobs-per-day", ta->jobs_per_day, "jobs per day JD (Table 24)");

@@ -9,6 +9,10 @@
 
 namespace schedlab::cli {
 
+// The help of every -o that writes a log (swf::write_swf_or_csv chooses the format by name).
+inline constexpr const char* kLogOutputHelp =
+    "output log: SWF, or CSV for a .csv or .csv.gz name (.gz compresses; - = standard output SWF)";
+
 // 28489 -> "28,489" (negative numbers keep their sign).
 std::string group_thousands(int64_t n);
 

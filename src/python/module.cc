@@ -557,7 +557,7 @@ PYBIND11_MODULE(_core, m) {
   m.def("write_log",
         [](const LogPtr& l, const std::string& path) {
           py::gil_scoped_release release;
-          swf::write_log(path, l->header, l->records);
+          swf::write_swf_or_csv(path, l->header, l->records);
         },
         py::arg("log"), py::arg("path"));
   m.def("stats", &stats, py::arg("log"), py::arg("procs") = py::none());

@@ -277,6 +277,14 @@ Log parse_csv(std::string_view text, const std::string& name) { return CsvParser
 
 bool is_csv_name(const std::string& path) { return path.ends_with(".csv") || path.ends_with(".csv.gz"); }
 
+void write_swf_or_csv(const std::string& path, const Header& header, const std::vector<Record>& records) {
+  if (is_csv_name(path)) {
+    write_csv(path, header, records);
+  } else {
+    write_log(path, header, records);
+  }
+}
+
 Log read_swf_or_csv(const std::string& path, ReadOptions options) {
   if (!is_csv_name(path)) return read_log(path, options);
   if (options.skip_invalid)

@@ -52,5 +52,8 @@ bool is_csv_name(const std::string& path);
 // "-" = standard input) for any other. options.skip_invalid applies to SWF only: with a CSV name it is a ReadError
 // (a CSV is written by a program, and a bad row is better mended than skipped).
 Log read_swf_or_csv(const std::string& path, ReadOptions options = {});
+// The writing side: write_csv for a CSV name, swf::write_log (".gz" compresses, "-" = standard output) for any other,
+// so that every command writing a log writes what a reader of the same name expects.
+void write_swf_or_csv(const std::string& path, const Header& header, const std::vector<Record>& records);
 
 }  // namespace schedlab::swf
