@@ -384,6 +384,23 @@ def test_a_python_scheduler_that_breaks_the_rules_is_stopped():
     with pytest.raises(ValueError, match="over-commits the machine"):
         schedlab.simulate(KTH, scheduler=Greedy())
 
+    class Twice(schedlab.Scheduler):
+        def schedule(self, state):
+            return [state.queue[0][0]] * 2 if state.queue else []
+
+    with pytest.raises(ValueError, match=r"started job 0, which is not waiting \(SWF job 1, already running "
+                                         r"\(started twice\?\)\)"):
+        schedlab.simulate(KTH, scheduler=Twice())
+
+    class PastPromise(schedlab.Scheduler):  # a reservation before now was accepted, then never checked
+        def schedule(self, state, decision):
+            if state.queue:
+                decision.reservations = [(state.queue[0][0], state.now - 5)]
+
+    with pytest.raises(ValueError, match=r"check failed: scheduler python reserved job 0 \(SWF job 1\) for -5, "
+                                         r"before now \(0\)"):
+        schedlab.simulate(KTH, scheduler=PastPromise())
+
     # What a scheduler hands back is named when it has the wrong type (pybind11 said "Unable to cast Python
     # instance to C++ type").
     class Names(schedlab.Scheduler):

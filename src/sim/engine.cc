@@ -357,6 +357,13 @@ void Engine::start_jobs() {
         if (r.job < 0 || static_cast<size_t>(r.job) >= promise_.size()) {
           throw std::logic_error(fmt::format("scheduler {} reserved for unknown job {}", scheduler_->name(), r.job));
         }
+        if (r.time < state_.now) {  // a promise broken as it is made: the job cannot start in the past
+          throw std::logic_error(fmt::format("check failed: scheduler {} reserved job {} (SWF job {}) for {}, before "
+                                             "now ({})",
+                                             scheduler_->name(), r.job,
+                                             workload_->jobs[static_cast<size_t>(r.job)].job_number, r.time,
+                                             state_.now));
+        }
         auto& p = promise_[static_cast<size_t>(r.job)];
         if (p.second != epoch_ || r.time < p.first) p = {r.time, epoch_};
       }
@@ -391,7 +398,17 @@ void Engine::start_job(JobId id) {
   const bool valid = id >= 0 && static_cast<size_t>(id) < workload_->jobs.size();
   const WaitingJob* w = valid ? state_.queue.find(id) : nullptr;
   if (w == nullptr) {
-    throw std::logic_error(fmt::format("scheduler {} started job {}, which is not waiting", scheduler_->name(), id));
+    // Say what the job is instead, when it is one: a job started twice in one decision is running by now.
+    std::string what = "not a job of this workload";
+    if (valid) {
+      const auto idx = static_cast<size_t>(id);
+      what = fmt::format("SWF job {}, {}", workload_->jobs[idx].job_number,
+                         status(idx) == Status::kRunning ? "already running (started twice?)"
+                         : status(idx) == Status::kDone  ? "already ended"
+                                                         : "not yet arrived");
+    }
+    throw std::logic_error(
+        fmt::format("scheduler {} started job {}, which is not waiting ({})", scheduler_->name(), id, what));
   }
   const auto idx = static_cast<size_t>(id);
   JobOutcome& o = result_.jobs[idx];
