@@ -58,8 +58,8 @@ void add_analyze_distance(CLI::App& analyze) {
       "distance", "How close two logs' job distributions are (a synthetic workload beside the real log it models): "
                   "Kolmogorov-Smirnov distance and medians of runtime, size, CPU work, estimate and inter-arrival, "
                   "jobs per day and offered load");
-  cmd->add_option("A", opt->a, "first SWF log")->required();
-  cmd->add_option("B", opt->b, "second SWF log")->required();
+  cmd->add_option("A", opt->a, "the first log (SWF, or CSV for a .csv or .csv.gz name)")->required();
+  cmd->add_option("B", opt->b, "the second log")->required();
   cmd->add_flag("--json", opt->json, "print one JSON document");
   cmd->add_flag("--skip-invalid", opt->skip_invalid, "skip malformed records (counted) instead of failing");
   cmd->callback([opt] { run_distance(*opt); });

@@ -103,7 +103,7 @@ void add_analyze_locality(CLI::App& analyze) {
   CLI::App* cmd = analyze.add_subcommand(
       "locality", "Locality of sampling (Feitelson): per-slice deviation m_i of the slice distribution from the "
                   "global one, M'_max, M'_med, their bootstrap baseline M'_g and M = M' - M'_g");
-  cmd->add_option("TRACE", opt->path, "SWF log (plain or gzip; - for standard input)")->required();
+  cmd->add_option("TRACE", opt->path, kLogInputHelp)->required();
   cmd->add_option("--attr", opt->attr, "the job attribute")
       ->check(CLI::IsMember(analysis::attribute_names()))
       ->capture_default_str();

@@ -72,7 +72,7 @@ void add_analyze_runs(CLI::App& analyze) {
   CLI::App* cmd = analyze.add_subcommand(
       "runs", "Run lengths of equivalent jobs (same user, executable and size, consecutive in the user's "
               "stream) and the fitted power-law exponent theta of P(R = r) ~ r^-theta");
-  cmd->add_option("TRACE", opt->path, "SWF log (plain or gzip; - for standard input)")->required();
+  cmd->add_option("TRACE", opt->path, kLogInputHelp)->required();
   cmd->add_flag("--size-only", opt->size_only,
                 "equivalent = same user and size (for logs without executable numbers)");
   cmd->add_option("--csv", opt->csv, "write the run-length histogram as CSV (- = standard output)");

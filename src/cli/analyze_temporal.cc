@@ -84,7 +84,7 @@ void add_analyze_temporal(CLI::App& analyze) {
   CLI::App* cmd = analyze.add_subcommand(
       "temporal", "Temporal structure (Talby): locality (lag-1 autocorrelation at 15 and 150 minutes), daily and "
                   "weekly cycles, and the Hurst parameter (variance-time, R/S, periodogram, average)");
-  cmd->add_option("TRACE", opt->path, "SWF log (plain or gzip; - for standard input)")->required();
+  cmd->add_option("TRACE", opt->path, kLogInputHelp)->required();
   cmd->add_flag("--no-hurst", opt->no_hurst, "skip the self-similarity estimates");
   cmd->add_option("--csv", opt->csv, "write the result table as CSV (- = standard output)");
   CLI::Option* series_csv =

@@ -118,7 +118,7 @@ void add_categorize_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "categorize", "Job-weighted mean and coefficient of variation of the run time per category key: system, user, "
                     "queue, parallelism, executable, executable+user+parallelism (Gibbons 1997, Tables 3.1/3.2)");
-  cmd->add_option("TRACE", opt->path, "SWF log (plain or gzip; - for standard input)")->required();
+  cmd->add_option("TRACE", opt->path, kLogInputHelp)->required();
   cmd->add_option("--min-jobs", opt->min_jobs, "leave out groups with fewer jobs (>= 2; the thesis: more than five)")
       ->capture_default_str();
   cmd->add_option("--max-jobs", opt->max_jobs, "leave out groups with more jobs (0 = no limit)")

@@ -14,6 +14,7 @@
 #include "cli/progress.h"
 #include "cli/sim_options.h"
 #include "cli/read_input.h"
+#include "cli/text_util.h"
 #include "schedlab/base/duration.h"
 #include "schedlab/base/params.h"
 #include "schedlab/experiments/compare.h"
@@ -135,7 +136,7 @@ void run(const CompareArgs& a) {
 void add_compare_command(CLI::App& app) {
   auto args = std::make_shared<CompareArgs>();
   CLI::App* cmd = app.add_subcommand("compare", "several schedulers on one log, compared period by period (Talby §7.2)");
-  cmd->add_option("TRACE", args->trace, "the log (SWF, plain or gzip)")->required();
+  cmd->add_option("TRACE", args->trace, kLogInputHelp)->required();
   cmd->add_option("--schedulers,-s", args->schedulers,
                   "scheduler specs or presets, comma-separated; a spec with parameters in brackets "
                   "(default: easy,conservative,flex,maui)");

@@ -217,7 +217,7 @@ void add_estimates_command(CLI::App& app) {
   CLI::App* bins = cmd->add_subcommand(
       "bins", "Modal structure of the estimates (jobs with field 9 > 0): distinct values, how many of the most "
               "popular cover 10..100% of the jobs, and the top modes");
-  bins->add_option("TRACE", bo->path, "SWF log (plain or gzip; - for standard input)")->required();
+  bins->add_option("TRACE", bo->path, kLogInputHelp)->required();
   bins->add_option("--top", bo->top, "number of modes listed")->capture_default_str();
   bins->add_option("--max-estimate", bo->max_estimate,
                    "leave out jobs whose estimate exceeds this duration (e.g. 4h for the paper's KTH4H)");
@@ -229,7 +229,7 @@ void add_estimates_command(CLI::App& app) {
   CLI::App* fit = cmd->add_subcommand(
       "fit", "Fit an estimate model to a log: tsafrir (N, T_max, its share, the --top most popular other values) "
              "or song (per-runtime-group Beta fits and the two regressions; several logs are pooled)");
-  fit->add_option("TRACE", fo->paths, "SWF log(s)")->required();
+  fit->add_option("TRACE", fo->paths, "the log(s) (SWF, or CSV for a .csv or .csv.gz name)")->required();
   fit->add_option("--model", fo->model, "tsafrir or song")->capture_default_str();
   fit->add_option("--top", fo->top, "tsafrir: most popular values besides T_max kept as user bins")
       ->capture_default_str();
@@ -244,7 +244,7 @@ void add_estimates_command(CLI::App& app) {
   CLI::App* gen = cmd->add_subcommand(
       "generate", "Write the log with field 9 replaced by a model's estimates (tsafrir, song, accurate, f, feit, "
                   "x2, shfl); jobs with an unknown runtime keep theirs");
-  gen->add_option("TRACE", go->path, "SWF log (plain or gzip; - for standard input)")->required();
+  gen->add_option("TRACE", go->path, kLogInputHelp)->required();
   gen->add_option("--model", go->model, "tsafrir, song, accurate, f, feit, x2 or shfl")->required();
   gen->add_option("--params", go->params,
                   "a model file from 'estimates fit' or k=v,k=v (e.g. tmax=18h,tmax_share=23.8,bins=5m:25/15m:10; "

@@ -95,9 +95,9 @@ void add_filter_command(CLI::App& app) {
   auto opt = std::make_shared<FilterOptions>();
   CLI::App* cmd = app.add_subcommand(
       "filter",
-      "Keep the records that pass every criterion and write them as SWF; the header records the filter as "
+      "Keep the records that pass every criterion and write them as a log (SWF, or CSV by name); the header records the filter as "
       "'; Note:' lines. Kept and excluded counts (by reason) are printed on standard error.");
-  cmd->add_option("TRACE", opt->path, "SWF log (plain or gzip; - for standard input)")->required();
+  cmd->add_option("TRACE", opt->path, kLogInputHelp)->required();
   cmd->add_option("-o,--output", opt->out, kLogOutputHelp)->required();
   cmd->add_option("--from", opt->from, "keep jobs submitted at or after DATE")->type_name("DATE");
   cmd->add_option("--to", opt->to, "keep jobs submitted before DATE (exclusive)")->type_name("DATE");

@@ -70,7 +70,7 @@ void add_flurries_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "flurries", "List flurries: (user, week) pairs whose job count is > FACTOR x the largest weekly count of any "
                   "other user that week and > MIN-JOBS (remove them with 'schedlab filter --drop-flurries')");
-  cmd->add_option("TRACE", opt->path, "SWF log (plain or gzip; - for standard input)")->required();
+  cmd->add_option("TRACE", opt->path, kLogInputHelp)->required();
   cmd->add_option("--factor", opt->factor, "F: times the next user's weekly count")->capture_default_str();
   cmd->add_option("--min-jobs", opt->min_jobs, "minimum jobs in the week")->capture_default_str();
   cmd->add_option("--csv", opt->csv, "write the list as CSV (- = standard output)");

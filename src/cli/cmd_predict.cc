@@ -10,6 +10,7 @@
 #include "cli/analyze_util.h"
 #include "cli/commands.h"
 #include "cli/read_input.h"
+#include "cli/text_util.h"
 #include "schedlab/experiments/log_replay.h"
 #include "schedlab/predict/registry.h"
 #include "schedlab/swf/reader.h"
@@ -73,7 +74,7 @@ void add_predict_command(CLI::App& app) {
   auto args = std::make_shared<PredictArgs>();
   CLI::App* cmd = app.add_subcommand(
       "predict", "replay a log's own schedule through a runtime predictor and report its accuracy");
-  cmd->add_option("TRACE", args->trace, "the log (\"-\" = standard input)")->required();
+  cmd->add_option("TRACE", args->trace, kLogInputHelp)->required();
   cmd->add_option("--predictor,-p", args->predictor, "predictor spec NAME[:KEY=VALUE;...] (default: estimate)");
   cmd->add_option("--correction", args->correction, "none (default), tsafrir, double, times10");
   cmd->add_option("--procs", args->procs, "machine size (jobs larger are left out)");

@@ -192,7 +192,7 @@ void add_profiler_command(CLI::App& app) {
 
   auto ingest = std::make_shared<IngestArgs>();
   CLI::App* in = cmd->add_subcommand("ingest", "learn the jobs of SWF logs into the database (idempotent)");
-  in->add_option("TRACE", ingest->traces, "SWF logs (plain or gzip; \"-\" = standard input)")->required();
+  in->add_option("TRACE", ingest->traces, "logs: SWF (plain or gzip; - = standard input), or CSV for a .csv or .csv.gz name")->required();
   in->add_option("--db", ingest->db, "the profiler database (SQLite file; created when absent)")->required();
   in->add_option("--source", ingest->source, "the log's identity (default: from its header or file name)");
   in->add_flag("--json", ingest->json, "print one JSON document");

@@ -11,6 +11,7 @@
 #include "cli/commands.h"
 #include "cli/progress.h"
 #include "cli/read_input.h"
+#include "cli/text_util.h"
 #include "schedlab/base/params.h"
 #include "schedlab/experiments/report.h"
 #include "schedlab/swf/csv.h"
@@ -71,7 +72,7 @@ void add_report_command(CLI::App& app) {
       "report", "One self-contained HTML page of plots: a workload (cycles, distributions, estimates, locality, "
                 "users, sessions, flurries) and its schedules (waits, queue, utilization, per-month deviations); "
                 "or a sweep's results (--sweep). docs/report.md");
-  cmd->add_option("LOG", opt->log, "SWF log (plain or gzip)");
+  cmd->add_option("LOG", opt->log, kLogInputHelp);
   CLI::Option* sweep =
       cmd->add_option("--sweep", opt->sweep, "a sweep's results (CSV of schedlab sweep) instead of a log");
   cmd->add_option("-o,--output", opt->output, "the HTML page")->required();

@@ -141,7 +141,7 @@ void add_sessions_command(CLI::App& app) {
       "sessions", "User sessions (a new one when think time >= --think-time) with the Talby thesis's per-session "
                   "variables; --classify for the five session and four user classes (k-means), --online for "
                   "the online heuristic classifier, --pca for principal components. Several logs are pooled.");
-  cmd->add_option("TRACE", opt->paths, "one or more SWF logs")->required();
+  cmd->add_option("TRACE", opt->paths, "one or more logs (SWF, or CSV for a .csv or .csv.gz name)")->required();
   cmd->add_option("-o,--output", opt->out, "write one CSV row per session (- = standard output)");
   cmd->add_option("--think-time", opt->think, "session boundary (N[s|m|h|d])")->capture_default_str();
   CLI::Option* classify =

@@ -10,6 +10,7 @@
 #include "cli/commands.h"
 #include "cli/progress.h"
 #include "cli/sim_options.h"
+#include "cli/text_util.h"
 #include "cli/read_input.h"
 #include "schedlab/experiments/simulation.h"
 #include "schedlab/model/estimate_models.h"
@@ -220,8 +221,8 @@ void run(const SimulateArgs& a) {
 
 void add_simulate_command(CLI::App& app) {
   auto args = std::make_shared<SimulateArgs>();
-  CLI::App* cmd = app.add_subcommand("simulate", "simulate a scheduling policy on a log (SWF, plain or gzip)");
-  cmd->add_option("TRACE", args->trace, "the log to replay (\"-\" = standard input)");
+  CLI::App* cmd = app.add_subcommand("simulate", "simulate a scheduling policy on a log (SWF or CSV)");
+  cmd->add_option("TRACE", args->trace, kLogInputHelp);
   cmd->add_option("--scheduler,-s", args->scheduler, "scheduling policy (see --list)");
   auto* predictor = cmd->add_option("--predictor,-p", args->predictor,
                                      "runtime predictor spec NAME[:KEY=VALUE;...] (default: estimate; see --list)");

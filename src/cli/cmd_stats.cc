@@ -188,7 +188,7 @@ void add_stats_command(CLI::App& app) {
       "stats",
       "Summarize a log: jobs, exclusions, users, time span, offered load, distributions of runtime, size, "
       "estimate, inter-arrival and wait, estimate accuracy, and the reader's counts");
-  cmd->add_option("TRACE", opt->path, "SWF log (plain or gzip; - for standard input)")->required();
+  cmd->add_option("TRACE", opt->path, kLogInputHelp)->required();
   cmd->add_flag("--json", opt->json, "print one JSON document instead of the text report");
   cmd->add_option("--procs", opt->procs, "machine size (default: MaxProcs, else MaxNodes, else the largest job)")
       ->type_name("N");

@@ -9,6 +9,10 @@
 
 namespace schedlab::cli {
 
+// The help of every log argument (swf::read_swf_or_csv reads either format, by name).
+inline constexpr const char* kLogInputHelp =
+    "the log: SWF (plain or gzip; - = standard input), or CSV for a .csv or .csv.gz name";
+
 // The help of every -o that writes a log (swf::write_swf_or_csv chooses the format by name).
 inline constexpr const char* kLogOutputHelp =
     "output log: SWF, or CSV for a .csv or .csv.gz name (.gz compresses; - = standard output SWF)";
