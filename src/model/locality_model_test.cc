@@ -62,6 +62,30 @@ TEST(LocalityModelTest, OneRepetitionIsSamplingFromTheLog) {
   EXPECT_DOUBLE_EQ(stats.mean_run_length, 1.0);
 }
 
+// The records the global distribution cannot use are counted by reason, and said in the header (the CLI said
+// "from 200 jobs of" a 260-record log without saying why 60 were missing).
+TEST(LocalityModelTest, RecordsLeftOutOfThePoolAreCountedByReason) {
+  auto log = schedlab::testing::records({J{1, 0, 100, 4, 200}, J{2, 1000, -1, 4, 200}, J{3, 1100, 100, -1, 200},
+                                         J{4, -1, 100, 4, 200}, J{5, 1200, -1, 4, 200}, J{6, 1300, 50, 2, 60}});
+  log[2].allocated_procs = -1;  // no size at all
+  LocalityModelOptions o;
+  o.jobs = 10;
+  LocalityModelStats stats;
+  (void)generate_locality(log, o, &stats);
+  EXPECT_EQ(stats.pool, 2);
+  EXPECT_EQ(stats.left_out, (std::map<std::string, int64_t>{
+                                {"unknown_runtime", 2}, {"unknown_size", 1}, {"unknown_submit_time", 1}}));
+  EXPECT_EQ(left_out_text(stats), "4 records left out: unknown_runtime 2, unknown_size 1, unknown_submit_time 1");
+  const swf::Header h = locality_header(swf::Header{}, "x.swf", o, stats);
+  EXPECT_NE(std::find(h.notes.begin(), h.notes.end(),
+                      "source x.swf (2 jobs in the global distribution; 4 records left out: unknown_runtime 2, "
+                      "unknown_size 1, unknown_submit_time 1)"),
+            h.notes.end());
+  (void)generate_locality(two_jobs(), o, &stats);
+  EXPECT_TRUE(stats.left_out.empty());
+  EXPECT_EQ(left_out_text(stats), "");
+}
+
 TEST(LocalityModelTest, SameSeedSameLog) {
   LocalityModelOptions o;
   o.jobs = 500;

@@ -23,6 +23,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -50,7 +51,12 @@ struct LocalityModelStats {
   double log_rate_per_day = 0;   // the log's jobs per day
   double run_rate_per_day = 0;   // first items per day (Poisson)
   int64_t largest_size = 0;      // of the pool (MaxProcs when the log's header has none)
+  // The log's records not in the pool, by the first reason: "unknown_submit_time", "unknown_runtime",
+  // "unknown_size" (only the reasons that occur).
+  std::map<std::string, int64_t> left_out;
 };
+// "60 records left out: unknown_runtime 60", or "" when none was.
+std::string left_out_text(const LocalityModelStats& stats);
 
 // The names of the choices ("job", "runtime", "size"; "poisson", "log"), for the CLI, Python and the header's
 // Note line, and back (nullopt for anything else). The *_names() lists are in enum order.
