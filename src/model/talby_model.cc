@@ -517,8 +517,12 @@ std::vector<swf::Record> generate_talby(const TalbyOptions& options, const Talby
         const GenerateReport rep = apply_estimate_model("tsafrir", params, records, options.seed);
         st.truncated_runtimes = rep.truncated_runtimes;
         break;
-      } catch (const ModelError&) {
-        if (share >= 100.0) throw;
+      } catch (const ModelError& e) {
+        if (share >= 100.0)  // say which model failed, and on what (the bare message named no option)
+          throw ModelError(fmt::format("the job layer's estimates (Tsafrir's model fitted on {}) cannot be given to "
+                                       "the {} generated jobs, even with every estimate at T_max: {}; generate more "
+                                       "weeks, or fit the job layer on another log",
+                                       model.source, records.size(), e.what()));
         share = std::min(100.0, std::floor(share) + 1.0);
         params["tmax_share"] = share;
       }

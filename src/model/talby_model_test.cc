@@ -16,6 +16,7 @@
 #include "schedlab/analysis/locality.h"
 #include "schedlab/analysis/session_vars.h"
 #include "schedlab/analysis/temporal.h"
+#include "schedlab/model/estimate_models.h"
 #include "schedlab/swf/reader.h"
 #include "schedlab/trace/sessions.h"
 
@@ -221,6 +222,27 @@ Generated generate(int64_t procs, int64_t weeks, uint64_t seed, int threads = 0)
   Generated g;
   g.jobs = generate_talby(o, kth_model(), &g.stats);
   return g;
+}
+
+// A job layer whose estimate model cannot be applied to the generated jobs, even with every estimate at T_max
+// (a fit log with one estimate value for every job): the error says which model, fitted on what (it was Tsafrir's
+// bare "infeasible bins: ...").
+TEST(TalbyModel, AnEstimateModelThatCannotFitIsNamed) {
+  TalbyJobModel m = kth_model();
+  m.source = "one-value.swf";
+  m.estimates = nlohmann::json{{"model", "tsafrir"}, {"tmax", 100}, {"tmax_share", 100.0}, {"bins", nlohmann::json::array()}};
+  TalbyOptions o;
+  o.procs = 128;
+  o.weeks = 2;
+  try {
+    (void)generate_talby(o, m, nullptr);
+    ADD_FAILURE() << "generated";
+  } catch (const ModelError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("the job layer's estimates (Tsafrir's model fitted on one-value.swf) cannot be "
+                                          "given to the ", 0),
+              0u)
+        << e.what();
+  }
 }
 
 TEST(TalbyModel, SameSeedSameJobsWhateverTheThreads) {
