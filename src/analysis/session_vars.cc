@@ -9,6 +9,7 @@
 
 #include <fmt/core.h>
 
+#include "schedlab/base/time_zone.h"
 #include "schedlab/analysis/distribution.h"
 #include "schedlab/trace/conventions.h"
 #include "schedlab/trace/log_time.h"
@@ -86,20 +87,14 @@ std::vector<int64_t> utc_offsets(const swf::Header& header, const std::vector<in
                                        "times (day/night, weekday/weekend) need it; correct the header, or remove "
                                        "the line to read the log in UTC",
                                        zone));
-  std::optional<std::string> old;
-  if (const char* o = std::getenv("TZ")) old = o;
-  setenv("TZ", zone.c_str(), 1);
-  tzset();
   std::vector<int64_t> out;
   out.reserve(times.size());
+  const base::ScopedTimeZone in_zone(zone);
   for (const int64_t t : times) {
     const auto epoch = static_cast<std::time_t>(*header.unix_start_time + t);
     std::tm tm{};
     out.push_back(localtime_r(&epoch, &tm) ? static_cast<int64_t>(tm.tm_gmtoff) : 0);
   }
-  if (old) setenv("TZ", old->c_str(), 1);
-  else unsetenv("TZ");
-  tzset();
   return out;
 }
 

@@ -12,6 +12,7 @@
 
 #include <fmt/core.h>
 
+#include "schedlab/base/time_zone.h"
 #include "schedlab/swf/csv.h"
 
 namespace schedlab::swf {
@@ -46,25 +47,6 @@ std::string machine_zone() {
   return !ec && at != std::string::npos ? target.substr(at + 9) : "UTC";
 }
 
-// Sets TZ for the conversion and restores it after (mktime reads it; not thread-safe, like analysis::utc_offsets).
-class ZoneScope {
- public:
-  explicit ZoneScope(const std::string& zone) {
-    if (const char* old = std::getenv("TZ")) old_ = old;
-    if (!zone.empty()) ::setenv("TZ", zone.c_str(), 1);
-    ::tzset();
-  }
-  ~ZoneScope() {
-    if (old_) ::setenv("TZ", old_->c_str(), 1);
-    else ::unsetenv("TZ");
-    ::tzset();
-  }
-  ZoneScope(const ZoneScope&) = delete;
-  ZoneScope& operator=(const ZoneScope&) = delete;
-
- private:
-  std::optional<std::string> old_;
-};
 
 struct Fail {
   const std::string& name;
@@ -193,8 +175,8 @@ Log parse_sacct(std::string_view text, const std::string& name, const SacctOptio
              c_part = find({"partition"}), c_req = find({"reqcpus"}), c_elapsed = find({"elapsed"}),
              c_nodes = find({"nodelist"});
 
+  const base::ScopedTimeZone scope(options.timezone);  // first: machine_zone() reads TZ, under the same lock
   const std::string zone = options.timezone.empty() ? machine_zone() : options.timezone;
-  ZoneScope scope(options.timezone);
   struct Row {
     int64_t submit;
     Record r;

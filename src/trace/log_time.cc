@@ -8,37 +8,24 @@
 #include <fmt/core.h>
 
 #include "schedlab/base/duration.h"
+#include "schedlab/base/time_zone.h"
 
 namespace schedlab::trace {
 namespace {
 
-// Sets TZ for its lifetime and restores the previous value.
-class ScopedTimeZone {
- public:
-  explicit ScopedTimeZone(const std::string& zone) {
-    if (const char* old = std::getenv("TZ")) old_ = old;
-    setenv("TZ", zone.c_str(), 1);
-    tzset();
-  }
-  ~ScopedTimeZone() {
-    if (old_) setenv("TZ", old_->c_str(), 1);
-    else unsetenv("TZ");
-    tzset();
-  }
-  ScopedTimeZone(const ScopedTimeZone&) = delete;
-  ScopedTimeZone& operator=(const ScopedTimeZone&) = delete;
-
- private:
-  std::optional<std::string> old_;
-};
+using base::ScopedTimeZone;
 
 // The TZ value for the log's zone; checks that the zone exists, since the C library silently falls
 // back to UTC for unknown names.
 std::string tz_value(const swf::Header& header) {
   if (!header.time_zone_string || header.time_zone_string->empty()) return "UTC0";
   const std::string& zone = *header.time_zone_string;
-  const char* dir = std::getenv("TZDIR");
-  const std::filesystem::path file = std::filesystem::path(dir ? dir : "/usr/share/zoneinfo") / zone;
+  std::string dir = "/usr/share/zoneinfo";
+  {
+    const ScopedTimeZone lock("");  // getenv races with another thread's setenv of TZ: read under the same lock
+    if (const char* d = std::getenv("TZDIR")) dir = d;
+  }
+  const std::filesystem::path file = std::filesystem::path(dir) / zone;
   std::error_code ec;
   if (zone.find("..") != std::string::npos || !std::filesystem::is_regular_file(file, ec))
     throw TimeError(fmt::format("the log's TimeZoneString '{}' is not in the time zone database ({}); "

@@ -36,7 +36,7 @@ using SessionRow = std::array<double, kSessionVars>;
 
 // Local-time helper: the UTC offset (seconds) at each of `times` (seconds from the log's start). Needs
 // UnixStartTime in the header and a TimeZoneString, if any, that the time zone database knows (throws
-// std::invalid_argument otherwise). Not thread-safe (sets TZ).
+// std::invalid_argument otherwise). Thread-safe: it sets TZ inside a base::ScopedTimeZone.
 std::vector<int64_t> utc_offsets(const swf::Header& header, const std::vector<int64_t>& times);
 
 // Share of [start, end] (local seconds since the epoch) in daytime 07:30-17:30 / on Monday-Friday.

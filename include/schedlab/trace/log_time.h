@@ -4,8 +4,8 @@
 // seconds). Calendar dates are interpreted in the log's time zone: the header's TimeZoneString (an IANA
 // name such as "Europe/Stockholm", looked up in the C library's time zone database through the TZ
 // environment variable), or UTC when the header has UnixStartTime but no TimeZoneString. The deprecated
-// numeric TimeZone key is not used. These functions set TZ temporarily (and restore it), so they are
-// not thread-safe with respect to other users of TZ / localtime.
+// numeric TimeZone key is not used. These functions set TZ temporarily (and restore it) inside a
+// base::ScopedTimeZone, so they are thread-safe with each other and with every other user of TZ in schedlab.
 #pragma once
 
 #include <cstdint>

@@ -1,0 +1,29 @@
+// Local times in a zone given by name. The C library converts through the TZ environment variable, which is one
+// for the whole process: ScopedTimeZone sets it for its lifetime and restores it, holding one process-wide lock all
+// the while, so that two threads (Python threads, which the library lets run without the GIL; a library user's)
+// never change TZ under each other's conversions — a day/night or a date silently in the other thread's zone — nor
+// call setenv at once (a data race in the C library). Every use of TZ (localtime_r, mktime, tzset) is inside one;
+// keep the scope short. Scopes nest in one thread (the lock is recursive).
+#pragma once
+
+#include <mutex>
+#include <optional>
+#include <string>
+
+namespace schedlab::base {
+
+class ScopedTimeZone {
+ public:
+  // `zone`: a TZ value ("Europe/Stockholm", "UTC0"); empty keeps TZ as it is (the scope still serialises).
+  explicit ScopedTimeZone(const std::string& zone);
+  ~ScopedTimeZone();
+  ScopedTimeZone(const ScopedTimeZone&) = delete;
+  ScopedTimeZone& operator=(const ScopedTimeZone&) = delete;
+
+ private:
+  std::unique_lock<std::recursive_mutex> lock_;
+  std::optional<std::string> old_;  // TZ before, if it was set
+  bool changed_ = false;
+};
+
+}  // namespace schedlab::base
