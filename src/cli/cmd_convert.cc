@@ -9,8 +9,8 @@
 #include <fmt/core.h>
 
 #include "cli/commands.h"
-#include "cli/text_util.h"
 #include "cli/read_input.h"
+#include "cli/text_util.h"
 #include "schedlab/swf/csv.h"
 #include "schedlab/swf/reader.h"
 #include "schedlab/swf/sacct.h"
@@ -19,13 +19,11 @@
 namespace schedlab::cli {
 namespace {
 
-enum class Format { kSwf, kCsv };
-
-Format format_of(const std::string& path, const char* role) {
-  for (const char* ext : {".swf", ".swf.gz"})
-    if (path.ends_with(ext)) return Format::kSwf;
-  for (const char* ext : {".csv", ".csv.gz"})
-    if (path.ends_with(ext)) return Format::kCsv;
+// Convert insists on a name it can tell the format from (the readers and writers then choose by it:
+// swf::read_swf_or_csv, swf::write_swf_or_csv).
+void check_format_name(const std::string& path, const char* role) {
+  for (const char* ext : {".swf", ".swf.gz", ".csv", ".csv.gz"})
+    if (path.ends_with(ext)) return;
   throw std::invalid_argument(fmt::format(
       "cannot tell the format of the {} file '{}' from its name: use .swf, .swf.gz, .csv or .csv.gz", role, path));
 }
@@ -37,8 +35,7 @@ struct ConvertOptions {
 };
 
 void run_sacct(const ConvertOptions& opt) {
-  if (format_of(opt.out, "output") != Format::kSwf && !opt.out.ends_with(".csv") && !opt.out.ends_with(".csv.gz"))
-    throw std::invalid_argument("--from sacct writes SWF or CSV");
+  check_format_name(opt.out, "output");
   if (opt.procs && (*opt.procs < 1 || *opt.procs > INT32_MAX))  // before the file is read; MaxProcs is 32-bit
     throw std::invalid_argument(fmt::format("--procs must be in 1..2147483647 (got {})", *opt.procs));
   swf::SacctOptions so;
@@ -48,8 +45,7 @@ void run_sacct(const ConvertOptions& opt) {
   swf::SacctReport rep;
   swf::check_output_is_not_input(opt.out, {opt.in});
   const swf::Log log = swf::read_sacct(opt.in, so, &rep);
-  if (format_of(opt.out, "output") == Format::kSwf) swf::write_log(opt.out, log.header, log.records);
-  else swf::write_csv(opt.out, log.header, log.records);
+  swf::write_swf_or_csv(opt.out, log.header, log.records);
   fmt::print(stderr,
              "schedlab convert: {} sacct rows -> {} jobs in {}; never started: {} ({}); unfinished (left out): {}; job "
              "steps (left out): {}\n",
@@ -70,17 +66,11 @@ void run_convert(const ConvertOptions& opt) {
   }
   if (opt.keep_unstarted || opt.procs || !opt.timezone.empty())
     throw std::invalid_argument("--keep-unstarted, --procs and --timezone are options of --from sacct");
-  const Format in_format = format_of(opt.in, "input");
-  const Format out_format = format_of(opt.out, "output");
+  check_format_name(opt.in, "input");
+  check_format_name(opt.out, "output");
   swf::check_output_is_not_input(opt.out, {opt.in});
-  const swf::Log log = [&] {
-    if (in_format == Format::kSwf) return read_input_log(opt.in);
-    swf::Log csv = swf::read_csv(opt.in);
-    warn_header_problems(csv);
-    return csv;
-  }();
-  if (out_format == Format::kSwf) swf::write_log(opt.out, log.header, log.records);
-  else swf::write_csv(opt.out, log.header, log.records);
+  const swf::Log log = read_input_log(opt.in);
+  swf::write_swf_or_csv(opt.out, log.header, log.records);
   fmt::print(stderr, "schedlab convert: wrote {} records and {} header lines to {}\n",
              group_thousands(static_cast<int64_t>(log.records.size())),
              group_thousands(static_cast<int64_t>(log.header.lines.size())), opt.out);

@@ -9,14 +9,10 @@
 
 namespace schedlab::cli {
 
-void warn_header_problems(const swf::Log& log) {
-  for (const std::string& w : trace::header_warnings(log.header, log.path))
-    fmt::print(stderr, "schedlab: warning: {}\n", w);
-}
-
 swf::Log read_input_log(const std::string& path, swf::ReadOptions options) {
   swf::Log log = swf::read_swf_or_csv(path, options);
-  warn_header_problems(log);
+  for (const std::string& w : trace::header_warnings(log.header, log.path))
+    fmt::print(stderr, "schedlab: warning: {}\n", w);
   return log;
 }
 

@@ -14,7 +14,4 @@ namespace schedlab::cli {
 // PATH: header line N: KEY: cannot parse ... (ignored)" per problem, and one for an unknown time zone.
 swf::Log read_input_log(const std::string& path, swf::ReadOptions options = {});
 
-// The same warnings for a log read another way (CSV).
-void warn_header_problems(const swf::Log& log);
-
 }  // namespace schedlab::cli
