@@ -995,3 +995,16 @@ def test_a_csv_log_is_read_by_its_name(tmp_path):
     assert schedlab.stats(tmp_path / "k.csv")["distributions"] == schedlab.stats(KTH)["distributions"]
     schedlab.write_swf(df, tmp_path / "w.csv")  # a CSV name writes the CSV
     assert (tmp_path / "w.csv").read_bytes() == (tmp_path / "k.csv").read_bytes()
+
+
+def test_the_32_bit_extremes_round_trip_through_a_dataframe(tmp_path):
+    """2^31 - 1 is a value real logs hold (CEA-Curie's requested time of 2147483647 s): a DataFrame from read_swf
+    must be taken back (it was 'outside the 32-bit range'). One past either end is refused."""
+    p = tmp_path / "x.swf"
+    p.write_text("; MaxProcs: 4\n1 0 0 10 1 -1 -1 1 2147483647 -1 1 1 1 1 1 1 -1 -2147483648\n")
+    df, _ = schedlab.read_swf(p)
+    schedlab.write_swf(df, tmp_path / "y.swf")
+    assert (tmp_path / "y.swf").read_text() == p.read_text()
+    for value in (2147483648, -2147483649):
+        with pytest.raises(ValueError, match="outside the 32-bit range"):
+            schedlab.stats(df.assign(think_time=value))

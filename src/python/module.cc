@@ -187,7 +187,9 @@ LogPtr log_from_columns(const py::dict& columns, const std::vector<std::string>&
         records[static_cast<size_t>(i)].field(f) = -1;
         continue;
       }
-      if (!(std::fabs(x) < 2147483647.0))
+      // Every value that rounds (half away from zero, as set_value does) into the 32-bit range: 2^31 - 1 is a
+      // real log's value (CEA-Curie's requested time of 2147483647 s), which read_swf gives and must take back.
+      if (!(x > -2147483648.5 && x < 2147483647.5))
         throw py::value_error("column " + name + ", row " + std::to_string(i) + ": outside the 32-bit range");
       records[static_cast<size_t>(i)].set_value(f, x);
     }
