@@ -96,12 +96,10 @@ def read_sacct(path, procs=None, timezone="", keep_unstarted=False):
     state, jobs whose Start came before their Submit or End before Start, set to 0 and warned about) are in
     df.attrs["sacct"]. `procs`: the machine size (default: the largest allocation); `timezone`: the
     zone sacct printed its times in (default: TZ, else the machine's)."""
-    log, counts = _core.read_sacct(os.fspath(path), _whole_or_none(procs, "procs"), timezone or "",
-                                   bool(keep_unstarted))
-    for key, what in (("start_before_submit", "started before their submit time: wait set to 0"),
-                      ("end_before_start", "ended before their start time: runtime set to 0")):
-        if counts[key]:
-            warnings.warn(f"{os.fspath(path)}: {counts[key]} job(s) {what}", stacklevel=2)
+    log, counts, sacct_warnings = _core.read_sacct(os.fspath(path), _whole_or_none(procs, "procs"), timezone or "",
+                                                   bool(keep_unstarted))
+    for w in sacct_warnings:  # the CLI's words (swf::sacct_warnings)
+        warnings.warn(w, stacklevel=2)
     df = _frame(log)
     df.attrs["sacct"] = counts
     return df, df.attrs["swf_header"]

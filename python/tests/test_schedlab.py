@@ -916,7 +916,8 @@ def test_sacct_rows_with_times_out_of_order_are_warned_about(tmp_path):
     p.write_text("JobID|Submit|Start|End|State|AllocCPUS|Timelimit\n"
                  "1|2026-01-05T10:00:00|2026-01-05T09:59:00|2026-01-05T10:01:00|COMPLETED|1|10\n"
                  "2|2026-01-05T10:00:00|2026-01-05T10:00:00|2026-01-05T10:01:00|COMPLETED|1|10\n")
-    with pytest.warns(UserWarning, match="1 job\\(s\\) started before their submit time: wait set to 0"):
+    with pytest.warns(UserWarning, match=re.escape(f"{p}:2: 1 job(s) started before their submit time (the first here): "
+                                                   "wait set to 0")):
         df, _ = schedlab.read_sacct(p, timezone="UTC")
     assert df.attrs["sacct"]["start_before_submit"] == 1 and df.attrs["sacct"]["end_before_start"] == 0
     assert list(df["wait_time"]) == [0, 0] and list(df["run_time"]) == [120, 60]

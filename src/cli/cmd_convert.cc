@@ -51,12 +51,7 @@ void run_sacct(const ConvertOptions& opt) {
              "steps (left out): {}\n",
              group_thousands(rep.rows), group_thousands(rep.jobs), opt.out, rep.unstarted,
              opt.keep_unstarted ? "kept with status 5" : "left out", rep.unfinished, group_thousands(rep.steps));
-  if (rep.start_before_submit > 0)
-    fmt::print(stderr, "schedlab: warning: {}:{}: {} job(s) started before their submit time (the first here): wait "
-               "set to 0\n", opt.in, rep.start_before_submit_line, rep.start_before_submit);
-  if (rep.end_before_start > 0)
-    fmt::print(stderr, "schedlab: warning: {}:{}: {} job(s) ended before their start time (the first here): runtime "
-               "set to 0\n", opt.in, rep.end_before_start_line, rep.end_before_start);
+  for (const std::string& w : swf::sacct_warnings(rep, opt.in)) fmt::print(stderr, "schedlab: warning: {}\n", w);
 }
 
 void run_convert(const ConvertOptions& opt) {

@@ -646,7 +646,7 @@ PYBIND11_MODULE(_core, m) {
       py::gil_scoped_release release;
       log = std::make_shared<swf::Log>(swf::read_sacct(path, so, &rep));
     }
-    return py::make_tuple(log, json_out(experiments::to_json(rep)));
+    return py::make_tuple(log, json_out(experiments::to_json(rep)), swf::sacct_warnings(rep, path));
   }, py::arg("path"), py::arg("procs"), py::arg("timezone"), py::arg("keep_unstarted"));
   // `schedlab filter`: the same criteria, notes and counts (trace/filter_log.h).
   m.def("filter", [](const LogPtr& l, const std::string& from, const std::string& to,

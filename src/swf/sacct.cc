@@ -302,4 +302,15 @@ Log read_sacct(const std::string& path, const SacctOptions& options, SacctReport
   return parse_sacct(read_text(path), path, options, report);
 }
 
+std::vector<std::string> sacct_warnings(const SacctReport& report, const std::string& path) {
+  std::vector<std::string> out;
+  if (report.start_before_submit > 0)
+    out.push_back(fmt::format("{}:{}: {} job(s) started before their submit time (the first here): wait set to 0",
+                              path, report.start_before_submit_line, report.start_before_submit));
+  if (report.end_before_start > 0)
+    out.push_back(fmt::format("{}:{}: {} job(s) ended before their start time (the first here): runtime set to 0",
+                              path, report.end_before_start_line, report.end_before_start));
+  return out;
+}
+
 }  // namespace schedlab::swf

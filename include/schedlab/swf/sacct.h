@@ -32,6 +32,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "schedlab/swf/reader.h"
 
@@ -56,5 +57,10 @@ struct SacctReport {
 Log parse_sacct(std::string_view text, const std::string& name, const SacctOptions& options,
                 SacctReport* report = nullptr);
 Log read_sacct(const std::string& path, const SacctOptions& options, SacctReport* report = nullptr);
+
+// What a reader of `path` should be told of the report, one message per kind (the caller adds its "warning:"):
+// "PATH:LINE: N job(s) started before their submit time (the first here): wait set to 0", and the same for ends
+// before starts. Empty when neither occurred.
+std::vector<std::string> sacct_warnings(const SacctReport& report, const std::string& path);
 
 }  // namespace schedlab::swf
