@@ -135,6 +135,36 @@ TEST(CliSweep, SlurmArrayShardsCollectToTheLocalRows) {
       << out;
 }
 
+// The spec named by a relative path, its log relative to it, a predictor file relative to the working directory:
+// the array's script reads the spec by its absolute path, and its tasks run from wherever sbatch is run. Before,
+// the runs' log cell was the spec's directory joined to the log as the path was spelt ("data/kth.swf.gz" here,
+// DIR/data/kth.swf.gz in a task), so every task of such an array refused to start ("the spec changed"), and a
+// sweep resumed through another spelling of the spec's path was refused too. The tasks now also start in the
+// directory the array was written from, where the predictor's file was found.
+TEST(CliSweep, ASpecNamedByARelativePathGivesTheSameRuns) {
+  TempDir dir;
+  std::filesystem::create_directories(dir.file("data"));
+  std::filesystem::copy_file(kKth, dir.file("data/kth.swf.gz"));
+  write_file(dir.file("s.toml"), "logs = ['./data/kth.swf.gz']\nschedulers = ['fcfs', 'easy']\n"
+                                 "predictors = ['estimate', 'profiler:train=data/kth.swf.gz']\n");
+  const std::string cli = SCHEDLAB_CLI;
+  const auto sh = [&](const std::string& cmd) { return std::system(("bash -c '" + cmd + "' >/dev/null 2>&1").c_str()); };
+  ASSERT_EQ(sh("cd " + dir.path() + " && " + cli + " sweep s.toml -o local.csv"), 0);
+  const auto local = without_wall(read_file(dir.file("local.csv")));
+  ASSERT_EQ(local.size(), 5u);
+  EXPECT_EQ(local[1].substr(0, local[1].find(",fcfs,")), "0,data/kth.swf.gz");  // the log as the spec gives it
+  // The same spec by its absolute path: the rows are there already.
+  ASSERT_EQ(sh("cd " + dir.path() + " && " + cli + " sweep " + dir.file("s.toml") + " -o local.csv > resumed.txt"), 0);
+  EXPECT_NE(read_file(dir.file("resumed.txt")).find("4 runs: 0 run now, 4 already there"), std::string::npos);
+  ASSERT_EQ(sh("cd " + dir.path() + " && " + cli + " sweep s.toml --slurm array --array-size 2"), 0);
+  for (const char* task : {"0", "1"})
+    ASSERT_EQ(sh("cd / && SLURM_ARRAY_TASK_ID=" + std::string(task) + " bash " + dir.file("array/sweep.sbatch")), 0)
+        << task;
+  const CliResult ok = run_cli({"sweep", "collect", dir.file("array"), "-o", dir.file("merged.csv")});
+  ASSERT_EQ(ok.exit_code, 0) << ok.err;
+  EXPECT_EQ(without_wall(read_file(dir.file("merged.csv"))), local);
+}
+
 TEST(CliSweep, ResumingAfterTheSpecChangedIsRefused) {
   TempDir dir;
   write_file(dir.file("s.toml"), "logs = '" + kKth + "'\nschedulers = ['fcfs', 'easy']\nloads = [0.6, 0.7]\n");

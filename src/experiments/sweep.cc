@@ -244,6 +244,15 @@ SweepSpec parse_sweep_spec(const std::string& text, const std::string& name) {
     if (p == "default") p.clear();
   for (auto& c : s.corrections)
     if (c == "none") c.clear();
+  // "./a.swf" and "a.swf" are one log (and one value of an [[exclude]]'s log).
+  const auto normal = [](std::string& log) {
+    if (!log.empty()) log = std::filesystem::path(log).lexically_normal().string();
+  };
+  for (auto& l : s.logs) normal(l);
+  for (auto& p : s.includes)
+    if (p.log) normal(*p.log);
+  for (auto& p : s.excludes)
+    if (p.log) normal(*p.log);
   return s;
 }
 
@@ -253,16 +262,13 @@ SweepSpec read_sweep_spec(const std::string& path) {
   std::stringstream ss;
   ss << in.rdbuf();
   SweepSpec s = parse_sweep_spec(ss.str(), path);
-  const std::filesystem::path dir = std::filesystem::path(path).parent_path();
-  const auto resolve = [&](std::string& log) {
-    if (log != "-" && !log.empty() && std::filesystem::path(log).is_relative()) log = (dir / log).lexically_normal().string();
-  };
-  for (auto& l : s.logs) resolve(l);
-  for (auto& p : s.includes)
-    if (p.log) resolve(*p.log);
-  for (auto& p : s.excludes)
-    if (p.log) resolve(*p.log);
+  s.dir = std::filesystem::path(path).parent_path().string();
   return s;
+}
+
+std::string sweep_log_path(const SweepSpec& spec, const std::string& log) {
+  if (spec.dir.empty() || log.empty() || std::filesystem::path(log).is_absolute()) return log;
+  return (std::filesystem::path(spec.dir) / log).lexically_normal().string();
 }
 
 std::vector<SweepRun> expand_sweep(const SweepSpec& s) {
@@ -641,13 +647,14 @@ SweepSummary run_sweep(const SweepSpec& spec, const std::vector<SweepRun>& runs,
   std::map<std::string, std::shared_ptr<const swf::Log>> logs;
   for (const SweepRun* r : todo) {
     if (logs.count(r->log)) continue;
+    const std::string path = sweep_log_path(spec, r->log);
     try {
-      logs[r->log] = std::make_shared<const swf::Log>(swf::read_swf_or_csv(r->log));
+      logs[r->log] = std::make_shared<const swf::Log>(swf::read_swf_or_csv(path));
     } catch (const std::exception& e) {
       fail(spec.name, spec_line(spec, "logs"), "logs", e.what());
     }
     if (o.on_warning)
-      for (const std::string& w : trace::header_warnings(logs[r->log]->header, r->log)) o.on_warning(w);
+      for (const std::string& w : trace::header_warnings(logs[r->log]->header, path)) o.on_warning(w);
   }
 
   std::mutex mu;

@@ -49,6 +49,7 @@ std::string sweep_array_script(const SweepArrayOptions& o, const SweepArrayManif
   if (!o.partition.empty()) s += fmt::format("#SBATCH --partition={}\n", o.partition);
   if (!o.time.empty()) s += fmt::format("#SBATCH --time={}\n", o.time);
   s += "set -euo pipefail\n";
+  s += fmt::format("cd {}\n", shell_quote(o.workdir.empty() ? fs::current_path().string() : o.workdir));
   s += fmt::format(
       "exec {} sweep {} --shard \"${{SLURM_ARRAY_TASK_ID}}/{}\" --runs-digest {} --threads {} --format {} -o "
       "{}/shard-\"${{SLURM_ARRAY_TASK_ID}}\".{}\n",

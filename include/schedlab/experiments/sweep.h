@@ -54,6 +54,10 @@ struct SweepPattern {
 
 struct SweepSpec {
   std::string name;  // the spec file (messages)
+  // Relative logs are opened from here: the spec file's directory ("" = the working directory). A run's `log` is
+  // the path as the spec writes it (lexically normalised), so that its rows, its resume check and a Slurm array's
+  // digest do not depend on how the spec's own path was spelt (`sweep.toml` or `/abs/dir/sweep.toml`).
+  std::string dir;
   std::vector<std::string> logs, schedulers{"easy"}, predictors{""}, corrections{""}, estimate_models{"real"};
   std::vector<double> loads, arrival_scales{1.0};
   std::vector<std::optional<int64_t>> procs{std::nullopt};
@@ -77,10 +81,12 @@ struct SweepRun {
   uint64_t seed = 0;
 };
 
-// `text` is the TOML; `name` the file (messages; relative log paths are resolved against its directory by the
-// caller). Throws SweepError.
+// `text` is the TOML; `name` the file (messages). Throws SweepError.
 SweepSpec parse_sweep_spec(const std::string& text, const std::string& name);
-SweepSpec read_sweep_spec(const std::string& path);  // relative logs: against the spec's directory
+SweepSpec read_sweep_spec(const std::string& path);  // dir = the spec's directory
+
+// The file a run's log names: a relative `log` joined to spec.dir.
+std::string sweep_log_path(const SweepSpec& spec, const std::string& log);
 
 // The run set (product minus excludes, plus includes), in order. Validates every scheduler, predictor,
 // correction and estimate model, and refuses an empty run set and a product of more than kMaxSweepRuns runs
