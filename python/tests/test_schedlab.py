@@ -1,4 +1,5 @@
 """The Python module against the CLI (pytest; run by CTest as PythonTests, with PYTHONPATH=build/python)."""
+import gzip
 import inspect
 import json
 import os
@@ -1009,3 +1010,31 @@ def test_the_32_bit_extremes_round_trip_through_a_dataframe(tmp_path):
     for value in (2147483648, -2147483649):
         with pytest.raises(ValueError, match="outside the 32-bit range"):
             schedlab.stats(df.assign(think_time=value))
+
+
+def test_the_examples_of_docs_python_md_run(tmp_path, monkeypatch):
+    # Every ```python block of docs/python.md, run as written in a directory holding the files it names (its
+    # generate_estimates(df, "tsafrir") line had failed on KTH, where the vanilla model is infeasible).
+    text = open(os.path.join(ROOT, "docs", "python.md")).read()
+    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
+    assert len(blocks) >= 2
+    cli = os.path.abspath(CLI)
+    monkeypatch.chdir(tmp_path)
+    os.symlink(os.path.join(ROOT, "data"), "data")
+    with gzip.open(KTH, "rt") as f:  # a second log for the pooled sessions: KTH's first 2,000 lines
+        open("b.swf", "w").write("".join(line for _, line in zip(range(2000), f)))
+    open("sweep.toml", "w").write('logs = ["data/KTH-SP2-1996-2.swf.gz"]\nschedulers = ["easy", "fcfs"]\n')
+    open("sacct.txt", "w").write(
+        "JobID|User|Submit|Start|End|Timelimit|State|AllocCPUS\n"
+        "1|u1|2026-01-01T10:00:00|2026-01-01T10:00:05|2026-01-01T10:10:00|01:00:00|COMPLETED|4\n")
+    subprocess.run([cli, "estimates", "fit", KTH, "--model", "song", "-o", "song.json"], check=True, capture_output=True)
+    subprocess.run([cli, "sweep", "sweep.toml", "--slurm", "array"], check=True, capture_output=True)
+    for task in ("0", "1"):  # the array's tasks, as Slurm would run them
+        subprocess.run(["bash", "array/sweep.sbatch"], check=True, capture_output=True,
+                       env=dict(os.environ, SLURM_ARRAY_TASK_ID=task))
+    scope = {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the docs' logs are what they are; warnings are tested elsewhere
+        for block in blocks:
+            exec(compile("import schedlab\n" + block, "docs/python.md", "exec"), scope)
+    assert os.path.exists("kth.html") and os.path.exists("sweep.html") and os.path.exists("r.csv")
