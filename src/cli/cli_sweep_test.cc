@@ -145,7 +145,7 @@ TEST(CliSweep, ASpecNamedByARelativePathGivesTheSameRuns) {
   TempDir dir;
   std::filesystem::create_directories(dir.file("data"));
   std::filesystem::copy_file(kKth, dir.file("data/kth.swf.gz"));
-  write_file(dir.file("s.toml"), "logs = ['./data/kth.swf.gz']\nschedulers = ['fcfs', 'easy']\n"
+  write_file(dir.file("s.toml"), "logs = ['data/kth.swf.gz']\nschedulers = ['fcfs', 'easy']\n"
                                  "predictors = ['estimate', 'profiler:train=data/kth.swf.gz']\n");
   const std::string cli = SCHEDLAB_CLI;
   const auto sh = [&](const std::string& cmd) { return std::system(("bash -c '" + cmd + "' >/dev/null 2>&1").c_str()); };

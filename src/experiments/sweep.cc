@@ -244,15 +244,6 @@ SweepSpec parse_sweep_spec(const std::string& text, const std::string& name) {
     if (p == "default") p.clear();
   for (auto& c : s.corrections)
     if (c == "none") c.clear();
-  // "./a.swf" and "a.swf" are one log (and one value of an [[exclude]]'s log).
-  const auto normal = [](std::string& log) {
-    if (!log.empty()) log = std::filesystem::path(log).lexically_normal().string();
-  };
-  for (auto& l : s.logs) normal(l);
-  for (auto& p : s.includes)
-    if (p.log) normal(*p.log);
-  for (auto& p : s.excludes)
-    if (p.log) normal(*p.log);
   return s;
 }
 

@@ -55,8 +55,9 @@ struct SweepPattern {
 struct SweepSpec {
   std::string name;  // the spec file (messages)
   // Relative logs are opened from here: the spec file's directory ("" = the working directory). A run's `log` is
-  // the path as the spec writes it (lexically normalised), so that its rows, its resume check and a Slurm array's
-  // digest do not depend on how the spec's own path was spelt (`sweep.toml` or `/abs/dir/sweep.toml`).
+  // the path as the spec writes it, so that its rows, its resume check and a Slurm array's digest do not depend on
+  // how the spec's own path was spelt (`sweep.toml` or `/abs/dir/sweep.toml`), and a script finds its logs in the
+  // rows by the names it wrote.
   std::string dir;
   std::vector<std::string> logs, schedulers{"easy"}, predictors{""}, corrections{""}, estimate_models{"real"};
   std::vector<double> loads, arrival_scales{1.0};
