@@ -38,9 +38,11 @@ sbatch --parsable -J fails --wrap "exit 3" >/dev/null
 sbatch --parsable -J array --array=0-2 --wrap "sleep 1" >/dev/null
 sbatch --parsable -J two-cpus -c 2 --wrap "sleep 1" >/dev/null
 
-# 1. The sweep as a job array.
+# 1. The sweep as a job array; the spec named and its log given relative to the working directory, as a user
+# would (the tasks read the spec by its absolute path: the rows must not depend on the spelling).
+ln -sf "$root/data/KTH-SP2-1996-2.swf.gz" kth.swf.gz
 cat >sweep.toml <<EOF
-logs = "$root/data/KTH-SP2-1996-2.swf.gz"
+logs = "kth.swf.gz"
 schedulers = ["fcfs", "easy", "conservative", "easy-sjbf"]
 loads = [0.6, 0.7, 0.8, 0.9, 0.95]
 EOF
