@@ -29,16 +29,30 @@ __all__ = ["read_swf", "read_sacct", "write_swf", "filter_log", "stats", "simula
 FIELDS = list(_core.field_names())
 
 
+def _path(p):
+    """A path for the library: os.fspath's str, or its bytes when the name is not UTF-8 (os.fsdecode gave it
+    lone surrogates, which the library's std::string cannot take as str)."""
+    p = os.fspath(p)
+    if isinstance(p, str):
+        try:
+            p.encode("utf-8")
+        except UnicodeEncodeError:
+            return os.fsencode(p)
+    return p
+
+
 def _log(log, header=None, stacklevel=3):
     """A library Log from a path, a DataFrame (with optional header lines) or a Log. `stacklevel`: the frame
     that header warnings name, 3 being the caller of the function that was given `log`."""
     if isinstance(log, _core.Log):
         return log
     if isinstance(log, (str, os.PathLike)):
-        return _warn_header_problems(_core.read_log(os.fspath(log)), stacklevel)
+        return _warn_header_problems(_core.read_log(_path(log)), stacklevel)
     if isinstance(log, pd.DataFrame):
         lines = header if header is not None else log.attrs.get("swf_header", [])
-        return _core.log_from_columns({c: _column(log[c]) for c in FIELDS if c in log.columns}, list(lines))
+        # Header lines go back as the bytes they were read from: a byte that is not UTF-8 came as a lone surrogate.
+        lines = [l.encode("utf-8", "surrogateescape") if isinstance(l, str) else l for l in lines]
+        return _core.log_from_columns({c: _column(log[c]) for c in FIELDS if c in log.columns}, lines)
     raise TypeError(f"a log is a path or a pandas DataFrame, not {type(log).__name__}")
 
 
@@ -86,7 +100,7 @@ def read_swf(path):
     Returns (DataFrame, header): the 18 SWF columns (int64; float64 for a
     field where the log wrote fractions, kept exactly) and the header lines. The header is also in
     df.attrs["swf_header"], so the DataFrame can be written or simulated as it is."""
-    df = _frame(_warn_header_problems(_core.read_log(os.fspath(path)), 2))
+    df = _frame(_warn_header_problems(_core.read_log(_path(path)), 2))
     return df, df.attrs["swf_header"]
 
 
@@ -96,7 +110,7 @@ def read_sacct(path, procs=None, timezone="", keep_unstarted=False):
     state, jobs whose Start came before their Submit or End before Start, set to 0 and warned about) are in
     df.attrs["sacct"]. `procs`: the machine size (default: the largest allocation); `timezone`: the
     zone sacct printed its times in (default: TZ, else the machine's)."""
-    log, counts, sacct_warnings = _core.read_sacct(os.fspath(path), _whole_or_none(procs, "procs"), timezone or "",
+    log, counts, sacct_warnings = _core.read_sacct(_path(path), _whole_or_none(procs, "procs"), timezone or "",
                                                    bool(keep_unstarted))
     for w in sacct_warnings:  # the CLI's words (swf::sacct_warnings)
         warnings.warn(w, stacklevel=2)
@@ -109,7 +123,7 @@ def write_swf(df, path, header=None):
     """Write a DataFrame with SWF columns as an SWF log (".gz" compresses; a name ending in .csv or .csv.gz writes
     the CSV of `schedlab convert`). `header`: the header lines (default:
     df.attrs["swf_header"])."""
-    _core.write_log(_log(df, header), os.fspath(path))
+    _core.write_log(_log(df, header), _path(path))
 
 
 def _time(value, name):
@@ -237,10 +251,10 @@ def sweep(spec, threads=0, output=None):
     # A one-line text without '=' is a file name, existing or not (a missing file was parsed as TOML: "saw '/'").
     is_path = isinstance(spec, os.PathLike) or (isinstance(spec, str) and (
         os.path.exists(spec) or ("\n" not in spec and "=" not in spec and spec.strip() != "")))
-    path = os.fspath(spec) if is_path else ""
+    path = _path(spec) if is_path else ""
     if output is not None:
-        output = os.fspath(output)
-        jsonl = output.endswith(".jsonl")
+        output = _path(output)
+        jsonl = os.fsdecode(output).endswith(".jsonl")
         *_, log_warnings = _core.sweep_to_file("" if path else spec, path, _whole(threads, "threads", 32), output,
                                                jsonl)
         for w in log_warnings:
@@ -255,9 +269,9 @@ def sweep(spec, threads=0, output=None):
 def sweep_collect(directory, output):
     """Merge the shards of a `schedlab sweep --slurm DIR` job array into `output` (the rows a local run writes;
     ValueError naming the missing shards, or shards of another run set). Returns the merged DataFrame."""
-    output = os.fspath(output)
-    _core.sweep_collect(os.fspath(directory), output)
-    return _read_sweep_output(output, _read_manifest_format(os.fspath(directory)) == "jsonl")
+    output = _path(output)
+    _core.sweep_collect(_path(directory), output)
+    return _read_sweep_output(output, _read_manifest_format(_path(directory)) == "jsonl")
 
 
 def _read_manifest_format(directory):
@@ -267,6 +281,7 @@ def _read_manifest_format(directory):
 
 
 def _read_sweep_output(path, jsonl):
+    path = os.fsdecode(path)  # pandas takes str paths (os.fsdecode's, for a name that is not UTF-8)
     columns = list(_core.sweep_columns())
     if jsonl:
         df = pd.read_json(path, lines=True, dtype=False) if os.path.getsize(path) else pd.DataFrame(columns=columns)
@@ -384,7 +399,7 @@ def sessions(log, classify=False, think_time="20m", online=False, pca=False, see
     logs = list(log) if isinstance(log, (list, tuple)) else [log]
     if not logs:
         raise ValueError("sessions: give at least one log")
-    names = [os.fspath(l) if isinstance(l, (str, os.PathLike)) else f"log {i + 1}" for i, l in enumerate(logs)]
+    names = [_path(l) if isinstance(l, (str, os.PathLike)) else f"log {i + 1}" for i, l in enumerate(logs)]
     summary, session_csv, user_csv = _core.sessions(
         _logs(logs), names, bool(classify), _seconds(think_time, "think_time"), bool(online), bool(pca),
         _seed(seed), _whole(restarts, "restarts", 32), _text(transform, "transform"), bool(rows))
@@ -423,7 +438,7 @@ def generate_estimates(log, model, params="", seed=1):
     the path of a JSON file (a fitted model written by `schedlab estimates fit`) or a dict (fit_estimates'). The model's warnings (the
     CLI prints them) are issued as Python warnings and listed in report["warnings"]."""
     items = [params] if isinstance(params, (str, os.PathLike, dict)) else list(params)
-    items = [json.dumps(i) if isinstance(i, dict) else os.fspath(i) for i in items]
+    items = [json.dumps(i) if isinstance(i, dict) else _path(i) for i in items]
     items = [i for i in items if i != ""]
     out, report = _core.estimates_generate(_log(log), model, items, _seed(seed))
     for w in report.get("warnings", []):
@@ -448,14 +463,14 @@ def generate_talby(procs=None, cpu_work=None, jobs_per_day=None, load=None, week
     as Python warnings and listed in report["warnings"]."""
     if fit is not None and job_model is not None:
         raise ValueError("fit and job_model both give the job layer: use one")
-    source = os.fspath(fit) if fit is not None else "KTH-SP2-1996-2.swf.gz (bundled)"  # as the CLI names it
+    source = _path(fit) if fit is not None else "KTH-SP2-1996-2.swf.gz (bundled)"  # as the CLI names it
     if fit is None:
         fit = os.path.join(os.path.dirname(__file__), "..", "..", "..", "data", "KTH-SP2-1996-2.swf.gz")
     out, report = _core.generate_talby(_whole_or_none(procs, "procs"), _real_or_none(cpu_work, "cpu_work"),
                                        _real_or_none(jobs_per_day, "jobs_per_day"), _real_or_none(load, "load"),
-                                       _whole(weeks, "weeks"), _seed(seed), os.fspath(fit), source,
-                                       os.fspath(job_model) if job_model is not None else "",
-                                       os.fspath(save_job_model) if save_job_model is not None else "",
+                                       _whole(weeks, "weeks"), _seed(seed), _path(fit), source,
+                                       _path(job_model) if job_model is not None else "",
+                                       _path(save_job_model) if save_job_model is not None else "",
                                        _whole(threads, "threads", 32))
     for w in report["warnings"]:
         warnings.warn(w, stacklevel=2)
@@ -464,7 +479,7 @@ def generate_talby(procs=None, cpu_work=None, jobs_per_day=None, load=None, week
 
 def diversity(logs, attribute="runtime", bins=24, bootstrap=100, seed=1, threads=0, expected="share"):
     """Diversity between logs (`schedlab analyze diversity --json`): `logs` a list of paths or DataFrames."""
-    names = [os.fspath(l) if isinstance(l, (str, os.PathLike)) else f"log {i + 1}" for i, l in enumerate(logs)]
+    names = [_path(l) if isinstance(l, (str, os.PathLike)) else f"log {i + 1}" for i, l in enumerate(logs)]
     return _core.diversity(_logs(logs), names, _text(attribute, "attribute"), _whole(bins, "bins", 32),
                            _whole(bootstrap, "bootstrap", 32), _seed(seed), _text(expected, "expected"), _whole(threads, "threads", 32))
 
@@ -488,7 +503,7 @@ def fit_estimates(log, top=2, model="tsafrir", family="beta", min_group_jobs=10)
     generate_estimates takes as params, saved with json.dump). `model`: "tsafrir" (one log; `top` popular
     values) or "song" (`log` may be a list of logs, pooled; `family` "beta" or "gamma")."""
     logs = list(log) if isinstance(log, (list, tuple)) else [log]
-    names = [os.fspath(l) if isinstance(l, (str, os.PathLike)) else "DataFrame" for l in logs]
+    names = [_path(l) if isinstance(l, (str, os.PathLike)) else "DataFrame" for l in logs]
     return _core.estimates_fit(_logs(logs), names, _text(model, "model"), _whole(top, "top"), _text(family, "family"),
                                _whole(min_group_jobs, "min_group_jobs"))
 
@@ -496,7 +511,7 @@ def fit_estimates(log, top=2, model="tsafrir", family="beta", min_group_jobs=10)
 def compare_estimates(real, model):
     """Two logs' estimate distributions compared (`schedlab estimates compare --json`)."""
     def name(log, role):
-        return os.fspath(log) if isinstance(log, (str, os.PathLike)) else f"the {role} log"
+        return _path(log) if isinstance(log, (str, os.PathLike)) else f"the {role} log"
     return _core.estimates_compare(_log(real), _log(model), name(real, "real"), name(model, "model"))
 
 
@@ -512,8 +527,8 @@ def profiler_ingest(db, logs, source=None):
     items = [logs] if isinstance(logs, (str, os.PathLike, pd.DataFrame, _core.Log)) else list(logs)
     if not items:
         raise ValueError("profiler_ingest: give at least one log")
-    items = [os.fspath(l) if isinstance(l, (str, os.PathLike)) else _log(l) for l in items]
-    out = _core.profiler_ingest(os.fspath(db), items, source or "")
+    items = [_path(l) if isinstance(l, (str, os.PathLike)) else _log(l) for l in items]
+    out = _core.profiler_ingest(_path(db), items, source or "")
     for log in out["logs"]:
         for w in log["header_warnings"]:
             warnings.warn(w, stacklevel=2)
@@ -522,14 +537,14 @@ def profiler_ingest(db, logs, source=None):
 
 def profiler_query(db, user, executable=-1, procs=1, elapsed=0, confidence=0.95):
     """The profiler's runtime estimate for a job (`schedlab profiler query --json`)."""
-    return _core.profiler_query(os.fspath(db), _whole(user, "user", 32), _whole(executable, "executable", 32),
+    return _core.profiler_query(_path(db), _whole(user, "user", 32), _whole(executable, "executable", 32),
                                 _whole(procs, "procs"), _whole(elapsed, "elapsed"), float(confidence))
 
 
 def profiler_compare(db, a, b, difference=0.0, confidence=0.95):
     """Welch's test of whether job a runs longer than job b by more than `difference` seconds (`schedlab profiler
     compare --json`). A job is (user, executable, procs, elapsed)."""
-    return _core.profiler_compare(os.fspath(db), [_whole(x, "a") for x in a], [_whole(x, "b") for x in b],
+    return _core.profiler_compare(_path(db), [_whole(x, "a") for x in a], [_whole(x, "b") for x in b],
                                   float(difference), float(confidence))
 
 
@@ -552,10 +567,10 @@ def report(log, output, schedulers=("easy", "conservative"), predictor="", procs
     """Write the HTML report of a log (`schedlab report LOG -o OUTPUT`, docs/report.md): its workload and the
     schedules of `schedulers`. `title`: shown on the page (default: the path, or "DataFrame")."""
     if title is None:
-        title = os.fspath(log) if isinstance(log, (str, os.PathLike)) else "DataFrame"
+        title = _path(log) if isinstance(log, (str, os.PathLike)) else "DataFrame"
     if isinstance(schedulers, str):
         raise TypeError(f"schedulers must be a list of specs, not the text {schedulers!r}")
-    _core.report(_log(log), os.fspath(output), str(title), [_text(s, "schedulers[]") for s in schedulers],
+    _core.report(_log(log), _path(output), title if isinstance(title, bytes) else str(title), [_text(s, "schedulers[]") for s in schedulers],
                  _text(predictor, "predictor", True),
                  _whole_or_none(procs, "procs"), _whole(threads, "threads", 32))
 
@@ -563,5 +578,5 @@ def report(log, output, schedulers=("easy", "conservative"), predictor="", procs
 def report_sweep(results, output, metric="wait_mean", x="", title=None):
     """Write the HTML page of a sweep's results (`schedlab report --sweep RESULTS -o OUTPUT --metric M --x X`):
     `results` is the CSV a sweep wrote; `title`: shown on the page (default: its path)."""
-    _core.report_sweep(os.fspath(results), os.fspath(output), _text(metric, "metric"), _text(x, "x", True),
+    _core.report_sweep(_path(results), _path(output), _text(metric, "metric"), _text(x, "x", True),
                        "" if title is None else str(title))

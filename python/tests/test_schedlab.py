@@ -1038,3 +1038,26 @@ def test_the_examples_of_docs_python_md_run(tmp_path, monkeypatch):
         for block in blocks:
             exec(compile("import schedlab\n" + block, "docs/python.md", "exec"), scope)
     assert os.path.exists("kth.html") and os.path.exists("sweep.html") and os.path.exists("r.csv")
+
+
+def test_a_header_and_a_file_name_that_are_not_utf8(tmp_path):
+    # A Latin-1 header line made read_swf raise UnicodeDecodeError, and a file name that is not UTF-8 (a str with
+    # lone surrogates, as os.fsdecode gives it) could not be passed at all. Header bytes now round-trip exactly.
+    raw = (b"; Computer: caf\xe9 machine\n; MaxProcs: 10\n; UnixStartTime: 800000000\n"
+           b"1 0 0 10 1 -1 -1 1 60 -1 1 1 1 1 1 -1 -1 -1\n2 40 0 10 2 -1 -1 2 60 -1 1 2 1 1 1 -1 -1 -1\n")
+    path = os.fsdecode(os.path.join(os.fsencode(tmp_path), b"caf\xe9.swf"))
+    with open(path, "wb") as f:
+        f.write(raw)
+    df, header = schedlab.read_swf(path)
+    assert header[0] == "; Computer: caf\udce9 machine"
+    out = tmp_path / "copy.swf"
+    schedlab.write_swf(df, out)
+    assert out.read_bytes() == raw
+    assert schedlab.stats(df)["records"] == 2
+    assert schedlab.simulate(path, scheduler="easy").metrics["jobs"]["simulated"] == 2
+    src = schedlab.profiler_ingest(tmp_path / "p.db", [path])["database"]["sources"][0]["identity"]
+    assert src.startswith("UnixStartTime=800000000; Computer=caf")
+    with pytest.raises(ValueError, match="unknown scheduler"):
+        schedlab.simulate(path, scheduler="nosuch")
+    with pytest.raises(FileNotFoundError, match="missing"):
+        schedlab.stats(os.fsdecode(os.path.join(os.fsencode(tmp_path), b"missing\xe9.swf")))

@@ -10,6 +10,7 @@
 #include "cli/analyze_util.h"
 #include "schedlab/analysis/log_distance.h"
 #include "schedlab/experiments/distance_report.h"
+#include "schedlab/base/json_text.h"
 
 namespace schedlab::cli {
 namespace {
@@ -34,7 +35,7 @@ void run_distance(const DistanceCliOptions& opt) {
     j["a_path"] = opt.a;
     j["b_path"] = opt.b;
     j.update(experiments::to_json(d));
-    fmt::print("{}\n", j.dump(2));
+    fmt::print("{}\n", base::json_text(j, 2));
     return;
   }
   std::string out = fmt::format("A: {} ({} processors)\nB: {} ({} processors)\n\n", opt.a, d.procs_a, opt.b, d.procs_b);

@@ -17,6 +17,7 @@
 #include "schedlab/base/threads.h"
 #include "schedlab/experiments/diversity_study.h"
 #include "schedlab/swf/writer.h"
+#include "schedlab/base/json_text.h"
 
 namespace schedlab::cli {
 namespace {
@@ -57,7 +58,7 @@ void run_diversity(const DiversityCliOptions& opt) {
     nlohmann::ordered_json j;
     j["command"] = "analyze diversity";
     j.update(experiments::to_json(st));
-    fmt::print("{}\n", j.dump(2));
+    fmt::print("{}\n", base::json_text(j, 2));
     return;
   }
   if (opt.csv == "-") return;

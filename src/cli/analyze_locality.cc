@@ -14,6 +14,7 @@
 #include "schedlab/analysis/locality.h"
 #include "schedlab/experiments/locality_report.h"
 #include "schedlab/swf/writer.h"
+#include "schedlab/base/json_text.h"
 
 namespace schedlab::cli {
 namespace {
@@ -90,7 +91,7 @@ void run_locality(const LocalityCliOptions& opt) {
     j["command"] = "analyze locality";
     j["path"] = opt.path;
     j.update(experiments::to_json(r, lo, series, attribute));
-    fmt::print("{}\n", j.dump(2));
+    fmt::print("{}\n", base::json_text(j, 2));
   } else if (opt.csv != "-") {
     print_text(opt, series, lo, r);
   }

@@ -14,6 +14,7 @@
 #include "schedlab/analysis/runs.h"
 #include "schedlab/experiments/runs_report.h"
 #include "schedlab/swf/writer.h"
+#include "schedlab/base/json_text.h"
 
 namespace schedlab::cli {
 namespace {
@@ -42,7 +43,7 @@ void run_runs(const RunsCliOptions& opt) {
     j["command"] = "analyze runs";
     j["path"] = opt.path;
     j.update(experiments::to_json(r, key));
-    fmt::print("{}\n", j.dump(2));
+    fmt::print("{}\n", base::json_text(j, 2));
     return;
   }
   if (opt.csv == "-") return;

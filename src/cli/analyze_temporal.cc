@@ -15,6 +15,7 @@
 #include "schedlab/analysis/temporal.h"
 #include "schedlab/experiments/temporal_report.h"
 #include "schedlab/swf/writer.h"
+#include "schedlab/base/json_text.h"
 
 namespace schedlab::cli {
 namespace {
@@ -54,7 +55,7 @@ void run_temporal(const TemporalCliOptions& opt) {
     j["command"] = "analyze temporal";
     j["path"] = opt.path;
     j.update(experiments::to_json(r, !opt.no_hurst));
-    fmt::print("{}\n", j.dump(2));
+    fmt::print("{}\n", base::json_text(j, 2));
     return;
   }
   if (opt.csv == "-" || opt.series_csv == "-") return;

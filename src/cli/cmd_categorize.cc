@@ -16,6 +16,7 @@
 #include "schedlab/experiments/categorize_report.h"
 #include "cli/text_util.h"
 #include "schedlab/analysis/categories.h"
+#include "schedlab/base/json_text.h"
 
 namespace schedlab::cli {
 namespace {
@@ -60,7 +61,7 @@ void run_categorize(const CategorizeCliOptions& opt) {
     j["command"] = "categorize";
     j["path"] = opt.path;
     j.update(experiments::to_json(c, list_key, opt.top));
-    fmt::print("{}\n", j.dump(2));
+    fmt::print("{}\n", base::json_text(j, 2));
     return;
   }
 

@@ -21,6 +21,7 @@
 #include "schedlab/experiments/simulation.h"
 #include "schedlab/swf/reader.h"
 #include "schedlab/swf/writer.h"
+#include "schedlab/base/json_text.h"
 
 namespace schedlab::cli {
 
@@ -125,7 +126,7 @@ void run(const CompareArgs& a) {
   if (a.json) {
     nlohmann::json doc = experiments::to_json(r);
     doc["trace"] = a.trace;
-    fmt::print("{}\n", doc.dump(2));
+    fmt::print("{}\n", base::json_text(doc, 2));
   } else {
     print_text(a, r);
   }

@@ -20,6 +20,7 @@
 #include "schedlab/swf/csv.h"
 #include "schedlab/swf/reader.h"
 #include "schedlab/swf/writer.h"
+#include "schedlab/base/json_text.h"
 
 namespace schedlab::cli {
 namespace {
@@ -72,7 +73,7 @@ void run_bins(const BinsOptions& o) {
     if (!o.max_estimate.empty()) j["dropped_above_max_estimate"] = dropped;
     const nlohmann::ordered_json body = model::to_json(b, static_cast<size_t>(o.top));
     for (auto it = body.begin(); it != body.end(); ++it) j[it.key()] = it.value();
-    fmt::print("{}\n", j.dump(2));
+    fmt::print("{}\n", base::json_text(j, 2));
     return;
   }
   fmt::print("estimate bins of {}{}\n{}", o.path,
@@ -120,7 +121,7 @@ void run_fit(const FitOptions& o) {
       summary += g.fitted ? fmt::format("  {:>5} {:>7} {:>8.3f} {:>9.4f} {:>9.4f}\n", g.group, g.jobs, g.x, g.p, g.q)
                           : fmt::format("  {:>5} {:>7} {:>8.3f} {:>9} {:>9}\n", g.group, g.jobs, g.x, "-", "-");
   }
-  swf::write_text_file(o.output, fit.file.dump(2) + "\n");
+  swf::write_text_file(o.output, base::json_text(fit.file, 2) + "\n");
   if (o.output != "-") fmt::print("{}wrote {}\n", summary, o.output);
 }
 
@@ -152,7 +153,7 @@ void run_generate(const GenerateOptions& o) {
     j["model"] = o.model;
     j["seed"] = o.seed;
     j.update(model::to_json(rep));
-    fmt::print(o.output == "-" ? stderr : stdout, "{}\n", j.dump(2));
+    fmt::print(o.output == "-" ? stderr : stdout, "{}\n", base::json_text(j, 2));
   } else if (o.output != "-") {
     fmt::print("{}: {} model, seed {}: {} estimates written, {} jobs unchanged{}\n", o.output, o.model, o.seed,
                group_thousands(rep.assigned), group_thousands(rep.unknown_runtime),
@@ -175,7 +176,7 @@ void run_compare(const CompareOptions& o) {
     j["real"] = o.real;
     j["model"] = o.model;
     j.update(model::to_json(c));
-    fmt::print("{}\n", j.dump(2));
+    fmt::print("{}\n", base::json_text(j, 2));
     return;
   }
   std::string out = fmt::format("real:  {}\nmodel: {}\n", o.real, o.model);

@@ -13,6 +13,7 @@
 #include "schedlab/swf/writer.h"
 #include "schedlab/trace/flurries.h"
 #include "schedlab/trace/log_time.h"
+#include "schedlab/base/json_text.h"
 
 namespace schedlab::cli {
 namespace {
@@ -41,7 +42,7 @@ void run_flurries(const FlurriesCliOptions& opt) {
     j["command"] = "flurries";
     j["path"] = opt.path;
     j.update(experiments::to_json(flurries, fo, log));
-    fmt::print("{}\n", j.dump(2));
+    fmt::print("{}\n", base::json_text(j, 2));
     return;
   }
   if (opt.csv == "-") return;

@@ -24,6 +24,7 @@
 #include "schedlab/swf/csv.h"
 #include "schedlab/swf/reader.h"
 #include "schedlab/swf/writer.h"
+#include "schedlab/base/json_text.h"
 
 namespace schedlab::cli {
 namespace {
@@ -71,7 +72,7 @@ void run_profiler_experiment(const ProfilerExperimentCliOptions& opt) {
                        {"runs_per_executable", training_runs},
                        {"records", static_cast<int64_t>(training.size())}};
     // With the log on standard output the report goes to standard error, so the SWF stays clean.
-    fmt::print(opt.output == "-" ? stderr : stdout, "{}\n", j.dump(2));
+    fmt::print(opt.output == "-" ? stderr : stdout, "{}\n", base::json_text(j, 2));
     return;
   }
   if (opt.output == "-") return;
@@ -216,7 +217,7 @@ void run_talby(const TalbyCliOptions& opt) {
     j["command"] = "generate talby";
     j["output"] = opt.output;
     j.update(model::to_json(o, p, jm, st));
-    fmt::print(opt.output == "-" ? stderr : stdout, "{}\n", j.dump(2));
+    fmt::print(opt.output == "-" ? stderr : stdout, "{}\n", base::json_text(j, 2));
     return;
   }
   if (opt.output == "-") return;

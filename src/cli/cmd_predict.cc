@@ -15,6 +15,7 @@
 #include "schedlab/predict/registry.h"
 #include "schedlab/swf/reader.h"
 #include "schedlab/swf/writer.h"
+#include "schedlab/base/json_text.h"
 
 namespace schedlab::cli {
 
@@ -47,7 +48,7 @@ void run(const PredictArgs& a) {
   if (a.json) {
     nlohmann::json doc = experiments::to_json(r);
     doc["trace"] = a.trace;
-    fmt::print("{}\n", doc.dump(2));
+    fmt::print("{}\n", base::json_text(doc, 2));
     return;
   }
   const workload::Workload& w = r.workload;

@@ -18,6 +18,7 @@
 #include "schedlab/experiments/profiler_report.h"
 #include "schedlab/predict/profiler.h"
 #include "schedlab/predict/profiler_db.h"
+#include "schedlab/base/json_text.h"
 
 namespace schedlab::cli {
 
@@ -114,7 +115,7 @@ void run_ingest(const IngestArgs& a) {
     doc["db"] = a.db;
     doc["created"] = db.created();
     doc["wall_time_s"] = seconds;
-    fmt::print("{}\n", doc.dump(2));
+    fmt::print("{}\n", base::json_text(doc, 2));
     return;
   }
   fmt::print("database     {}{}\n", a.db, db.created() ? " (created)" : "");
@@ -139,7 +140,7 @@ void run_query(const QueryArgs& a) {
     nlohmann::json doc = experiments::to_json(e, a.confidence);
     doc["job"] = {{"user", a.job.user}, {"executable", a.job.exe}, {"procs", a.job.procs}, {"elapsed", a.job.elapsed}};
     doc["db"] = a.db;
-    fmt::print("{}\n", doc.dump(2));
+    fmt::print("{}\n", base::json_text(doc, 2));
     return;
   }
   fmt::print("job          {}\n", describe_job(a.job));
@@ -160,7 +161,7 @@ void run_compare(const CompareArgs& a) {
   if (a.json) {
     nlohmann::json doc = experiments::to_json(c, a.difference, a.confidence);
     doc["db"] = a.db;
-    fmt::print("{}\n", doc.dump(2));
+    fmt::print("{}\n", base::json_text(doc, 2));
     return;
   }
   fmt::print("job A        {}\n", describe_job(a.a));

@@ -15,6 +15,7 @@
 #include "cli/text_util.h"
 #include "schedlab/experiments/session_study.h"
 #include "schedlab/swf/writer.h"
+#include "schedlab/base/json_text.h"
 
 namespace schedlab::cli {
 namespace {
@@ -126,7 +127,7 @@ void run_sessions(const SessionsCliOptions& opt) {
   if (!opt.out.empty()) swf::write_text_file(opt.out, experiments::session_study_csv(st));
   if (!opt.users_out.empty()) swf::write_text_file(opt.users_out, experiments::user_study_csv(st));
   if (opt.json) {
-    fmt::print("{}\n", experiments::to_json(st).dump(2));
+    fmt::print("{}\n", base::json_text(experiments::to_json(st), 2));
     return;
   }
   if (opt.out == "-" || opt.users_out == "-") return;

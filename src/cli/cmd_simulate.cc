@@ -22,6 +22,7 @@
 #include "schedlab/workload/workload.h"
 #include "schedlab/swf/reader.h"
 #include "schedlab/swf/writer.h"
+#include "schedlab/base/json_text.h"
 
 namespace schedlab::cli {
 
@@ -119,7 +120,7 @@ void print_event_cost_text(const sim::EventCostSummary& s) {
 void print_json(const SimulateArgs& a, const experiments::Simulation& sim) {
   nlohmann::json doc = experiments::to_json(sim);
   doc["trace"] = a.trace;
-  fmt::print("{}\n", doc.dump(2));
+  fmt::print("{}\n", base::json_text(doc, 2));
 }
 
 void print_adaptive_text(const sim::AdaptiveStats& a) {

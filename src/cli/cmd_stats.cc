@@ -13,6 +13,7 @@
 #include "schedlab/experiments/log_summary.h"
 #include "schedlab/swf/reader.h"
 #include "schedlab/trace/log_time.h"
+#include "schedlab/base/json_text.h"
 
 namespace schedlab::cli {
 namespace {
@@ -175,7 +176,7 @@ void run_stats(const StatsOptions& opt) {
     nlohmann::ordered_json j;
     j["path"] = opt.path;
     j.update(experiments::to_json(s, log.header));
-    fmt::print("{}\n", j.dump(2));
+    fmt::print("{}\n", base::json_text(j, 2));
   }
   else fmt::print("{}", stats_text(opt.path, log.header, s));
 }

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "schedlab/experiments/report.h"
+#include "schedlab/base/json_text.h"
 
 namespace schedlab::experiments {
 namespace {
@@ -269,7 +270,7 @@ std::string render_report(const nlohmann::json& data, const std::string& librari
   std::string page = kHead;
   page += script_safe_code(libraries);
   page += "\n</script>\n<script type=\"application/json\" id=\"schedlab-data\">";
-  page += script_safe(data.dump());
+  page += script_safe(base::json_text(data));
   page += "</script>\n";
   page += kBody;
   return page;

@@ -29,6 +29,7 @@
 #include "schedlab/swf/csv.h"
 #include "schedlab/swf/reader.h"
 #include "schedlab/trace/log_time.h"
+#include "schedlab/base/json_text.h"
 
 namespace schedlab::experiments {
 
@@ -560,7 +561,7 @@ std::string cell_text(const nlohmann::json& v) {
     const double d = v.get<double>();
     return std::isfinite(d) ? fmt::format("{}", d) : "";
   }
-  return v.dump();
+  return base::json_text(v);
 }
 
 using base::csv_field;
@@ -615,7 +616,7 @@ std::string sweep_jsonl_line(const SweepRow& row) {
     const auto& v = row.values[i];
     j[cols[i]] = v.is_number_float() && !std::isfinite(v.get<double>()) ? nlohmann::json() : v;
   }
-  return j.dump() + "\n";
+  return base::json_text(j) + "\n";
 }
 
 SweepSummary run_sweep(const SweepSpec& spec, const std::vector<SweepRun>& runs, const SweepOptions& o) {

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "schedlab/swf/writer.h"
+#include "schedlab/base/json_text.h"
 
 namespace schedlab::experiments {
 namespace {
@@ -80,7 +81,7 @@ SweepArray write_sweep_array(const SweepArrayOptions& o, const std::vector<Sweep
   const nlohmann::ordered_json manifest = {{"spec", a.manifest.spec},     {"runs", a.manifest.runs},
                                            {"shards", a.manifest.shards}, {"format", extension(o.jsonl)},
                                            {"digest", a.manifest.digest}};
-  write_text(a.dir + "/sweep.json", manifest.dump(2) + "\n");
+  write_text(a.dir + "/sweep.json", base::json_text(manifest, 2) + "\n");
   return a;
 }
 

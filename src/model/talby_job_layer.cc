@@ -15,6 +15,7 @@
 #include "schedlab/trace/conventions.h"
 #include "schedlab/trace/log_time.h"
 #include "schedlab/trace/sessions.h"
+#include "schedlab/base/json_text.h"
 
 namespace schedlab::model {
 
@@ -358,7 +359,7 @@ TalbyJobModel read_talby_job_model(const std::string& path) {
 }
 
 void write_talby_job_model(const std::string& path, const TalbyJobModel& model) {
-  swf::write_text_file(path, to_json(model).dump(1) + "\n");
+  swf::write_text_file(path, base::json_text(to_json(model), 1) + "\n");
 }
 
 TalbySession draw_session_start(const TalbyJobModel& model, analysis::SessionClass cls, int64_t week_start,

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <memory>
 #include <set>
@@ -67,6 +68,7 @@
 #include "schedlab/swf/reader.h"
 #include "schedlab/swf/record.h"
 #include "schedlab/swf/writer.h"
+#include "schedlab/base/json_text.h"
 
 namespace py = pybind11;
 using namespace schedlab;
@@ -75,12 +77,36 @@ namespace {
 
 using LogPtr = std::shared_ptr<swf::Log>;  // never modified once built (pybind11 holders are non-const)
 
+// Text from a log (a header line, a file name) as Python's str: bytes that are not UTF-8 (a Latin-1 header) become
+// lone surrogates, as os.fsdecode makes them, and go back to the same bytes (text_bytes in the package); a strict
+// decode raised UnicodeDecodeError from read_swf of such a log.
+py::str py_text(const std::string& s) {
+  PyObject* o = PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), "surrogateescape");
+  if (o == nullptr) throw py::error_already_set();
+  return py::reinterpret_steal<py::str>(o);
+}
+
+py::list py_texts(const std::vector<std::string>& v) {
+  py::list l;
+  for (const auto& s : v) l.append(py_text(s));
+  return l;
+}
+
+// An exception's message as Python's: PyErr_SetString decodes it strictly, and a message quoting a header line
+// that is not UTF-8 became a UnicodeDecodeError in its place.
+void set_error(PyObject* type, const char* message) {
+  PyObject* text = PyUnicode_DecodeUTF8(message, static_cast<Py_ssize_t>(std::strlen(message)), "replace");
+  if (text == nullptr) return;  // the decode's own error is set
+  PyErr_SetObject(type, text);
+  Py_DECREF(text);
+}
+
 // nlohmann JSON -> Python objects (dict, list, float, int, str, bool, None).
 py::object to_python(const nlohmann::json& j) {
   switch (j.type()) {
     case nlohmann::json::value_t::object: {
       py::dict d;
-      for (const auto& [k, v] : j.items()) d[py::str(k)] = to_python(v);
+      for (const auto& [k, v] : j.items()) d[py_text(k)] = to_python(v);
       return d;
     }
     case nlohmann::json::value_t::array: {
@@ -88,7 +114,7 @@ py::object to_python(const nlohmann::json& j) {
       for (const auto& v : j) l.append(to_python(v));
       return l;
     }
-    case nlohmann::json::value_t::string: return py::str(j.get<std::string>());
+    case nlohmann::json::value_t::string: return py_text(j.get_ref<const std::string&>());
     case nlohmann::json::value_t::boolean: return py::bool_(j.get<bool>());
     case nlohmann::json::value_t::number_integer: return py::int_(j.get<int64_t>());
     case nlohmann::json::value_t::number_unsigned: return py::int_(j.get<uint64_t>());
@@ -113,13 +139,13 @@ T choice(const char* param, const std::string& given, const std::optional<T>& pa
   throw py::value_error(message);
 }
 
-nlohmann::json ordered_to_plain(const nlohmann::ordered_json& j) { return nlohmann::json::parse(j.dump()); }
+nlohmann::json ordered_to_plain(const nlohmann::ordered_json& j) { return nlohmann::json::parse(base::json_text(j)); }
 
 // A missing input file is Python's FileNotFoundError (the library's errors are ValueError or OSError).
 void require_file(const std::string& path) {
   std::error_code ec;
   if (path != "-" && !std::filesystem::exists(path, ec)) {
-    PyErr_SetString(PyExc_FileNotFoundError, (path + ": no such file").c_str());
+    set_error(PyExc_FileNotFoundError, (path + ": no such file").c_str());
     throw py::error_already_set();
   }
 }
@@ -412,7 +438,7 @@ py::tuple simulate_python(const LogPtr& log, const py::object& scheduler, const 
 
 template <typename J>
 py::object json_out(const J& j) {
-  return to_python(nlohmann::json::parse(j.dump()));
+  return to_python(nlohmann::json::parse(base::json_text(j)));
 }
 
 // "share" or "uniform" (analysis::parse_expected_counts), named as the Python parameter.
@@ -542,16 +568,16 @@ PYBIND11_MODULE(_core, m) {
     try {
       if (p) std::rethrow_exception(p);
     } catch (const swf::WriteError& e) {
-      PyErr_SetString(PyExc_OSError, e.what());
+      set_error(PyExc_OSError, e.what());
     } catch (const std::exception& e) {
-      PyErr_SetString(PyExc_ValueError, e.what());
+      set_error(PyExc_ValueError, e.what());
     }
   });
   py::class_<swf::Log, LogPtr>(m, "Log", "An SWF log held by the library (immutable, shared by reference)")
-      .def_property_readonly("header_lines", [](const swf::Log& l) { return l.header.lines; })
-      .def_property_readonly("path", [](const swf::Log& l) { return l.path; })
+      .def_property_readonly("header_lines", [](const swf::Log& l) { return py_texts(l.header.lines); })
+      .def_property_readonly("path", [](const swf::Log& l) { return py_text(l.path); })
       .def_property_readonly("header_warnings",
-                             [](const swf::Log& l) { return trace::header_warnings(l.header, l.path); })
+                             [](const swf::Log& l) { return py_texts(trace::header_warnings(l.header, l.path)); })
       .def("__len__", [](const swf::Log& l) { return l.records.size(); });
   m.def("read_log", &read_log, py::arg("path"));
   m.def("log_columns", [](const LogPtr& l) { return log_columns(*l); }, py::arg("log"));
@@ -822,7 +848,7 @@ PYBIND11_MODULE(_core, m) {
     if (!source.empty() && logs.size() > 1) throw py::value_error("source names one log; give one log with it");
     std::vector<std::variant<std::string, LogPtr>> items;
     for (const auto& item : logs) {
-      if (py::isinstance<py::str>(item)) {
+      if (py::isinstance<py::str>(item) || py::isinstance<py::bytes>(item)) {  // bytes: a name that is not UTF-8
         items.emplace_back(item.cast<std::string>());
       } else {
         items.emplace_back(item.cast<LogPtr>());
