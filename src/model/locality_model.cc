@@ -31,6 +31,21 @@ struct Item {
 // Exponential gap with rate `rate` per second.
 double exponential(base::Rng& rng, double rate) { return -std::log(1.0 - rng.uniform()) / rate; }
 
+// Terms of the run-length sums added one by one; past this, the rest of a sum is Euler-Maclaurin's (below).
+constexpr int64_t kDirectTerms = 1'000'000;
+
+// sum_{r=a}^{b} r^-s (a >= kDirectTerms, s > 0) by Euler-Maclaurin: the integral, the end points' half values and
+// the first two derivative corrections. At a >= 10^6 the next term is below 1e-30 of the sum, far under a double's
+// precision, so the sum is what adding the terms exactly would give, in O(1): --max-repetitions 2000000000 added
+// two billion powers (a minute) for the mean run length.
+double power_sum_tail(double a, double b, double s) {
+  const auto f = [&](double x) { return std::pow(x, -s); };
+  const auto d1 = [&](double x) { return -s * std::pow(x, -s - 1); };
+  const auto d3 = [&](double x) { return -s * (s + 1) * (s + 2) * std::pow(x, -s - 3); };
+  const double integral = s == 1.0 ? std::log(b / a) : (std::pow(b, 1 - s) - std::pow(a, 1 - s)) / (1 - s);
+  return integral + (f(a) + f(b)) / 2 + (d1(b) - d1(a)) / 12 - (d3(b) - d3(a)) / 720;
+}
+
 }  // namespace
 
 namespace {
@@ -89,14 +104,27 @@ std::vector<swf::Record> generate_locality(const std::vector<swf::Record>& log, 
   std::sort(submits.begin(), submits.end());
   const int64_t jobs = o.jobs > 0 ? o.jobs : static_cast<int64_t>(pool.size());
 
-  // The run-length table: P(R = r) ∝ r^-theta, r = 1..max.
-  std::vector<double> cdf(static_cast<size_t>(o.max_repetitions));
+  // The run-length table: P(R = r) ∝ r^-theta, r = 1..max. It stops at `jobs` entries: a draw past the table is a
+  // run of more than `jobs` repeats, cut like any run at the jobs still to generate, so the longer table would give
+  // the same log (it was 16 GB for --max-repetitions 2000000000). The normalisation and the mean run length are
+  // over 1..max: the first kDirectTerms terms added, the rest by power_sum_tail.
+  const int64_t max = o.max_repetitions;
+  std::vector<double> cdf(static_cast<size_t>(std::min(max, jobs)));
   double total = 0, mean = 0;
-  for (int r = 1; r <= o.max_repetitions; ++r) {
+  for (int64_t r = 1; r <= std::min(max, kDirectTerms); ++r) {
     const double p = std::pow(static_cast<double>(r), -o.theta);
     total += p;
-    mean += r * p;
-    cdf[static_cast<size_t>(r - 1)] = total;
+    mean += static_cast<double>(r) * p;
+    if (r <= static_cast<int64_t>(cdf.size())) cdf[static_cast<size_t>(r - 1)] = total;
+  }
+  if (max > kDirectTerms) {
+    const auto a = static_cast<double>(kDirectTerms + 1), b = static_cast<double>(max);
+    total += power_sum_tail(a, b, o.theta);
+    mean += power_sum_tail(a, b, o.theta - 1);
+    // Table entries past the terms added (jobs > kDirectTerms): each from the tail up to it.
+    for (auto r = kDirectTerms + 1; r <= static_cast<int64_t>(cdf.size()); ++r)
+      cdf[static_cast<size_t>(r - 1)] = cdf[static_cast<size_t>(kDirectTerms - 1)] +
+                                        power_sum_tail(a, static_cast<double>(r), o.theta);
   }
   mean /= total;
   for (double& c : cdf) c /= total;

@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <map>
 #include <sstream>
 #include <stdexcept>
@@ -50,6 +52,38 @@ TEST(LocalityModelTest, RepeatsAreStaggeredByTheirRuntimeAndThinkTime) {
   EXPECT_EQ(stats.pool, 2);
   EXPECT_LE(stats.runs, 40);
   EXPECT_GE(stats.runs, 14);  // at most 3 jobs per run
+}
+
+// The mean run length over 1..max against the terms added one by one, past the million terms the model adds (the
+// rest is Euler-Maclaurin's), for a heavy and a light tail.
+TEST(LocalityModelTest, MeanRunLengthOfALongTableEqualsTheDirectSum) {
+  for (const double theta : {1.05, 1.5, 2.0, 3.0}) {
+    LocalityModelOptions o;
+    o.theta = theta;
+    o.max_repetitions = 3'000'000;
+    o.jobs = 100;
+    LocalityModelStats stats;
+    generate_locality(two_jobs(), o, &stats);
+    double total = 0, weighted = 0;
+    for (int r = 1; r <= o.max_repetitions; ++r) {
+      const double p = std::pow(static_cast<double>(r), -theta);
+      total += p;
+      weighted += r * p;
+    }
+    EXPECT_NEAR(stats.mean_run_length, weighted / total, 1e-12 * weighted / total) << theta;
+  }
+}
+
+// --max-repetitions up to 2^31 - 1: the table is at most `jobs` long and the sums are O(1) past a million terms.
+// It was a table of max doubles: 16 GB and two billion powers (a minute) for 100 jobs.
+TEST(LocalityModelTest, TheLongestRunsAllowedNeedNoTableOfThatSize) {
+  LocalityModelOptions o;
+  o.max_repetitions = std::numeric_limits<int32_t>::max();
+  o.theta = 1.5;
+  o.jobs = 100;
+  LocalityModelStats stats;
+  EXPECT_EQ(generate_locality(two_jobs(), o, &stats).size(), 100u);
+  EXPECT_GT(stats.mean_run_length, 1.0);
 }
 
 TEST(LocalityModelTest, OneRepetitionIsSamplingFromTheLog) {
