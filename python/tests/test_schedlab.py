@@ -1061,3 +1061,38 @@ def test_a_header_and_a_file_name_that_are_not_utf8(tmp_path):
         schedlab.simulate(path, scheduler="nosuch")
     with pytest.raises(FileNotFoundError, match="missing"):
         schedlab.stats(os.fsdecode(os.path.join(os.fsencode(tmp_path), b"missing\xe9.swf")))
+
+
+def test_ctrl_c_stops_a_sweep_and_the_same_call_resumes(tmp_path):
+    # Ctrl-C during a sweep went unseen until its last run (the GIL released, Python's handler only ran after);
+    # now the runs under way finish, the file holds whole rows, KeyboardInterrupt is raised, and the same call
+    # resumes to the rows of an uninterrupted sweep.
+    import signal
+    spec = tmp_path / "s.toml"
+    spec.write_text(f'logs = ["{KTH}"]\nschedulers = ["conservative"]\nloads = [0.9]\n'
+                    f'seeds = [{", ".join(str(i) for i in range(1, 17))}]\n')
+    out = tmp_path / "r.csv"
+
+    def interrupt_after_first_row():
+        for _ in range(3000):
+            if out.exists() and len(out.read_text().splitlines()) >= 2:
+                break
+            time.sleep(0.01)
+        os.kill(os.getpid(), signal.SIGINT)
+
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)  # a background job may have inherited SIG_IGN
+    try:
+        timer = threading.Thread(target=interrupt_after_first_row)
+        timer.start()
+        with pytest.raises(KeyboardInterrupt):
+            schedlab.sweep(spec, output=out, threads=1)
+        timer.join()
+    finally:
+        signal.signal(signal.SIGINT, old)
+    text = out.read_text()
+    assert text.endswith("\n")
+    assert 2 <= len(text.splitlines()) < 17  # the header and some rows, not all 16
+    resumed = schedlab.sweep(spec, output=out, threads=1)
+    reference = schedlab.sweep(spec, output=tmp_path / "whole.csv", threads=1)
+    assert len(resumed) == 16
+    pd.testing.assert_frame_equal(resumed.drop(columns="wall_seconds"), reference.drop(columns="wall_seconds"))

@@ -12,12 +12,18 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <cstring>
+#include <exception>
 #include <filesystem>
 #include <memory>
+#include <mutex>
 #include <set>
 #include <string>
+#include <thread>
 #include <variant>
 #include <vector>
 
@@ -518,6 +524,43 @@ LogPtr with_records(const LogPtr& source, std::vector<swf::Record> records, swf:
   return out;
 }
 
+// Runs `work` (without the GIL) on a thread of its own while this one looks for a signal every 0.1 s: Ctrl-C
+// sets `stop`, the work ends after the runs under way, and KeyboardInterrupt is raised. Without it a sweep went on
+// to its last run, however many hours away, and only then raised it (and a sweep to a file had written every
+// row). Only Python's main thread sees signals; elsewhere this just waits.
+template <class Work>
+void interruptible(std::atomic<bool>& stop, Work&& work) {
+  std::mutex mu;
+  std::condition_variable cv;
+  bool done = false;
+  std::exception_ptr error;
+  std::thread worker([&] {
+    try {
+      work();
+    } catch (...) {
+      error = std::current_exception();
+    }
+    std::lock_guard<std::mutex> lock(mu);
+    done = true;
+    cv.notify_all();
+  });
+  bool interrupted = false;
+  for (;;) {
+    {
+      py::gil_scoped_release release;
+      std::unique_lock<std::mutex> lock(mu);
+      if (cv.wait_for(lock, std::chrono::milliseconds(100), [&] { return done; })) break;
+    }
+    if (!interrupted && PyErr_CheckSignals() != 0) {  // the handler's exception (KeyboardInterrupt) is now set
+      interrupted = true;
+      stop = true;
+    }
+  }
+  worker.join();
+  if (interrupted) throw py::error_already_set();
+  if (error) std::rethrow_exception(error);
+}
+
 // Returns (rows, warnings): the warnings about the logs' headers, which Python issues.
 py::tuple sweep(const std::string& text, const std::string& name, int threads) {
   const experiments::SweepSpec spec = name.empty() ? experiments::parse_sweep_spec(text, "<spec>")
@@ -525,14 +568,13 @@ py::tuple sweep(const std::string& text, const std::string& name, int threads) {
   const auto runs = experiments::expand_sweep(spec);
   std::vector<experiments::SweepRow> rows;
   std::vector<std::string> warnings;
-  {
-    py::gil_scoped_release release;
-    experiments::SweepOptions o;
-    o.threads = threads;
-    o.on_row = [&](const experiments::SweepRow& r) { rows.push_back(r); };
-    o.on_warning = [&](const std::string& w) { warnings.push_back(w); };
-    experiments::run_sweep(spec, runs, o);
-  }
+  std::atomic<bool> stop{false};
+  experiments::SweepOptions o;
+  o.threads = threads;
+  o.stop = &stop;
+  o.on_row = [&](const experiments::SweepRow& r) { rows.push_back(r); };
+  o.on_warning = [&](const std::string& w) { warnings.push_back(w); };
+  interruptible(stop, [&] { experiments::run_sweep(spec, runs, o); });
   py::list out;
   for (const auto& r : rows) {
     py::list values;
@@ -550,13 +592,12 @@ py::tuple sweep_to_file(const std::string& text, const std::string& name, int th
   const auto runs = experiments::expand_sweep(spec);
   experiments::SweepSummary sum;
   std::vector<std::string> warnings;
-  {
-    py::gil_scoped_release release;
-    experiments::SweepOptions o;
-    o.threads = threads;
-    o.on_warning = [&](const std::string& w) { warnings.push_back(w); };
-    sum = experiments::run_sweep_to_file(spec, runs, output, jsonl, o);
-  }
+  std::atomic<bool> stop{false};
+  experiments::SweepOptions o;
+  o.threads = threads;
+  o.stop = &stop;  // interrupted: the rows written are whole, and the same call resumes
+  o.on_warning = [&](const std::string& w) { warnings.push_back(w); };
+  interruptible(stop, [&] { sum = experiments::run_sweep_to_file(spec, runs, output, jsonl, o); });
   return py::make_tuple(sum.run, sum.skipped, sum.failed, warnings);
 }
 
