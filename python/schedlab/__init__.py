@@ -16,6 +16,7 @@ import numbers
 import os
 import warnings
 
+import numpy as np
 import pandas as pd
 
 from . import _core
@@ -260,10 +261,10 @@ def sweep(spec, threads=0, output=None):
         for w in log_warnings:
             warnings.warn(w, stacklevel=2)
         return _read_sweep_output(output, jsonl)
-    rows, log_warnings = _core.sweep("" if path else spec, path, _whole(threads, "threads", 32))
+    csv, log_warnings = _core.sweep("" if path else spec, path, _whole(threads, "threads", 32))
     for w in log_warnings:
         warnings.warn(w, stacklevel=2)
-    return pd.DataFrame(rows, columns=list(_core.sweep_columns()))
+    return _read_sweep_output(io.BytesIO(csv), False)
 
 
 def sweep_collect(directory, output):
@@ -276,15 +277,24 @@ def sweep_collect(directory, output):
 
 def _read_manifest_format(directory):
     import json
-    with open(os.path.join(directory, "sweep.json")) as f:
+    with open(os.path.join(os.fsdecode(directory), "sweep.json")) as f:
         return json.load(f)["format"]
 
 
 def _read_sweep_output(path, jsonl):
-    path = os.fsdecode(path)  # pandas takes str paths (os.fsdecode's, for a name that is not UTF-8)
+    """The rows of a sweep as one DataFrame whatever their source (the CSV text of a sweep in memory, a CSV file, a
+    JSON lines file), with the column types read_csv gives the CSV: a number column is int64 when every value is
+    a whole number and none is missing, float64 otherwise (a sweep in memory had object columns of None, and the
+    JSON lines float64 where the CSV had int64)."""
+    if not isinstance(path, io.IOBase):
+        path = os.fsdecode(path)  # pandas takes str paths (os.fsdecode's, for a name that is not UTF-8)
     columns = list(_core.sweep_columns())
     if jsonl:
         df = pd.read_json(path, lines=True, dtype=False) if os.path.getsize(path) else pd.DataFrame(columns=columns)
+        for c in df.columns:
+            s = df[c]
+            if s.dtype == np.float64 and s.notna().all() and np.isfinite(s).all() and (s == np.floor(s)).all():
+                df[c] = s.astype(np.int64)
     else:
         df = pd.read_csv(path, keep_default_na=False, na_values=[""])
     # Run order, as without an output: a row deleted by hand and run again by a resume sits at the file's end.

@@ -1093,6 +1093,17 @@ def test_ctrl_c_stops_a_sweep_and_the_same_call_resumes(tmp_path):
     assert text.endswith("\n")
     assert 2 <= len(text.splitlines()) < 17  # the header and some rows, not all 16
     resumed = schedlab.sweep(spec, output=out, threads=1)
-    reference = schedlab.sweep(spec, output=tmp_path / "whole.csv", threads=1)
+    reference = schedlab.sweep(spec, threads=1)
     assert len(resumed) == 16
     pd.testing.assert_frame_equal(resumed.drop(columns="wall_seconds"), reference.drop(columns="wall_seconds"))
+
+
+def test_a_sweep_in_memory_in_csv_and_in_json_lines_is_one_dataframe(tmp_path):
+    # Values and column types: in memory, `procs` and the accuracy columns were object columns of None, and the
+    # JSON lines float64 where the CSV had int64 (arrival_scale 1, wait_median 12681).
+    spec = f'logs = ["{KTH}"]\nschedulers = ["easy", "fcfs"]\nloads = [0.9]\n'
+    frames = [schedlab.sweep(spec), schedlab.sweep(spec, output=tmp_path / "r.csv"),
+              schedlab.sweep(spec, output=tmp_path / "r.jsonl")]
+    assert frames[0]["arrival_scale"].dtype == np.int64 and frames[0]["procs"].dtype == np.float64
+    for f in frames[1:]:
+        pd.testing.assert_frame_equal(f.drop(columns="wall_seconds"), frames[0].drop(columns="wall_seconds"))

@@ -561,27 +561,23 @@ void interruptible(std::atomic<bool>& stop, Work&& work) {
   if (error) std::rethrow_exception(error);
 }
 
-// Returns (rows, warnings): the warnings about the logs' headers, which Python issues.
+// Returns (CSV text, warnings): the rows as `schedlab sweep -o X.csv` writes them, which Python reads as it reads
+// such a file (so that a sweep in memory and one to a file give one DataFrame), and the warnings about the logs'
+// headers, which Python issues.
 py::tuple sweep(const std::string& text, const std::string& name, int threads) {
   const experiments::SweepSpec spec = name.empty() ? experiments::parse_sweep_spec(text, "<spec>")
                                                    : experiments::read_sweep_spec(name);
   const auto runs = experiments::expand_sweep(spec);
-  std::vector<experiments::SweepRow> rows;
+  std::string csv = experiments::sweep_csv_header();
   std::vector<std::string> warnings;
   std::atomic<bool> stop{false};
   experiments::SweepOptions o;
   o.threads = threads;
   o.stop = &stop;
-  o.on_row = [&](const experiments::SweepRow& r) { rows.push_back(r); };
+  o.on_row = [&](const experiments::SweepRow& r) { csv += experiments::sweep_csv_line(r); };
   o.on_warning = [&](const std::string& w) { warnings.push_back(w); };
   interruptible(stop, [&] { experiments::run_sweep(spec, runs, o); });
-  py::list out;
-  for (const auto& r : rows) {
-    py::list values;
-    for (const auto& v : r.values) values.append(to_python(v));
-    out.append(values);
-  }
-  return py::make_tuple(out, warnings);
+  return py::make_tuple(py::bytes(csv), py_texts(warnings));
 }
 
 // The sweep into a resumable file (the CLI's -o): returns (runs now, runs already there, failed, warnings).
