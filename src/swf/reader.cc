@@ -645,6 +645,10 @@ bool Reader::parse_record(std::string_view line, Record& record) {
   if (fields != kFieldCount) {
     reason = "wrong_field_count";
     what = "expected " + std::to_string(kFieldCount) + " fields, found " + std::to_string(fields);
+    // `convert`'s CSV read as SWF (standard input, or a name without .csv): say what it looks like.
+    if (line.starts_with('#') || line.starts_with("job_number,"))
+      what += ": this looks like a CSV log (its '#' header lines, its column row), which is read by a .csv or "
+              ".csv.gz name (standard input is read as SWF)";
   } else {
     const std::string prefix = "field " + std::to_string(error_field) + " (" +
                                std::string(kFieldNames[static_cast<size_t>(error_field - 1)]) + "): ";

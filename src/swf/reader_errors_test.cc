@@ -186,6 +186,12 @@ TEST(ReaderErrors, EmptyFile) {
   EXPECT_EQ(parse_error(""), "t.swf: empty file, no records or header");
   // A one-byte file that is not empty but has no complete record.
   EXPECT_EQ(parse_error("7"), "t.swf:1: expected 18 fields, found 1");
+  // A CSV log read as SWF (`stats - < log.csv`): the error says what it is.
+  const std::string hint = ": this looks like a CSV log (its '#' header lines, its column row), which is read by a "
+                           ".csv or .csv.gz name (standard input is read as SWF)";
+  EXPECT_EQ(parse_error("# ; MaxProcs: 4\njob_number,submit_time,wait_time\n"),
+            "t.swf:1: expected 18 fields, found 4" + hint);
+  EXPECT_EQ(parse_error("job_number,submit_time,wait_time\n"), "t.swf:1: expected 18 fields, found 1" + hint);
 }
 
 TEST(ReaderErrors, TruncatedGzip) {
