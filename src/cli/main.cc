@@ -4,10 +4,12 @@
 // in schedlab: base/errors.h).
 #include <cerrno>
 #include <cstdio>
+#include <algorithm>
 #include <cstring>
 #include <exception>
 #include <new>
 #include <string>
+#include <vector>
 
 #include <fmt/core.h>
 
@@ -36,6 +38,54 @@ void refuse_negative_counts(CLI::App& app) {
   for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) refuse_negative_counts(*sub);
 }
 
+size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = up;
+    }
+  }
+  return row[b.size()];
+}
+
+// A mistyped or missing command ("schedlab simulat log.swf", "schedlab analyze tempral", "schedlab estimates"):
+// CLI11 says only "A subcommand is required". This names the word, the commands there are and the nearest one;
+// empty when the words are commands.
+std::string unknown_command(CLI::App& app, int argc, char** argv) {
+  CLI::App* at = &app;
+  std::string where = "schedlab";
+  for (int i = 1; i < argc; ++i) {
+    const std::string word = argv[i];
+    if (word.starts_with('-') || at->get_require_subcommand_min() == 0) return "";
+    std::string names, nearest;
+    size_t best = 4;  // suggest only within 3 edits
+    CLI::App* next = nullptr;
+    for (CLI::App* sub : at->get_subcommands([](CLI::App*) { return true; })) {
+      if (sub->get_name() == word) next = sub;
+      names += (names.empty() ? "" : ", ") + sub->get_name();
+      if (const size_t d = edit_distance(word, sub->get_name()); d < best) {
+        best = d;
+        nearest = sub->get_name();
+      }
+    }
+    if (next == nullptr)
+      return fmt::format("'{}' is not a command of {} ({}){}", word, where, names,
+                         nearest.empty() ? "" : fmt::format("; did you mean '{}'?", nearest));
+    at = next;
+    where += " " + word;
+  }
+  if (at->get_require_subcommand_min() == 0) return "";
+  std::string names;
+  for (CLI::App* sub : at->get_subcommands([](CLI::App*) { return true; }))
+    names += (names.empty() ? "" : ", ") + sub->get_name();
+  return fmt::format("{} needs a command: {} (--help for each)", where, names);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -58,6 +108,10 @@ int main(int argc, char** argv) {
   schedlab::cli::add_sweep_command(app);
   schedlab::cli::add_report_command(app);
   refuse_negative_counts(app);
+  if (const std::string unknown = unknown_command(app, argc, argv); !unknown.empty()) {
+    fmt::print(stderr, "schedlab: error: {}\n", unknown);
+    return 2;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

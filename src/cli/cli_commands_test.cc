@@ -1,0 +1,43 @@
+// A mistyped or missing command is named, with the commands there are and the nearest one (exit 2). CLI11 said
+// only "A subcommand is required" for `schedlab simulat log.swf`.
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "test_util.h"
+
+namespace schedlab::testing {
+namespace {
+
+TEST(CliCommands, AMistypedOrMissingCommandIsNamed) {
+  CliResult r = run_cli({"simulat", "log.swf"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("schedlab: error: 'simulat' is not a command of schedlab (stats, filter,"), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("; did you mean 'simulate'?"), std::string::npos) << r.err;
+  r = run_cli({"analyze", "tempral", "log.swf"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("'tempral' is not a command of schedlab analyze (locality, diversity, runs, temporal, "
+                       "distance); did you mean 'temporal'?"),
+            std::string::npos)
+      << r.err;
+  r = run_cli({"frobnicate"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err.find("did you mean"), std::string::npos) << r.err;  // nothing near it
+  r = run_cli({"estimates"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("schedlab estimates needs a command: bins, fit, generate, compare"), std::string::npos)
+      << r.err;
+  r = run_cli({});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("schedlab needs a command: stats,"), std::string::npos) << r.err;
+  // Options and the positionals of a command are not commands.
+  EXPECT_EQ(run_cli({"estimates", "--help"}).exit_code, 0);
+  EXPECT_EQ(run_cli({"--version"}).exit_code, 0);
+  r = run_cli({"stats", "no-such.swf"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("no-such.swf: cannot open"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace schedlab::testing
