@@ -1,5 +1,5 @@
-// A mistyped or missing command is named, with the commands there are and the nearest one (exit 2). CLI11 said
-// only "A subcommand is required" for `schedlab simulat log.swf`.
+// A mistyped or missing command is named, with the commands there are and the nearest one, and an unknown option
+// gets the nearest option (exit 2). CLI11 said only "A subcommand is required" for `schedlab simulat log.swf`.
 #include <string>
 
 #include <gtest/gtest.h>
@@ -37,6 +37,22 @@ TEST(CliCommands, AMistypedOrMissingCommandIsNamed) {
   r = run_cli({"stats", "no-such.swf"});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("no-such.swf: cannot open"), std::string::npos) << r.err;
+}
+
+// An unknown option gets the nearest of the command's (CLI11 said only "The following arguments were not
+// expected: 0.01 --warmup").
+TEST(CliCommands, AnUnknownOptionGetsTheNearestOne) {
+  CliResult r = run_cli({"simulate", "log.swf", "-s", "easy", "--warmup", "0.01"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("schedlab simulate has no option --warmup; did you mean --warmup-fraction?"), std::string::npos)
+      << r.err;
+  r = run_cli({"analyze", "locality", "log.swf", "--slices=3d"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("schedlab analyze locality has no option --slices; did you mean --slice?"), std::string::npos)
+      << r.err;
+  r = run_cli({"stats", "log.swf", "--frobnicate"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err.find("did you mean"), std::string::npos) << r.err;
 }
 
 }  // namespace

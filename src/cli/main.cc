@@ -86,6 +86,36 @@ std::string unknown_command(CLI::App& app, int argc, char** argv) {
   return fmt::format("{} needs a command: {} (--help for each)", where, names);
 }
 
+// For an unknown option ("simulate --warmup 0.01"), the nearest option of the command given: CLI11 says only
+// "The following arguments were not expected: 0.01 --warmup". Empty when nothing is near.
+std::string nearest_option(CLI::App& app, int argc, char** argv) {
+  CLI::App* at = &app;
+  std::string where = "schedlab";
+  while (!at->get_subcommands().empty()) {
+    at = at->get_subcommands().front();
+    where += " " + at->get_name();
+  }
+  for (int i = 1; i < argc; ++i) {
+    std::string word = argv[i];
+    if (!word.starts_with("--") || word == "--") continue;
+    word = word.substr(2, word.find('=') == std::string::npos ? std::string::npos : word.find('=') - 2);
+    if (at->get_option_no_throw("--" + word) != nullptr) continue;
+    std::string nearest;
+    size_t best = 4;  // within 3 edits, or the start of an option's name
+    for (const CLI::Option* o : at->get_options()) {
+      for (const std::string& name : o->get_lnames()) {
+        const size_t d = name.starts_with(word) ? 1 : edit_distance(word, name);
+        if (d < best) {
+          best = d;
+          nearest = name;
+        }
+      }
+    }
+    return nearest.empty() ? "" : fmt::format("{} has no option --{}; did you mean --{}?", where, word, nearest);
+  }
+  return "";
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -124,6 +154,8 @@ int main(int argc, char** argv) {
     // Usage errors (unknown option, missing or malformed argument) exit 2, like most Unix tools;
     // errors in the input itself exit 1.
     app.exit(e);
+    if (dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr)
+      if (const std::string hint = nearest_option(app, argc, argv); !hint.empty()) fmt::print(stderr, "{}\n", hint);
     return 2;
   } catch (const std::bad_alloc&) {
     // Requests known to be too large are refused by name before they start (base/memory.h); this is the rest.
