@@ -186,6 +186,13 @@ TEST(ReaderErrors, EmptyFile) {
   EXPECT_EQ(parse_error(""), "t.swf: empty file, no records or header");
   // A one-byte file that is not empty but has no complete record.
   EXPECT_EQ(parse_error("7"), "t.swf:1: expected 18 fields, found 1");
+  // A log compressed by another tool than gzip: the error names the tool.
+  EXPECT_EQ(parse_error(std::string("BZh91AY&SY\x01\x02\x00\x03", 14)),
+            "t.swf: compressed with bzip2, which is not read (logs are plain text or gzip): bunzip2 it first");
+  EXPECT_EQ(parse_error(std::string("\xFD" "7zXZ\x00\x00\x04\xE6", 10)),
+            "t.swf: compressed with xz, which is not read (logs are plain text or gzip): unxz it first");
+  EXPECT_EQ(parse_error(std::string("PK\x03\x04\x14\x00\x00\x00", 8)),
+            "t.swf: a zip archive, which is not read (logs are plain text or gzip): unzip it first");
   // A CSV log read as SWF (`stats - < log.csv`): the error says what it is.
   const std::string hint = ": this looks like a CSV log (its '#' header lines, its column row), which is read by a "
                            ".csv or .csv.gz name (standard input is read as SWF)";
