@@ -242,13 +242,49 @@ def simulate(log, scheduler="easy", predictor="", procs=None, load=None, *, corr
     return Result(metrics, jobs)
 
 
+def _toml_value(value, key):
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, numbers.Integral):
+        return str(int(value))
+    if isinstance(value, numbers.Real):
+        return repr(float(value))
+    if isinstance(value, (str, os.PathLike)):
+        return json.dumps(os.fspath(value), ensure_ascii=False)  # a TOML basic string: JSON's escapes
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_toml_value(v, key) for v in value) + "]"
+    raise TypeError(f"sweep spec: {key}: a text, number, boolean or list, not {type(value).__name__}")
+
+
+def _spec_text(spec):
+    """A spec given as a dict ({"logs": [...], "schedulers": [...], "include": [{...}], ...}) as its TOML text:
+    its keys are the file's, "include" and "exclude" lists of tables."""
+    lines, tables = [], []
+    for key, value in spec.items():
+        if key in ("include", "exclude"):
+            for table in (value if isinstance(value, (list, tuple)) else [value]):
+                if not isinstance(table, dict):
+                    raise TypeError(f"sweep spec: {key}: a list of dicts, not {type(table).__name__}")
+                tables.append(f"[[{key}]]")
+                tables += [f"{k} = {_toml_value(v, f'{key}.{k}')}" for k, v in table.items()]
+        else:
+            lines.append(f"{key} = {_toml_value(value, key)}")
+    return "\n".join(lines + tables) + "\n"
+
+
 def sweep(spec, threads=0, output=None):
-    """Run a sweep (docs/sweeps.md): `spec` is a path to a TOML file or the TOML text itself. Returns a DataFrame,
-    one row per run in run order, with the columns of `schedlab sweep`'s CSV.
+    """Run a sweep (docs/sweeps.md): `spec` is a path to a TOML file, the TOML text itself, or a dict of the same
+    keys ({"logs": ["a.swf"], "schedulers": ["easy"], "exclude": [{"scheduler": "easy", "load": 0.9}]}; relative
+    logs from the working directory). Returns a DataFrame, one row per run in run order, with the columns of
+    `schedlab sweep`'s CSV.
 
     With `output` (a .csv or .jsonl path) the rows are also written there as `schedlab sweep -o` writes them, and a
     second call with the same output resumes: the runs already in it are not run again (ValueError if the spec
     changed since). The DataFrame is then the whole file."""
+    if isinstance(spec, dict):
+        spec = _spec_text(spec)
+    elif not isinstance(spec, (str, os.PathLike)):
+        raise TypeError(f"spec is a path, a TOML text or a dict, not {type(spec).__name__}")
     # A one-line text without '=' is a file name, existing or not (a missing file was parsed as TOML: "saw '/'").
     is_path = isinstance(spec, os.PathLike) or (isinstance(spec, str) and (
         os.path.exists(spec) or ("\n" not in spec and "=" not in spec and spec.strip() != "")))

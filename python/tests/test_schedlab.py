@@ -1107,3 +1107,21 @@ def test_a_sweep_in_memory_in_csv_and_in_json_lines_is_one_dataframe(tmp_path):
     assert frames[0]["arrival_scale"].dtype == np.int64 and frames[0]["procs"].dtype == np.float64
     for f in frames[1:]:
         pd.testing.assert_frame_equal(f.drop(columns="wall_seconds"), frames[0].drop(columns="wall_seconds"))
+
+
+def test_a_sweep_spec_given_as_a_dict_is_its_toml():
+    # A dict had failed with "incompatible function arguments"; now it is the TOML file's keys and tables.
+    as_dict = schedlab.sweep({"logs": [KTH], "schedulers": ["easy", "fcfs"], "loads": [0.7, 0.8], "seeds": 1,
+                              "kill_at_estimate": False, "exclude": [{"scheduler": "fcfs", "load": 0.8}],
+                              "include": [{"scheduler": "conservative", "load": 0.7}]})
+    as_text = schedlab.sweep(f'logs = ["{KTH}"]\nschedulers = ["easy", "fcfs"]\nloads = [0.7, 0.8]\nseeds = 1\n'
+                             'kill_at_estimate = false\n[[exclude]]\nscheduler = "fcfs"\nload = 0.8\n'
+                             '[[include]]\nscheduler = "conservative"\nload = 0.7\n')
+    assert list(as_dict["scheduler"]) == ["easy", "easy", "fcfs", "conservative"]
+    pd.testing.assert_frame_equal(as_dict.drop(columns="wall_seconds"), as_text.drop(columns="wall_seconds"))
+    with pytest.raises(TypeError, match="spec is a path, a TOML text or a dict, not int"):
+        schedlab.sweep(123)
+    with pytest.raises(TypeError, match="sweep spec: loads: a text, number, boolean or list, not dict"):
+        schedlab.sweep({"logs": [KTH], "loads": {"a": 1}})
+    with pytest.raises(ValueError, match="nosuch"):  # the library's own check of the key
+        schedlab.sweep({"logs": [KTH], "nosuch": 1})
