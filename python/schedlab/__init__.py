@@ -111,8 +111,8 @@ def read_sacct(path, procs=None, timezone="", keep_unstarted=False):
     state, jobs whose Start came before their Submit or End before Start, set to 0 and warned about) are in
     df.attrs["sacct"]. `procs`: the machine size (default: the largest allocation); `timezone`: the
     zone sacct printed its times in (default: TZ, else the machine's)."""
-    log, counts, sacct_warnings = _core.read_sacct(_path(path), _whole_or_none(procs, "procs"), timezone or "",
-                                                   bool(keep_unstarted))
+    log, counts, sacct_warnings = _core.read_sacct(_path(path), _whole_or_none(procs, "procs"),
+                                                   _text(timezone, "timezone", True), bool(keep_unstarted))
     for w in sacct_warnings:  # the CLI's words (swf::sacct_warnings)
         warnings.warn(w, stacklevel=2)
     df = _frame(log)
@@ -486,7 +486,7 @@ def generate_estimates(log, model, params="", seed=1):
     items = [params] if isinstance(params, (str, os.PathLike, dict)) else list(params)
     items = [json.dumps(i) if isinstance(i, dict) else _path(i) for i in items]
     items = [i for i in items if i != ""]
-    out, report = _core.estimates_generate(_log(log), model, items, _seed(seed))
+    out, report = _core.estimates_generate(_log(log), _text(model, "model"), items, _seed(seed))
     for w in report.get("warnings", []):
         warnings.warn(w, stacklevel=2)
     return _frame(out), report
@@ -574,7 +574,7 @@ def profiler_ingest(db, logs, source=None):
     if not items:
         raise ValueError("profiler_ingest: give at least one log")
     items = [_path(l) if isinstance(l, (str, os.PathLike)) else _log(l) for l in items]
-    out = _core.profiler_ingest(_path(db), items, source or "")
+    out = _core.profiler_ingest(_path(db), items, _text(source, "source", True))
     for log in out["logs"]:
         for w in log["header_warnings"]:
             warnings.warn(w, stacklevel=2)

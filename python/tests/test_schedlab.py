@@ -866,6 +866,11 @@ def test_a_value_of_the_wrong_type_is_named():
         (lambda: schedlab.generate_talby(cpu_work="x", jobs_per_day=100), "cpu_work must be a number, not str 'x'"),
         (lambda: schedlab.categorize(KTH, groups=1.5), "groups must be a text, not float 1.5"),
         (lambda: schedlab.locality(KTH, attribute=None), "attribute must be a text, not NoneType None"),
+        # Found by calling every public function with values of every wrong type: these three still had
+        # pybind11's message.
+        (lambda: schedlab.generate_estimates(KTH, None), "model must be a text, not NoneType None"),
+        (lambda: schedlab.profiler_ingest("/nonexistent/p.db", [KTH], source=1.5), "source must be a text"),
+        (lambda: schedlab.read_sacct(KTH, timezone=-1), "timezone must be a text, not int -1"),
     ]
     for call, message in cases:
         with pytest.raises(TypeError, match=message):
