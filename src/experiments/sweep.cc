@@ -259,7 +259,7 @@ SweepSpec read_sweep_spec(const std::string& path) {
 }
 
 std::string sweep_log_path(const SweepSpec& spec, const std::string& log) {
-  if (spec.dir.empty() || log.empty() || std::filesystem::path(log).is_absolute()) return log;
+  if (spec.dir.empty() || log.empty() || log == "-" || std::filesystem::path(log).is_absolute()) return log;
   return (std::filesystem::path(spec.dir) / log).lexically_normal().string();
 }
 
