@@ -1130,3 +1130,28 @@ def test_a_sweep_spec_given_as_a_dict_is_its_toml():
         schedlab.sweep({"logs": [KTH], "loads": {"a": 1}})
     with pytest.raises(ValueError, match="nosuch"):  # the library's own check of the key
         schedlab.sweep({"logs": [KTH], "nosuch": 1})
+
+
+def test_ctrl_c_stops_a_long_simulation(tmp_path):
+    # simulate, compare and report ran to their end whatever Ctrl-C said (the GIL released); they now stop within
+    # 0.2 s of simulated progress. The report is the witness: stopped, it writes no page.
+    import signal
+    curie = os.path.join(ROOT, "..", "shared", "traces", "CEA-Curie-2011-2.1-cln.swf.gz")
+    if not os.path.exists(curie):
+        pytest.skip("../shared/traces is absent")
+    log = schedlab._log(curie)
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        for call in (lambda out: schedlab.report(log, out, schedulers=["flex", "easy"]),
+                     lambda out: schedlab.simulate(log, scheduler="flex"),
+                     lambda out: schedlab.compare(log, ["flex", "easy"])):
+            out = str(tmp_path / "interrupted-report.html")
+            timer = threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT))
+            timer.start()
+            with pytest.raises(KeyboardInterrupt):
+                call(out)
+            timer.join()
+            assert not os.path.exists(out)
+    finally:
+        signal.signal(signal.SIGINT, old)
+    assert schedlab.simulate(KTH, scheduler="easy").metrics["jobs"]["simulated"] == 28489  # and it runs on

@@ -19,6 +19,7 @@
 #include <cstring>
 #include <exception>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -105,6 +106,57 @@ void set_error(PyObject* type, const char* message) {
   if (text == nullptr) return;  // the decode's own error is set
   PyErr_SetObject(type, text);
   Py_DECREF(text);
+}
+
+// Runs `work` (without the GIL) on a thread of its own while this one looks for a signal every 0.1 s: Ctrl-C
+// sets `stop`, the work ends after the runs under way, and KeyboardInterrupt is raised. Without it a sweep went on
+// to its last run, however many hours away, and only then raised it (and a sweep to a file had written every
+// row). Only Python's main thread sees signals; elsewhere this just waits.
+template <class Work>
+void interruptible(std::atomic<bool>& stop, Work&& work);
+
+// A simulation's progress hook that ends it once `stop` is set (the engine calls it every 0.2 s at most; the
+// exception unwinds the run, and interruptible raises KeyboardInterrupt in its place).
+struct Interrupted : std::exception {
+  const char* what() const noexcept override { return "interrupted"; }
+};
+std::function<void(size_t, size_t)> stop_hook(const std::atomic<bool>& stop) {
+  return [&stop](size_t, size_t) {
+    if (stop) throw Interrupted();
+  };
+}
+
+template <class Work>
+void interruptible(std::atomic<bool>& stop, Work&& work) {
+  std::mutex mu;
+  std::condition_variable cv;
+  bool done = false;
+  std::exception_ptr error;
+  std::thread worker([&] {
+    try {
+      work();
+    } catch (...) {
+      error = std::current_exception();
+    }
+    std::lock_guard<std::mutex> lock(mu);
+    done = true;
+    cv.notify_all();
+  });
+  bool interrupted = false;
+  for (;;) {
+    {
+      py::gil_scoped_release release;
+      std::unique_lock<std::mutex> lock(mu);
+      if (cv.wait_for(lock, std::chrono::milliseconds(100), [&] { return done; })) break;
+    }
+    if (!interrupted && PyErr_CheckSignals() != 0) {  // the handler's exception (KeyboardInterrupt) is now set
+      interrupted = true;
+      stop = true;
+    }
+  }
+  worker.join();
+  if (interrupted) throw py::error_already_set();
+  if (error) std::rethrow_exception(error);
 }
 
 // nlohmann JSON -> Python objects (dict, list, float, int, str, bool, None).
@@ -254,13 +306,14 @@ py::tuple simulate(const LogPtr& log, const std::string& scheduler, const std::s
   spec.sim.check = check;
   nlohmann::json metrics;
   std::string jobs;
-  {
-    py::gil_scoped_release release;
+  std::atomic<bool> stop{false};
+  spec.sim.progress = stop_hook(stop);  // Ctrl-C
+  interruptible(stop, [&] {
     const experiments::PreparedSimulation prepared = experiments::prepare_simulation(spec);
     const experiments::Simulation s = experiments::run_simulation(prepared, *log);
     metrics = experiments::to_json(s);
     jobs = sim::jobs_csv(s.workload, s.result);
-  }
+  });
   return py::make_tuple(to_python(metrics), py::bytes(jobs));
 }
 
@@ -509,10 +562,9 @@ py::object compare(const LogPtr& log, const std::vector<std::string>& schedulers
   spec.baseline = baseline;
   spec.threads = threads;
   nlohmann::json j;
-  {
-    py::gil_scoped_release release;
-    j = experiments::to_json(experiments::run_compare(spec, *log));
-  }
+  std::atomic<bool> stop{false};
+  spec.sim.progress = stop_hook(stop);  // Ctrl-C
+  interruptible(stop, [&] { j = experiments::to_json(experiments::run_compare(spec, *log)); });
   return to_python(j);
 }
 
@@ -522,43 +574,6 @@ LogPtr with_records(const LogPtr& source, std::vector<swf::Record> records, swf:
   out->records = std::move(records);
   (void)source;
   return out;
-}
-
-// Runs `work` (without the GIL) on a thread of its own while this one looks for a signal every 0.1 s: Ctrl-C
-// sets `stop`, the work ends after the runs under way, and KeyboardInterrupt is raised. Without it a sweep went on
-// to its last run, however many hours away, and only then raised it (and a sweep to a file had written every
-// row). Only Python's main thread sees signals; elsewhere this just waits.
-template <class Work>
-void interruptible(std::atomic<bool>& stop, Work&& work) {
-  std::mutex mu;
-  std::condition_variable cv;
-  bool done = false;
-  std::exception_ptr error;
-  std::thread worker([&] {
-    try {
-      work();
-    } catch (...) {
-      error = std::current_exception();
-    }
-    std::lock_guard<std::mutex> lock(mu);
-    done = true;
-    cv.notify_all();
-  });
-  bool interrupted = false;
-  for (;;) {
-    {
-      py::gil_scoped_release release;
-      std::unique_lock<std::mutex> lock(mu);
-      if (cv.wait_for(lock, std::chrono::milliseconds(100), [&] { return done; })) break;
-    }
-    if (!interrupted && PyErr_CheckSignals() != 0) {  // the handler's exception (KeyboardInterrupt) is now set
-      interrupted = true;
-      stop = true;
-    }
-  }
-  worker.join();
-  if (interrupted) throw py::error_already_set();
-  if (error) std::rethrow_exception(error);
 }
 
 // Returns (CSV text, warnings): the rows as `schedlab sweep -o X.csv` writes them, which Python reads as it reads
@@ -780,10 +795,13 @@ PYBIND11_MODULE(_core, m) {
     ro.predictor = predictor;
     ro.procs = procs;
     ro.threads = threads;
-    py::gil_scoped_release release;
-    const std::string libraries = experiments::read_report_libraries(SCHEDLAB_REPORT_LIBS);
-    swf::check_output_is_not_input(output, {l->path});
-    swf::write_text_file(output, experiments::render_report(experiments::report_data(*l, ro), libraries));
+    std::atomic<bool> stop{false};
+    ro.progress = stop_hook(stop);  // Ctrl-C
+    interruptible(stop, [&] {
+      const std::string libraries = experiments::read_report_libraries(SCHEDLAB_REPORT_LIBS);
+      swf::check_output_is_not_input(output, {l->path});
+      swf::write_text_file(output, experiments::render_report(experiments::report_data(*l, ro), libraries));
+    });
   }, py::arg("log"), py::arg("output"), py::arg("title"), py::arg("schedulers"), py::arg("predictor"),
      py::arg("procs"), py::arg("threads"));
   m.def("report_sweep", [](const std::string& results, const std::string& output, const std::string& metric,
