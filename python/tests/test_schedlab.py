@@ -1155,3 +1155,20 @@ def test_ctrl_c_stops_a_long_simulation(tmp_path):
     finally:
         signal.signal(signal.SIGINT, old)
     assert schedlab.simulate(KTH, scheduler="easy").metrics["jobs"]["simulated"] == 28489  # and it runs on
+
+
+def test_ctrl_c_stops_a_long_bootstrap():
+    # A million bootstrap rounds of locality take minutes; Ctrl-C now ends them at the next 64 rounds (the bound
+    # below is 100 times what that takes here, so that only a bootstrap that runs on fails it).
+    import signal
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
+        timer.start()
+        t0 = time.time()
+        with pytest.raises(KeyboardInterrupt):
+            schedlab.locality(KTH, bootstrap=10**6)
+        assert time.time() - t0 < 60
+        timer.join()
+    finally:
+        signal.signal(signal.SIGINT, old)

@@ -517,11 +517,12 @@ py::object locality(const LogPtr& log, const std::string& attribute, int64_t sli
   lo.shift = shift;
   lo.expected = expected_counts(expected);
   nlohmann::ordered_json j;
-  {
-    py::gil_scoped_release release;
+  std::atomic<bool> stop{false};
+  lo.progress = stop_hook(stop);  // Ctrl-C ends the bootstrap
+  interruptible(stop, [&] {
     const auto series = analysis::attribute_series(log->records, attr);
     j = experiments::to_json(analysis::locality(series.times, series.values, lo), lo, series, attr);
-  }
+  });
   return json_out(j);
 }
 
@@ -839,12 +840,13 @@ PYBIND11_MODULE(_core, m) {
     d.threads = threads;
     analysis::check_bins_and_rounds(d.bins, d.rounds);  // before the logs are prepared
     nlohmann::ordered_json j;
-    {
-      py::gil_scoped_release release;
+    std::atomic<bool> stop{false};
+    d.progress = stop_hook(stop);  // Ctrl-C ends the baseline
+    interruptible(stop, [&] {
       std::vector<experiments::DiversityLog> dl;
       for (size_t i = 0; i < logs.size(); ++i) dl.push_back(experiments::diversity_log(names.at(i), *logs[i], attr));
       j = experiments::to_json(experiments::run_diversity_study(std::move(dl), attr, d));
-    }
+    });
     return json_out(j);
   }, py::arg("logs"), py::arg("names"), py::arg("attribute"), py::arg("bins"), py::arg("rounds"), py::arg("seed"),
      py::arg("expected"), py::arg("threads"));
