@@ -1157,7 +1157,7 @@ def test_ctrl_c_stops_a_long_simulation(tmp_path):
     assert schedlab.simulate(KTH, scheduler="easy").metrics["jobs"]["simulated"] == 28489  # and it runs on
 
 
-def test_ctrl_c_stops_a_long_bootstrap():
+def test_ctrl_c_stops_a_long_bootstrap_or_classification():
     # A million bootstrap rounds of locality take minutes; Ctrl-C now ends them at the next 64 rounds (the bound
     # below is 100 times what that takes here, so that only a bootstrap that runs on fails it).
     import signal
@@ -1168,6 +1168,14 @@ def test_ctrl_c_stops_a_long_bootstrap():
         t0 = time.time()
         with pytest.raises(KeyboardInterrupt):
             schedlab.locality(KTH, bootstrap=10**6)
+        assert time.time() - t0 < 60
+        timer.join()
+        # The k-means restarts of the session classes too (100,000 take about 15 minutes here).
+        timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
+        timer.start()
+        t0 = time.time()
+        with pytest.raises(KeyboardInterrupt):
+            schedlab.sessions(KTH, classify=True, restarts=100000)
         assert time.time() - t0 < 60
         timer.join()
     finally:

@@ -702,13 +702,14 @@ PYBIND11_MODULE(_core, m) {
     for (size_t i = 0; i < logs.size(); ++i) pooled.emplace_back(names.at(i), *logs[i]);
     nlohmann::ordered_json j;
     std::optional<std::string> session_csv, user_csv;
-    {
-      py::gil_scoped_release release;
+    std::atomic<bool> stop{false};
+    so.classify_options.after_restart = [hook = stop_hook(stop)] { hook(0, 0); };  // Ctrl-C ends the k-means
+    interruptible(stop, [&] {
       const experiments::SessionStudy st = experiments::run_session_study(std::move(pooled), so);
       j = experiments::to_json(st);
       if (rows) session_csv = experiments::session_study_csv(st);
       if (rows && classify) user_csv = experiments::user_study_csv(st);
-    }
+    });
     return py::make_tuple(json_out(j), session_csv, user_csv);
   }, py::arg("logs"), py::arg("names"), py::arg("classify"), py::arg("think_time"), py::arg("online"),
      py::arg("pca"), py::arg("seed"), py::arg("restarts"), py::arg("transform"), py::arg("rows"));
