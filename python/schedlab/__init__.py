@@ -312,7 +312,6 @@ def sweep_collect(directory, output):
 
 
 def _read_manifest_format(directory):
-    import json
     with open(os.path.join(os.fsdecode(directory), "sweep.json")) as f:
         return json.load(f)["format"]
 
@@ -616,7 +615,8 @@ def report(log, output, schedulers=("easy", "conservative"), predictor="", procs
         title = _path(log) if isinstance(log, (str, os.PathLike)) else "DataFrame"
     if isinstance(schedulers, str):
         raise TypeError(f"schedulers must be a list of specs, not the text {schedulers!r}")
-    _core.report(_log(log), _path(output), title if isinstance(title, bytes) else str(title), [_text(s, "schedulers[]") for s in schedulers],
+    title = title if isinstance(title, bytes) else str(title)  # bytes: a path that is not UTF-8
+    _core.report(_log(log), _path(output), title, [_text(s, "schedulers[]") for s in schedulers],
                  _text(predictor, "predictor", True),
                  _whole_or_none(procs, "procs"), _whole(threads, "threads", 32))
 

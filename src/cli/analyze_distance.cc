@@ -9,8 +9,8 @@
 #include "cli/analyze_commands.h"
 #include "cli/analyze_util.h"
 #include "schedlab/analysis/log_distance.h"
-#include "schedlab/experiments/distance_report.h"
 #include "schedlab/base/json_text.h"
+#include "schedlab/experiments/distance_report.h"
 
 namespace schedlab::cli {
 namespace {

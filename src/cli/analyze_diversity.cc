@@ -14,10 +14,10 @@
 #include "schedlab/analysis/attribute.h"
 #include "schedlab/analysis/diversity.h"
 #include "schedlab/base/file_name.h"
+#include "schedlab/base/json_text.h"
 #include "schedlab/base/threads.h"
 #include "schedlab/experiments/diversity_study.h"
 #include "schedlab/swf/writer.h"
-#include "schedlab/base/json_text.h"
 
 namespace schedlab::cli {
 namespace {

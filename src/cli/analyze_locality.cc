@@ -12,9 +12,9 @@
 #include "cli/text_util.h"
 #include "schedlab/analysis/attribute.h"
 #include "schedlab/analysis/locality.h"
+#include "schedlab/base/json_text.h"
 #include "schedlab/experiments/locality_report.h"
 #include "schedlab/swf/writer.h"
-#include "schedlab/base/json_text.h"
 
 namespace schedlab::cli {
 namespace {

@@ -12,9 +12,9 @@
 #include "cli/analyze_util.h"
 #include "cli/text_util.h"
 #include "schedlab/analysis/runs.h"
+#include "schedlab/base/json_text.h"
 #include "schedlab/experiments/runs_report.h"
 #include "schedlab/swf/writer.h"
-#include "schedlab/base/json_text.h"
 
 namespace schedlab::cli {
 namespace {

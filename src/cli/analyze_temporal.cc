@@ -13,9 +13,9 @@
 #include "cli/analyze_util.h"
 #include "cli/text_util.h"
 #include "schedlab/analysis/temporal.h"
+#include "schedlab/base/json_text.h"
 #include "schedlab/experiments/temporal_report.h"
 #include "schedlab/swf/writer.h"
-#include "schedlab/base/json_text.h"
 
 namespace schedlab::cli {
 namespace {

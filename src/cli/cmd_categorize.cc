@@ -13,10 +13,10 @@
 
 #include "cli/analyze_util.h"
 #include "cli/commands.h"
+#include "schedlab/base/json_text.h"
 #include "schedlab/experiments/categorize_report.h"
 #include "cli/text_util.h"
 #include "schedlab/analysis/categories.h"
-#include "schedlab/base/json_text.h"
 
 namespace schedlab::cli {
 namespace {

@@ -16,12 +16,12 @@
 #include "cli/read_input.h"
 #include "cli/text_util.h"
 #include "schedlab/base/duration.h"
+#include "schedlab/base/json_text.h"
 #include "schedlab/base/params.h"
 #include "schedlab/experiments/compare.h"
 #include "schedlab/experiments/simulation.h"
 #include "schedlab/swf/reader.h"
 #include "schedlab/swf/writer.h"
-#include "schedlab/base/json_text.h"
 
 namespace schedlab::cli {
 

@@ -12,6 +12,7 @@
 #include "cli/text_util.h"
 #include "cli/read_input.h"
 #include "schedlab/base/duration.h"
+#include "schedlab/base/json_text.h"
 #include "schedlab/model/estimate_bins.h"
 #include "schedlab/model/estimate_fit.h"
 #include "schedlab/model/estimate_models.h"
@@ -20,7 +21,6 @@
 #include "schedlab/swf/csv.h"
 #include "schedlab/swf/reader.h"
 #include "schedlab/swf/writer.h"
-#include "schedlab/base/json_text.h"
 
 namespace schedlab::cli {
 namespace {

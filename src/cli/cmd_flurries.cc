@@ -9,11 +9,11 @@
 #include "cli/analyze_util.h"
 #include "cli/commands.h"
 #include "cli/text_util.h"
+#include "schedlab/base/json_text.h"
 #include "schedlab/experiments/flurries_report.h"
 #include "schedlab/swf/writer.h"
 #include "schedlab/trace/flurries.h"
 #include "schedlab/trace/log_time.h"
-#include "schedlab/base/json_text.h"
 
 namespace schedlab::cli {
 namespace {

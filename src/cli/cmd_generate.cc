@@ -18,13 +18,13 @@
 #include "cli/commands.h"
 #include "cli/text_util.h"
 #include "cli/read_input.h"
+#include "schedlab/base/json_text.h"
 #include "schedlab/model/locality_model.h"
 #include "schedlab/model/profiler_experiment.h"
 #include "schedlab/model/talby_model.h"
 #include "schedlab/swf/csv.h"
 #include "schedlab/swf/reader.h"
 #include "schedlab/swf/writer.h"
-#include "schedlab/base/json_text.h"
 
 namespace schedlab::cli {
 namespace {

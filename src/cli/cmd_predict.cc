@@ -11,11 +11,11 @@
 #include "cli/commands.h"
 #include "cli/read_input.h"
 #include "cli/text_util.h"
+#include "schedlab/base/json_text.h"
 #include "schedlab/experiments/log_replay.h"
 #include "schedlab/predict/registry.h"
 #include "schedlab/swf/reader.h"
 #include "schedlab/swf/writer.h"
-#include "schedlab/base/json_text.h"
 
 namespace schedlab::cli {
 

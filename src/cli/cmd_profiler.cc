@@ -15,10 +15,10 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "schedlab/base/json_text.h"
 #include "schedlab/experiments/profiler_report.h"
 #include "schedlab/predict/profiler.h"
 #include "schedlab/predict/profiler_db.h"
-#include "schedlab/base/json_text.h"
 
 namespace schedlab::cli {
 

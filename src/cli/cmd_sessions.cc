@@ -13,9 +13,9 @@
 #include "cli/commands.h"
 #include "cli/progress.h"
 #include "cli/text_util.h"
+#include "schedlab/base/json_text.h"
 #include "schedlab/experiments/session_study.h"
 #include "schedlab/swf/writer.h"
-#include "schedlab/base/json_text.h"
 
 namespace schedlab::cli {
 namespace {

@@ -12,6 +12,7 @@
 #include "cli/sim_options.h"
 #include "cli/text_util.h"
 #include "cli/read_input.h"
+#include "schedlab/base/json_text.h"
 #include "schedlab/experiments/simulation.h"
 #include "schedlab/model/estimate_models.h"
 #include "schedlab/predict/registry.h"
@@ -22,7 +23,6 @@
 #include "schedlab/workload/workload.h"
 #include "schedlab/swf/reader.h"
 #include "schedlab/swf/writer.h"
-#include "schedlab/base/json_text.h"
 
 namespace schedlab::cli {
 

@@ -10,10 +10,10 @@
 #include "cli/text_util.h"
 #include "cli/read_input.h"
 #include "schedlab/analysis/summary.h"
+#include "schedlab/base/json_text.h"
 #include "schedlab/experiments/log_summary.h"
 #include "schedlab/swf/reader.h"
 #include "schedlab/trace/log_time.h"
-#include "schedlab/base/json_text.h"
 
 namespace schedlab::cli {
 namespace {

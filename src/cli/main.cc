@@ -2,9 +2,9 @@
 // calls library functions, and prints text or JSON.
 // Exit status: 0 success, 1 bad input or failure (message on stderr), 2 usage error, 70 internal error (a bug
 // in schedlab: base/errors.h).
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
-#include <algorithm>
 #include <cstring>
 #include <exception>
 #include <new>

@@ -4,8 +4,8 @@
 #include <string>
 
 #include "schedlab/experiments/report.h"
-#include "schedlab/base/json_text.h"
 
+#include "schedlab/base/json_text.h"
 namespace schedlab::experiments {
 namespace {
 

@@ -22,6 +22,7 @@
 #include <toml++/toml.h>
 
 #include "schedlab/base/csv_field.h"
+#include "schedlab/base/json_text.h"
 #include "schedlab/base/memory.h"
 #include "schedlab/base/threads.h"
 #include "schedlab/experiments/simulation.h"
@@ -29,7 +30,6 @@
 #include "schedlab/swf/csv.h"
 #include "schedlab/swf/reader.h"
 #include "schedlab/trace/log_time.h"
-#include "schedlab/base/json_text.h"
 
 namespace schedlab::experiments {
 

@@ -8,8 +8,8 @@
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
-#include "schedlab/swf/writer.h"
 #include "schedlab/base/json_text.h"
+#include "schedlab/swf/writer.h"
 
 namespace schedlab::experiments {
 namespace {
@@ -50,7 +50,9 @@ std::string sweep_array_script(const SweepArrayOptions& o, const SweepArrayManif
   if (!o.partition.empty()) s += fmt::format("#SBATCH --partition={}\n", o.partition);
   if (!o.time.empty()) s += fmt::format("#SBATCH --time={}\n", o.time);
   s += "set -euo pipefail\n";
-  s += fmt::format("cd {}\n", shell_quote(o.workdir.empty() ? fs::current_path().string() : o.workdir));
+  // The tasks start where the array was written: the files a spec names relative to the working directory (a
+  // predictor's train= or db=) are then the ones checked then, wherever sbatch is run from.
+  s += fmt::format("cd {}\n", shell_quote(fs::current_path().string()));
   s += fmt::format(
       "exec {} sweep {} --shard \"${{SLURM_ARRAY_TASK_ID}}/{}\" --runs-digest {} --threads {} --format {} -o "
       "{}/shard-\"${{SLURM_ARRAY_TASK_ID}}\".{}\n",

@@ -10,12 +10,12 @@
 #include <fmt/core.h>
 
 #include "schedlab/analysis/session_vars.h"
+#include "schedlab/base/json_text.h"
 #include "schedlab/model/estimate_models.h"
 #include "schedlab/swf/writer.h"
 #include "schedlab/trace/conventions.h"
 #include "schedlab/trace/log_time.h"
 #include "schedlab/trace/sessions.h"
-#include "schedlab/base/json_text.h"
 
 namespace schedlab::model {
 

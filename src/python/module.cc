@@ -39,6 +39,7 @@
 #include "schedlab/analysis/temporal.h"
 #include "schedlab/analysis/categories.h"
 #include "schedlab/analysis/diversity.h"
+#include "schedlab/base/json_text.h"
 #include "schedlab/experiments/categorize_report.h"
 #include "schedlab/experiments/compare.h"
 #include "schedlab/experiments/distance_report.h"
@@ -75,7 +76,6 @@
 #include "schedlab/swf/reader.h"
 #include "schedlab/swf/record.h"
 #include "schedlab/swf/writer.h"
-#include "schedlab/base/json_text.h"
 
 namespace py = pybind11;
 using namespace schedlab;
@@ -85,8 +85,8 @@ namespace {
 using LogPtr = std::shared_ptr<swf::Log>;  // never modified once built (pybind11 holders are non-const)
 
 // Text from a log (a header line, a file name) as Python's str: bytes that are not UTF-8 (a Latin-1 header) become
-// lone surrogates, as os.fsdecode makes them, and go back to the same bytes (text_bytes in the package); a strict
-// decode raised UnicodeDecodeError from read_swf of such a log.
+// lone surrogates, as os.fsdecode makes them, and the package encodes them back to the same bytes
+// ("surrogateescape"); a strict decode raised UnicodeDecodeError from read_swf of such a log.
 py::str py_text(const std::string& s) {
   PyObject* o = PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), "surrogateescape");
   if (o == nullptr) throw py::error_already_set();
@@ -112,20 +112,6 @@ void set_error(PyObject* type, const char* message) {
 // sets `stop`, the work ends after the runs under way, and KeyboardInterrupt is raised. Without it a sweep went on
 // to its last run, however many hours away, and only then raised it (and a sweep to a file had written every
 // row). Only Python's main thread sees signals; elsewhere this just waits.
-template <class Work>
-void interruptible(std::atomic<bool>& stop, Work&& work);
-
-// A simulation's progress hook that ends it once `stop` is set (the engine calls it every 0.2 s at most; the
-// exception unwinds the run, and interruptible raises KeyboardInterrupt in its place).
-struct Interrupted : std::exception {
-  const char* what() const noexcept override { return "interrupted"; }
-};
-std::function<void(size_t, size_t)> stop_hook(const std::atomic<bool>& stop) {
-  return [&stop](size_t, size_t) {
-    if (stop) throw Interrupted();
-  };
-}
-
 template <class Work>
 void interruptible(std::atomic<bool>& stop, Work&& work) {
   std::mutex mu;
@@ -157,6 +143,17 @@ void interruptible(std::atomic<bool>& stop, Work&& work) {
   worker.join();
   if (interrupted) throw py::error_already_set();
   if (error) std::rethrow_exception(error);
+}
+
+// A simulation's progress hook that ends it once `stop` is set (the engine calls it every 0.2 s at most; the
+// exception unwinds the run, and interruptible raises KeyboardInterrupt in its place).
+struct Interrupted : std::exception {
+  const char* what() const noexcept override { return "interrupted"; }
+};
+std::function<void(size_t, size_t)> stop_hook(const std::atomic<bool>& stop) {
+  return [&stop](size_t, size_t) {
+    if (stop) throw Interrupted();
+  };
 }
 
 // nlohmann JSON -> Python objects (dict, list, float, int, str, bool, None).
@@ -610,7 +607,7 @@ py::tuple sweep_to_file(const std::string& text, const std::string& name, int th
   o.stop = &stop;  // interrupted: the rows written are whole, and the same call resumes
   o.on_warning = [&](const std::string& w) { warnings.push_back(w); };
   interruptible(stop, [&] { sum = experiments::run_sweep_to_file(spec, runs, output, jsonl, o); });
-  return py::make_tuple(sum.run, sum.skipped, sum.failed, warnings);
+  return py::make_tuple(sum.run, sum.skipped, sum.failed, py_texts(warnings));
 }
 
 }  // namespace
@@ -726,7 +723,7 @@ PYBIND11_MODULE(_core, m) {
       py::gil_scoped_release release;
       log = std::make_shared<swf::Log>(swf::read_sacct(path, so, &rep));
     }
-    return py::make_tuple(log, json_out(experiments::to_json(rep)), swf::sacct_warnings(rep, path));
+    return py::make_tuple(log, json_out(experiments::to_json(rep)), py_texts(swf::sacct_warnings(rep, path)));
   }, py::arg("path"), py::arg("procs"), py::arg("timezone"), py::arg("keep_unstarted"));
   // `schedlab filter`: the same criteria, notes and counts (trace/filter_log.h).
   m.def("filter", [](const LogPtr& l, const std::string& from, const std::string& to,

@@ -47,7 +47,6 @@ std::string machine_zone() {
   return !ec && at != std::string::npos ? target.substr(at + 9) : "UTC";
 }
 
-
 struct Fail {
   const std::string& name;
   int64_t line;

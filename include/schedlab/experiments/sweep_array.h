@@ -21,10 +21,6 @@ struct SweepArrayOptions {
   std::string dir;         // created if missing
   std::string spec_path;   // the spec the tasks read (written as an absolute path)
   std::string executable;  // the schedlab binary the tasks run
-  // The tasks' working directory ("" = the current one when the array is written): paths the spec gives relative
-  // to the working directory (estimate-model and predictor files) are then the files checked when it was written,
-  // wherever sbatch is run from.
-  std::string workdir;
   bool jsonl = false;      // the shards' format (csv otherwise)
   int array_size = 0;      // tasks; 0 = the number of runs, at most 100
   int cpus_per_task = 1;   // also each task's --threads
