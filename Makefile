@@ -4,10 +4,13 @@
 #   make check    install what is missing, build, run every test (CTest, the Python tests too), then fuzz the parsers
 #   make python   build the Python module into build/python (PYTHONPATH=build/python)
 #   make bootstrap  install the missing Debian packages (scripts/bootstrap.sh)
+#   make install [PREFIX=/usr/local]  build, then install the CLI, the library, its headers and CMake package, and
+#                 the Python package under PREFIX (docs/install.md)
 JOBS ?= $(shell nproc)
 FUZZ_SECONDS ?= 60
+PREFIX ?= /usr/local
 
-.PHONY: all bootstrap build python demo check test fuzz bench clean
+.PHONY: all bootstrap build python demo check test fuzz bench clean install
 
 all: build
 
@@ -22,6 +25,9 @@ build:
 python: bootstrap
 	@test -f build/build.ninja || cmake --preset release >/dev/null
 	cmake --build build -j $(JOBS) --target schedlab_python
+
+install: build
+	cmake --install build --prefix $(PREFIX)
 
 demo: bootstrap
 	@$(MAKE) --no-print-directory build

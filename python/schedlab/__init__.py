@@ -30,6 +30,16 @@ __all__ = ["read_swf", "read_sacct", "write_swf", "filter_log", "stats", "simula
 FIELDS = list(_core.field_names())
 
 
+def _data_file(name):
+    """A file the package ships beside its modules (the report's plotting libraries, the bundled KTH log), so that
+    an installed package works without the source or build tree."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), name)
+    if not os.path.isfile(path):
+        raise FileNotFoundError(f"{path} is missing: the schedlab package ships it; build it again (make python) or "
+                                "install it again (cmake --install)")
+    return path
+
+
 def _path(p):
     """A path for the library: os.fspath's str, or its bytes when the name is not UTF-8 (os.fsdecode gave it
     lone surrogates, which the library's std::string cannot take as str)."""
@@ -503,14 +513,14 @@ def generate_locality(log, theta=2.5, jobs=0, max_repetitions=1000, repeat="job"
 def generate_talby(procs=None, cpu_work=None, jobs_per_day=None, load=None, weeks=104, seed=1, fit=None,
                    job_model=None, save_job_model=None, threads=0):
     """Talby's user/session model (`schedlab generate talby`): (DataFrame, report), the same log as the CLI's.
-    The job layer is fitted on `fit` (default: the bundled KTH log of the source tree) or read from `job_model`
+    The job layer is fitted on `fit` (default: the bundled KTH log, shipped in the package) or read from `job_model`
     (a file written by `save_job_model` or --save-job-model). The usage guideline's warnings (§14.1) are issued
     as Python warnings and listed in report["warnings"]."""
     if fit is not None and job_model is not None:
         raise ValueError("fit and job_model both give the job layer: use one")
     source = _path(fit) if fit is not None else "KTH-SP2-1996-2.swf.gz (bundled)"  # as the CLI names it
     if fit is None:
-        fit = os.path.join(os.path.dirname(__file__), "..", "..", "..", "data", "KTH-SP2-1996-2.swf.gz")
+        fit = _data_file("KTH-SP2-1996-2.swf.gz")
     out, report = _core.generate_talby(_whole_or_none(procs, "procs"), _real_or_none(cpu_work, "cpu_work"),
                                        _real_or_none(jobs_per_day, "jobs_per_day"), _real_or_none(load, "load"),
                                        _whole(weeks, "weeks"), _seed(seed), _path(fit), source,
@@ -616,7 +626,7 @@ def report(log, output, schedulers=("easy", "conservative"), predictor="", procs
     if isinstance(schedulers, str):
         raise TypeError(f"schedulers must be a list of specs, not the text {schedulers!r}")
     title = title if isinstance(title, bytes) else str(title)  # bytes: a path that is not UTF-8
-    _core.report(_log(log), _path(output), title, [_text(s, "schedulers[]") for s in schedulers],
+    _core.report(_data_file("report-libs.js"), _log(log), _path(output), title, [_text(s, "schedulers[]") for s in schedulers],
                  _text(predictor, "predictor", True),
                  _whole_or_none(procs, "procs"), _whole(threads, "threads", 32))
 
@@ -624,5 +634,5 @@ def report(log, output, schedulers=("easy", "conservative"), predictor="", procs
 def report_sweep(results, output, metric="wait_mean", x="", title=None):
     """Write the HTML page of a sweep's results (`schedlab report --sweep RESULTS -o OUTPUT --metric M --x X`):
     `results` is the CSV a sweep wrote; `title`: shown on the page (default: its path)."""
-    _core.report_sweep(_path(results), _path(output), _text(metric, "metric"), _text(x, "x", True),
+    _core.report_sweep(_data_file("report-libs.js"), _path(results), _path(output), _text(metric, "metric"), _text(x, "x", True),
                        "" if title is None else str(title))

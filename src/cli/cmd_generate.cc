@@ -4,7 +4,6 @@
 // Feitelson's model (model/locality_model.h); talby: Talby's user/session model (model/talby_model.h).
 #include <cmath>
 #include <cstdint>
-#include <filesystem>
 #include <optional>
 #include <map>
 #include <memory>
@@ -16,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/data_files.h"
 #include "cli/text_util.h"
 #include "cli/read_input.h"
 #include "schedlab/base/json_text.h"
@@ -158,17 +158,6 @@ struct TalbyCliOptions {
   bool json = false;
 };
 
-// The bundled KTH log: next to the binary's build tree (../data from build/), else where the build put it.
-std::string bundled_log() {
-  std::error_code ec;
-  const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-  if (!ec) {
-    const auto beside = exe.parent_path().parent_path() / "data" / "KTH-SP2-1996-2.swf.gz";
-    if (std::filesystem::exists(beside, ec)) return beside.string();
-  }
-  return SCHEDLAB_BUNDLED_LOG;
-}
-
 std::string percent(int64_t part, int64_t whole) {
   return whole > 0 ? fmt::format("{:.1f}%", 100.0 * static_cast<double>(part) / static_cast<double>(whole)) : "-";
 }
@@ -196,7 +185,7 @@ void run_talby(const TalbyCliOptions& opt) {
     jm = model::read_talby_job_model(opt.job_model);
   } else {
     // The bundled log is named without its install path, so that the output is the same wherever schedlab is.
-    const std::string fit = opt.fit.empty() ? bundled_log() : opt.fit;
+    const std::string fit = opt.fit.empty() ? data_file("KTH-SP2-1996-2.swf.gz") : opt.fit;
     jm = model::fit_talby_job_layer(read_input_log(fit), opt.fit.empty() ? "KTH-SP2-1996-2.swf.gz (bundled)" : fit);
   }
   if (!opt.save_job_model.empty()) model::write_talby_job_model(opt.save_job_model, jm);

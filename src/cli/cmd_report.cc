@@ -1,7 +1,6 @@
 // schedlab report LOG -o report.html | schedlab report --sweep results.csv -o sweep.html: one self-contained HTML
 // page of plots (experiments/report.h; docs/report.md).
 #include <chrono>
-#include <filesystem>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -9,6 +8,7 @@
 #include <fmt/core.h>
 
 #include "cli/commands.h"
+#include "cli/data_files.h"
 #include "cli/progress.h"
 #include "cli/read_input.h"
 #include "cli/text_util.h"
@@ -27,16 +27,8 @@ struct ReportCliOptions {
   int threads = 0;
 };
 
-// The vendored plotting libraries: next to the binary (build/report/), else where the build put them.
-std::string libraries() {
-  std::error_code ec;
-  std::string path = SCHEDLAB_REPORT_LIBS;
-  const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-  if (!ec && std::filesystem::exists(exe.parent_path() / "report" / "report-libs.js", ec))
-    path = (exe.parent_path() / "report" / "report-libs.js").string();
-  return experiments::read_report_libraries(path);
-}
-
+// The vendored plotting libraries, shipped beside the binary (cli/data_files.h).
+std::string libraries() { return experiments::read_report_libraries(data_file("report-libs.js")); }
 
 void run_report(const ReportCliOptions& opt) {
   if (opt.log.empty() == opt.sweep.empty()) throw std::invalid_argument("give a LOG or --sweep results.csv (one of them)");

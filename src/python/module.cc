@@ -784,10 +784,10 @@ PYBIND11_MODULE(_core, m) {
     }
     return json_out(j);
   }, py::arg("a"), py::arg("b"));
-  // The report's page (experiments/report.h), the plotting libraries from where the build vendored them.
-  m.def("report", [](const LogPtr& l, const std::string& output, const std::string& title,
-                     const std::vector<std::string>& schedulers, const std::string& predictor,
-                     std::optional<int64_t> procs, int threads) {
+  // The report's page (experiments/report.h); `libraries_path`: the plotting libraries the package ships.
+  m.def("report", [](const std::string& libraries_path, const LogPtr& l, const std::string& output,
+                     const std::string& title, const std::vector<std::string>& schedulers,
+                     const std::string& predictor, std::optional<int64_t> procs, int threads) {
     experiments::ReportOptions ro;
     ro.title = title;
     ro.schedulers = schedulers;
@@ -797,21 +797,21 @@ PYBIND11_MODULE(_core, m) {
     std::atomic<bool> stop{false};
     ro.progress = stop_hook(stop);  // Ctrl-C
     interruptible(stop, [&] {
-      const std::string libraries = experiments::read_report_libraries(SCHEDLAB_REPORT_LIBS);
+      const std::string libraries = experiments::read_report_libraries(libraries_path);
       swf::check_output_is_not_input(output, {l->path});
       swf::write_text_file(output, experiments::render_report(experiments::report_data(*l, ro), libraries));
     });
-  }, py::arg("log"), py::arg("output"), py::arg("title"), py::arg("schedulers"), py::arg("predictor"),
-     py::arg("procs"), py::arg("threads"));
-  m.def("report_sweep", [](const std::string& results, const std::string& output, const std::string& metric,
-                           const std::string& x, const std::string& title) {
+  }, py::arg("libraries"), py::arg("log"), py::arg("output"), py::arg("title"), py::arg("schedulers"),
+     py::arg("predictor"), py::arg("procs"), py::arg("threads"));
+  m.def("report_sweep", [](const std::string& libraries_path, const std::string& results, const std::string& output,
+                           const std::string& metric, const std::string& x, const std::string& title) {
     py::gil_scoped_release release;
-    const std::string libraries = experiments::read_report_libraries(SCHEDLAB_REPORT_LIBS);
+    const std::string libraries = experiments::read_report_libraries(libraries_path);
     swf::check_output_is_not_input(output, {results});
     nlohmann::json data = experiments::sweep_report_data(swf::read_text(results), results, metric, x);
     if (!title.empty()) data["title"] = title;
     swf::write_text_file(output, experiments::render_report(data, libraries));
-  }, py::arg("results"), py::arg("output"), py::arg("metric"), py::arg("x"), py::arg("title"));
+  }, py::arg("libraries"), py::arg("results"), py::arg("output"), py::arg("metric"), py::arg("x"), py::arg("title"));
   m.def("predict", &predict_replay, py::arg("log"), py::arg("predictor"), py::arg("correction"), py::arg("procs"),
         py::arg("warmup_fraction"), py::arg("seed"), py::arg("extend_estimates"), py::arg("jobs"));
   m.def("compare", &compare, py::arg("log"), py::arg("schedulers"), py::arg("predictor"), py::arg("procs"),
