@@ -34,7 +34,11 @@ grep -q "vega-embed" page.html || fail "the installed report's page lacks the pl
 "$p/bin/schedlab" generate talby --procs 100 --weeks 2 -o talby.swf >talby.log 2>&1 ||
   { cat talby.log; fail "installed generate talby"; }
 grep -q "fitted on KTH-SP2-1996-2.swf.gz (bundled)" talby.log || fail "generate talby did not fit on the bundled log"
-echo "CLI: simulate, report and generate talby from $p"
+comp=$p/share/bash-completion/completions/schedlab
+[ -f "$comp" ] || fail "not installed: the bash completion"
+got=$(PATH=$p/bin:$PATH bash -c "source '$comp'; COMP_WORDS=(schedlab ana); COMP_CWORD=1; _schedlab; echo \${COMPREPLY[*]}")
+[ "$got" = "analyze" ] || fail "the installed bash completion of 'schedlab ana' gave '$got'"
+echo "CLI: simulate, report, generate talby and bash completion from $p"
 # The binary alone, without its shipped files: a clear error naming where it looked, not a crash or a page
 # without plots.
 mkdir alone && cp "$p/bin/schedlab" alone/

@@ -9,11 +9,13 @@
 #include <exception>
 #include <new>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <fmt/core.h>
 
 #include "cli/commands.h"
+#include "cli/completion.h"
 #include "schedlab/base/errors.h"
 
 namespace {
@@ -137,7 +139,16 @@ int main(int argc, char** argv) {
   schedlab::cli::add_generate_command(app);
   schedlab::cli::add_sweep_command(app);
   schedlab::cli::add_report_command(app);
+  schedlab::cli::add_completion_command(app);
   refuse_negative_counts(app);
+  // The shell's completion asks the binary (cli/completion.h): candidates on standard output, never an error.
+  if (argc >= 2 && std::string_view(argv[1]) == "__complete") {
+    try {
+      fmt::print("{}", schedlab::cli::complete_words(app, std::vector<std::string>(argv + 2, argv + argc)));
+    } catch (const std::exception&) {
+    }
+    return 0;
+  }
   if (const std::string unknown = unknown_command(app, argc, argv); !unknown.empty()) {
     fmt::print(stderr, "schedlab: error: {}\n", unknown);
     return 2;

@@ -1,0 +1,101 @@
+// Shell completion (cli/completion.h): the binary's candidates for a word, and the bash script run by a real bash
+// the way bash's programmable completion calls it.
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "test_util.h"
+
+namespace schedlab::testing {
+namespace {
+
+// The candidates `schedlab __complete WORDS...` prints, one per line.
+std::vector<std::string> candidates(const std::vector<std::string>& words) {
+  std::vector<std::string> args = {"__complete"};
+  args.insert(args.end(), words.begin(), words.end());
+  const CliResult r = run_cli(args);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  std::vector<std::string> out;
+  size_t from = 0;
+  while (from < r.out.size()) {
+    const size_t nl = r.out.find('\n', from);
+    out.push_back(r.out.substr(from, nl - from));
+    from = nl + 1;
+  }
+  return out;
+}
+
+bool has(const std::vector<std::string>& v, const std::string& w) { return std::find(v.begin(), v.end(), w) != v.end(); }
+
+TEST(CliCompletion, CommandsOptionsAndValues) {
+  auto c = candidates({""});
+  EXPECT_TRUE(has(c, "simulate") && has(c, "analyze") && has(c, "completion") && !has(c, "__files"));
+  c = candidates({"analyze", ""});
+  EXPECT_TRUE(has(c, "locality") && has(c, "temporal") && !has(c, "simulate") && !has(c, "__files"));
+  // A command's options, long and short, and not another command's.
+  c = candidates({"simulate", "log.swf", "--w"});
+  EXPECT_TRUE(has(c, "--warmup-fraction") && has(c, "--scheduler") && has(c, "-s") && !has(c, "--schedulers"));
+  c = candidates({"analyze", "locality", "--"});
+  EXPECT_TRUE(has(c, "--slice") && has(c, "--bootstrap"));
+  // An option's values: schedulers and presets, predictors, choices of an IsMember check.
+  c = candidates({"simulate", "log.swf", "-s", "e"});
+  EXPECT_TRUE(has(c, "easy") && has(c, "conservative") && has(c, "easy++") && !has(c, "__files"));
+  c = candidates({"simulate", "log.swf", "--scheduler", "=", "e"});  // bash splits --scheduler=e so
+  EXPECT_TRUE(has(c, "easy"));
+  c = candidates({"predict", "log.swf", "-p", ""});
+  EXPECT_TRUE(has(c, "sbh") && has(c, "user-last2") && !has(c, "easy"));
+  c = candidates({"compare", "log.swf", "--schedulers", "easy,fl"});
+  EXPECT_TRUE(has(c, "easy,flex") && has(c, "easy,easy"));
+  c = candidates({"analyze", "locality", "log.swf", "--attr", ""});
+  EXPECT_TRUE(has(c, "runtime") && has(c, "procs"));
+  c = candidates({"simulate", "log.swf", "--correction", ""});
+  EXPECT_TRUE(has(c, "tsafrir") && has(c, "times10"));
+  c = candidates({"completion", ""});
+  EXPECT_EQ(c, std::vector<std::string>{"bash"});
+  // Logs and output files: file names.
+  EXPECT_EQ(candidates({"simulate", ""}), std::vector<std::string>{"__files"});
+  EXPECT_EQ(candidates({"simulate", "log.swf", "-s", "easy", "--jobs-out", ""}), std::vector<std::string>{"__files"});
+  // After a value, options again; a word taken as an option's value is not a command.
+  c = candidates({"simulate", "log.swf", "-s", "easy", "-"});
+  EXPECT_TRUE(has(c, "--procs"));
+  c = candidates({"analyze", "--help", "loc"});
+  EXPECT_TRUE(has(c, "locality"));
+  // Unknown commands and options give nothing to complete, never an error.
+  EXPECT_TRUE(candidates({"nosuch", "--x", ""}).empty());
+  EXPECT_EQ(run_cli({"__complete"}).exit_code, 0);
+}
+
+// The script in a real bash: COMP_WORDS/COMP_CWORD as bash's completion sets them, the function's COMPREPLY.
+std::string bash_complete(const std::string& line_words, int cword) {
+  TempDir dir;
+  write_file(dir.file("log.swf"), "");
+  write_file(dir.file("logs.csv"), "");
+  const std::string script = dir.file("t.sh");
+  write_file(script, "cd '" + dir.path() + "' || exit 1\nsource <('" + std::string(SCHEDLAB_CLI) +
+                         "' completion bash)\nCOMP_WORDS=(" + line_words + ")\nCOMP_CWORD=" +
+                         std::to_string(cword) + "\n_schedlab\nprintf '%s\\n' \"${COMPREPLY[@]}\" | sort\n");
+  const std::string cmd = "bash '" + script + "' 2>&1";
+  std::unique_ptr<FILE, int (*)(FILE*)> p(popen(cmd.c_str(), "r"), pclose);
+  std::string out;
+  std::array<char, 4096> buf{};
+  while (size_t n = fread(buf.data(), 1, buf.size(), p.get())) out.append(buf.data(), n);
+  return out;
+}
+
+TEST(CliCompletion, TheBashScriptCompletesInBash) {
+  const std::string cli = std::string("'") + SCHEDLAB_CLI + "'";
+  EXPECT_EQ(bash_complete(cli + " sim", 1), "simulate\n");
+  EXPECT_EQ(bash_complete(cli + " analyze te", 2), "temporal\n");
+  EXPECT_EQ(bash_complete(cli + " simulate log.swf --scheduler easy-", 4),
+            "easy-kill\neasy-pcor\neasy-preemptive\neasy-sjbf\n");
+  EXPECT_EQ(bash_complete(cli + " simulate lo", 2), "log.swf\nlogs.csv\n");  // file names
+  EXPECT_EQ(bash_complete(cli + " simulate log.swf --warm", 3), "--warmup-fraction\n");
+}
+
+}  // namespace
+}  // namespace schedlab::testing

@@ -1,0 +1,21 @@
+// Shell completion: `schedlab completion bash` prints a bash script (installed by `make install` as
+// PREFIX/share/bash-completion/completions/schedlab) whose candidates come from the binary itself —
+// `schedlab __complete WORD... CURRENT` — so they always follow the commands, options and plug-ins it has:
+// commands and subcommands, a command's options, and the values of options that name a scheduler, a predictor, a
+// correction, an estimate model, a series or one of a fixed set of choices; file names elsewhere.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+namespace schedlab::cli {
+
+void add_completion_command(CLI::App& app);
+
+// The candidates for the last of `words` (the words after `schedlab`, the last one being completed, possibly
+// empty), one per line; a first line "__files" asks the shell to complete file names as well.
+std::string complete_words(CLI::App& app, const std::vector<std::string>& words);
+
+}  // namespace schedlab::cli
