@@ -3,9 +3,11 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
 
 #include <fmt/core.h>
 
@@ -69,6 +71,7 @@ std::string default_metavar(const ParamDecl& d) {
     }
     case ParamType::kSpec: return "[SPEC]";
     case ParamType::kDuration: return "DURATION";
+    case ParamType::kFile: return "FILE";
   }
   return "VALUE";
 }
@@ -98,6 +101,8 @@ std::string accepted(const ParamDecl& d) {
       return out;
     }
     case ParamType::kSpec: return "a spec, in brackets when it has parameters";
+    case ParamType::kFile:
+      return "a file's path (a relative one from the working directory; in a sweep spec, from the spec's directory)";
     case ParamType::kDuration: {
       const std::string what = "a duration (90, 15m, 1.5h, 2d)";
       if (lo && hi) return fmt::format("{} from {} s to {} s", what, number_text(d.min), number_text(d.max));
@@ -148,6 +153,7 @@ void check_value(std::string_view plugin, const ParamDecl& d, const std::string&
       for (const auto& c : d.choices) ok = ok || c == value;
       break;
     case ParamType::kSpec: ok = !trim(value).empty(); break;
+    case ParamType::kFile: ok = !value.empty(); break;
     case ParamType::kDuration: {
       const auto seconds = parse_duration(value);
       ok = seconds && static_cast<double>(*seconds) >= d.min && static_cast<double>(*seconds) <= d.max;
@@ -230,6 +236,7 @@ std::string_view param_type_name(ParamType t) {
     case ParamType::kChoice: return "choice";
     case ParamType::kSpec: return "spec";
     case ParamType::kDuration: return "duration";
+    case ParamType::kFile: return "file";
   }
   return "?";
 }
@@ -254,8 +261,8 @@ std::string params_markdown(const std::vector<ParamDecl>& decls) {
 }
 
 Params::Params(std::string_view plugin, const std::vector<ParamDecl>& decls,
-               const std::map<std::string, std::string>& given)
-    : plugin_(plugin), decls_(&decls) {
+               const std::map<std::string, std::string>& given, std::string files_dir)
+    : plugin_(plugin), decls_(&decls), files_dir_(std::move(files_dir)) {
   for (const auto& [key, value] : given) {
     const ParamDecl* d = nullptr;
     for (const auto& decl : decls)
@@ -329,6 +336,13 @@ int64_t Params::get_duration(const std::string& name) const {
 const std::string& Params::get_string(const std::string& name) const {
   decl(name, ParamType::kString);
   return text(name);
+}
+
+std::string Params::get_file(const std::string& name) const {
+  decl(name, ParamType::kFile);
+  const std::string& path = text(name);
+  if (files_dir_.empty() || std::filesystem::path(path).is_absolute()) return path;
+  return (std::filesystem::path(files_dir_) / path).lexically_normal().string();
 }
 
 }  // namespace schedlab::base

@@ -154,5 +154,20 @@ TEST(Params, DescriptionsDeriveFromTheDeclarations) {
   EXPECT_NE(md.find("| `db` | text | — | any text | a file |"), std::string::npos) << md;
 }
 
+// A file parameter is read from `files_dir` when relative (a sweep spec's directory), as given otherwise.
+TEST(Params, AFileIsReadFromTheFilesDirectory) {
+  const std::vector<ParamDecl> d = {{.name = "db", .type = ParamType::kFile, .help = "a database"}};
+  EXPECT_EQ(Params("p", d, {{"db", "prof.sqlite"}}, "/exp").get_file("db"), "/exp/prof.sqlite");
+  EXPECT_EQ(Params("p", d, {{"db", "../data/./prof.sqlite"}}, "exp").get_file("db"), "data/prof.sqlite");
+  EXPECT_EQ(Params("p", d, {{"db", "/abs/prof.sqlite"}}, "/exp").get_file("db"), "/abs/prof.sqlite");
+  EXPECT_EQ(Params("p", d, {{"db", "prof.sqlite"}}).get_file("db"), "prof.sqlite");  // the working directory
+  EXPECT_THROW(Params("p", d, {{"db", ""}}), std::invalid_argument);
+  EXPECT_THROW(Params("p", d, {{"db", "x"}}).get_string("db"), std::logic_error);  // a file is opened, not read
+  EXPECT_EQ(describe_params(d), "db=FILE");
+  EXPECT_NE(params_markdown(d).find("| `db` | file | — | a file's path (a relative one from the working directory; in "
+                                    "a sweep spec, from the spec's directory) | a database |"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace schedlab::base

@@ -30,7 +30,9 @@ std::vector<std::string> candidates(const std::vector<std::string>& words) {
   return out;
 }
 
-bool has(const std::vector<std::string>& v, const std::string& w) { return std::find(v.begin(), v.end(), w) != v.end(); }
+bool has(const std::vector<std::string>& v, const std::string& w) {
+  return std::find(v.begin(), v.end(), w) != v.end();
+}
 
 TEST(CliCompletion, CommandsOptionsAndValues) {
   auto c = candidates({""});

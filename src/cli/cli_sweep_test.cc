@@ -165,6 +165,39 @@ TEST(CliSweep, ASpecNamedByARelativePathGivesTheSameRuns) {
   EXPECT_EQ(without_wall(read_file(dir.file("merged.csv"))), local);
 }
 
+// A predictor's files (profiler train= and db=) are read from the spec's directory, as its logs are: a spec beside
+// its files worked only when run from its own directory ("cannot open kth.swf.gz" from anywhere else).
+TEST(CliSweep, APredictorsFilesAreReadFromTheSpecsDirectory) {
+  TempDir dir;
+  std::filesystem::create_directories(dir.file("exp"));
+  std::filesystem::copy_file(kKth, dir.file("exp/kth.swf.gz"));
+  ASSERT_EQ(run_cli({"profiler", "ingest", "--db", dir.file("exp/prof.sqlite"), dir.file("exp/kth.swf.gz")}).exit_code,
+            0);
+  write_file(dir.file("exp/s.toml"), "logs = ['kth.swf.gz']\nschedulers = ['easy']\n"
+                                     "predictors = ['profiler:train=kth.swf.gz', 'profiler:db=prof.sqlite']\n");
+  const std::string cli = SCHEDLAB_CLI;
+  const auto sh = [&](const std::string& cmd) {
+    return std::system(("bash -c '" + cmd + "' >/dev/null 2>&1").c_str());
+  };
+  ASSERT_EQ(sh("cd " + dir.path() + " && " + cli + " sweep exp/s.toml -o r.csv"), 0);
+  const auto rows = without_wall(read_file(dir.file("r.csv")));
+  ASSERT_EQ(rows.size(), 3u);
+  // The cells are the spec's text; both runs learned KTH (a training log and its database give the same run).
+  EXPECT_NE(rows[1].find(",easy,profiler:train=kth.swf.gz,"), std::string::npos) << rows[1];
+  EXPECT_NE(rows[2].find(",easy,profiler:db=prof.sqlite,"), std::string::npos) << rows[2];
+  const auto metrics = [](const std::string& row) { return row.substr(row.find(",ok,")); };
+  EXPECT_EQ(metrics(rows[1]), metrics(rows[2]));
+  // Run from the spec's own directory, the same rows.
+  ASSERT_EQ(sh("cd " + dir.path() + "/exp && " + cli + " sweep s.toml -o here.csv"), 0);
+  EXPECT_EQ(without_wall(read_file(dir.file("exp/here.csv"))), rows);
+  // A file that is not beside the spec is named as the spec's directory joins it.
+  write_file(dir.file("exp/bad.toml"), "logs = ['kth.swf.gz']\nschedulers = ['easy']\n"
+                                       "predictors = ['profiler:db=missing.sqlite']\n");
+  const CliResult bad = run_cli({"sweep", dir.file("exp/bad.toml"), "-o", dir.file("bad.csv")});
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_NE(bad.err.find(dir.file("exp/missing.sqlite")), std::string::npos) << bad.err;
+}
+
 TEST(CliSweep, ResumingAfterTheSpecChangedIsRefused) {
   TempDir dir;
   write_file(dir.file("s.toml"), "logs = '" + kKth + "'\nschedulers = ['fcfs', 'easy']\nloads = [0.6, 0.7]\n");

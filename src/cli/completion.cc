@@ -15,8 +15,8 @@ namespace schedlab::cli {
 namespace {
 
 // Words the candidates are joined from are read by the shell: the script splits them on newlines only.
-constexpr std::string_view kBashScript = R"(# bash completion for schedlab: `source <(schedlab completion bash)`, or installed by `make install`
-# (PREFIX/share/bash-completion/completions/schedlab). The candidates come from the binary itself
+constexpr std::string_view kBashScript = R"(# bash completion for schedlab: `source <(schedlab completion bash)`, or
+# installed by `make install` (PREFIX/share/bash-completion/completions/schedlab). The candidates come from the binary itself
 # (`schedlab __complete WORDS...`), so they follow the commands, options and plug-ins it has.
 _schedlab() {
   local cur=${COMP_WORDS[COMP_CWORD]} IFS=$'\n' out files=

@@ -20,7 +20,8 @@ PreparedSimulation prepare_simulation(const SimulationSpec& spec) {
     out.scheduler = std::move(wrapped);
   }
   out.predictor =
-      predict::make_predictor(policy.predictor, predict::PredictorConfig{spec.sim.seed, policy.predictor_params});
+      predict::make_predictor(policy.predictor,
+                              predict::PredictorConfig{spec.sim.seed, policy.predictor_params, spec.files_dir});
   return out;
 }
 

@@ -301,6 +301,7 @@ std::vector<SweepRun> expand_sweep(const SweepSpec& s) {
     spec.scheduler = sch;
     spec.predictor = pred;
     spec.correction = cor;
+    spec.files_dir = s.dir;
     try {
       (void)prepare_simulation(spec);
     } catch (const std::exception& e) {
@@ -367,6 +368,7 @@ std::vector<SweepRun> expand_sweep(const SweepSpec& s) {
   // Each list alone first, so that the message points at the key that is wrong; then the combinations (a preset
   // takes no predictor or correction).
   const auto check_alone = [&](const std::string& key, SimulationSpec spec, const std::string& value) {
+    spec.files_dir = s.dir;
     try {
       (void)prepare_simulation(spec);
     } catch (const std::exception& e) {
@@ -511,7 +513,8 @@ std::vector<nlohmann::json> parameter_values(const SweepRun& r) {
           r.seed};
 }
 
-SweepRow run_one(const SweepRun& r, const swf::Log& log) {
+// `files_dir`: the spec's directory, where a predictor's relative files are read from (as its logs are).
+SweepRow run_one(const SweepRun& r, const swf::Log& log, const std::string& files_dir) {
   SweepRow row;
   row.index = r.index;
   row.values = parameter_values(r);
@@ -531,6 +534,7 @@ SweepRow run_one(const SweepRun& r, const swf::Log& log) {
     spec.sim.bsld_tau = r.bsld_tau;
     spec.sim.warmup_fraction = r.warmup_fraction;
     spec.sim.seed = r.seed;
+    spec.files_dir = files_dir;
     const PreparedSimulation prepared = prepare_simulation(spec);
     if (r.estimate_model == "real") {
       result = to_json(run_simulation(prepared, log));
@@ -655,7 +659,7 @@ SweepSummary run_sweep(const SweepSpec& spec, const std::vector<SweepRun>& runs,
   // A row that cannot be written (a full disk) ends the sweep with that error, the rows before it written.
   base::parallel_for(base::worker_threads(o.threads, todo.size()), todo.size(), [&](size_t k, unsigned) {
     if (o.stop != nullptr && o.stop->load()) return;
-    SweepRow row = run_one(*todo[k], *logs.at(todo[k]->log));
+    SweepRow row = run_one(*todo[k], *logs.at(todo[k]->log), spec.dir);
     std::lock_guard<std::mutex> lock(mu);
     if (row.values[14] != "ok") ++sum.failed;
     ready.emplace(k, std::move(row));

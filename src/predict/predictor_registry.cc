@@ -57,8 +57,9 @@ std::unique_ptr<Predictor> make_predictor(std::string_view text, const Predictor
   std::string known;
   for (const auto& entry : predictors()) {
     if (entry.name == spec.name) {
-      const base::Params params(fmt::format("predictor {}", entry.name), entry.parameters, spec.params);
-      auto p = entry.make(PredictorConfig{config.seed, spec.params}, params);
+      const base::Params params(fmt::format("predictor {}", entry.name), entry.parameters, spec.params,
+                                config.files_dir);
+      auto p = entry.make(PredictorConfig{config.seed, spec.params, config.files_dir}, params);
       if (correction != Correction::kNone) p = std::make_unique<CorrectedPredictor>(std::move(p), correction);
       return p;
     }

@@ -74,9 +74,9 @@ const std::vector<base::ParamDecl>& profiler_params() {
        .metavar = "0<C<1"},
       {.name = "bound", .type = ParamType::kChoice, .default_value = "upper",
        .help = "predict the interval's upper bound or the fitted mean", .choices = {"upper", "mean"}},
-      {.name = "db", .type = ParamType::kString, .help = "start from this repository (SQLite, `schedlab profiler`)",
+      {.name = "db", .type = ParamType::kFile, .help = "start from this repository (SQLite, `schedlab profiler`)",
        .metavar = "FILE"},
-      {.name = "train", .type = ParamType::kString, .help = "first learn every job of this SWF log",
+      {.name = "train", .type = ParamType::kFile, .help = "first learn every job of this SWF log",
        .metavar = "FILE.swf"},
   };
   return d;
@@ -91,9 +91,9 @@ std::unique_ptr<Predictor> make_profiler(const PredictorConfig&, const base::Par
   }
   o.upper = p.get_string("bound") == "upper";
   profiler::Repository repo;
-  if (p.has("db")) repo = profiler::load_repository(p.get_string("db"));
+  if (p.has("db")) repo = profiler::load_repository(p.get_file("db"));
   if (p.has("train")) {
-    const std::string train = p.get_string("train");
+    const std::string train = p.get_file("train");
     if (swf::is_csv_name(train)) {
       for (const swf::Record& record : swf::read_csv(train).records) profiler::add_record(repo, record);
     } else {

@@ -47,8 +47,10 @@ enum class ParamType {
   kChoice,  // one of `choices`
   kSpec,    // a nested spec (of a scheduler, a predictor, ...), checked by whoever makes it
   kDuration,  // a duration (base/duration.h: 90, 15m, 1.5h, ...) in seconds, in [min, max]
+  kFile,      // a file's path: a relative one is read from Params's files_dir (a sweep spec's directory)
 };
-std::string_view param_type_name(ParamType t);  // "int", "number", "bool", "text", "choice", "spec", "duration"
+// "int", "number", "bool", "text", "choice", "spec", "duration", "file"
+std::string_view param_type_name(ParamType t);
 
 struct ParamDecl {
   std::string name = {};
@@ -67,10 +69,12 @@ std::string describe_params(const std::vector<ParamDecl>& decls);
 std::string params_markdown(const std::vector<ParamDecl>& decls);
 
 // The checked, typed values of one plug-in's parameters: every given one validated against `decls`, every
-// other one at its default.
+// other one at its default. `files_dir`: where a relative kFile value is read from (empty: the working
+// directory), so that a sweep spec's files are found beside it, as its logs are.
 class Params {
  public:
-  Params(std::string_view plugin, const std::vector<ParamDecl>& decls, const std::map<std::string, std::string>& given);
+  Params(std::string_view plugin, const std::vector<ParamDecl>& decls, const std::map<std::string, std::string>& given,
+         std::string files_dir = {});
 
   bool given(const std::string& name) const;  // the user gave it (not the default)
   bool has(const std::string& name) const;    // given, or declared with a default
@@ -79,6 +83,7 @@ class Params {
   bool get_bool(const std::string& name) const;
   int64_t get_duration(const std::string& name) const;  // seconds
   const std::string& get_string(const std::string& name) const;  // kString, kChoice, kSpec
+  std::string get_file(const std::string& name) const;  // kFile: the path to open (files_dir joined to a relative one)
 
  private:
   const ParamDecl& decl(const std::string& name, ParamType want) const;
@@ -87,6 +92,7 @@ class Params {
   const std::vector<ParamDecl>* decls_;
   std::map<std::string, std::string> values_;  // given or default
   std::map<std::string, bool> given_;
+  std::string files_dir_;
 };
 
 }  // namespace schedlab::base

@@ -31,6 +31,7 @@ struct SimulationSpec {
   workload::WorkloadOptions workload;
   sim::SimOptions sim;     // sim.seed also seeds the scheduler and predictor factories
   bool event_cost = false;  // time the scheduler at every event (sim/event_cost.h); decisions unchanged
+  std::string files_dir = {};  // where the predictor's relative file parameters are read from (a sweep spec's dir)
 };
 
 struct PreparedSimulation {

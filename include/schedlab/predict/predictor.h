@@ -42,6 +42,7 @@ using Updates = std::vector<PredictionUpdate>;
 struct PredictorConfig {
   uint64_t seed = 0;
   std::map<std::string, std::string> params;
+  std::string files_dir = {};  // where relative file parameters are read from (base::Params); empty: the working dir
 };
 
 class Predictor {
