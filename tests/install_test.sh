@@ -57,6 +57,7 @@ rc=$?
 if [ -n "$py" ]; then
   pydir=$(ls -d "$p"/lib/python3*/*-packages 2>/dev/null | head -1)
   [ -n "$pydir" ] && [ -f "$pydir/schedlab/__init__.py" ] || fail "the Python package is not installed"
+  [ -f "$pydir/schedlab/__init__.pyi" ] && [ -f "$pydir/schedlab/py.typed" ] || fail "the Python type stubs are not installed"
   PYTHONPATH=$pydir "$py" - "$p" "$kth" <<'PY' || fail "installed Python package"
 import os, sys, warnings
 import schedlab
@@ -79,4 +80,15 @@ echo "$out"
 mean=$(awk '{print $3}' <<<"$want")  # the CLI's mean wait, to one decimal
 grep -qE "^easy +$mean " <<<"$out" || fail "own_policy's easy row differs from the CLI's mean wait $mean"
 grep -q "^smallest-area-first " <<<"$out" || fail "own_policy printed no row for its own policy"
+# Every installed public header compiles on its own with only the installed include directory
+# (what a program that includes just that header gets).
+hdrs=$(cd "$p/include" && find schedlab -name '*.h' | sort)
+n=$(wc -l <<<"$hdrs")
+compile='printf "#include \"%s\"\n" "$1" | c++ -std=c++20 -fsyntax-only -Wall -Wextra -I"$2" -x c++ - 2>&1 |
+  sed "s|^|$1: |"'
+if ! xargs -P "$(nproc)" -I{} sh -c "$compile" _ {} "$p/include" <<<"$hdrs" >headers.log; then
+  cat headers.log; fail "compiling the installed headers one by one"
+fi
+[ ! -s headers.log ] || { cat headers.log; fail "an installed header does not compile on its own (or warns)"; }
+echo "headers: $n installed headers compile on their own"
 echo "install test: passed"

@@ -28,6 +28,7 @@ __all__ = ["read_swf", "read_sacct", "write_swf", "filter_log", "stats", "simula
            "profiler_compare", "generate_profiler_experiment", "distance", "report", "report_sweep", "FIELDS"]
 
 FIELDS = list(_core.field_names())
+__version__ = _core.version  # the library's, as `schedlab --version` prints it
 
 
 def _data_file(name):

@@ -7,6 +7,7 @@ import pandas as pd
 from . import _core
 
 FIELDS: list[str]
+__version__: str
 LogLike = Union[str, os.PathLike, pd.DataFrame, _core.Log]
 
 def read_swf(path: Union[str, os.PathLike]) -> tuple[pd.DataFrame, list[str]]: ...

@@ -167,6 +167,12 @@ def test_errors_raise_with_the_librarys_message(tmp_path):
         schedlab.simulate(42)
 
 
+def test_the_version_is_the_clis():
+    out = subprocess.run([CLI, "--version"], capture_output=True, text=True, check=True).stdout.strip()
+    assert out == "schedlab " + schedlab.__version__
+    assert re.fullmatch(r"\d+\.\d+\.\d+", schedlab.__version__)
+
+
 def test_the_type_stubs_match_the_module():
     # __init__.pyi is written by hand: every public function must be there with the same parameters, in order
     # (it lacked sweep's output= and sweep_collect for a while).

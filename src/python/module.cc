@@ -614,6 +614,7 @@ py::tuple sweep_to_file(const std::string& text, const std::string& name, int th
 
 PYBIND11_MODULE(_core, m) {
   m.doc() = "schedlab's C++ library (use the `schedlab` package, not this module)";
+  m.attr("version") = SCHEDLAB_VERSION;  // CMake's project version, as `schedlab --version` prints it
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);
