@@ -5,12 +5,12 @@
 #   make python   build the Python module into build/python (PYTHONPATH=build/python)
 #   make bootstrap  install the missing Debian packages (scripts/bootstrap.sh)
 #   make install [PREFIX=/usr/local]  build, then install the CLI, the library, its headers and CMake package, and
-#                 the Python package under PREFIX (docs/install.md)
+#                 the Python package under PREFIX (docs/install.md); make uninstall removes them again
 JOBS ?= $(shell nproc)
 FUZZ_SECONDS ?= 60
 PREFIX ?= /usr/local
 
-.PHONY: all bootstrap build python demo check test fuzz bench clean install
+.PHONY: all bootstrap build python demo check test fuzz bench clean install uninstall
 
 all: build
 
@@ -28,6 +28,10 @@ python: bootstrap
 
 install: build
 	cmake --install build --prefix $(PREFIX)
+
+# What the last make install put in place (build/install_manifest.txt), and the directories left empty.
+uninstall:
+	@scripts/uninstall.sh build/install_manifest.txt
 
 demo: bootstrap
 	@$(MAKE) --no-print-directory build

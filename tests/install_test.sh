@@ -8,7 +8,15 @@ set -uo pipefail
 build=$(readlink -f "$1") py=${2:-}
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(readlink -f "$(mktemp -d)")  # the binary names its places by their real path
-trap 'rm -rf "$work"' EXIT
+# cmake --install records what it installed in BUILD/install_manifest.txt, which `make uninstall` reads: the user's
+# own install's record is put back afterwards.
+manifest=$build/install_manifest.txt
+if [ -f "$manifest" ]; then cp -p "$manifest" "$work.manifest"; fi
+restore() {
+  if [ -f "$work.manifest" ]; then mv -f "$work.manifest" "$manifest"; else rm -f "$manifest"; fi
+  rm -rf "$work"
+}
+trap restore EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 
 cmake --install "$build" --prefix "$work/prefix" >"$work/install.log" 2>&1 ||
@@ -91,4 +99,14 @@ if ! xargs -P "$(nproc)" -I{} sh -c "$compile" _ {} "$p/include" <<<"$hdrs" >hea
 fi
 [ ! -s headers.log ] || { cat headers.log; fail "an installed header does not compile on its own (or warns)"; }
 echo "headers: $n installed headers compile on their own"
+# make uninstall (scripts/uninstall.sh) removes every installed file and schedlab's own directories, and leaves
+# directories shared with other software (here include/ and share/bash-completion/completions/, there before).
+mkdir -p "$work/again/include" "$work/again/share/bash-completion/completions"
+cmake --install "$build" --prefix "$work/again" >install2.log 2>&1 || { cat install2.log; fail "second install"; }
+"$root/scripts/uninstall.sh" "$manifest" >uninstall.log 2>&1 || { cat uninstall.log; fail "uninstall"; }
+left=$(find "$work/again" -mindepth 1 \( -not -type d -o -name '*schedlab*' \))
+[ -z "$left" ] || fail "left after uninstall: $left"
+[ -d "$work/again/include" ] && [ -d "$work/again/share/bash-completion/completions" ] ||
+  fail "uninstall removed a directory that was there before the install"
+cat uninstall.log
 echo "install test: passed"
