@@ -1,6 +1,9 @@
+#include <string>
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "schedlab/base/version.h"
 #include "test_util.h"
 
 namespace schedlab::testing {
@@ -36,7 +39,8 @@ TEST(CliEstimates, GenerateIsByteIdenticalForASeedAndNotesTheModel) {
     const std::string x = read_file(dir.file("a.swf"));
     EXPECT_EQ(x, read_file(dir.file("b.swf"))) << model;
     EXPECT_NE(x, read_file(dir.file("c.swf"))) << model;
-    EXPECT_NE(x.find("; Note: field 9 (requested time) replaced by schedlab estimates generate --model " + model),
+    EXPECT_NE(x.find("; Note: field 9 (requested time) replaced by schedlab " + std::string(base::kVersion) +
+                         " estimates generate --model " + model),
               std::string::npos);
   }
 }

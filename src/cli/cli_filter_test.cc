@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include "schedlab/base/version.h"
 #include "schedlab/swf/reader.h"
 #include "test_util.h"
 
@@ -57,7 +58,8 @@ TEST(CliFilter, RelativeTimeWindow) {
   const Filtered f = filter(dir, {"--from", "+1h", "--to", "+2d"});
   ASSERT_EQ(f.result.exit_code, 0) << f.result.err;
   EXPECT_EQ(f.jobs, (std::vector<int32_t>{2, 3}));
-  EXPECT_TRUE(has_line(f.header, "; Note: FILTERED by schedlab filter: 2 of 5 records kept, 3 excluded"));
+  EXPECT_TRUE(has_line(f.header, "; Note: FILTERED by schedlab " + std::string(base::kVersion) +
+                                     " filter: 2 of 5 records kept, 3 excluded"));
   EXPECT_TRUE(has_line(f.header, "; Note: filter: submit time >= +1h = 3600 s from the log start (inclusive)"));
   EXPECT_TRUE(has_line(f.header, "; Note: filter: submit time < +2d = 172800 s from the log start (exclusive)"));
   EXPECT_TRUE(has_line(f.header, "; Note: filter: excluded 1 records: before_from"));

@@ -17,6 +17,7 @@
 #include "cli/commands.h"
 #include "cli/completion.h"
 #include "schedlab/base/errors.h"
+#include "schedlab/base/version.h"
 
 namespace {
 
@@ -123,7 +124,7 @@ std::string nearest_option(CLI::App& app, int argc, char** argv) {
 int main(int argc, char** argv) {
   CLI::App app{"schedlab: workload logs, scheduler simulation and runtime prediction for parallel machines"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", "schedlab " SCHEDLAB_VERSION);  // CMake's project version
+  app.set_version_flag("--version", fmt::format("schedlab {}", schedlab::base::kVersion));
   schedlab::cli::add_stats_command(app);
   schedlab::cli::add_filter_command(app);
   schedlab::cli::add_convert_command(app);

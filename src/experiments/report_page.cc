@@ -3,6 +3,7 @@
 // out what report_data computed; the page loads no other resource.
 #include <string>
 
+#include "schedlab/base/version.h"
 #include "schedlab/experiments/report.h"
 
 #include "schedlab/base/json_text.h"
@@ -27,8 +28,8 @@ th:first-child, td:first-child { text-align: left; }
 const char* kBody = R"HTML(</head>
 <body>
 <h1 id="title"></h1>
-<p class="note">Made by <code>schedlab report</code>. Every number on this page is schedlab's (the same as its
-JSON outputs); the page only draws them.</p>
+<p class="note">Made by <code>schedlab report</code> (schedlab <span id="version"></span>). Every number on this
+page is schedlab's (the same as its JSON outputs); the page only draws them.</p>
 <div id="content"></div>
 <script>
 "use strict";
@@ -37,6 +38,7 @@ window.schedlabViews = {};
 const pending = [];
 const content = document.getElementById("content");
 document.getElementById("title").textContent = D.title;
+document.getElementById("version").textContent = D.schedlab_version;
 
 const esc = t => String(t).replace(/[&<>"']/g, ch => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"})[ch]);
 function section(id, title, note) {
@@ -270,7 +272,9 @@ std::string render_report(const nlohmann::json& data, const std::string& librari
   std::string page = kHead;
   page += script_safe_code(libraries);
   page += "\n</script>\n<script type=\"application/json\" id=\"schedlab-data\">";
-  page += script_safe(base::json_text(data));
+  nlohmann::json with_version = data;
+  with_version["schedlab_version"] = base::kVersion;  // which schedlab drew it, for whoever reads the page later
+  page += script_safe(base::json_text(with_version));
   page += "</script>\n";
   page += kBody;
   return page;

@@ -6,6 +6,7 @@
 
 #include <stdexcept>
 
+#include "schedlab/base/version.h"
 #include "schedlab/experiments/sweep.h"
 #include "test_util.h"
 
@@ -175,6 +176,9 @@ TEST(ReportTest, PageCarriesTheDataSafely) {
   EXPECT_NE(page.find("var s = '<\\/script>';"), std::string::npos);
   EXPECT_EQ(page.find("http://"), std::string::npos);  // nothing to fetch from the page itself
   EXPECT_EQ(page.find("src="), std::string::npos);
+  // The page names the schedlab that drew it.
+  EXPECT_NE(page.find("\"schedlab_version\":\"" + std::string(base::kVersion) + "\""), std::string::npos);
+  EXPECT_NE(page.find("(schedlab <span id=\"version\"></span>)"), std::string::npos);
 }
 
 }  // namespace

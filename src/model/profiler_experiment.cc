@@ -9,6 +9,7 @@
 #include <fmt/core.h>
 
 #include "schedlab/base/memory.h"
+#include "schedlab/base/version.h"
 
 namespace schedlab::model {
 
@@ -83,7 +84,7 @@ swf::Record draw_job(const ProfilerExperimentOptions& o, size_t k, base::Rng& rn
 void add_common_header(swf::Header& h, const ProfilerExperimentOptions& o, int64_t records) {
   h.add_line("; Version: 2.2");
   h.add_line("; Computer: synthetic 16-node machine of Gibbons's profiler experiment (1997, Tables 6.1/6.2)");
-  h.add_line("; Installation: schedlab generate profiler-experiment");
+  h.add_line(fmt::format("; Installation: schedlab {} generate profiler-experiment", base::kVersion));
   h.add_line(fmt::format("; MaxJobs: {}", records));
   h.add_line(fmt::format("; MaxRecords: {}", records));
   h.add_line(fmt::format("; MaxNodes: {}", o.machine_procs));

@@ -40,6 +40,7 @@
 #include "schedlab/analysis/categories.h"
 #include "schedlab/analysis/diversity.h"
 #include "schedlab/base/json_text.h"
+#include "schedlab/base/version.h"
 #include "schedlab/experiments/categorize_report.h"
 #include "schedlab/experiments/compare.h"
 #include "schedlab/experiments/distance_report.h"
@@ -614,7 +615,7 @@ py::tuple sweep_to_file(const std::string& text, const std::string& name, int th
 
 PYBIND11_MODULE(_core, m) {
   m.doc() = "schedlab's C++ library (use the `schedlab` package, not this module)";
-  m.attr("version") = SCHEDLAB_VERSION;  // CMake's project version, as `schedlab --version` prints it
+  m.attr("version") = std::string(base::kVersion);  // as `schedlab --version` prints it
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);

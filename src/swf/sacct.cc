@@ -13,6 +13,7 @@
 #include <fmt/core.h>
 
 #include "schedlab/base/time_zone.h"
+#include "schedlab/base/version.h"
 #include "schedlab/swf/csv.h"
 
 namespace schedlab::swf {
@@ -273,7 +274,7 @@ Log parse_sacct(std::string_view text, const std::string& name, const SacctOptio
   Header& h = log.header;
   h.add_line("; Version: 2.2");
   h.add_line("; Computer: Slurm cluster (sacct)");
-  h.add_line(fmt::format("; Conversion: schedlab convert --from sacct {}", name));
+  h.add_line(fmt::format("; Conversion: schedlab {} convert --from sacct {}", base::kVersion, name));
   h.add_line(fmt::format("; MaxJobs: {}", rep.jobs));
   h.add_line(fmt::format("; MaxRecords: {}", rep.jobs));
   h.add_line(fmt::format("; UnixStartTime: {}", first));

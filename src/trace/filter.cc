@@ -3,6 +3,7 @@
 #include <fmt/core.h>
 #include <fmt/ranges.h>
 
+#include "schedlab/base/version.h"
 #include "schedlab/trace/conventions.h"
 
 namespace schedlab::trace {
@@ -79,7 +80,7 @@ FilterResult apply_filter(const std::vector<swf::Record>& records, const FilterS
 std::vector<std::string> filter_notes(const FilterSpec& spec, const FilterResult& result) {
   std::vector<std::string> notes;
   const int64_t total = static_cast<int64_t>(result.kept.size()) + result.excluded_total();
-  notes.push_back(fmt::format("FILTERED by schedlab filter: {} of {} records kept, {} excluded",
+  notes.push_back(fmt::format("FILTERED by schedlab {} filter: {} of {} records kept, {} excluded", base::kVersion,
                               result.kept.size(), total, result.excluded_total()));
   const auto bound_text = [](const std::string& text, int64_t seconds) {
     return text.empty() ? fmt::format("{} s", seconds) : fmt::format("{} = {} s", text, seconds);

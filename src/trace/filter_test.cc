@@ -4,7 +4,10 @@
 #include <algorithm>
 #include <string>
 
+#include <fmt/core.h>
 #include <gtest/gtest.h>
+
+#include "schedlab/base/version.h"
 
 namespace schedlab::trace {
 namespace {
@@ -133,7 +136,8 @@ TEST(Filter, NotesDescribeTheFilter) {
   const auto has = [&](const std::string& text) {
     return std::any_of(notes.begin(), notes.end(), [&](const std::string& n) { return n == text; });
   };
-  EXPECT_TRUE(has("FILTERED by schedlab filter: 2 of 7 records kept, 5 excluded")) << notes[0];
+  EXPECT_TRUE(has(fmt::format("FILTERED by schedlab {} filter: 2 of 7 records kept, 5 excluded", base::kVersion)))
+      << notes[0];
   EXPECT_TRUE(has("filter: submit time >= +100 = 100 s from the log start (inclusive)"));
   EXPECT_TRUE(has("filter: user in 1,2"));
   EXPECT_TRUE(has("filter: job size <= 8 processors"));
