@@ -516,6 +516,11 @@ def test_generators_and_estimate_models_return_dataframes(tmp_path):
     subprocess.run([CLI, "estimates", "generate", KTH, "--model", "song", "--params", str(model), "--params",
                     "align_prob=0.5", "--seed", "2", "-o", str(out)], check=True, capture_output=True)
     assert list(song["requested_time"]) == list(schedlab.read_swf(out)[0]["requested_time"])
+    # The same header note as the CLI's, naming the model, seed and version (Python wrote its own note before).
+    notes = [line for line in song.attrs["swf_header"] if "replaced by" in line]
+    assert notes == [line for line in schedlab.read_swf(out)[1] if "replaced by" in line]
+    want = f"replaced by schedlab {schedlab.__version__} estimates generate --model song --seed 2"
+    assert len(notes) == 1 and want in notes[0]
     with pytest.warns(UserWarning, match="132 runtimes above T_max = 180000 s were treated as T_max"):
         _, capped = schedlab.generate_estimates(KTH, "tsafrir", "tmax=50h")
     assert capped["warnings"]

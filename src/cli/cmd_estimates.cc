@@ -13,7 +13,6 @@
 #include "cli/read_input.h"
 #include "schedlab/base/duration.h"
 #include "schedlab/base/json_text.h"
-#include "schedlab/base/version.h"
 #include "schedlab/model/estimate_bins.h"
 #include "schedlab/model/estimate_fit.h"
 #include "schedlab/model/estimate_models.h"
@@ -141,9 +140,7 @@ void run_generate(const GenerateOptions& o) {
   swf::check_output_is_not_input(o.output, inputs);
   swf::Log log = read(o.path, o.skip_invalid);
   const model::GenerateReport rep = model::apply_estimate_model(o.model, params, log.records, o.seed);
-  log.header.add_note(fmt::format("field 9 (requested time) replaced by schedlab {} estimates generate --model {} "
-                                  "--seed {}{}{}",
-                                  base::kVersion, o.model, o.seed, rep.parameters.empty() ? "" : " (", rep.parameters.empty() ? "" : rep.parameters + ")"));
+  log.header.add_note(model::estimate_model_note(rep, o.seed));
   swf::write_swf_or_csv(o.output, log.header, log.records);
   for (const auto& w : rep.warnings) fmt::print(stderr, "schedlab: warning: {}\n", w);
   if (o.json) {

@@ -13,6 +13,7 @@
 #include <fmt/core.h>
 
 #include "schedlab/base/duration.h"
+#include "schedlab/base/version.h"
 #include "schedlab/trace/conventions.h"
 
 namespace schedlab::model {
@@ -541,6 +542,12 @@ GenerateReport apply_estimate_model(const std::string& name, const nlohmann::jso
     rep.warnings.push_back(fmt::format("{} estimates above 2^31 - 1 s (the SWF field's largest value) were capped at it",
                                        rep.capped));
   return rep;
+}
+
+std::string estimate_model_note(const GenerateReport& report, uint64_t seed) {
+  return fmt::format("field 9 (requested time) replaced by schedlab {} estimates generate --model {} --seed {}{}",
+                     base::kVersion, report.model, seed,
+                     report.parameters.empty() ? "" : " (" + report.parameters + ")");
 }
 
 }  // namespace schedlab::model

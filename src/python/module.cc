@@ -825,7 +825,7 @@ PYBIND11_MODULE(_core, m) {
     std::vector<swf::Record> records = l->records;
     const auto rep = model::apply_estimate_model(model, model::load_params(params), records, seed);
     swf::Header h = l->header;
-    h.add_note("estimates from the " + model + " model: " + rep.parameters);
+    h.add_note(model::estimate_model_note(rep, seed));  // the CLI's note
     return py::make_tuple(with_records(l, std::move(records), std::move(h)), json_out(model::to_json(rep)));
   }, py::arg("log"), py::arg("model"), py::arg("params"), py::arg("seed"));
   m.def("diversity", [](const std::vector<LogPtr>& logs, const std::vector<std::string>& names,

@@ -82,6 +82,9 @@ void check_estimate_model(const std::string& name, const nlohmann::json& params)
 // Models needing training (tsafrir without tmax, song without regression) train on `records` themselves.
 GenerateReport apply_estimate_model(const std::string& name, const nlohmann::json& params,
                                     std::vector<swf::Record>& records, uint64_t seed);
+// The header note of a log whose estimates a model replaced (`estimates generate`, Python's generate_estimates):
+// "field 9 (requested time) replaced by schedlab VERSION estimates generate --model NAME --seed S (PARAMETERS)".
+std::string estimate_model_note(const GenerateReport& report, uint64_t seed);
 
 // The tsafrir model fitted to a log: N, T_max, T_max's share, the `top` (0..kHeadSize-1) most popular other
 // values. Throws ModelError when the log has no estimates or `top` is out of range.
