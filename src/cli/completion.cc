@@ -1,6 +1,7 @@
 #include "cli/completion.h"
 
 #include <algorithm>
+#include <memory>
 #include <string_view>
 
 #include <fmt/core.h>
@@ -99,12 +100,12 @@ std::string lines(const std::vector<std::string>& words, bool files) {
 }  // namespace
 
 void add_completion_command(CLI::App& app) {
-  auto* shell = new std::string;  // owned for the process's life, as the commands' options are
+  auto shell = std::make_shared<std::string>();  // kept alive by the callback, as the commands' options are
   CLI::App* cmd = app.add_subcommand(
       "completion", "Print the shell completion script: source <(schedlab completion bash) (make install puts it "
                     "where bash-completion finds it)");
   cmd->add_option("SHELL", *shell, "the shell")->required()->check(CLI::IsMember({"bash"}));
-  cmd->callback([] { fmt::print("{}", kBashScript); });
+  cmd->callback([shell] { fmt::print("{}", kBashScript); });  // bash is the one shell (checked above)
 }
 
 std::string complete_words(CLI::App& app, const std::vector<std::string>& words) {
