@@ -59,6 +59,19 @@ TEST(CliCompletion, CommandsOptionsAndValues) {
   EXPECT_TRUE(has(c, "tsafrir") && has(c, "times10"));
   c = candidates({"completion", ""});
   EXPECT_EQ(c, std::vector<std::string>{"bash"});
+  // A plug-in's parameters after ':' (bash splits the word at ':' and '='), and their values when a fixed set.
+  c = candidates({"simulate", "log.swf", "-s", "conservative", ":", ""});
+  EXPECT_EQ(c, (std::vector<std::string>{"compress=", "check="}));
+  c = candidates({"simulate", "log.swf", "--scheduler", "=", "conservative", ":", "compress", "=", ""});
+  EXPECT_EQ(c, (std::vector<std::string>{"once", "fixpoint"}));
+  c = candidates({"simulate", "log.swf", "-s", "conservative", ":", "check", "=", ""});
+  EXPECT_EQ(c, (std::vector<std::string>{"0", "1"}));
+  c = candidates({"compare", "log.swf", "--schedulers", "easy,maui", ":", ""});
+  EXPECT_TRUE(has(c, "priority=") && has(c, "backfill="));
+  c = candidates({"predict", "log.swf", "-p", "sbh", ":", ""});
+  EXPECT_TRUE(has(c, "criteria="));
+  EXPECT_TRUE(candidates({"simulate", "log.swf", "-s", "nosuch", ":", ""}).empty());
+  EXPECT_TRUE(candidates({"simulate", "log.swf", "--procs", "easy", ":", ""}).empty());  // not a scheduler option
   // Logs and output files: file names.
   EXPECT_EQ(candidates({"simulate", ""}), std::vector<std::string>{"__files"});
   EXPECT_EQ(candidates({"simulate", "log.swf", "-s", "easy", "--jobs-out", ""}), std::vector<std::string>{"__files"});
@@ -97,6 +110,8 @@ TEST(CliCompletion, TheBashScriptCompletesInBash) {
             "easy-kill\neasy-pcor\neasy-preemptive\neasy-sjbf\n");
   EXPECT_EQ(bash_complete(cli + " simulate lo", 2), "log.swf\nlogs.csv\n");  // file names
   EXPECT_EQ(bash_complete(cli + " simulate log.swf --warm", 3), "--warmup-fraction\n");
+  EXPECT_EQ(bash_complete(cli + " simulate log.swf -s conservative : comp", 6), "compress=\n");
+  EXPECT_EQ(bash_complete(cli + " simulate log.swf -s conservative : compress = f", 8), "fixpoint\n");
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <fmt/core.h>
 
 #include "schedlab/analysis/temporal.h"
+#include "schedlab/base/params.h"
 #include "schedlab/model/estimate_models.h"
 #include "schedlab/predict/correction.h"
 #include "schedlab/predict/registry.h"
@@ -17,8 +18,8 @@ namespace {
 
 // Words the candidates are joined from are read by the shell: the script splits them on newlines only.
 constexpr std::string_view kBashScript = R"(# bash completion for schedlab: `source <(schedlab completion bash)`, or
-# installed by `make install` (PREFIX/share/bash-completion/completions/schedlab). The candidates come from the binary itself
-# (`schedlab __complete WORDS...`), so they follow the commands, options and plug-ins it has.
+# installed by `make install` (PREFIX/share/bash-completion/completions/schedlab). The candidates come from the
+# binary itself (`schedlab __complete WORDS...`), so they follow the commands, options and plug-ins it has.
 _schedlab() {
   local cur=${COMP_WORDS[COMP_CWORD]} IFS=$'\n' out files=
   out=$("${COMP_WORDS[0]}" __complete "${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null) || return 0
@@ -27,6 +28,9 @@ _schedlab() {
     out=${out#__files}
   fi
   COMPREPLY=($(compgen -W "$out" -- "$cur"))
+  if [[ ${COMPREPLY[0]} == *= ]]; then
+    compopt -o nospace 2>/dev/null  # a plug-in's KEY=: its value follows
+  fi
   if [[ -n $files ]]; then
     COMPREPLY+=($(compgen -f -- "$cur"))
     compopt -o filenames 2>/dev/null
@@ -91,6 +95,46 @@ std::vector<std::string> option_values(CLI::Option* o) {
   return out;
 }
 
+// The declarations of the plug-in named by words[k] as the value of a scheduler or predictor option (the item
+// after the last ',' of a list); nullptr when words[k] is not such a value.
+const std::vector<base::ParamDecl>* plugin_params(CLI::App& at, const std::vector<std::string>& words, size_t k) {
+  if (k == 0) return nullptr;
+  size_t opt_at = k - 1;
+  if (words[opt_at] == "=" && opt_at > 0) --opt_at;  // "--scheduler=easy"
+  const CLI::Option* o = at.get_option_no_throw(words[opt_at]);
+  if (o == nullptr || o->get_lnames().empty()) return nullptr;
+  const std::string& option = o->get_lnames().front();
+  const std::string name = words[k].substr(words[k].rfind(',') == std::string::npos ? 0 : words[k].rfind(',') + 1);
+  if (option == "scheduler" || option == "schedulers" || option == "baseline") {
+    for (const auto& e : sim::schedulers())
+      if (e.name == name) return &e.params;
+  } else if (option == "predictor") {
+    for (const auto& e : predict::predictors())
+      if (e.name == name) return &e.parameters;
+  }
+  return nullptr;
+}
+
+// "KEY=" for each parameter of that plug-in (the shell adds no space after '=').
+std::vector<std::string> plugin_keys(CLI::App& at, const std::vector<std::string>& words, size_t k) {
+  std::vector<std::string> out;
+  if (const auto* decls = plugin_params(at, words, k))
+    for (const base::ParamDecl& d : *decls) out.push_back(d.name + "=");
+  return out;
+}
+
+// The values a parameter of that plug-in takes, when they are a fixed set (a choice, a bool).
+std::vector<std::string> plugin_values(CLI::App& at, const std::vector<std::string>& words, size_t k,
+                                       const std::string& key) {
+  if (const auto* decls = plugin_params(at, words, k))
+    for (const base::ParamDecl& d : *decls) {
+      if (d.name != key) continue;
+      if (d.type == base::ParamType::kChoice) return d.choices;
+      if (d.type == base::ParamType::kBool) return {"0", "1"};
+    }
+  return {};
+}
+
 std::string lines(const std::vector<std::string>& words, bool files) {
   std::string out = files ? "__files\n" : "";
   for (const std::string& w : words) out += w + "\n";
@@ -133,7 +177,11 @@ std::string complete_words(CLI::App& app, const std::vector<std::string>& words)
     }
   }
   const std::string& cur = words.back();
-  if (words.size() >= 2 && words[words.size() - 2] == ":") return "";  // a plug-in's parameters: not completed
+  // A plug-in's parameters: bash splits "-s conservative:compress=fi" at ':' and '=' into words.
+  const size_t n = words.size();
+  if (n >= 4 && words[n - 2] == ":") return lines(plugin_keys(*at, words, n - 3), false);
+  if (n >= 6 && words[n - 2] == "=" && words[n - 4] == ":")
+    return lines(plugin_values(*at, words, n - 5, words[n - 3]), false);
   if (pending != nullptr) {
     std::vector<std::string> values = option_values(pending);
     // A list of schedulers: complete the item after the last comma.

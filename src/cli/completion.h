@@ -2,7 +2,8 @@
 // PREFIX/share/bash-completion/completions/schedlab) whose candidates come from the binary itself —
 // `schedlab __complete WORD... CURRENT` — so they always follow the commands, options and plug-ins it has:
 // commands and subcommands, a command's options, and the values of options that name a scheduler, a predictor, a
-// correction, an estimate model, a series or one of a fixed set of choices; file names elsewhere.
+// correction, an estimate model, a series or one of a fixed set of choices, a scheduler's or predictor's parameters
+// after ':' and their values when they are a fixed set; file names elsewhere.
 #pragma once
 
 #include <string>
