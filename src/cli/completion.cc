@@ -71,14 +71,20 @@ std::vector<std::string> member_choices(CLI::Option* o) {
   return out;
 }
 
+// The options whose value is a scheduler spec (a list of them for --schedulers) or a predictor spec.
+bool names_a_scheduler(const std::string& option) {
+  return option == "scheduler" || option == "schedulers" || option == "baseline";
+}
+bool names_a_predictor(const std::string& option) { return option == "predictor"; }
+
 // The values of an option that names a plug-in or a choice; empty: a file name or a number.
 std::vector<std::string> option_values(CLI::Option* o) {
   const std::string name = o->get_lnames().empty() ? "" : o->get_lnames().front();
   std::vector<std::string> out;
-  if (name == "scheduler" || name == "schedulers" || name == "baseline") {
+  if (names_a_scheduler(name)) {
     for (const auto& s : sim::schedulers()) out.emplace_back(s.name);
     for (const auto& p : sim::presets()) out.emplace_back(p.name);
-  } else if (name == "predictor") {
+  } else if (names_a_predictor(name)) {
     for (const auto& p : predict::predictors()) out.emplace_back(p.name);
   } else if (name == "correction") {
     for (const auto c : {predict::Correction::kNone, predict::Correction::kTsafrir, predict::Correction::kDouble,
@@ -105,10 +111,10 @@ const std::vector<base::ParamDecl>* plugin_params(CLI::App& at, const std::vecto
   if (o == nullptr || o->get_lnames().empty()) return nullptr;
   const std::string& option = o->get_lnames().front();
   const std::string name = words[k].substr(words[k].rfind(',') == std::string::npos ? 0 : words[k].rfind(',') + 1);
-  if (option == "scheduler" || option == "schedulers" || option == "baseline") {
+  if (names_a_scheduler(option)) {
     for (const auto& e : sim::schedulers())
       if (e.name == name) return &e.params;
-  } else if (option == "predictor") {
+  } else if (names_a_predictor(option)) {
     for (const auto& e : predict::predictors())
       if (e.name == name) return &e.parameters;
   }
