@@ -196,6 +196,14 @@ TEST(CliSweep, APredictorsFilesAreReadFromTheSpecsDirectory) {
   const CliResult bad = run_cli({"sweep", dir.file("exp/bad.toml"), "-o", dir.file("bad.csv")});
   EXPECT_EQ(bad.exit_code, 1);
   EXPECT_NE(bad.err.find(dir.file("exp/missing.sqlite")), std::string::npos) << bad.err;
+  // A scheduler or predictor read from a file ("@PATH") too.
+  write_file(dir.file("exp/c.spec"), "conservative:compress=fixpoint\n");
+  write_file(dir.file("exp/p.spec"), "profiler:train=kth.swf.gz\n");
+  write_file(dir.file("exp/at.toml"), "logs = ['kth.swf.gz']\nschedulers = ['@c.spec']\npredictors = ['@p.spec']\n");
+  ASSERT_EQ(sh("cd " + dir.path() + " && " + cli + " sweep exp/at.toml -o at.csv"), 0);
+  const auto at = without_wall(read_file(dir.file("at.csv")));
+  ASSERT_EQ(at.size(), 2u);
+  EXPECT_NE(at[1].find(",@c.spec,@p.spec,"), std::string::npos) << at[1];
 }
 
 TEST(CliSweep, ResumingAfterTheSpecChangedIsRefused) {

@@ -50,8 +50,9 @@ std::string sweep_array_script(const SweepArrayOptions& o, const SweepArrayManif
   if (!o.partition.empty()) s += fmt::format("#SBATCH --partition={}\n", o.partition);
   if (!o.time.empty()) s += fmt::format("#SBATCH --time={}\n", o.time);
   s += "set -euo pipefail\n";
-  // The tasks start where the array was written: the files a spec names relative to the working directory (a
-  // predictor's train= or db=) are then the ones checked then, wherever sbatch is run from.
+  // The tasks start where the array was written, as the sweep that wrote it did (the spec is read by its absolute
+  // path, and its logs and files from the spec's directory; a "@PATH" nested in a parameter stays relative to the
+  // working directory).
   s += fmt::format("cd {}\n", shell_quote(fs::current_path().string()));
   s += fmt::format(
       "exec {} sweep {} --shard \"${{SLURM_ARRAY_TASK_ID}}/{}\" --runs-digest {} --threads {} --format {} -o "

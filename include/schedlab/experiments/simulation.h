@@ -31,7 +31,9 @@ struct SimulationSpec {
   workload::WorkloadOptions workload;
   sim::SimOptions sim;     // sim.seed also seeds the scheduler and predictor factories
   bool event_cost = false;  // time the scheduler at every event (sim/event_cost.h); decisions unchanged
-  std::string files_dir = {};  // where the predictor's relative file parameters are read from (a sweep spec's dir)
+  // Where relative files are read from (a sweep spec's directory; empty: the working directory): a predictor's
+  // file parameters and a scheduler or predictor given as "@PATH".
+  std::string files_dir = {};
 };
 
 struct PreparedSimulation {
