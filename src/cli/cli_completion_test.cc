@@ -70,8 +70,30 @@ TEST(CliCompletion, CommandsOptionsAndValues) {
   EXPECT_TRUE(has(c, "priority=") && has(c, "backfill="));
   c = candidates({"predict", "log.swf", "-p", "sbh", ":", ""});
   EXPECT_TRUE(has(c, "criteria="));
+  // Parameters after ';', which the user quotes: a quoted word stays whole, its quote kept in the candidates;
+  // an unquoted one is split at ':' and '=' only ("2\\;pri").
+  c = candidates({"simulate", "log.swf", "-s", "'maui:depth=2;"});
+  EXPECT_TRUE(has(c, "'maui:depth=2;priority=") && has(c, "'maui:depth=2;backfill=")) << c.size();
+  c = candidates({"simulate", "log.swf", "-s", "\"maui:depth=2;priority="});
+  EXPECT_EQ(c, (std::vector<std::string>{"\"maui:depth=2;priority=fcfs", "\"maui:depth=2;priority=xfactor"}));
+  c = candidates({"simulate", "log.swf", "-s", "'maui:depth=2;priority='xf"});  // bash closed the quote
+  EXPECT_EQ(c, std::vector<std::string>{"'maui:depth=2;priority='xfactor"});
+  c = candidates({"compare", "log.swf", "--schedulers", "'easy,[conservative:check=1;c"});
+  EXPECT_TRUE(has(c, "'easy,[conservative:check=1;compress="));
+  c = candidates({"simulate", "log.swf", "-s", "maui", ":", "depth", "=", "2\\;pri"});
+  EXPECT_TRUE(has(c, "2\\;priority=") && has(c, "2\\;arrivals="));
+  c = candidates({"simulate", "log.swf", "-s", "maui", ":", "depth", "=", "2\\;backfill", "=", ""});
+  EXPECT_EQ(c, (std::vector<std::string>{"firstfit", "bestfit", "shortest"}));
+  // After the spec, an option's value is the option's again.
+  c = candidates({"simulate", "log.swf", "-s", "maui", ":", "depth", "=", "2", "--jobs-out", "=", ""});
+  EXPECT_EQ(c, std::vector<std::string>{"__files"});
+  EXPECT_TRUE(candidates({"simulate", "log.swf", "-s", "'nosuch:a=1;b"}).empty());
+  // `estimates fit` fits two of the seven models; song's families.
+  EXPECT_EQ(candidates({"estimates", "fit", "log.swf", "--model", ""}), (std::vector<std::string>{"tsafrir", "song"}));
+  EXPECT_EQ(candidates({"estimates", "fit", "--family", ""}), (std::vector<std::string>{"beta", "gamma"}));
+  EXPECT_TRUE(has(candidates({"estimates", "generate", "log.swf", "--model", ""}), "x2"));
   EXPECT_TRUE(candidates({"simulate", "log.swf", "-s", "nosuch", ":", ""}).empty());
-  EXPECT_TRUE(candidates({"simulate", "log.swf", "--procs", "easy", ":", ""}).empty());  // not a scheduler option
+  EXPECT_FALSE(has(candidates({"simulate", "log.swf", "--procs", "conservative", ":", ""}), "compress="));  // not a scheduler option
   // Logs and output files: file names.
   EXPECT_EQ(candidates({"simulate", ""}), std::vector<std::string>{"__files"});
   EXPECT_EQ(candidates({"simulate", "log.swf", "-s", "easy", "--jobs-out", ""}), std::vector<std::string>{"__files"});
@@ -112,6 +134,9 @@ TEST(CliCompletion, TheBashScriptCompletesInBash) {
   EXPECT_EQ(bash_complete(cli + " simulate log.swf --warm", 3), "--warmup-fraction\n");
   EXPECT_EQ(bash_complete(cli + " simulate log.swf -s conservative : comp", 6), "compress=\n");
   EXPECT_EQ(bash_complete(cli + " simulate log.swf -s conservative : compress = f", 8), "fixpoint\n");
+  // A quoted spec keeps its quote; an escaped ';' its backslash (compgen -W would remove either).
+  EXPECT_EQ(bash_complete(cli + " simulate log.swf -s \"'maui:depth=2;pri\"", 4), "'maui:depth=2;priority=\n");
+  EXPECT_EQ(bash_complete(cli + " simulate log.swf -s maui : depth = '2\\;res'", 8), "2\\;reservation=\n");
 }
 
 }  // namespace

@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <string_view>
 
 #include <fmt/core.h>
 
 #include "schedlab/analysis/temporal.h"
 #include "schedlab/base/params.h"
+#include "schedlab/model/estimate_fit.h"
 #include "schedlab/model/estimate_models.h"
 #include "schedlab/predict/correction.h"
 #include "schedlab/predict/registry.h"
@@ -27,7 +29,9 @@ _schedlab() {
     files=1
     out=${out#__files}
   fi
-  COMPREPLY=($(compgen -W "$out" -- "$cur"))
+  # The candidates that start with the word, as they are: compgen -W would take the quoting out of "2\;check=".
+  COMPREPLY=()
+  for w in $out; do [[ $w == "$cur"* ]] && COMPREPLY+=("$w"); done
   if [[ ${COMPREPLY[0]} == *= ]]; then
     compopt -o nospace 2>/dev/null  # a plug-in's KEY=: its value follows
   fi
@@ -77,8 +81,8 @@ bool names_a_scheduler(const std::string& option) {
 }
 bool names_a_predictor(const std::string& option) { return option == "predictor"; }
 
-// The values of an option that names a plug-in or a choice; empty: a file name or a number.
-std::vector<std::string> option_values(CLI::Option* o) {
+// The values of option `o` of command `at` that names a plug-in or a choice; empty: a file name or a number.
+std::vector<std::string> option_values(const CLI::App& at, CLI::Option* o) {
   const std::string name = o->get_lnames().empty() ? "" : o->get_lnames().front();
   std::vector<std::string> out;
   if (names_a_scheduler(name)) {
@@ -90,8 +94,10 @@ std::vector<std::string> option_values(CLI::Option* o) {
     for (const auto c : {predict::Correction::kNone, predict::Correction::kTsafrir, predict::Correction::kDouble,
                          predict::Correction::kTimes10})
       out.emplace_back(predict::correction_name(c));
-  } else if (name == "model") {
-    out = model::estimate_model_names();
+  } else if (name == "model") {  // `estimates fit` fits two of the models `estimates generate` applies
+    out = at.get_name() == "fit" ? model::fittable_estimate_models() : model::estimate_model_names();
+  } else if (name == "family" && at.get_name() == "fit") {
+    out = model::song_fit_families();
   } else if (name == "series") {
     for (int k = 0; k < analysis::kTemporalSeries; ++k)
       out.emplace_back(analysis::temporal_series_name(static_cast<analysis::TemporalSeries>(k)));
@@ -101,16 +107,17 @@ std::vector<std::string> option_values(CLI::Option* o) {
   return out;
 }
 
-// The declarations of the plug-in named by words[k] as the value of a scheduler or predictor option (the item
-// after the last ',' of a list); nullptr when words[k] is not such a value.
-const std::vector<base::ParamDecl>* plugin_params(CLI::App& at, const std::vector<std::string>& words, size_t k) {
-  if (k == 0) return nullptr;
+// The long name of the option whose value words[k] is ("-s easy", "--scheduler=easy" split as three words); "".
+std::string option_of_value(CLI::App& at, const std::vector<std::string>& words, size_t k) {
+  if (k == 0) return "";
   size_t opt_at = k - 1;
-  if (words[opt_at] == "=" && opt_at > 0) --opt_at;  // "--scheduler=easy"
+  if (words[opt_at] == "=" && opt_at > 0) --opt_at;
   const CLI::Option* o = at.get_option_no_throw(words[opt_at]);
-  if (o == nullptr || o->get_lnames().empty()) return nullptr;
-  const std::string& option = o->get_lnames().front();
-  const std::string name = words[k].substr(words[k].rfind(',') == std::string::npos ? 0 : words[k].rfind(',') + 1);
+  return o == nullptr || o->get_lnames().empty() ? "" : o->get_lnames().front();
+}
+
+// The parameter declarations of the scheduler or predictor `name` given to `option`; nullptr when it names none.
+const std::vector<base::ParamDecl>* plugin_decls(const std::string& option, const std::string& name) {
   if (names_a_scheduler(option)) {
     for (const auto& e : sim::schedulers())
       if (e.name == name) return &e.params;
@@ -121,24 +128,85 @@ const std::vector<base::ParamDecl>* plugin_params(CLI::App& at, const std::vecto
   return nullptr;
 }
 
-// "KEY=" for each parameter of that plug-in (the shell adds no space after '=').
-std::vector<std::string> plugin_keys(CLI::App& at, const std::vector<std::string>& words, size_t k) {
+// The plug-in named by words[k] as the value of a scheduler or predictor option (the item after the last ','
+// of a list); nullptr when words[k] is not such a value.
+const std::vector<base::ParamDecl>* plugin_params(CLI::App& at, const std::vector<std::string>& words, size_t k) {
+  const std::string& w = words[k];
+  return plugin_decls(option_of_value(at, words, k), w.substr(w.rfind(',') == std::string::npos ? 0 : w.rfind(',') + 1));
+}
+
+// `prefix` + "KEY=" for each parameter declared.
+std::vector<std::string> keys_of(const std::vector<base::ParamDecl>* decls, const std::string& prefix = "") {
   std::vector<std::string> out;
-  if (const auto* decls = plugin_params(at, words, k))
-    for (const base::ParamDecl& d : *decls) out.push_back(d.name + "=");
+  if (decls != nullptr)
+    for (const base::ParamDecl& d : *decls) out.push_back(prefix + d.name + "=");
   return out;
 }
 
-// The values a parameter of that plug-in takes, when they are a fixed set (a choice, a bool).
-std::vector<std::string> plugin_values(CLI::App& at, const std::vector<std::string>& words, size_t k,
-                                       const std::string& key) {
-  if (const auto* decls = plugin_params(at, words, k))
+// `prefix` + each value parameter `key` takes, when they are a fixed set (a choice, a bool).
+std::vector<std::string> values_of(const std::vector<base::ParamDecl>* decls, const std::string& key,
+                                   const std::string& prefix = "") {
+  std::vector<std::string> out;
+  if (decls != nullptr)
     for (const base::ParamDecl& d : *decls) {
       if (d.name != key) continue;
-      if (d.type == base::ParamType::kChoice) return d.choices;
-      if (d.type == base::ParamType::kBool) return {"0", "1"};
+      if (d.type == base::ParamType::kChoice) out = d.choices;
+      if (d.type == base::ParamType::kBool) out = {"0", "1"};
     }
-  return {};
+  for (std::string& v : out) v = prefix + v;
+  return out;
+}
+
+// A spec's parameters typed as the user must, with ';' quoted: bash leaves a quoted word whole
+// ("'maui:depth=2;pri", its quote kept) and splits an unquoted one at ':' and '=' only ("maui" ":" "depth" "="
+// "2\;pri"). The candidates for the last word; nullopt when it is not inside a scheduler's or predictor's spec.
+std::optional<std::vector<std::string>> spec_candidates(CLI::App& at, const std::vector<std::string>& words) {
+  const size_t n = words.size();
+  const std::string& cur = words.back();
+  if (cur.find_first_of("'\"") != std::string::npos) {
+    // The text the program will see (quotes removed: bash closes the quote when a completion is unique, and
+    // the user may type on after it: 'maui:priority='xf). A candidate is the word as typed plus the rest.
+    std::string t;
+    for (const char c : cur)
+      if (c != '\'' && c != '"') t += c;
+    const size_t colon = t.rfind(':');  // the innermost spec being written (a list item, a bracketed value)
+    if (colon == std::string::npos) return std::nullopt;
+    const size_t start = t.find_last_of(",[", colon) == std::string::npos ? 0 : t.find_last_of(",[", colon) + 1;
+    const std::string option = option_of_value(at, words, n - 1);
+    if (!names_a_scheduler(option) && !names_a_predictor(option)) return std::nullopt;
+    const auto* decls = plugin_decls(option, t.substr(start, colon - start));  // nullptr: an unknown plug-in
+    const size_t seg = std::max(colon, t.rfind(';') == std::string::npos ? 0 : t.rfind(';')) + 1;
+    const size_t eq = t.find('=', seg);
+    std::vector<std::string> out;
+    for (const std::string& c : eq == std::string::npos ? keys_of(decls, t.substr(0, seg))
+                                                        : values_of(decls, t.substr(seg, eq - seg), t.substr(0, eq + 1)))
+      if (c.starts_with(t)) out.push_back(cur + c.substr(t.size()));
+    return out;
+  }
+  // Unquoted: the nearest ':' word after a plug-in's name; then KEY "=" VALUE words, a value ending in "\;KEY".
+  size_t colon = n;
+  for (size_t j = n - 1; j-- > 1;)
+    if (const std::string o = option_of_value(at, words, j - 1);
+        words[j] == ":" && (names_a_scheduler(o) || names_a_predictor(o))) {
+      colon = j;
+      break;
+    }
+  if (colon == n) return std::nullopt;
+  for (size_t j = colon + 1; j + 1 < n; ++j)  // the spec ended: an option came after it
+    if (at.get_option_no_throw(words[j]) != nullptr) return std::nullopt;
+  const auto* decls = plugin_params(at, words, colon - 1);  // nullptr for an unknown plug-in: nothing to offer
+  const auto after_semicolon = [](const std::string& w) {
+    const size_t p = w.rfind(';');
+    return p == std::string::npos ? std::string::npos : p + 1;
+  };
+  if (const size_t p = after_semicolon(cur); p != std::string::npos) return keys_of(decls, cur.substr(0, p));
+  if (words[n - 2] == ":") return keys_of(decls);
+  if (words[n - 2] == "=" && n - 3 > colon) {
+    const std::string& k = words[n - 3];
+    const size_t p = after_semicolon(k);
+    return values_of(decls, p == std::string::npos ? k : k.substr(p));
+  }
+  return std::nullopt;
 }
 
 std::string lines(const std::vector<std::string>& words, bool files) {
@@ -183,13 +251,10 @@ std::string complete_words(CLI::App& app, const std::vector<std::string>& words)
     }
   }
   const std::string& cur = words.back();
-  // A plug-in's parameters: bash splits "-s conservative:compress=fi" at ':' and '=' into words.
-  const size_t n = words.size();
-  if (n >= 4 && words[n - 2] == ":") return lines(plugin_keys(*at, words, n - 3), false);
-  if (n >= 6 && words[n - 2] == "=" && words[n - 4] == ":")
-    return lines(plugin_values(*at, words, n - 5, words[n - 3]), false);
+  // A plug-in's parameters (bash splits "-s conservative:compress=fi" at ':' and '=' into words).
+  if (const auto spec = spec_candidates(*at, words)) return lines(*spec, false);
   if (pending != nullptr) {
-    std::vector<std::string> values = option_values(pending);
+    std::vector<std::string> values = option_values(*at, pending);
     // A list of schedulers: complete the item after the last comma.
     if (pending->check_lname("schedulers") && cur.find(',') != std::string::npos)
       for (std::string& v : values) v = cur.substr(0, cur.rfind(',') + 1) + v;

@@ -6,6 +6,16 @@
 
 namespace schedlab::model {
 
+const std::vector<std::string>& fittable_estimate_models() {
+  static const std::vector<std::string> names = {"tsafrir", "song"};
+  return names;
+}
+
+const std::vector<std::string>& song_fit_families() {
+  static const std::vector<std::string> names = {"beta", "gamma"};
+  return names;
+}
+
 void check_estimate_fit_options(const EstimateFitOptions& o, size_t logs) {
   if (o.model == "tsafrir") {
     if (logs != 1) throw ModelError(fmt::format("the tsafrir model is fitted to one log (got {})", logs));

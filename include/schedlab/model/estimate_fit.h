@@ -35,6 +35,10 @@ struct EstimateFit {
   nlohmann::ordered_json file;        // the model file
 };
 
+// The models `fit_estimate_model` fits ("tsafrir", "song") and the song model's families ("beta", "gamma").
+const std::vector<std::string>& fittable_estimate_models();
+const std::vector<std::string>& song_fit_families();
+
 // Throws ModelError on a bad option (as above) without looking at any log.
 void check_estimate_fit_options(const EstimateFitOptions& options, size_t logs);
 
