@@ -102,7 +102,8 @@ std::string accepted(const ParamDecl& d) {
     }
     case ParamType::kSpec: return "a spec, in brackets when it has parameters";
     case ParamType::kFile:
-      return "a file's path (a relative one from the working directory; in a sweep spec, from the spec's directory)";
+      return "a file's path (a relative one from the working directory; written in a sweep spec or a spec file, from "
+             "that file's directory)";
     case ParamType::kDuration: {
       const std::string what = "a duration (90, 15m, 1.5h, 2d)";
       if (lo && hi) return fmt::format("{} from {} s to {} s", what, number_text(d.min), number_text(d.max));
@@ -203,6 +204,22 @@ Spec parse_spec(std::string_view text, std::string_view kind) {
       throw std::invalid_argument(fmt::format("{} spec '{}': parameter '{}' given twice", kind, text, key));
   }
   return spec;
+}
+
+std::string spec_in_dir(std::string_view text, std::string_view dir) {
+  const std::string_view t = trim(text);
+  if (dir.empty() || !t.starts_with('@')) return std::string(text);
+  const std::filesystem::path path(trim(t.substr(1)));
+  if (path.empty() || path.is_absolute()) return std::string(text);
+  std::string out = "@";  // appended, not "@" + ...: GCC 12 warns falsely (-Wrestrict) on that form
+  out += (std::filesystem::path(dir) / path).lexically_normal().string();
+  return out;
+}
+
+std::string spec_files_dir(std::string_view text, std::string_view dir) {
+  const std::string_view t = trim(text);
+  if (!t.starts_with('@')) return std::string(dir);
+  return std::filesystem::path(trim(t.substr(1))).parent_path().string();
 }
 
 std::vector<std::string> parse_spec_list(std::string_view text, std::string_view kind) {

@@ -164,9 +164,24 @@ TEST(Params, AFileIsReadFromTheFilesDirectory) {
   EXPECT_THROW(Params("p", d, {{"db", ""}}), std::invalid_argument);
   EXPECT_THROW(Params("p", d, {{"db", "x"}}).get_string("db"), std::logic_error);  // a file is opened, not read
   EXPECT_EQ(describe_params(d), "db=FILE");
-  EXPECT_NE(params_markdown(d).find("| `db` | file | — | a file's path (a relative one from the working directory; in "
-                                    "a sweep spec, from the spec's directory) | a database |"),
+  EXPECT_NE(params_markdown(d).find("| `db` | file | — | a file's path (a relative one from the working directory; "
+                                    "written in a sweep spec or a spec file, from that file's directory) | a database |"),
             std::string::npos);
+}
+
+// A relative "@PATH" is read from the directory of the file that names it; the paths inside a spec file from
+// that file's own directory.
+TEST(Spec, PathsAreRelativeToTheFileNamingThem) {
+  EXPECT_EQ(spec_in_dir("@c.spec", "exp"), "@exp/c.spec");
+  EXPECT_EQ(spec_in_dir(" @ ../specs/./c.spec", "exp/sub"), "@exp/specs/c.spec");
+  EXPECT_EQ(spec_in_dir("@/abs/c.spec", "exp"), "@/abs/c.spec");
+  EXPECT_EQ(spec_in_dir("@c.spec", ""), "@c.spec");  // the working directory
+  EXPECT_EQ(spec_in_dir("easy", "exp"), "easy");
+  EXPECT_EQ(spec_in_dir("pbas:candidates=[@c.spec,easy]", "exp"), "pbas:candidates=[@c.spec,easy]");  // its maker's
+  EXPECT_EQ(spec_files_dir("@exp/specs/c.spec", "exp"), "exp/specs");
+  EXPECT_EQ(spec_files_dir("@c.spec", "exp"), "");  // spec_in_dir already joined "exp": c.spec is in the working dir
+  EXPECT_EQ(spec_files_dir("@/abs/c.spec", ""), "/abs");
+  EXPECT_EQ(spec_files_dir("conservative:check=1", "exp"), "exp");
 }
 
 }  // namespace

@@ -204,6 +204,18 @@ TEST(CliSweep, APredictorsFilesAreReadFromTheSpecsDirectory) {
   const auto at = without_wall(read_file(dir.file("at.csv")));
   ASSERT_EQ(at.size(), 2u);
   EXPECT_NE(at[1].find(",@c.spec,@p.spec,"), std::string::npos) << at[1];
+  // Nested: a candidate's "@PATH" inside a scheduler's parameter is read from the sweep spec's directory, and
+  // the paths inside a spec file from that file's directory (sub/p.spec trains on ../kth.swf.gz). The old code
+  // read both from the working directory: "'c.spec': cannot be read", "'kth.swf.gz'".
+  std::filesystem::create_directories(dir.file("exp/sub"));
+  write_file(dir.file("exp/sub/p.spec"), "profiler:train=../kth.swf.gz\n");
+  write_file(dir.file("exp/nested.toml"), "logs = ['kth.swf.gz']\nschedulers = ['pbas:candidates=[@c.spec,easy]']\n"
+                                          "predictors = ['@sub/p.spec']\n");
+  ASSERT_EQ(sh("cd " + dir.path() + " && " + cli + " sweep exp/nested.toml -o nested.csv"), 0);
+  const auto nested = without_wall(read_file(dir.file("nested.csv")));
+  ASSERT_EQ(nested.size(), 2u);
+  EXPECT_NE(nested[1].find(",@sub/p.spec,"), std::string::npos) << nested[1];
+  EXPECT_NE(nested[1].find(",ok,"), std::string::npos) << nested[1];
 }
 
 TEST(CliSweep, ResumingAfterTheSpecChangedIsRefused) {

@@ -10,28 +10,13 @@
 
 namespace schedlab::experiments {
 
-namespace {
-
-// "@PATH" (a spec read from a file) with a relative PATH: read from `files_dir`, as a sweep spec's other files.
-std::string spec_from_files_dir(const std::string& text, const std::string& files_dir) {
-  if (files_dir.empty() || !text.starts_with('@')) return text;
-  const std::filesystem::path path(text.substr(1));
-  if (path.empty() || path.is_absolute()) return text;
-  std::string out = "@";  // appended, not "@" + ...: GCC 12 warns falsely (-Wrestrict) on that form
-  out += (std::filesystem::path(files_dir) / path).lexically_normal().string();
-  return out;
-}
-
-}  // namespace
-
 PreparedSimulation prepare_simulation(const SimulationSpec& spec) {
   PreparedSimulation out;
   out.spec = spec;
-  const sim::Policy policy = sim::resolve_policy(spec_from_files_dir(spec.scheduler, spec.files_dir),
-                                                 spec_from_files_dir(spec.predictor, spec.files_dir),
-                                                 spec.correction);
+  const sim::Policy policy = sim::resolve_policy(spec.scheduler, spec.predictor, spec.correction, spec.files_dir);
   out.name = policy.name;
-  out.scheduler = sim::make_scheduler(policy.scheduler, sim::SchedulerConfig{spec.sim.seed, {}});
+  out.scheduler =
+      sim::make_scheduler(policy.scheduler, sim::SchedulerConfig{spec.sim.seed, {}, policy.scheduler_files_dir});
   if (spec.event_cost) {
     auto wrapped = std::make_unique<sim::EventCostRecorder>(std::move(out.scheduler));
     out.recorder = wrapped.get();

@@ -4,6 +4,7 @@
 
 #include <fmt/core.h>
 
+#include "schedlab/base/params.h"
 #include "schedlab/predict/basic_predictors.h"
 #include "schedlab/predict/correction.h"
 #include "schedlab/predict/profiler_predictor.h"
@@ -42,7 +43,10 @@ const std::vector<PredictorEntry>& predictors() {
   return table;
 }
 
-std::unique_ptr<Predictor> make_predictor(std::string_view text, const PredictorConfig& config) {
+std::unique_ptr<Predictor> make_predictor(std::string_view given, const PredictorConfig& config) {
+  // "@PATH" relative to the directory of the file naming it; the paths inside that file relative to its own.
+  const std::string text = base::spec_in_dir(given, config.files_dir);
+  const std::string files_dir = base::spec_files_dir(text, config.files_dir);
   PredictorSpec spec = parse_predictor_spec(text);
   for (const auto& [k, v] : config.params) {
     if (!spec.params.emplace(k, v).second) {
@@ -57,9 +61,8 @@ std::unique_ptr<Predictor> make_predictor(std::string_view text, const Predictor
   std::string known;
   for (const auto& entry : predictors()) {
     if (entry.name == spec.name) {
-      const base::Params params(fmt::format("predictor {}", entry.name), entry.parameters, spec.params,
-                                config.files_dir);
-      auto p = entry.make(PredictorConfig{config.seed, spec.params, config.files_dir}, params);
+      const base::Params params(fmt::format("predictor {}", entry.name), entry.parameters, spec.params, files_dir);
+      auto p = entry.make(PredictorConfig{config.seed, spec.params, files_dir}, params);
       if (correction != Correction::kNone) p = std::make_unique<CorrectedPredictor>(std::move(p), correction);
       return p;
     }

@@ -2,6 +2,7 @@
 // (src/sim/shadow_run.h): hand-computed switches, equivalences on a real log, and synchronisation.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <limits>
 #include <map>
 #include <memory>
@@ -249,6 +250,24 @@ TEST(AdaptiveSpecs, BadParametersAreNamed) {
   EXPECT_NE(error("@" + loop).find("includes itself"), std::string::npos) << error("@" + loop);
   schedlab::testing::write_file(loop, "pbas:candidates=[flex,maui;interval=1d\n");
   EXPECT_NE(error("@" + loop).find("scheduler spec"), std::string::npos) << error("@" + loop);
+  // A candidate's relative "@PATH" is read from the directory of the file naming it, not the working directory
+  // (the test runs elsewhere): the old code said "'cand.spec': cannot be read". Loops through relative names too.
+  const auto at = [](const std::string& path) {  // appended: GCC 12 warns falsely (-Wrestrict) on "@" + path
+    std::string out = "@";
+    out += path;
+    return out;
+  };
+  std::filesystem::create_directories(dir.file("specs"));
+  std::filesystem::create_directories(dir.file("other"));
+  schedlab::testing::write_file(dir.file("specs/top.spec"), "pbas:candidates=[@cand.spec,[@../other/easy.spec]]\n");
+  schedlab::testing::write_file(dir.file("specs/cand.spec"), "conservative:compress=fixpoint\n");
+  schedlab::testing::write_file(dir.file("other/easy.spec"), "easy\n");
+  EXPECT_EQ(error(at(dir.file("specs/top.spec"))), "no error");
+  EXPECT_EQ(make_scheduler("pbas:candidates=[@cand.spec,easy]", SchedulerConfig{0, {}, dir.file("specs")})->name(), "pbas");
+  schedlab::testing::write_file(dir.file("specs/a.spec"), "pbas:candidates=[@b.spec,maui]\n");
+  schedlab::testing::write_file(dir.file("specs/b.spec"), "wbas:low=[@./a.spec]\n");
+  EXPECT_NE(error(at(dir.file("specs/a.spec"))).find("includes itself"), std::string::npos)
+      << error(at(dir.file("specs/a.spec")));
 }
 
 }  // namespace

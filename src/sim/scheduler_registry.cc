@@ -2,6 +2,7 @@
 #include "schedlab/sim/scheduler_registry.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <stdexcept>
 #include <map>
 #include <string>
@@ -9,6 +10,7 @@
 
 #include <fmt/core.h>
 
+#include "schedlab/base/params.h"
 #include "schedlab/predict/registry.h"
 #include "sim/conservative.h"
 #include "sim/flex.h"
@@ -95,6 +97,7 @@ static std::unique_ptr<Scheduler> make_candidate(std::string_view adaptive, std:
   try {
     SchedulerConfig inner;
     inner.seed = config.seed;
+    inner.files_dir = config.files_dir;  // a candidate's "@PATH" is read from the directory of the spec naming it
     return make_scheduler(spec, inner);
   } catch (const std::invalid_argument& e) {
     throw std::invalid_argument(fmt::format("scheduler {}: parameter {}: {}", adaptive, param, e.what()));
@@ -245,8 +248,11 @@ const Preset* find_preset(std::string_view name) {
   return nullptr;
 }
 
-Policy resolve_policy(std::string_view given, std::string_view predictor, std::string_view correction) {
+Policy resolve_policy(std::string_view given_text, std::string_view predictor, std::string_view correction,
+                      std::string_view files_dir) {
   Policy out;
+  const std::string given = base::spec_in_dir(given_text, files_dir);
+  out.scheduler_files_dir = base::spec_files_dir(given, files_dir);
   const std::string from_file =
       given.starts_with('@') ? base::format_spec(base::parse_spec(given, "scheduler")) : std::string();
   const std::string_view scheduler = from_file.empty() ? given : std::string_view(from_file);
@@ -268,13 +274,14 @@ Policy resolve_policy(std::string_view given, std::string_view predictor, std::s
   return out;
 }
 
-std::unique_ptr<Scheduler> make_scheduler(std::string_view spec, const SchedulerConfig& base_config) {
+std::unique_ptr<Scheduler> make_scheduler(std::string_view given, const SchedulerConfig& base_config) {
+  const std::string spec = base::spec_in_dir(given, base_config.files_dir);
   // Specs nest (adaptive schedulers' candidates), and a candidate may be a spec file: a file that names itself,
   // directly or through others, would recurse forever. The files being made are tracked on this thread.
   thread_local std::vector<std::string> files;
   const bool file = spec.starts_with('@');
   if (file) {
-    const std::string path(spec.substr(1));
+    const std::string path = std::filesystem::path(spec.substr(1)).lexically_normal().string();
     if (std::find(files.begin(), files.end(), path) != files.end()) {
       std::string chain;
       for (const auto& f : files) chain += f + " -> ";
@@ -292,10 +299,12 @@ std::unique_ptr<Scheduler> make_scheduler(std::string_view spec, const Scheduler
   const base::Spec parsed = base::parse_spec(spec, "scheduler");
   SchedulerConfig config = base_config;
   for (const auto& [k, v] : parsed.params) config.params[k] = v;
+  config.files_dir = base::spec_files_dir(spec, base_config.files_dir);
   std::string known;
   for (const auto& entry : schedulers()) {
     if (entry.name == parsed.name) {
-      const base::Params params(fmt::format("scheduler {}", entry.name), entry.params, config.params);
+      const base::Params params(fmt::format("scheduler {}", entry.name), entry.params, config.params,
+                                config.files_dir);
       return entry.make(config, params);
     }
     known += known.empty() ? "" : ", ";

@@ -30,7 +30,7 @@ SimResult simulate(const Workload& workload, const Scheduler& scheduler, const p
 SimResult simulate(const Workload& workload, std::string_view scheduler, std::string_view predictor,
                    const SimOptions& options) {
   const Policy policy = resolve_policy(scheduler, predictor);
-  const auto s = make_scheduler(policy.scheduler, SchedulerConfig{options.seed, {}});
+  const auto s = make_scheduler(policy.scheduler, SchedulerConfig{options.seed, {}, policy.scheduler_files_dir});
   const auto p = predict::make_predictor(policy.predictor, predict::PredictorConfig{options.seed, policy.predictor_params});
   SimResult r = simulate(workload, *s, *p, options);
   r.scheduler = policy.name;

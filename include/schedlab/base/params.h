@@ -39,6 +39,15 @@ std::vector<std::string> parse_spec_list(std::string_view text, std::string_view
 // The canonical text of a spec: keys in sorted order, values that need it in brackets.
 std::string format_spec(const Spec& spec);
 
+// Relative paths written in a file are read from that file's directory: a sweep spec's logs and predictor
+// files, and a spec file's own paths (a candidate "@other.spec", a predictor's db=). `dir` is that directory
+// (empty: the working directory).
+// - spec_in_dir: "@PATH" with a relative PATH joined to `dir`; any other text as it is.
+// - spec_files_dir: where the relative paths inside `text` (after spec_in_dir) are read from: its file's
+//   directory when it is "@PATH", else `dir`.
+std::string spec_in_dir(std::string_view text, std::string_view dir);
+std::string spec_files_dir(std::string_view text, std::string_view dir);
+
 enum class ParamType {
   kInt,     // a whole number in [min, max]
   kDouble,  // a number in [min, max]

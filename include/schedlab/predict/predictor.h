@@ -42,7 +42,9 @@ using Updates = std::vector<PredictionUpdate>;
 struct PredictorConfig {
   uint64_t seed = 0;
   std::map<std::string, std::string> params;
-  std::string files_dir = {};  // where relative file parameters are read from (base::Params); empty: the working dir
+  // Where a relative "@PATH" predictor and relative file parameters are read from (base::spec_in_dir, Params);
+  // empty: the working directory. make_predictor passes a spec file's own directory on to the predictor.
+  std::string files_dir = {};
 };
 
 class Predictor {

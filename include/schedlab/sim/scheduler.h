@@ -88,6 +88,9 @@ struct Decision {
 struct SchedulerConfig {
   uint64_t seed = 0;
   std::map<std::string, std::string> params;
+  // Where a relative "@PATH" in the spec (the spec itself, an adaptive scheduler's candidate) is read from:
+  // the directory of the file that names it (base::spec_in_dir); empty: the working directory.
+  std::string files_dir = {};
 };
 
 // What the engine does with a running job that outlives its prediction.

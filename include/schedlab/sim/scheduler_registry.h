@@ -58,11 +58,16 @@ struct Policy {
   std::string predictor;  // a predictor spec (predict::make_predictor)
   // Joined to the predictor spec's parameters by make_predictor: the correction, when one was given.
   std::map<std::string, std::string> predictor_params;
+  // Where relative paths inside `scheduler` are read from (SchedulerConfig::files_dir): the directory of the
+  // spec file it was read from, or the `files_dir` given. (`predictor` is as given: make_predictor reads its file.)
+  std::string scheduler_files_dir;
 };
 // `predictor` and `correction` empty = not given (the predictor is then predict::kDefaultPredictor, or the
 // preset's). A scheduler given as "@FILE" is read first (base/params.h), so a file may name a preset too.
 // Throws std::invalid_argument when a preset comes with a predictor or a correction. Unknown names
-// are found when the scheduler and predictor are made.
-Policy resolve_policy(std::string_view scheduler, std::string_view predictor = {}, std::string_view correction = {});
+// are found when the scheduler and predictor are made. `files_dir`: where a relative "@PATH" scheduler is read
+// from (a sweep spec's directory; empty: the working directory).
+Policy resolve_policy(std::string_view scheduler, std::string_view predictor = {}, std::string_view correction = {},
+                      std::string_view files_dir = {});
 
 }  // namespace schedlab::sim
