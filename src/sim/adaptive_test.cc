@@ -268,6 +268,16 @@ TEST(AdaptiveSpecs, BadParametersAreNamed) {
   schedlab::testing::write_file(dir.file("specs/b.spec"), "wbas:low=[@./a.spec]\n");
   EXPECT_NE(error(at(dir.file("specs/a.spec"))).find("includes itself"), std::string::npos)
       << error(at(dir.file("specs/a.spec")));
+  // Nesting has a bound: 16 levels are made, 17 are refused, and 20,000 (460 KB, minutes before) at once.
+  const auto nested = [](int adaptive_levels) {
+    std::string spec = "flex";
+    for (int k = 0; k < adaptive_levels; ++k) spec = "wbas:high=[" + spec + "]";
+    return spec;
+  };
+  EXPECT_EQ(error(nested(kMaxSchedulerNesting - 1)), "no error");
+  EXPECT_NE(error(nested(kMaxSchedulerNesting)).find("scheduler specs nested more than 16 deep"), std::string::npos)
+      << error(nested(kMaxSchedulerNesting));
+  EXPECT_NE(error(nested(20000)).find("nested more than 16 deep"), std::string::npos);
 }
 
 }  // namespace

@@ -277,8 +277,17 @@ Policy resolve_policy(std::string_view given_text, std::string_view predictor, s
 std::unique_ptr<Scheduler> make_scheduler(std::string_view given, const SchedulerConfig& base_config) {
   const std::string spec = base::spec_in_dir(given, base_config.files_dir);
   // Specs nest (adaptive schedulers' candidates), and a candidate may be a spec file: a file that names itself,
-  // directly or through others, would recurse forever. The files being made are tracked on this thread.
+  // directly or through others, would recurse forever. The files being made are tracked on this thread, and so
+  // is the depth: each level parses the whole text inside it again, so 20,000 nested levels (460 KB) took
+  // minutes before failing; real policies nest two or three deep.
   thread_local std::vector<std::string> files;
+  thread_local int depth = 0;
+  if (depth >= kMaxSchedulerNesting)
+    throw std::invalid_argument(fmt::format("scheduler specs nested more than {} deep", kMaxSchedulerNesting));
+  struct Deeper {
+    Deeper() { ++depth; }
+    ~Deeper() { --depth; }
+  } deeper;
   const bool file = spec.starts_with('@');
   if (file) {
     const std::string path = std::filesystem::path(spec.substr(1)).lexically_normal().string();
@@ -287,7 +296,6 @@ std::unique_ptr<Scheduler> make_scheduler(std::string_view given, const Schedule
       for (const auto& f : files) chain += f + " -> ";
       throw std::invalid_argument(fmt::format("scheduler spec file {} includes itself ({}{})", path, chain, path));
     }
-    if (files.size() >= 16) throw std::invalid_argument("scheduler specs nested more than 16 files deep");
     files.push_back(path);
   }
   struct Pop {

@@ -29,7 +29,9 @@ const std::vector<SchedulerEntry>& schedulers();
 // Makes a scheduler from `spec` = NAME[:KEY=VALUE[;KEY=VALUE...]] (e.g. "lerwf:resume_delay=30"; the
 // grammar of base/params.h, "@FILE" included); the parameters join config.params. Throws
 // std::invalid_argument listing the known names if unknown, or naming a parameter the scheduler does not
-// have or a value it does not accept.
+// have or a value it does not accept, a spec file that includes itself, or specs nested (an adaptive
+// scheduler's candidates, theirs, ...) more than kMaxSchedulerNesting deep.
+inline constexpr int kMaxSchedulerNesting = 16;
 std::unique_ptr<Scheduler> make_scheduler(std::string_view spec, const SchedulerConfig& config = {});
 
 // Presets (Tsafrir, Etsion & Feitelson 2007): names usable wherever a scheduler name is, that fix the
