@@ -95,6 +95,17 @@ TEST(CliEstimates, ClearErrors) {
                "-o", dir.file("o.swf")});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("malformed parameter file"), std::string::npos) << r.err;
+  // A parameter file nested 200,000 deep: refused as it is read (it crashed schedlab, a stack overflow, when the
+  // parameters were copied).
+  std::string deep;
+  for (int k = 0; k < 200000; ++k) deep += "{\"a\":";
+  deep += "1" + std::string(200000, '}');
+  write_file(dir.file("deep.json"), deep);
+  r = run_cli({"estimates", "generate", dir.file("none.swf"), "--model", "song", "--params", dir.file("deep.json"),
+               "-o", dir.file("o.swf")});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "schedlab: error: " + dir.file("deep.json") +
+                       ": malformed parameter file: JSON nested more than 256 levels deep\n");
   write_file(dir.file("long.swf"), "1 0 0 190 1 -1 -1 1 -1 -1 1 1 1 1 1 1 -1 -1\n"
                                    "2 0 0 190 1 -1 -1 1 -1 -1 1 1 1 1 1 1 -1 -1\n"
                                    "3 0 0 190 1 -1 -1 1 -1 -1 1 1 1 1 1 1 -1 -1\n");

@@ -22,6 +22,7 @@
 #include <toml++/toml.h>
 
 #include "schedlab/base/csv_field.h"
+#include "schedlab/base/json_parse.h"
 #include "schedlab/base/json_text.h"
 #include "schedlab/base/memory.h"
 #include "schedlab/base/threads.h"
@@ -717,8 +718,8 @@ std::vector<SweepOutputRow> read_sweep_output(const std::string& path, bool json
     } else {
       nlohmann::json j;
       try {
-        j = nlohmann::json::parse(line);
-      } catch (const std::exception&) {
+        j = base::parse_json(line);
+      } catch (const std::exception&) {  // malformed, or nested too deep to be a row
         throw SweepError(fmt::format("{}:{}: not a JSON line", path, n));
       }
       if (!j.is_object() || j.size() != cols.size())

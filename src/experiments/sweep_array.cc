@@ -8,6 +8,7 @@
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
+#include "schedlab/base/json_parse.h"
 #include "schedlab/base/json_text.h"
 #include "schedlab/swf/writer.h"
 
@@ -107,8 +108,8 @@ SweepArrayManifest read_sweep_array_manifest(const std::string& dir) {
   if (!in) throw SweepError(fmt::format("{}: no sweep.json (not a directory of `sweep --slurm`)", dir));
   nlohmann::json j;
   try {
-    in >> j;
-  } catch (const std::exception&) {
+    j = base::parse_json(in);
+  } catch (const std::exception&) {  // malformed, or nested too deep
     throw SweepError(fmt::format("{}: not JSON (a sweep manifest is written by `sweep --slurm`)", path));
   }
   const auto field = [&](const char* key) -> const nlohmann::json& {

@@ -362,6 +362,28 @@ TEST(SweepOutput, CorruptOutputsAreRefusedNamingTheLine) {
   EXPECT_TRUE(sweep_done_runs(::testing::TempDir() + "no_such_output.csv", false, runs).empty());
 }
 
+// JSON lines: a line nested 100,000 deep where a cell belongs is refused as it is read (its cell's text recursed
+// once per level: a stack overflow).
+TEST(SweepOutput, DeepJsonLinesAreRefused) {
+  SweepSpec s = parse_sweep_spec("logs = 'x'\nschedulers = ['fcfs']\n", "s.toml");
+  s.logs = {kKth};
+  const auto runs = expand_sweep(s);
+  const std::string path = ::testing::TempDir() + "sweep_deep.jsonl";
+  std::filesystem::remove(path);
+  run_sweep_to_file(s, runs, path, true, {});
+  std::string line = slurp(path);
+  const std::string log = nlohmann::json(kKth).dump();
+  ASSERT_NE(line.find(log), std::string::npos);
+  line.replace(line.find(log), log.size(), std::string(100000, '[') + std::string(100000, ']'));
+  std::ofstream(path, std::ios::trunc | std::ios::binary) << line;
+  try {
+    sweep_done_runs(path, true, runs);
+    ADD_FAILURE() << "read";
+  } catch (const SweepError& e) {
+    EXPECT_EQ(std::string(e.what()), path + ":1: not a JSON line");
+  }
+}
+
 TEST(SweepOutput, DigestNamesTheRunSet) {
   SweepSpec s = parse_sweep_spec("logs = 'a.swf'\nschedulers = ['fcfs', 'easy']\n", "s.toml");
   const auto runs = expand_sweep(s);

@@ -13,6 +13,7 @@
 #include <fmt/core.h>
 
 #include "schedlab/base/duration.h"
+#include "schedlab/base/json_parse.h"
 #include "schedlab/base/version.h"
 #include "schedlab/trace/conventions.h"
 
@@ -304,8 +305,8 @@ nlohmann::json load_params(const std::vector<std::string>& items) {
     const size_t first = item.find_first_not_of(" \t\r\n");
     if (first != std::string::npos && item[first] == '{') {  // a JSON object given inline (a fitted model's)
       try {
-        part = nlohmann::json::parse(item);
-      } catch (const nlohmann::json::exception& e) {
+        part = base::parse_json(item);
+      } catch (const std::exception& e) {  // malformed, or nested too deep
         throw ModelError(fmt::format("parameters given as JSON: malformed: {}", e.what()));
       }
       if (!part.is_object()) throw ModelError("parameters given as JSON must be one object");
@@ -317,9 +318,11 @@ nlohmann::json load_params(const std::vector<std::string>& items) {
       std::stringstream ss;
       ss << f.rdbuf();
       try {
-        part = nlohmann::json::parse(ss.str());
+        part = base::parse_json(ss.str());
       } catch (const nlohmann::json::exception& e) {
         throw ModelError(fmt::format("{}: malformed parameter file (not JSON): {}", item, e.what()));
+      } catch (const std::invalid_argument& e) {  // nested too deep
+        throw ModelError(fmt::format("{}: malformed parameter file: {}", item, e.what()));
       }
       if (!part.is_object()) throw ModelError(fmt::format("{}: the parameter file must hold a JSON object", item));
     }

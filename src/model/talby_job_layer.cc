@@ -10,6 +10,7 @@
 #include <fmt/core.h>
 
 #include "schedlab/analysis/session_vars.h"
+#include "schedlab/base/json_parse.h"
 #include "schedlab/base/json_text.h"
 #include "schedlab/model/estimate_models.h"
 #include "schedlab/swf/writer.h"
@@ -351,8 +352,8 @@ TalbyJobModel read_talby_job_model(const std::string& path) {
   if (!in) throw std::invalid_argument(fmt::format("{}: cannot open the job-model file", path));
   nlohmann::json j;
   try {
-    in >> j;
-  } catch (const nlohmann::json::exception& e) {
+    j = base::parse_json(in);
+  } catch (const std::exception& e) {  // malformed, or nested too deep
     throw std::invalid_argument(fmt::format("{}: not a JSON job-model file: {}", path, e.what()));
   }
   return talby_job_model_from_json(j, path);
