@@ -15,6 +15,13 @@
 #include "schedlab/base/errors.h"
 
 namespace schedlab::base {
+
+std::string excerpt(std::string_view text) {
+  constexpr size_t kShown = 200;
+  if (text.size() <= kShown) return std::string(text);
+  return fmt::format("{}... ({} bytes)", text.substr(0, kShown), text.size());
+}
+
 namespace {
 
 std::string_view trim(std::string_view s) {
@@ -23,12 +30,27 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-// The spec written in a file: '#' comment lines dropped, line breaks as spaces.
+// The spec written in a file: '#' comment lines dropped, line breaks as spaces. A spec file holds one spec, a few
+// lines: a directory, a binary file (a gzipped log), or more than 1 MiB (a log; /dev/zero) is refused as not one.
+// Read with that bound, not by size, so that a pipe works: -s @<(make-spec).
 std::string read_spec_file(std::string_view path, std::string_view kind) {
-  std::ifstream in{std::string(path)};
+  constexpr size_t kMaxSpecFileBytes = 1 << 20;
+  std::error_code ec;
+  if (std::filesystem::is_directory(std::string(path), ec))
+    throw std::invalid_argument(fmt::format("{} spec file '{}': a directory, not a spec file", kind, path));
+  std::ifstream in{std::string(path), std::ios::binary};
   if (!in) throw std::invalid_argument(fmt::format("{} spec file '{}': cannot be read", kind, path));
-  std::string out, line;
-  while (std::getline(in, line)) {
+  std::string text(kMaxSpecFileBytes + 1, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<size_t>(in.gcount()));
+  if (text.size() > kMaxSpecFileBytes)
+    throw std::invalid_argument(fmt::format(
+        "{} spec file '{}': over 1 MiB, not a spec file (a spec is a few lines)", kind, path));
+  if (text.find('\0') != std::string::npos || text.starts_with("\x1f\x8b"))
+    throw std::invalid_argument(fmt::format("{} spec file '{}': a binary file, not a spec file", kind, path));
+  std::string out;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
     if (trim(line).starts_with('#')) continue;
     out += line;
     out += ' ';
@@ -45,13 +67,13 @@ std::vector<std::string_view> split_top(std::string_view text, char sep, std::st
   for (size_t i = 0; i < text.size(); ++i) {
     if (text[i] == '[') ++depth;
     if (text[i] == ']' && --depth < 0)
-      throw std::invalid_argument(fmt::format("{} spec '{}': ']' without '['", kind, whole));
+      throw std::invalid_argument(fmt::format("{} spec '{}': ']' without '['", kind, excerpt(whole)));
     if (text[i] == sep && depth == 0) {
       out.push_back(text.substr(start, i - start));
       start = i + 1;
     }
   }
-  if (depth != 0) throw std::invalid_argument(fmt::format("{} spec '{}': '[' without ']'", kind, whole));
+  if (depth != 0) throw std::invalid_argument(fmt::format("{} spec '{}': '[' without ']'", kind, excerpt(whole)));
   out.push_back(text.substr(start));
   return out;
 }
@@ -163,7 +185,7 @@ void check_value(std::string_view plugin, const ParamDecl& d, const std::string&
   }
   if (!ok)
     throw std::invalid_argument(
-        fmt::format("{}: parameter {} must be {}, got '{}'", plugin, d.name, accepted(d), value));
+        fmt::format("{}: parameter {} must be {}, got '{}'", plugin, d.name, accepted(d), excerpt(value)));
 }
 
 }  // namespace
@@ -182,9 +204,10 @@ Spec parse_spec(std::string_view text, std::string_view kind) {
   Spec spec;
   const size_t colon = t.find(':');
   spec.name = std::string(trim(t.substr(0, colon)));
-  if (spec.name.empty()) throw std::invalid_argument(fmt::format("{} spec '{}' has no name", kind, text));
+  if (spec.name.empty()) throw std::invalid_argument(fmt::format("{} spec '{}' has no name", kind, excerpt(text)));
   if (spec.name.find_first_of(";=[]") != std::string::npos)
-    throw std::invalid_argument(fmt::format("{} spec '{}': malformed name '{}'", kind, text, spec.name));
+    throw std::invalid_argument(
+        fmt::format("{} spec '{}': malformed name '{}'", kind, excerpt(text), excerpt(spec.name)));
   if (colon == std::string_view::npos) return spec;
   for (const std::string_view raw : split_top(t.substr(colon + 1), ';', text, kind)) {
     const std::string_view item = trim(raw);
@@ -192,16 +215,19 @@ Spec parse_spec(std::string_view text, std::string_view kind) {
     const size_t eq = item.find('=');
     if (eq == std::string_view::npos)
       throw std::invalid_argument(
-          fmt::format("{} spec '{}': parameter '{}' needs a value (KEY=VALUE)", kind, text, item));
+          fmt::format("{} spec '{}': parameter '{}' needs a value (KEY=VALUE)", kind, excerpt(text),
+                      excerpt(item)));
     const std::string key(trim(item.substr(0, eq)));
     std::string_view value = trim(item.substr(eq + 1));
     const bool bracketed = value.starts_with('[') && value.ends_with(']');
     if (bracketed) value = trim(value.substr(1, value.size() - 2));
     if (key.empty() || key.find_first_of(":;=[] ") != std::string::npos || value.empty() ||
         (!bracketed && value.find_first_of(":=[]") != std::string_view::npos))
-      throw std::invalid_argument(fmt::format("{} spec '{}': malformed parameter '{}'", kind, text, item));
+      throw std::invalid_argument(
+          fmt::format("{} spec '{}': malformed parameter '{}'", kind, excerpt(text), excerpt(item)));
     if (!spec.params.emplace(key, std::string(value)).second)
-      throw std::invalid_argument(fmt::format("{} spec '{}': parameter '{}' given twice", kind, text, key));
+      throw std::invalid_argument(
+          fmt::format("{} spec '{}': parameter '{}' given twice", kind, excerpt(text), excerpt(key)));
   }
   return spec;
 }
@@ -227,7 +253,7 @@ std::vector<std::string> parse_spec_list(std::string_view text, std::string_view
   for (const std::string_view raw : split_top(text, ',', text, kind)) {
     std::string_view item = trim(raw);
     if (item.starts_with('[') && item.ends_with(']')) item = trim(item.substr(1, item.size() - 2));
-    if (item.empty()) throw std::invalid_argument(fmt::format("{} list '{}' has an empty item", kind, text));
+    if (item.empty()) throw std::invalid_argument(fmt::format("{} list '{}' has an empty item", kind, excerpt(text)));
     out.emplace_back(item);
   }
   return out;
@@ -287,7 +313,7 @@ Params::Params(std::string_view plugin, const std::vector<ParamDecl>& decls,
     if (d == nullptr) {
       std::string names;
       for (const auto& decl : decls) names += (names.empty() ? "" : ", ") + decl.name;
-      throw std::invalid_argument(fmt::format("{} has no parameter '{}' ({})", plugin, key,
+      throw std::invalid_argument(fmt::format("{} has no parameter '{}' ({})", plugin, excerpt(key),
                                               names.empty() ? "it has no parameters" : "its parameters: " + names));
     }
     check_value(plugin, *d, value);

@@ -72,6 +72,45 @@ TEST(Spec, FromAFileWithCommentsAndLineBreaks) {
   std::remove(path.c_str());
 }
 
+std::string spec_error(const std::string& text) {
+  try {
+    parse_spec(text, "scheduler");
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+// What is not a spec file is said to be one of those, and a message shows at most 200 bytes of a spec: a log given
+// by mistake as the spec file (-s @kth.swf) was printed whole, 2.6 MB, as "scheduler spec '; Version: 2.2 ...'".
+TEST(Spec, WhatIsNotASpecFileIsRefusedAndMessagesStayShort) {
+  const std::string dir = testing::TempDir();
+  EXPECT_EQ(spec_error("@" + dir), "scheduler spec file '" + dir + "': a directory, not a spec file");
+  const std::string big = dir + "/schedlab-spec-big.swf", gz = dir + "/schedlab-spec.swf.gz";
+  {
+    std::ofstream f(big);
+    for (int k = 0; k < 40000; ++k) f << "1 0 0 10 1 -1 -1 1 10 -1 1 1 1 1 1 1 -1 -1\n";  // 1.7 MB
+    std::ofstream g(gz, std::ios::binary);
+    g << std::string("\x1f\x8b\x08\x00", 4) << "abc";
+  }
+  EXPECT_EQ(spec_error("@" + big),
+            "scheduler spec file '" + big + "': over 1 MiB, not a spec file (a spec is a few lines)");
+  EXPECT_EQ(spec_error("@" + gz), "scheduler spec file '" + gz + "': a binary file, not a spec file");
+  {
+    std::ofstream f(big, std::ios::trunc);
+    f << "; Version: 2.2\n";
+    for (int k = 0; k < 20000; ++k) f << "1 0 0 10 1 -1 -1 1 10 -1 1 1 1 1 1 1 -1 -1\n";  // 0.9 MB: read
+  }
+  const std::string e = spec_error("@" + big);
+  EXPECT_LT(e.size(), 500u) << e.size();
+  EXPECT_EQ(e.rfind("scheduler spec '; Version: 2.2 1 0 0 10 1 -1 -1 1 10", 0), 0u) << e;
+  EXPECT_NE(e.find("... (860015 bytes)': malformed name '; Version'"), std::string::npos) << e;  // 43 B a line
+  EXPECT_EQ(excerpt(std::string(200, 'a')), std::string(200, 'a'));
+  EXPECT_EQ(excerpt(std::string(201, 'a')), std::string(200, 'a') + "... (201 bytes)");
+  std::remove(big.c_str());
+  std::remove(gz.c_str());
+}
+
 const std::vector<ParamDecl>& decls() {
   static const std::vector<ParamDecl> d = {
       {.name = "delay",

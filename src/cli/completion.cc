@@ -132,7 +132,8 @@ const std::vector<base::ParamDecl>* plugin_decls(const std::string& option, cons
 // of a list); nullptr when words[k] is not such a value.
 const std::vector<base::ParamDecl>* plugin_params(CLI::App& at, const std::vector<std::string>& words, size_t k) {
   const std::string& w = words[k];
-  return plugin_decls(option_of_value(at, words, k), w.substr(w.rfind(',') == std::string::npos ? 0 : w.rfind(',') + 1));
+  const size_t comma = w.rfind(',');
+  return plugin_decls(option_of_value(at, words, k), w.substr(comma == std::string::npos ? 0 : comma + 1));
 }
 
 // `prefix` + "KEY=" for each parameter declared.
@@ -177,9 +178,11 @@ std::optional<std::vector<std::string>> spec_candidates(CLI::App& at, const std:
     const auto* decls = plugin_decls(option, t.substr(start, colon - start));  // nullptr: an unknown plug-in
     const size_t seg = std::max(colon, t.rfind(';') == std::string::npos ? 0 : t.rfind(';')) + 1;
     const size_t eq = t.find('=', seg);
+    const std::vector<std::string> candidates = eq == std::string::npos
+                                                    ? keys_of(decls, t.substr(0, seg))
+                                                    : values_of(decls, t.substr(seg, eq - seg), t.substr(0, eq + 1));
     std::vector<std::string> out;
-    for (const std::string& c : eq == std::string::npos ? keys_of(decls, t.substr(0, seg))
-                                                        : values_of(decls, t.substr(seg, eq - seg), t.substr(0, eq + 1)))
+    for (const std::string& c : candidates)
       if (c.starts_with(t)) out.push_back(cur + c.substr(t.size()));
     return out;
   }

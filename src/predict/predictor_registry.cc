@@ -69,7 +69,7 @@ std::unique_ptr<Predictor> make_predictor(std::string_view given, const Predicto
     known += known.empty() ? "" : ", ";
     known += entry.name;
   }
-  throw std::invalid_argument(fmt::format("unknown predictor '{}' (known: {})", spec.name, known));
+  throw std::invalid_argument(fmt::format("unknown predictor '{}' (known: {})", base::excerpt(spec.name), known));
 }
 
 }  // namespace schedlab::predict

@@ -326,7 +326,7 @@ std::unique_ptr<Scheduler> make_scheduler(std::string_view given, const Schedule
         "to the whole run (--predictor)",
         preset->name, preset->scheduler, preset->predictor, preset->scheduler));
   for (const auto& p : presets()) known += fmt::format(", {} (preset)", p.name);
-  throw std::invalid_argument(fmt::format("unknown scheduler '{}' (known: {})", parsed.name, known));
+  throw std::invalid_argument(fmt::format("unknown scheduler '{}' (known: {})", base::excerpt(parsed.name), known));
 }
 
 }  // namespace schedlab::sim

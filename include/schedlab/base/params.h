@@ -39,6 +39,10 @@ std::vector<std::string> parse_spec_list(std::string_view text, std::string_view
 // The canonical text of a spec: keys in sorted order, values that need it in brackets.
 std::string format_spec(const Spec& spec);
 
+// A spec, a name or a value as an error message shows it: whole up to 200 bytes, else its start, "..." and its
+// size (a log given by mistake as a spec file was printed whole, 2.6 MB of it).
+std::string excerpt(std::string_view text);
+
 // Relative paths written in a file are read from that file's directory: a sweep spec's logs and predictor
 // files, and a spec file's own paths (a candidate "@other.spec", a predictor's db=). `dir` is that directory
 // (empty: the working directory).
