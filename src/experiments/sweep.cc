@@ -25,6 +25,7 @@
 #include "schedlab/base/json_parse.h"
 #include "schedlab/base/json_text.h"
 #include "schedlab/base/memory.h"
+#include "schedlab/base/params.h"
 #include "schedlab/base/threads.h"
 #include "schedlab/experiments/simulation.h"
 #include "schedlab/model/estimate_models.h"
@@ -275,13 +276,16 @@ std::vector<SweepRun> expand_sweep(const SweepSpec& s) {
              fmt::format("{} is given twice (items {} and {})", text(list[i]), at->second + 1, i + 1));
     }
   };
-  const auto quoted = [](const std::string& v) { return fmt::format("'{}'", v.empty() ? "default" : v); };
+  // A value as messages show it (base::excerpt: a spec can be long).
+  const auto quoted = [](const std::string& v) {
+    return fmt::format("'{}'", v.empty() ? "default" : base::excerpt(v));
+  };
   const auto plain = [](const auto& v) { return fmt::format("{}", v); };
   refuse_repeats(s.logs, "logs", quoted);
   refuse_repeats(s.schedulers, "schedulers", quoted);
   refuse_repeats(s.predictors, "predictors", quoted);
   refuse_repeats(s.corrections, "corrections",
-                 [](const std::string& v) { return fmt::format("'{}'", v.empty() ? "none" : v); });
+                 [](const std::string& v) { return fmt::format("'{}'", v.empty() ? "none" : base::excerpt(v)); });
   refuse_repeats(s.estimate_models, "estimate_models", quoted);
   refuse_repeats(s.loads, "loads", plain);
   refuse_repeats(s.arrival_scales, "arrival_scales", plain);
@@ -307,8 +311,9 @@ std::vector<SweepRun> expand_sweep(const SweepSpec& s) {
       (void)prepare_simulation(spec);
     } catch (const std::exception& e) {
       fail(s.name, line, "schedulers/predictors/corrections",
-           fmt::format("scheduler '{}', predictor '{}', correction '{}': {}", sch, pred.empty() ? "default" : pred,
-                       cor.empty() ? "none" : cor, e.what()));
+           fmt::format("scheduler '{}', predictor '{}', correction '{}': {}", base::excerpt(sch),
+                       pred.empty() ? "default" : base::excerpt(pred), cor.empty() ? "none" : base::excerpt(cor),
+                       e.what()));
     }
   };
   const auto check_model = [&](const std::string& m, int64_t line) {
@@ -318,12 +323,13 @@ std::vector<SweepRun> expand_sweep(const SweepSpec& s) {
     if (std::find(names.begin(), names.end(), model) == names.end()) {
       std::string known = "real";
       for (const auto& n : names) known += ", " + n;
-      fail(s.name, line, "estimate_models", fmt::format("unknown model '{}' (known: {})", model, known));
+      fail(s.name, line, "estimate_models",
+           fmt::format("unknown model '{}' (known: {})", base::excerpt(model), known));
     }
     try {
       model::check_estimate_model(model, model::parse_params_text(params));
     } catch (const std::exception& e) {
-      fail(s.name, line, "estimate_models", fmt::format("'{}': {}", m, e.what()));
+      fail(s.name, line, "estimate_models", fmt::format("'{}': {}", base::excerpt(m), e.what()));
     }
   };
 
@@ -373,7 +379,7 @@ std::vector<SweepRun> expand_sweep(const SweepSpec& s) {
     try {
       (void)prepare_simulation(spec);
     } catch (const std::exception& e) {
-      fail(s.name, spec_line(s, key), key, fmt::format("'{}': {}", value, e.what()));
+      fail(s.name, spec_line(s, key), key, fmt::format("'{}': {}", base::excerpt(value), e.what()));
     }
   };
   for (const auto& sch : s.schedulers) check_alone("schedulers", SimulationSpec{sch, "", "", {}, {}, false}, sch);

@@ -133,6 +133,17 @@ TEST(SweepSpec, BadSpecsNameTheKeyAndLine) {
             "more than the 10000000 one sweep may hold: split it into several specs or give fewer values");
   EXPECT_EQ(error_of("logs = 'a'\nseeds = " + list(20000, 19999) + "\n"),
             "s.toml:2: seeds: 1 is given twice (items 1 and 19999)");
+  // A long value is shown by its start and size (a 3 MB scheduler name was printed whole, twice).
+  const std::string long_name = std::string(3000000, 'x');
+  const std::string e = error_of("logs = 'a'\nschedulers = ['" + long_name + "']\n");
+  EXPECT_LT(e.size(), 1000u) << e.size();
+  EXPECT_EQ(e.rfind("s.toml:2: schedulers: '" + std::string(200, 'x') + "... (3000000 bytes)': unknown scheduler '" +
+                        std::string(200, 'x') + "... (3000000 bytes)' (known: fcfs,",
+                    0),
+            0u)
+      << e.substr(0, 600);
+  EXPECT_EQ(error_of("logs = 'a'\nschedulers = ['" + long_name + "', '" + long_name + "']\n"),
+            "s.toml:2: schedulers: '" + std::string(200, 'x') + "... (3000000 bytes)' is given twice (items 1 and 2)");
   EXPECT_EQ(error_of("logs = 'a'\nseeds = [1,\n").rfind("s.toml:", 0), 0u);  // not TOML
   EXPECT_NE(error_of("logs = 'a'\nseeds = [1,\n").find("not valid TOML"), std::string::npos);
 }
