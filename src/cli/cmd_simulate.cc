@@ -52,7 +52,9 @@ void print_list_markdown() {
       "src/model/estimate_models.cc); a test fails when this "
       "file and the\ndeclarations differ. Give parameters in a spec: `NAME:KEY=VALUE;KEY=VALUE` (grammar in "
       "include/schedlab/base/params.h;\na value that is itself a spec goes in brackets, and `@FILE` reads a spec "
-      "from a file).\n\n## Schedulers\n";
+      "from a file).\nA spec file holds one spec, up to 1 MiB, `#` lines being comments; the relative paths written "
+      "in it (a\ncandidate's `@FILE`, a predictor's `db=`) are read from its own directory. Schedulers nest at most "
+      "16 deep.\n\n## Schedulers\n";
   for (const auto& e : sim::schedulers()) {
     out += fmt::format("\n### {}\n{}.\n\n", e.name, e.description);
     out += e.params.empty() ? "No parameters.\n" : base::params_markdown(e.params);
