@@ -1172,6 +1172,28 @@ def test_ctrl_c_stops_a_long_simulation(tmp_path):
     assert schedlab.simulate(KTH, scheduler="easy").metrics["jobs"]["simulated"] == 28489  # and it runs on
 
 
+def test_ctrl_c_stops_a_long_replay():
+    # predict ran to its end whatever Ctrl-C said; it now stops within 0.2 s of replayed progress. This replay
+    # (a median over each user's last 1,000 jobs, propagated to the queue) takes about 11 s on CEA-Curie here.
+    import signal
+    curie = os.path.join(ROOT, "..", "shared", "traces", "CEA-Curie-2011-2.1-cln.swf.gz")
+    if not os.path.exists(curie):
+        pytest.skip("../shared/traces is absent")
+    log = schedlab._log(curie)
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
+        timer.start()
+        t0 = time.time()
+        with pytest.raises(KeyboardInterrupt):
+            schedlab.predict(log, predictor="ruh:jobs=1000;propagate=1")
+        assert time.time() - t0 < 4.5
+        timer.join()
+    finally:
+        signal.signal(signal.SIGINT, old)
+    assert schedlab.predict(KTH, predictor="user-last2") is not None  # and it runs on
+
+
 def test_ctrl_c_stops_a_long_bootstrap_or_classification():
     # A million bootstrap rounds of locality take minutes; Ctrl-C now ends them at the next 64 rounds (the bound
     # below is 100 times what that takes here, so that only a bootstrap that runs on fails it).

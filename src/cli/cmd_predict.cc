@@ -9,6 +9,7 @@
 
 #include "cli/analyze_util.h"
 #include "cli/commands.h"
+#include "cli/progress.h"
 #include "cli/read_input.h"
 #include "cli/text_util.h"
 #include "schedlab/base/json_text.h"
@@ -41,8 +42,12 @@ void run(const PredictArgs& a) {
   const auto predictor = predict::make_predictor(a.predictor, config);
   swf::check_output_is_not_input(a.jobs_out, {a.trace});
   const swf::Log log = read_input_log(a.trace);
-  const experiments::LogReplay r =
-      experiments::replay_log(log, *predictor, {a.procs, a.extend_estimates, a.warmup_fraction});
+  Progress progress("predict", "jobs", 2.0, false);  // shown on a terminal once a replay takes over 2 s
+  const experiments::LogReplay r = experiments::replay_log(
+      log, *predictor,
+      {a.procs, a.extend_estimates, a.warmup_fraction,
+       [&progress](size_t done, size_t total) { progress.update(done, total); }});
+  progress.finish();
   if (!a.jobs_out.empty()) swf::write_text_file(a.jobs_out, experiments::log_replay_csv(r));
   if (a.jobs_out == "-") return;  // the CSV is the output
   if (a.json) {

@@ -28,7 +28,7 @@ LogReplay replay_log(const swf::Log& log, const predict::Predictor& predictor, c
   const auto p = predictor.clone();  // the caller's predictor stays untouched, as in sim::simulate
   out.predictor = std::string(p->name());
   out.warmup_fraction = options.warmup_fraction;
-  out.result = predict::replay(w.jobs, out.start, *p, options.warmup_fraction);
+  out.result = predict::replay(w.jobs, out.start, *p, options.warmup_fraction, options.progress);
   return out;
 }
 

@@ -377,5 +377,31 @@ TEST(PredReplayTest, ReplaysTheLogsScheduleWithCorrection) {
   EXPECT_DOUBLE_EQ(r.jobs[0].absolute_error, 700.0);
 }
 
+// The progress hook: called at the end with every job ended (and now and then before, on a long replay), and a
+// way to stop the replay by throwing from it (Python's Ctrl-C).
+TEST(PredReplayTest, ProgressIsReportedAndCanStopTheReplay) {
+  std::vector<Job> jobs;
+  std::vector<int64_t> start;
+  for (JobId i = 0; i < 200000; ++i) {
+    jobs.push_back(job(i, i % 7, i * 10, 100));
+    jobs.back().runtime = 50;
+    start.push_back(i * 10 + 5);
+  }
+  auto p = make_predictor("user-last2");
+  std::vector<std::pair<size_t, size_t>> calls;
+  const auto record = [&](size_t done, size_t total) { calls.emplace_back(done, total); };
+  const ReplayResult r = replay(jobs, start, *p, 0.0, record);
+  ASSERT_FALSE(calls.empty());
+  EXPECT_EQ(calls.back(), (std::pair<size_t, size_t>{200000, 200000}));
+  for (size_t k = 1; k < calls.size(); ++k) EXPECT_LE(calls[k - 1].first, calls[k].first);
+  const ReplayResult plain = replay(jobs, start, *make_predictor("user-last2"));  // the hook changes nothing
+  EXPECT_EQ(r.initial, plain.initial);
+  EXPECT_EQ(r.at_start, plain.at_start);
+  EXPECT_EQ(r.termination_order, plain.termination_order);
+  EXPECT_EQ(r.updates, plain.updates);
+  struct Stop {};
+  EXPECT_THROW(replay(jobs, start, *make_predictor("user-last2"), 0.0, [](size_t, size_t) { throw Stop{}; }), Stop);
+}
+
 }  // namespace
 }  // namespace schedlab::predict

@@ -533,12 +533,12 @@ py::tuple predict_replay(const LogPtr& log, const std::string& predictor, const 
   const auto p = predict::make_predictor(predictor, config);
   nlohmann::json j;
   std::optional<std::string> csv;
-  {
-    py::gil_scoped_release release;
-    const auto r = experiments::replay_log(*log, *p, {procs, extend_estimates, warmup_fraction});
+  std::atomic<bool> stop{false};
+  interruptible(stop, [&] {  // Ctrl-C ends the replay within 0.2 s
+    const auto r = experiments::replay_log(*log, *p, {procs, extend_estimates, warmup_fraction, stop_hook(stop)});
     j = experiments::to_json(r);
     if (jobs) csv = experiments::log_replay_csv(r);
-  }
+  });
   return py::make_tuple(to_python(j), csv);
 }
 

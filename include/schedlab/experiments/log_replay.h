@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -22,6 +23,7 @@ struct LogReplayOptions {
   std::optional<int64_t> procs;  // machine size: larger jobs are left out (default: the log's)
   bool extend_estimates = false;  // raise estimates below the runtime to the runtime
   double warmup_fraction = 0.0;   // in [0, 1): the first terminated jobs left out of the summary
+  std::function<void(size_t done, size_t total)> progress = {};  // predict::replay's
 };
 
 struct LogReplay {

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "schedlab/predict/accuracy.h"
@@ -27,8 +28,11 @@ struct ReplayResult {
 };
 
 // `jobs`: ids = index, ordered by submit; `start[i]` >= jobs[i].submit. Throws std::invalid_argument
-// otherwise. warmup_fraction: the first floor(f × n) terminated jobs are left out of the summary.
+// otherwise. warmup_fraction: the first floor(f × n) terminated jobs are left out of the summary. `progress`, when
+// set, is called as the simulation engine calls it (at most every 1,024 events and 0.2 s, and at the end) with the
+// jobs ended so far and n: a long replay's display, or a caller's way to stop it (by throwing).
 ReplayResult replay(const std::vector<Job>& jobs, const std::vector<int64_t>& start, Predictor& predictor,
-                    double warmup_fraction = 0.0);
+                    double warmup_fraction = 0.0,
+                    const std::function<void(size_t done, size_t total)>& progress = {});
 
 }  // namespace schedlab::predict
