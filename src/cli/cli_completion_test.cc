@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
@@ -92,6 +93,15 @@ TEST(CliCompletion, CommandsOptionsAndValues) {
   EXPECT_EQ(candidates({"estimates", "fit", "log.swf", "--model", ""}), (std::vector<std::string>{"tsafrir", "song"}));
   EXPECT_EQ(candidates({"estimates", "fit", "--family", ""}), (std::vector<std::string>{"beta", "gamma"}));
   EXPECT_TRUE(has(candidates({"estimates", "generate", "log.swf", "--model", ""}), "x2"));
+  // "@PATH": a spec read from a file, for the shell's file names.
+  EXPECT_EQ(candidates({"simulate", "log.swf", "-s", "@"}), std::vector<std::string>{"__spec_files"});
+  EXPECT_EQ(candidates({"predict", "log.swf", "-p", "@x/"}), std::vector<std::string>{"__spec_files"});
+  EXPECT_EQ(candidates({"compare", "log.swf", "--schedulers", "easy,@"}), std::vector<std::string>{"__spec_files"});
+  EXPECT_EQ(candidates({"simulate", "log.swf", "-s", "@", "sp"}), std::vector<std::string>{"__spec_files"});
+  EXPECT_EQ(candidates({"simulate", "log.swf", "--scheduler", "=@", "sp"}), std::vector<std::string>{"__spec_files"});
+  EXPECT_EQ(candidates({"compare", "log.swf", "--schedulers", "easy,", "@", ""}),
+            std::vector<std::string>{"__spec_files"});
+  EXPECT_EQ(candidates({"simulate", "log.swf", "--jobs-out", "@", ""}), std::vector<std::string>{"__files"});
   EXPECT_TRUE(candidates({"simulate", "log.swf", "-s", "nosuch", ":", ""}).empty());
   EXPECT_FALSE(has(candidates({"simulate", "log.swf", "--procs", "conservative", ":", ""}), "compress="));  // not a scheduler option
   // Logs and output files: file names.
@@ -112,6 +122,7 @@ std::string bash_complete(const std::string& line_words, int cword) {
   TempDir dir;
   write_file(dir.file("log.swf"), "");
   write_file(dir.file("logs.csv"), "");
+  std::filesystem::create_directories(dir.file("specs"));
   const std::string script = dir.file("t.sh");
   write_file(script, "cd '" + dir.path() + "' || exit 1\nsource <('" + std::string(SCHEDLAB_CLI) +
                          "' completion bash)\nCOMP_WORDS=(" + line_words + ")\nCOMP_CWORD=" +
@@ -137,6 +148,14 @@ TEST(CliCompletion, TheBashScriptCompletesInBash) {
   // A quoted spec keeps its quote; an escaped ';' its backslash (compgen -W would remove either).
   EXPECT_EQ(bash_complete(cli + " simulate log.swf -s \"'maui:depth=2;pri\"", 4), "'maui:depth=2;priority=\n");
   EXPECT_EQ(bash_complete(cli + " simulate log.swf -s maui : depth = '2\\;res'", 8), "2\\;reservation=\n");
+  // A spec read from a file: "@" and a file name, a directory with its '/' (a list's last item too). Bash splits
+  // the words at '@' ("=@" after an option's '=') and replaces the word from its '@' on (checked in an
+  // interactive bash); with '@' taken out of COMP_WORDBREAKS the word is whole.
+  EXPECT_EQ(bash_complete(cli + " simulate log.swf -s @ lo", 5), "@log.swf\n@logs.csv\n");
+  EXPECT_EQ(bash_complete(cli + " simulate log.swf -p @ sp", 5), "@specs/\n");
+  EXPECT_EQ(bash_complete(cli + " simulate log.swf --scheduler =@ sp", 5), "@specs/\n");
+  EXPECT_EQ(bash_complete(cli + " compare log.swf --schedulers easy, @ logs", 6), "@logs.csv\n");
+  EXPECT_EQ(bash_complete(cli + " compare log.swf --schedulers easy,@logs", 4), "easy,@logs.csv\n");
 }
 
 }  // namespace

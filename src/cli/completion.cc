@@ -25,6 +25,21 @@ constexpr std::string_view kBashScript = R"(# bash completion for schedlab: `sou
 _schedlab() {
   local cur=${COMP_WORDS[COMP_CWORD]} IFS=$'\n' out files=
   out=$("${COMP_WORDS[0]}" __complete "${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null) || return 0
+  if [[ $out == __spec_files ]]; then  # a spec read from a file: "@PATH", or "easy,@PATH" in a list
+    # Bash splits the words at '@' but replaces the word from its '@' on (readline keeps '@' as a prefix).
+    local f pre=${cur%@*}@ path=${cur##*@}
+    if [[ $cur == @ || $cur == =@ ]]; then
+      pre=@ path=
+    elif [[ ${COMP_WORDS[COMP_CWORD-1]} == @ || ${COMP_WORDS[COMP_CWORD-1]} == =@ ]]; then
+      pre=@ path=$cur
+    fi
+    for f in $(compgen -f -- "$path"); do
+      [[ -d $f ]] && f+=/
+      COMPREPLY+=("$pre$f")
+    done
+    [[ ${#COMPREPLY[@]} == 1 && ${COMPREPLY[0]} == */ ]] && compopt -o nospace 2>/dev/null
+    return 0
+  fi
   if [[ ${out%%$'\n'*} == __files ]]; then
     files=1
     out=${out#__files}
@@ -256,7 +271,22 @@ std::string complete_words(CLI::App& app, const std::vector<std::string>& words)
   const std::string& cur = words.back();
   // A plug-in's parameters (bash splits "-s conservative:compress=fi" at ':' and '=' into words).
   if (const auto spec = spec_candidates(*at, words)) return lines(*spec, false);
+  // A scheduler or predictor read from a file, "@PATH" (the list's last item for --schedulers): file names. Bash
+  // splits "-s @sp" and "--schedulers easy,@sp" at '@' too, and "--scheduler=@sp" as "=@" "sp"; the script puts
+  // the '@' back.
+  if (const size_t n = words.size(); n >= 3 && (words[n - 2] == "@" || words[n - 2] == "=@")) {
+    const CLI::Option* o = words[n - 2] == "=@" ? at->get_option_no_throw(words[n - 3]) : nullptr;
+    const std::string before = words[n - 2] == "@"                      ? option_of_value(*at, words, n - 2)
+                               : o != nullptr && !o->get_lnames().empty() ? o->get_lnames().front()
+                                                                          : "";
+    const bool list_item = words[n - 3].ends_with(',') && option_of_value(*at, words, n - 3) == "schedulers";
+    if (names_a_scheduler(before) || names_a_predictor(before) || list_item) return "__spec_files\n";
+  }
   if (pending != nullptr) {
+    const std::string& option = pending->get_lnames().empty() ? "" : pending->get_lnames().front();
+    const std::string item = cur.substr(cur.rfind(',') == std::string::npos ? 0 : cur.rfind(',') + 1);  // "@" too
+    if ((names_a_scheduler(option) || names_a_predictor(option)) && (item.starts_with('@') || item == "=@"))
+      return "__spec_files\n";
     std::vector<std::string> values = option_values(*at, pending);
     // A list of schedulers: complete the item after the last comma.
     if (pending->check_lname("schedulers") && cur.find(',') != std::string::npos)
