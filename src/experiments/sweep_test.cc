@@ -400,6 +400,11 @@ TEST(SweepOutput, DigestNamesTheRunSet) {
   const auto runs = expand_sweep(s);
   EXPECT_EQ(sweep_runs_digest(runs), sweep_runs_digest(expand_sweep(s)));
   EXPECT_EQ(sweep_runs_digest(runs).size(), 16u);
+  // Hashed run by run, the same digest as over the runs' texts held at once (manifests written before say it).
+  std::vector<std::string> texts;
+  for (const SweepRun& r : runs) texts.push_back(sweep_run_parameters(r));
+  EXPECT_EQ(sweep_runs_digest(runs), sweep_parameters_digest(texts));
+  EXPECT_EQ(sweep_parameters_digest({"a", "b"}), "c21391b8a0f3c428");  // FNV-1a 64 of "a\nb\n"
   auto other = runs;
   other[1].scheduler = "conservative";
   EXPECT_NE(sweep_runs_digest(other), sweep_runs_digest(runs));
