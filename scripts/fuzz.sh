@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Fuzzes the parsers of outside input with libFuzzer for a bounded time each: the SWF reader, the CSV reader,
-# the Slurm accounting converter and the sweep spec.
-#   usage: scripts/fuzz.sh SECONDS [TARGET...]     (targets: swf_reader csv_reader sacct sweep_spec; default all)
+# the Slurm accounting converter, the sweep spec, and the plug-in spec grammar with the JSON parameter documents.
+#   usage: scripts/fuzz.sh SECONDS [TARGET...]
+#          (targets: swf_reader csv_reader sacct sweep_spec plugin_spec; default all)
 # Configures and builds the `fuzz` preset (clang, -fsanitize=fuzzer + ASan/UBSan) into build-fuzz, runs each
 # TARGET_fuzz on a scratch copy of fuzz/corpus/KIND (fuzz/corpus-run/KIND, git-ignored) for SECONDS with leak
 # detection, and prints a one-line summary per target. Exits non-zero on a crash, leak, sanitizer report or build
@@ -11,12 +12,12 @@ cd "$(dirname "$0")/.."
 
 seconds="${1:-}"
 if ! [[ "$seconds" =~ ^[0-9]+$ ]] || [ "$seconds" -lt 1 ]; then
-  echo "usage: scripts/fuzz.sh SECONDS [swf_reader|csv_reader|sacct|sweep_spec ...]" >&2
+  echo "usage: scripts/fuzz.sh SECONDS [swf_reader|csv_reader|sacct|sweep_spec|plugin_spec ...]" >&2
   exit 2
 fi
 shift
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(swf_reader csv_reader sacct sweep_spec)
+[ ${#targets[@]} -gt 0 ] || targets=(swf_reader csv_reader sacct sweep_spec plugin_spec)
 jobs="${FUZZ_BUILD_JOBS:-2}"
 
 # The preset turns on SCHEDLAB_FUZZ, which compiles the whole library with -fsanitize=fuzzer-no-link.
