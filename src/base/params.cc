@@ -46,6 +46,7 @@ std::string read_spec_file(std::string_view path, std::string_view kind) {
   if (text.size() > kMaxSpecFileBytes)
     throw std::invalid_argument(fmt::format(
         "{} spec file '{}': over 1 MiB, not a spec file (a spec is a few lines)", kind, path));
+  if (text.starts_with("\xEF\xBB\xBF")) text.erase(0, 3);  // a UTF-8 byte order mark (a Windows editor's)
   if (text.find('\0') != std::string::npos || text.starts_with("\x1f\x8b"))
     throw std::invalid_argument(fmt::format("{} spec file '{}': a binary file, not a spec file", kind, path));
   std::string out;

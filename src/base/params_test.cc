@@ -97,6 +97,12 @@ TEST(Spec, WhatIsNotASpecFileIsRefusedAndMessagesStayShort) {
             "scheduler spec file '" + big + "': over 1 MiB, not a spec file (a spec is a few lines)");
   EXPECT_EQ(spec_error("@" + gz), "scheduler spec file '" + gz + "': a binary file, not a spec file");
   {
+    std::ofstream g(gz, std::ios::binary | std::ios::trunc);
+    g << "\xEF\xBB\xBF# a Windows editor's file\r\nconservative:check=1\r\n";  // a byte order mark, CRLF
+  }
+  EXPECT_EQ(parse_spec("@" + gz, "scheduler").name, "conservative");
+  EXPECT_EQ(parse_spec("@" + gz, "scheduler").params.at("check"), "1");
+  {
     std::ofstream f(big, std::ios::trunc);
     f << "; Version: 2.2\n";
     for (int k = 0; k < 20000; ++k) f << "1 0 0 10 1 -1 -1 1 10 -1 1 1 1 1 1 1 -1 -1\n";  // 0.9 MB: read

@@ -116,6 +116,9 @@ class CsvParser {
   Log parse() {
     Log log;
     log.path = name_;
+    // A UTF-8 byte order mark (a spreadsheet's CSV export) is not part of the first line: with it, the header
+    // line was not one ("column 1 is named '\xEF\xBB\xBF#; Version: 2.2'").
+    if (text_.starts_with("\xEF\xBB\xBF")) text_.remove_prefix(3);
     if (text_.empty()) throw ReadError(fmt::format("{}: empty file", name_));
     if (text_.find('\0') != std::string_view::npos)
       throw ReadError(fmt::format("{}: binary content (NUL byte), not a CSV text file", name_));

@@ -65,6 +65,19 @@ TEST(Csv, RoundTripInMemory) {
   EXPECT_EQ(log.report.header_lines, 4);
 }
 
+// A spreadsheet's CSV export starts with a UTF-8 byte order mark: it is not part of the first line (the header line
+// was not one: "column 1 is named '\xEF\xBB\xBF#; Version: 2.2'"), nor of the column row when that comes first.
+TEST(Csv, AByteOrderMarkIsNotPartOfTheFirstLine) {
+  std::ostringstream out;
+  write_csv(out, small_header(), small_records());
+  const Log log = parse_csv("\xEF\xBB\xBF" + out.str());
+  EXPECT_EQ(log.records, small_records());
+  EXPECT_EQ(log.header.lines, small_header().lines);
+  const std::string text = out.str();
+  const Log no_header = parse_csv("\xEF\xBB\xBF" + text.substr(text.find("job_number")));
+  EXPECT_EQ(no_header.records, small_records());
+}
+
 TEST(Csv, RoundTripThroughGzipFile) {
   testing::TempDir dir;
   const std::string path = dir.file("log.csv.gz");

@@ -499,6 +499,9 @@ bool Reader::next_line(std::string_view& line) {
   if (!source_->next_line(line, line_number_ + 1)) return false;
   ++line_number_;
   ++report_.lines;
+  // A UTF-8 byte order mark (a file saved by a Windows editor) is not part of the first line: with it, a first
+  // header line was taken for a record ("expected 18 fields, found 3").
+  if (line_number_ == 1 && line.starts_with("\xEF\xBB\xBF")) line.remove_prefix(3);
   // Every trailing '\r' goes, not only a CRLF's: a header line kept with some would lose one each time it is
   // written and read back (found by fuzzing the CSV reader's round trip).
   while (!line.empty() && line.back() == '\r') line.remove_suffix(1);

@@ -159,6 +159,17 @@ TEST(ReaderParse, TabsRunsOfSpacesLeadingSpaces) {
   EXPECT_EQ(log.report.decimal_fields, 0);
 }
 
+// A UTF-8 byte order mark before the first line (a file saved by a Windows editor) is not part of it: the first
+// header line was taken for a record ("expected 18 fields, found 3"). Elsewhere those bytes are not skipped.
+TEST(ReaderParse, AByteOrderMarkIsNotPartOfTheFirstLine) {
+  const Log log = parse_log("\xEF\xBB\xBF; MaxProcs: 64\r\n" + rec("1 0 5 100 4") + "\n");
+  EXPECT_EQ(log.header.lines, std::vector<std::string>{"; MaxProcs: 64"});
+  EXPECT_EQ(log.header.max_procs.value_or(0), 64);
+  ASSERT_EQ(log.records.size(), 1u);
+  EXPECT_EQ(parse_log("\xEF\xBB\xBF" + rec("1 0 5 100 4") + "\n").records.size(), 1u);  // a record first
+  EXPECT_THROW(parse_log(rec("1 0 5 100 4") + "\n\xEF\xBB\xBF" + rec("2 0 5 100 4") + "\n"), ReadError);
+}
+
 TEST(ReaderParse, CrlfAndBlankLines) {
   const std::string text = "; Version: 2.2\r\n; MaxProcs: 64\r\n\r\n" + rec("1 0 5 100 4") + "\r\n   \r\n\n\t\n" +
                            rec("2 3 5 100 4") + "\r\n";
