@@ -148,6 +148,7 @@ Log parse_sacct(std::string_view text, const std::string& name, const SacctOptio
     throw std::invalid_argument(
         fmt::format("the machine size (MaxProcs) must be in 1..2147483647, not {}", *options.procs));
   SacctReport rep;
+  if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);  // a byte order mark (the file saved by an editor)
   std::vector<std::string_view> lines = split(text, '\n');
   while (!lines.empty() && lines.back().empty()) lines.pop_back();
   if (lines.empty()) throw ReadError(fmt::format("{}: empty file (expected the output of sacct -P)", name));

@@ -67,6 +67,15 @@ TEST(Sacct, MapsStatusesTimesSizesAndNames) {
 
 // sacct without -X: a row per job step besides each allocation's. The steps are left out and counted: the same
 // log as with -X.
+// A byte order mark before the header (the file saved by a Windows editor) is not part of its first column: that
+// was "column State is missing (the header has: <BOM>State|JobID|...)".
+TEST(Sacct, AByteOrderMarkIsNotPartOfTheHeader) {
+  SacctOptions o;
+  o.timezone = "UTC";
+  EXPECT_EQ(parse_sacct("\xEF\xBB\xBF" + std::string(kText), "s.txt", o).records,
+            parse_sacct(kText, "s.txt", o).records);
+}
+
 TEST(Sacct, JobStepsAreLeftOutAndCounted) {
   std::string with_steps;
   int steps = 0;
