@@ -78,6 +78,16 @@ TEST(Csv, AByteOrderMarkIsNotPartOfTheFirstLine) {
   EXPECT_EQ(no_header.records, small_records());
 }
 
+TEST(Csv, Utf16IsNamed) {
+  try {
+    parse_csv(std::string("\xFF\xFE#\0;\0", 6), "u.csv");
+    ADD_FAILURE() << "read";
+  } catch (const ReadError& e) {
+    EXPECT_STREQ(e.what(), "u.csv: UTF-16 text, which is not read (CSV logs are plain text or gzip): convert it to "
+                           "UTF-8 first (iconv -f UTF-16 -t UTF-8)");
+  }
+}
+
 TEST(Csv, RoundTripThroughGzipFile) {
   testing::TempDir dir;
   const std::string path = dir.file("log.csv.gz");

@@ -193,6 +193,11 @@ TEST(ReaderErrors, EmptyFile) {
             "t.swf: compressed with xz, which is not read (logs are plain text or gzip): unxz it first");
   EXPECT_EQ(parse_error(std::string("PK\x03\x04\x14\x00\x00\x00", 8)),
             "t.swf: a zip archive, which is not read (logs are plain text or gzip): unzip it first");
+  // Saved as UTF-16 ("Unicode" in a Windows editor): it was "binary data"; the error says what to do.
+  const char utf16_text[] = "\xFF\xFE;\0 \0M\0a\0x\0P\0r\0o\0c\0s\0:\0 \0" "6\0" "4\0\n\0";
+  const std::string utf16(utf16_text, sizeof utf16_text - 1);
+  EXPECT_EQ(parse_error(utf16), "t.swf: UTF-16 text, which is not read (logs are plain text or gzip): convert it to "
+                                "UTF-8 first (iconv -f UTF-16 -t UTF-8)");
   // A CSV log read as SWF (`stats - < log.csv`): the error says what it is.
   const std::string hint = ": this looks like a CSV log (its '#' header lines, its column row), which is read by a "
                            ".csv or .csv.gz name (standard input is read as SWF)";
