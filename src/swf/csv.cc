@@ -8,6 +8,7 @@
 #include <cstring>
 #include <filesystem>
 #include <limits>
+#include <optional>
 
 #include <fmt/core.h>
 #include <fmt/format.h>
@@ -20,9 +21,16 @@ namespace {
 
 // ---- writing ----
 
-// Appends the CSV text for the header lines and the column-name row.
+// Appends the CSV text for the header lines and the column-name row. A header line ending in ',' is written in
+// quotes ('"' doubled inside): unquoted, its trailing commas would be read as a spreadsheet's padding.
 void append_preamble(std::string& buf, const Header& header) {
   for (const auto& line : header.lines) {
+    if (line.ends_with(',')) {
+      buf += "\"#";
+      for (const char c : line) buf += c == '"' ? std::string_view("\"\"") : std::string_view(&c, 1);
+      buf += "\"\n";
+      continue;
+    }
     buf += '#';
     buf += line;
     buf += '\n';
@@ -94,7 +102,63 @@ struct Cell {
   size_t column = 0;      // 1-based character position of the trimmed text in the line
 };
 
+// The text of a quoted cell starting at line[open] ('"'), "" read as '"'; `end` is set past the closing quote.
+// nullopt when the quote is not closed on the line.
+std::optional<std::string> unquote(std::string_view line, size_t open, size_t& end) {
+  std::string out;
+  for (size_t i = open + 1; i < line.size(); ++i) {
+    if (line[i] != '"') {
+      out += line[i];
+    } else if (i + 1 < line.size() && line[i + 1] == '"') {
+      out += '"';
+      ++i;
+    } else {
+      end = i + 1;
+      return out;
+    }
+  }
+  return std::nullopt;
+}
+
+// A malformed quoted cell: its column (1-based) and what is wrong; the parser names the file and line.
+struct CellError {
+  size_t column;
+  std::string what;
+};
+
+// Cells of a line with quotes (RFC 4180: a spreadsheet or pandas quoting every field, "1","0",...): a quoted
+// cell's text is what is inside the quotes (a field or a column name holds no quote or comma, so the text is a
+// view into the line). Throws CellError for a quote not closed, text after a closing quote, or a quote inside an
+// unquoted cell.
+std::vector<Cell> split_quoted_cells(std::string_view line) {
+  std::vector<Cell> cells;
+  size_t pos = 0;
+  for (;;) {
+    while (pos < line.size() && (line[pos] == ' ' || line[pos] == '\t')) ++pos;
+    if (pos < line.size() && line[pos] == '"') {
+      size_t end = 0;
+      if (!unquote(line, pos, end)) throw CellError{pos + 1, "a quote that is not closed on the line"};
+      cells.push_back({line.substr(pos + 1, end - pos - 2), pos + 2});
+      pos = end;
+      while (pos < line.size() && (line[pos] == ' ' || line[pos] == '\t')) ++pos;
+      if (pos < line.size() && line[pos] != ',') throw CellError{pos + 1, "text after a closing quote"};
+    } else {
+      const size_t comma = std::min(line.find(',', pos), line.size());
+      size_t offset = 0;
+      const std::string_view t = trim(line.substr(pos, comma - pos), offset);
+      if (t.find('"') != std::string_view::npos)
+        throw CellError{pos + offset + t.find('"') + 1, "a quote inside a cell that does not start with one"};
+      cells.push_back({t, pos + offset + 1});
+      pos = comma;
+    }
+    if (pos >= line.size()) break;
+    ++pos;  // past the comma: the next cell (empty when the line ends here)
+  }
+  return cells;
+}
+
 std::vector<Cell> split_cells(std::string_view line) {
+  if (line.find('"') != std::string_view::npos) return split_quoted_cells(line);
   std::vector<Cell> cells;
   size_t start = 0;
   for (;;) {
@@ -137,8 +201,20 @@ class CsvParser {
       ++line_;
       ++log.report.lines;
       while (line.ends_with('\r')) line.remove_suffix(1);  // all of them: see swf/reader.cc next_line
-      if (line.starts_with('#')) {
-        std::string_view body = line.substr(1);
+      std::optional<std::string> quoted_header;  // a '#' line a spreadsheet quoted: "#; Note: a, b",,,
+      if (line.starts_with('"')) {
+        size_t closed = 0;
+        quoted_header = unquote(line, 0, closed);
+        if (quoted_header && !quoted_header->starts_with('#')) quoted_header.reset();  // a quoted field instead
+        if (quoted_header && line.find_first_not_of(", \t", closed) != std::string_view::npos)
+          fail(line.find_first_not_of(", \t", closed) + 1, "a quoted '#' header line must be the row's only cell");
+      }
+      if (line.starts_with('#') || quoted_header) {
+        std::string_view body = quoted_header ? std::string_view(*quoted_header).substr(1) : line.substr(1);
+        // A spreadsheet pads every row to its widest with empty cells: "#; MaxProcs: 100,,,,,". A header line that
+        // ends in ',' itself is written in quotes.
+        if (!quoted_header)
+          while (body.ends_with(',')) body.remove_suffix(1);
         std::string header_line;
         if (!body.starts_with(';')) header_line += ';';
         header_line.append(body);
@@ -174,8 +250,20 @@ class CsvParser {
     return row;
   }
 
+  // The cells of a row, without the empty ones a spreadsheet pads it with beyond the 18 fields.
+  std::vector<Cell> cells_of(std::string_view line) const {
+    std::vector<Cell> cells;
+    try {
+      cells = split_cells(line);
+    } catch (const CellError& e) {
+      fail(e.column, e.what);
+    }
+    while (cells.size() > kFieldNames.size() && cells.back().text.empty()) cells.pop_back();
+    return cells;
+  }
+
   void check_columns(std::string_view line) const {
-    const auto cells = split_cells(line);
+    const auto cells = cells_of(line);
     // The per-job results of simulate --jobs-out are a CSV too, but not a log: say what they are.
     if (line.starts_with("job_id,submit,start,end,"))
       fail(1, "the per-job results of simulate --jobs-out, not a log (--jobs-out FILE.swf writes the simulated jobs "
@@ -192,7 +280,7 @@ class CsvParser {
   }
 
   Record parse_record(std::string_view line, ReadReport& report) const {
-    const auto cells = split_cells(line);
+    const auto cells = cells_of(line);
     if (cells.size() != static_cast<size_t>(kFieldCount))
       fail(cells.size() > kFieldNames.size() ? cells[kFieldNames.size()].column : line.size() + 1,
            fmt::format("{} fields, expected {}", cells.size(), kFieldCount));

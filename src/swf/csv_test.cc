@@ -78,6 +78,61 @@ TEST(Csv, AByteOrderMarkIsNotPartOfTheFirstLine) {
   EXPECT_EQ(no_header.records, small_records());
 }
 
+// A log opened in a spreadsheet and saved as CSV again: every row padded with empty cells to the widest, header lines
+// with a comma quoted, fields quoted when the program quotes all ("1","0",...). Before, the padded header lines
+// kept their commas ("MaxProcs: cannot parse '100,,,,,,,,,,,,,,,,,' (ignored)": the machine size was lost), a
+// quoted column name was not the column's, and a padded row had "20 fields, expected 18".
+TEST(Csv, ASpreadsheetsExportIsRead) {
+  const std::string pad(17, ',');
+  std::string text = "#; Version: 2.2" + pad + "\r\n#; MaxProcs: 100" + pad + "\r\n\"#; Note: a, \"\"b\"\"\"" + pad + "\r\n";
+  std::string quoted_columns;
+  for (size_t i = 0; i < kFieldNames.size(); ++i) {
+    quoted_columns += i ? ",\"" : "\"";
+    quoted_columns += kFieldNames[i];
+    quoted_columns += '"';
+  }
+  text += quoted_columns + "\r\n";
+  std::ostringstream out;
+  write_csv(out, small_header(), small_records());
+  const std::string written = out.str();
+  size_t at = written.find('\n', written.find("job_number")) + 1;  // the first record
+  const std::string row1 = written.substr(at, written.find('\n', at) - at);
+  at += row1.size() + 1;
+  const std::string row2 = written.substr(at, written.find('\n', at) - at);
+  std::string row2_quoted = "\"";
+  for (const char c : row2) row2_quoted += c == ',' ? std::string("\",\"") : std::string(1, c);
+  text += row1 + ",,\r\n" + row2_quoted + "\" , \"\"\r\n";  // padded, and quoted with a padding cell of its own
+  const Log log = parse_csv(text, "sheet.csv");
+  EXPECT_EQ(log.header.lines, (std::vector<std::string>{"; Version: 2.2", "; MaxProcs: 100", "; Note: a, \"b\""}));
+  EXPECT_EQ(log.header.max_procs.value_or(0), 100);
+  ASSERT_EQ(log.records.size(), 2u);
+  EXPECT_EQ(log.records[0], small_records()[0]);
+  EXPECT_EQ(log.records[1], small_records()[1]);
+}
+
+// A header line that ends in ',' is written in quotes (it would be read as padded otherwise), '"' doubled inside.
+TEST(Csv, HeaderLinesEndingInACommaRoundTrip) {
+  Header h;
+  h.lines = {"; Note: a,", "; \"quoted\",", ";,", "; plain, \"with\" quotes"};
+  std::ostringstream out;
+  write_csv(out, h, small_records());
+  EXPECT_EQ(out.str().substr(0, out.str().find("job_number")),
+            "\"#; Note: a,\"\n\"#; \"\"quoted\"\",\"\n\"#;,\"\n#; plain, \"with\" quotes\n");
+  const Log log = parse_csv(out.str(), "t.csv");
+  EXPECT_EQ(log.header.lines, h.lines);
+  EXPECT_EQ(log.records, small_records());
+}
+
+TEST(Csv, MalformedQuotesNameTheColumn) {
+  const std::string row = "1,0,5,100,4,-1,-1,4,200,-1,1,2,3,-1,-1,-1,-1,-1";
+  EXPECT_EQ(expect_error(std::string(kColumns) + "\n\"1,0,5\n"), "t.csv:2:1: a quote that is not closed on the line");
+  EXPECT_EQ(expect_error(std::string(kColumns) + "\n\"1\"x,0\n"), "t.csv:2:4: text after a closing quote");
+  EXPECT_EQ(expect_error(std::string(kColumns) + "\n1,2\"3,0\n"),
+            "t.csv:2:4: a quote inside a cell that does not start with one");
+  EXPECT_EQ(expect_error("\"#; Note\",x\n"), "t.csv:1:11: a quoted '#' header line must be the row's only cell");
+  EXPECT_EQ(expect_error(std::string(kColumns) + "\n" + row + ",,7\n"), "t.csv:2:49: 20 fields, expected 18");  // the first cell past the 18th
+}
+
 TEST(Csv, Utf16IsNamed) {
   try {
     parse_csv(std::string("\xFF\xFE#\0;\0", 6), "u.csv");

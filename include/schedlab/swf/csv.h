@@ -3,6 +3,7 @@
 // Format written (and expected back):
 // - First, every SWF header line, verbatim and in order, each prefixed with '#': the SWF line
 //   "; MaxProcs: 100" becomes "#; MaxProcs: 100". (pandas: read_csv(path, comment='#'); R: comment.char='#'.)
+//   A header line ending in ',' is written in double quotes, '"' doubled inside: "#; Note: a,".
 // - Then one column-name row: the 18 names of kFieldNames in order, comma-separated.
 // - Then one row per record: the 18 fields, comma-separated, no quoting, '\n' line ends; each an integer,
 //   or the field's exact fractional value ("107.77") where the record keeps one (swf/record.h).
@@ -12,8 +13,11 @@
 // Reading accepts what it writes, plus: '#' lines anywhere (taken as header lines; the text after the
 // '#' is kept verbatim when it starts with ';', otherwise the '#' is replaced by ';': "# text" -> "; text"), blank
 // lines, CRLF line ends (every trailing '\r' of a line is removed), spaces and tabs around fields, and numbers with
-// a decimal part or exponent (kept exactly and counted in ReadReport::decimal_fields, as the SWF reader does). The
-// column-name row must match kFieldNames exactly. Gzip input is detected by content. Errors are swf::ReadError
+// a decimal part or exponent (kept exactly and counted in ReadReport::decimal_fields, as the SWF reader does); and
+// what a spreadsheet or a CSV library makes of the file: a UTF-8 byte order mark, fields and column names in double
+// quotes (RFC 4180), a '#' line in quotes as the row's only cell, and rows padded with empty cells (the commas
+// ending an unquoted '#' line, the empty cells after the 18th field). The column-name row must match kFieldNames
+// exactly. Gzip input is detected by content. Errors are swf::ReadError
 // with "file:line:column: what is wrong" (column = 1-based character position). The reader's semantic warnings
 // (ReadReport::warnings) are counted as for SWF (swf::RecordChecks), at the CSV's line numbers; ReadReport also
 // counts lines, header lines, blank lines, records and decimal fields.
