@@ -222,7 +222,7 @@ class CsvParser {
         ++log.report.header_lines;
         continue;
       }
-      if (line.find_first_not_of(" \t") == std::string_view::npos) {
+      if (line.find_first_not_of(" \t,") == std::string_view::npos) {  // a spreadsheet's empty row: ",,,,"
         ++log.report.blank_lines;
         continue;
       }

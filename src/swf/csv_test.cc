@@ -101,13 +101,15 @@ TEST(Csv, ASpreadsheetsExportIsRead) {
   const std::string row2 = written.substr(at, written.find('\n', at) - at);
   std::string row2_quoted = "\"";
   for (const char c : row2) row2_quoted += c == ',' ? std::string("\",\"") : std::string(1, c);
-  text += row1 + ",,\r\n" + row2_quoted + "\" , \"\"\r\n";  // padded, and quoted with a padding cell of its own
+  text += row1 + ",,\r\n" + std::string(19, ',') + "\r\n";  // padded, and an empty row
+  text += row2_quoted + "\" , \"\"\r\n";                        // quoted, with a padding cell of its own
   const Log log = parse_csv(text, "sheet.csv");
   EXPECT_EQ(log.header.lines, (std::vector<std::string>{"; Version: 2.2", "; MaxProcs: 100", "; Note: a, \"b\""}));
   EXPECT_EQ(log.header.max_procs.value_or(0), 100);
   ASSERT_EQ(log.records.size(), 2u);
   EXPECT_EQ(log.records[0], small_records()[0]);
   EXPECT_EQ(log.records[1], small_records()[1]);
+  EXPECT_EQ(log.report.blank_lines, 1);
 }
 
 // A header line that ends in ',' is written in quotes (it would be read as padded otherwise), '"' doubled inside.

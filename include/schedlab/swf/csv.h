@@ -16,8 +16,8 @@
 // a decimal part or exponent (kept exactly and counted in ReadReport::decimal_fields, as the SWF reader does); and
 // what a spreadsheet or a CSV library makes of the file: a UTF-8 byte order mark, fields and column names in double
 // quotes (RFC 4180), a '#' line in quotes as the row's only cell, and rows padded with empty cells (the commas
-// ending an unquoted '#' line, the empty cells after the 18th field). The column-name row must match kFieldNames
-// exactly. Gzip input is detected by content. Errors are swf::ReadError
+// ending an unquoted '#' line, the empty cells after the 18th field, a row of commas only, taken as a blank line).
+// The column-name row must match kFieldNames exactly. Gzip input is detected by content. Errors are swf::ReadError
 // with "file:line:column: what is wrong" (column = 1-based character position). The reader's semantic warnings
 // (ReadReport::warnings) are counted as for SWF (swf::RecordChecks), at the CSV's line numbers; ReadReport also
 // counts lines, header lines, blank lines, records and decimal fields.
