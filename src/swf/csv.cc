@@ -21,11 +21,12 @@ namespace {
 
 // ---- writing ----
 
-// Appends the CSV text for the header lines and the column-name row. A header line ending in ',' is written in
-// quotes ('"' doubled inside): unquoted, its trailing commas would be read as a spreadsheet's padding.
+// Appends the CSV text for the header lines and the column-name row. A header line ending in ',' or '\r' is
+// written in quotes ('"' doubled inside): unquoted, its trailing commas would be read as a spreadsheet's padding,
+// and its '\r' as a line end's.
 void append_preamble(std::string& buf, const Header& header) {
   for (const auto& line : header.lines) {
-    if (line.ends_with(',')) {
+    if (line.ends_with(',') || line.ends_with('\r')) {
       buf += "\"#";
       for (const char c : line) buf += c == '"' ? std::string_view("\"\"") : std::string_view(&c, 1);
       buf += "\"\n";
@@ -211,10 +212,10 @@ class CsvParser {
       }
       if (line.starts_with('#') || quoted_header) {
         std::string_view body = quoted_header ? std::string_view(*quoted_header).substr(1) : line.substr(1);
-        // A spreadsheet pads every row to its widest with empty cells: "#; MaxProcs: 100,,,,,". A header line that
-        // ends in ',' itself is written in quotes.
+        // A spreadsheet pads every row to its widest with empty cells: "#; MaxProcs: 100,,,,,". The '\r' before
+        // them go too, as at a line's end (a header line that ends in ',' or '\r' itself is written in quotes).
         if (!quoted_header)
-          while (body.ends_with(',')) body.remove_suffix(1);
+          while (body.ends_with(',') || body.ends_with('\r')) body.remove_suffix(1);
         std::string header_line;
         if (!body.starts_with(';')) header_line += ';';
         header_line.append(body);

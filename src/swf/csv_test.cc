@@ -115,11 +115,14 @@ TEST(Csv, ASpreadsheetsExportIsRead) {
 // A header line that ends in ',' is written in quotes (it would be read as padded otherwise), '"' doubled inside.
 TEST(Csv, HeaderLinesEndingInACommaRoundTrip) {
   Header h;
-  h.lines = {"; Note: a,", "; \"quoted\",", ";,", "; plain, \"with\" quotes"};
+  h.lines = {"; Note: a,", "; \"quoted\",", ";,", "; plain, \"with\" quotes", "; cr\r"};
   std::ostringstream out;
   write_csv(out, h, small_records());
   EXPECT_EQ(out.str().substr(0, out.str().find("job_number")),
-            "\"#; Note: a,\"\n\"#; \"\"quoted\"\",\"\n\"#;,\"\n#; plain, \"with\" quotes\n");
+            "\"#; Note: a,\"\n\"#; \"\"quoted\"\",\"\n\"#;,\"\n#; plain, \"with\" quotes\n\"#; cr\r\"\n");
+  // Read from a padded line, the '\r' before the padding go as a line end's do (found by fuzzing the round trip).
+  EXPECT_EQ(parse_csv("#; a\r\r,\n" + std::string(kColumns) + "\n", "t.csv").header.lines,
+            std::vector<std::string>{"; a"});
   const Log log = parse_csv(out.str(), "t.csv");
   EXPECT_EQ(log.header.lines, h.lines);
   EXPECT_EQ(log.records, small_records());
