@@ -1,5 +1,6 @@
 #include "schedlab/analysis/hurst.h"
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -56,6 +57,41 @@ TEST(Hurst, FractionalGaussianNoiseGivesItsH) {
     EXPECT_NEAR(hurst_variance_time(x, 10, 1000), h, 0.1) << h;
     EXPECT_NEAR(hurst_rs(x, 20, 2000), h, 0.1) << h;
     EXPECT_NEAR(hurst_periodogram(x, 0.1), h, 0.08) << h;
+  }
+}
+
+// The periodogram against a direct O(n^2) DFT of the centred series (the obvious implementation), on lengths that
+// take each of the FFT's paths (n divisible by 4, n = 2 mod 4, n odd) and one that is cut to its 5-smooth
+// prefix; the in-place form gives the same bits as the copying one.
+TEST(Hurst, PeriodogramMatchesADirectDft) {
+  for (const size_t len : {size_t{360}, size_t{270}, size_t{405}, size_t{367}}) {
+    const auto x = fgn_hosking(len, 0.8, 11);
+    size_t n = len;
+    const auto smooth = [](size_t k) {
+      for (const size_t p : {2, 3, 5})
+        while (k % p == 0) k /= p;
+      return k == 1;
+    };
+    while (!smooth(n)) --n;
+    double mean = 0;
+    for (size_t t = 0; t < n; ++t) mean += x[t];
+    mean /= static_cast<double>(n);
+    const double two_pi = 6.283185307179586;
+    std::vector<double> lx, ly;
+    for (size_t j = 1; j <= std::max<size_t>(3, n / 20); ++j) {
+      double re = 0, im = 0;
+      for (size_t t = 0; t < n; ++t) {
+        const double w = two_pi * static_cast<double>(j * t % n) / static_cast<double>(n);
+        re += (x[t] - mean) * std::cos(w);
+        im -= (x[t] - mean) * std::sin(w);
+      }
+      lx.push_back(std::log(two_pi * static_cast<double>(j) / static_cast<double>(n)));
+      ly.push_back(std::log((re * re + im * im) / (two_pi * static_cast<double>(n))));
+    }
+    const double direct = (1 - ls_slope(lx, ly)) / 2;
+    const double copying = hurst_periodogram(x, 0.1);
+    EXPECT_NEAR(copying, direct, 1e-9) << len;
+    EXPECT_EQ(hurst_periodogram(std::vector<double>(x), 0.1), copying) << len;
   }
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -67,6 +68,34 @@ TEST(Temporal, DailyAndWeeklyCyclesAreFound) {
   const TemporalRow& procs = r.rows[static_cast<size_t>(TemporalSeries::kProcs)];
   EXPECT_LT(std::abs(procs.weekly_7d), 0.3);  // sizes are i.i.d.
   EXPECT_LT(std::abs(procs.lag1_15m), 0.1);
+}
+
+// Progress: one call per step (each series' autocorrelations, then its three Hurst estimators), counting up to
+// the total; an exception from the hook ends the computation (how the Python module stops on Ctrl-C).
+TEST(Temporal, ProgressCountsEveryStepAndCanStopIt) {
+  std::vector<swf::Record> log;
+  for (int i = 0; i < 3000; ++i)
+    log.push_back(testing::record({.submit_time = i * 97, .run_time = 100 + i % 50, .requested_procs = 1 + i % 8}));
+  for (const bool hurst : {false, true}) {
+    std::vector<size_t> done;
+    size_t total = 0;
+    const TemporalResult r = temporal(log, hurst, [&](size_t d, size_t t) {
+      done.push_back(d);
+      total = t;
+    });
+    const size_t steps = hurst ? 20 : 5;
+    EXPECT_EQ(total, steps);
+    ASSERT_EQ(done.size(), steps);
+    for (size_t i = 0; i < steps; ++i) EXPECT_EQ(done[i], i + 1);
+    EXPECT_EQ(r.jobs, 3000);
+  }
+  size_t calls = 0;
+  EXPECT_THROW(temporal(log, true,
+                        [&](size_t, size_t) {
+                          if (++calls == 3) throw std::runtime_error("stop");
+                        }),
+               std::runtime_error);
+  EXPECT_EQ(calls, 3u);
 }
 
 // The binned series as the autocorrelations see them: counts for "jobs", means for the others, absent bins

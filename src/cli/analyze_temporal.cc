@@ -11,6 +11,7 @@
 
 #include "cli/analyze_commands.h"
 #include "cli/analyze_util.h"
+#include "cli/progress.h"
 #include "cli/text_util.h"
 #include "schedlab/analysis/temporal.h"
 #include "schedlab/base/json_text.h"
@@ -34,7 +35,12 @@ void run_temporal(const TemporalCliOptions& opt) {
   const swf::Log log = read_log_for_analysis(opt.path, opt.skip_invalid);
   const analysis::TemporalResult r = [&] {
     try {
-      return analysis::temporal(log.records, !opt.no_hurst);
+      // Seconds per step only for a log spanning decades (a misdated job): then a line says how far it is.
+      Progress progress("analyze temporal", "steps", 2.0, false);
+      auto result = analysis::temporal(log.records, !opt.no_hurst,
+                                       [&](size_t done, size_t total) { progress.update(done, total); });
+      progress.finish();
+      return result;
     } catch (const std::invalid_argument& e) {  // (a log with no usable job): say which log
       throw std::invalid_argument(fmt::format("{}: {}", opt.path, e.what()));
     }

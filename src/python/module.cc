@@ -663,10 +663,10 @@ PYBIND11_MODULE(_core, m) {
         py::arg("rounds"), py::arg("seed"), py::arg("threads"), py::arg("shift"), py::arg("expected"));
   m.def("temporal", [](const LogPtr& l, bool hurst) {
     nlohmann::ordered_json j;
-    {
-      py::gil_scoped_release release;
-      j = experiments::to_json(analysis::temporal(l->records, hurst), hurst);
-    }
+    std::atomic<bool> stop{false};
+    interruptible(stop, [&] {  // Ctrl-C ends it after the step under way (seconds only for a span of decades)
+      j = experiments::to_json(analysis::temporal(l->records, hurst, stop_hook(stop)), hurst);
+    });
     return json_out(j);
   }, py::arg("log"), py::arg("hurst"));
   m.def("runs", [](const LogPtr& l, bool match_executable) {

@@ -15,12 +15,15 @@
 
 #include <cstdint>
 #include <span>
+#include <vector>
 
 namespace schedlab::analysis {
 
 double hurst_variance_time(std::span<const double> x, int64_t m_min, int64_t m_max, int levels = 20);
 double hurst_rs(std::span<const double> x, int64_t n_min, int64_t n_max, int levels = 20);
 double hurst_periodogram(std::span<const double> x, double fraction = 0.1);
+// The same, centring the series in place instead of in a copy (8 bytes a value less).
+double hurst_periodogram(std::vector<double>&& x, double fraction = 0.1);
 
 // Least-squares slope of y on x (NaN with fewer than 2 points or no spread in x).
 double ls_slope(std::span<const double> x, std::span<const double> y);

@@ -25,6 +25,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -78,7 +79,11 @@ struct TemporalResult {
   std::array<TemporalRow, kTemporalSeries> rows{};  // index = static_cast<int>(TemporalSeries)
 };
 
-// Throws std::invalid_argument when no job has a known submit time.
-TemporalResult temporal(const std::vector<swf::Record>& records, bool with_hurst = true);
+// Throws std::invalid_argument when no job has a known submit time. `progress`, when set, is called after each
+// step (a series' autocorrelations, then each of its three Hurst estimators) with the steps done and their
+// total: the 1-minute series of a log spanning decades are tens of millions of values, seconds per step. An
+// exception it throws ends the computation (an interrupted caller).
+TemporalResult temporal(const std::vector<swf::Record>& records, bool with_hurst = true,
+                        const std::function<void(size_t done, size_t total)>& progress = {});
 
 }  // namespace schedlab::analysis
