@@ -40,9 +40,11 @@ std::string read_spec_file(std::string_view path, std::string_view kind) {
     throw std::invalid_argument(fmt::format("{} spec file '{}': a directory, not a spec file", kind, path));
   std::ifstream in{std::string(path), std::ios::binary};
   if (!in) throw std::invalid_argument(fmt::format("{} spec file '{}': cannot be read", kind, path));
-  std::string text(kMaxSpecFileBytes + 1, '\0');
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  text.resize(static_cast<size_t>(in.gcount()));
+  // In 4 KiB pieces, not into a buffer of the bound: a spec is read again for each run of a sweep that names it.
+  std::string text;
+  char piece[4096];
+  while (text.size() <= kMaxSpecFileBytes && in.read(piece, sizeof piece).gcount() > 0)
+    text.append(piece, static_cast<size_t>(in.gcount()));
   if (text.size() > kMaxSpecFileBytes)
     throw std::invalid_argument(fmt::format(
         "{} spec file '{}': over 1 MiB, not a spec file (a spec is a few lines)", kind, path));

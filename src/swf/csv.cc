@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "schedlab/swf/writer.h"
+#include "swf/foreign_format.h"
 #include "swf/output_file.h"
 
 namespace schedlab::swf {
@@ -185,10 +186,9 @@ class CsvParser {
     // line was not one ("column 1 is named '\xEF\xBB\xBF#; Version: 2.2'").
     if (text_.starts_with("\xEF\xBB\xBF")) text_.remove_prefix(3);
     if (text_.empty()) throw ReadError(fmt::format("{}: empty file", name_));
-    if (text_.starts_with("\xFF\xFE") || text_.starts_with("\xFE\xFF"))  // a Windows editor's "Unicode"
-      throw ReadError(fmt::format("{}: UTF-16 text, which is not read (CSV logs are plain text or gzip): convert it "
-                                  "to UTF-8 first (iconv -f UTF-16 -t UTF-8)",
-                                  name_));
+    if (const auto f = foreign_format(text_))  // UTF-16 (a Windows editor's "Unicode"), bzip2, zip ...
+      throw ReadError(
+          fmt::format("{}: {}, which is not read (CSV logs are plain text or gzip): {}", name_, f->what, f->advice));
     if (text_.find('\0') != std::string_view::npos)
       throw ReadError(fmt::format("{}: binary content (NUL byte), not a CSV text file", name_));
     bool columns_seen = false;

@@ -148,6 +148,17 @@ TEST(Csv, Utf16IsNamed) {
   }
 }
 
+// Another compressor's output or an archive is named with what to run, as the SWF reader names it (it was
+// "binary content (NUL byte)", or for a bzip2 file without a NUL near its start a column error).
+TEST(Csv, OtherCompressorsAreNamed) {
+  EXPECT_EQ(expect_error("BZh91AY&SY\x65\x01\n"),
+            "t.csv: compressed with bzip2, which is not read (CSV logs are plain text or gzip): bunzip2 it first");
+  EXPECT_EQ(expect_error("PK\x03\x04\x14"),
+            "t.csv: a zip archive, which is not read (CSV logs are plain text or gzip): unzip it first");
+  EXPECT_EQ(expect_error("\x28\xB5\x2F\xFD\x01"),
+            "t.csv: compressed with zstd, which is not read (CSV logs are plain text or gzip): unzstd it first");
+}
+
 TEST(Csv, RoundTripThroughGzipFile) {
   testing::TempDir dir;
   const std::string path = dir.file("log.csv.gz");

@@ -27,6 +27,7 @@
 #include <string>
 
 #include "base/huge_pages.h"
+#include "swf/foreign_format.h"
 
 namespace schedlab::swf {
 
@@ -323,24 +324,11 @@ class Reader::Source {
       }
     }
     if (!nul && bad * 20 <= n) return;
-    // A log compressed by another tool than gzip (which is read), or saved as UTF-16 (a Windows editor's
-    // "Unicode"): say which, so the user knows what to run.
-    struct Format {
-      std::string_view magic, what, advice;
-    };
-    static constexpr Format kOtherFormats[] = {
-        {"BZh", "compressed with bzip2", "bunzip2 it first"},
-        {"\xFD" "7zXZ", "compressed with xz", "unxz it first"},
-        {"\x28\xB5\x2F\xFD", "compressed with zstd", "unzstd it first"},
-        {"PK\x03\x04", "a zip archive", "unzip it first"},
-        {"7z\xBC\xAF\x27\x1C", "a 7-Zip archive", "7z x it first"},
-        {"\xFF\xFE", "UTF-16 text", "convert it to UTF-8 first (iconv -f UTF-16 -t UTF-8)"},
-        {"\xFE\xFF", "UTF-16 text", "convert it to UTF-8 first (iconv -f UTF-16 -t UTF-8)"}};
-    const std::string_view head(data_, n);
-    for (const Format& f : kOtherFormats)
-      if (head.starts_with(f.magic))
-        throw ReadError(name_ + ": " + std::string(f.what) +
-                        ", which is not read (logs are plain text or gzip): " + std::string(f.advice));
+    // A log compressed by another tool than gzip (which is read), or saved as UTF-16: say which, so the user
+    // knows what to run.
+    if (const auto f = foreign_format(std::string_view(data_, n)))
+      throw ReadError(name_ + ": " + std::string(f->what) + ", which is not read (logs are plain text or gzip): " +
+                      std::string(f->advice));
     const int64_t line = 1 + std::count(data_, data_ + first_bad, '\n');
     throw ReadError(name_ + ":" + std::to_string(line) + ": binary data, not an SWF text log");
   }

@@ -12,9 +12,11 @@
 
 #include <fmt/core.h>
 
+#include "schedlab/base/params.h"
 #include "schedlab/base/time_zone.h"
 #include "schedlab/base/version.h"
 #include "schedlab/swf/csv.h"
+#include "swf/foreign_format.h"
 
 namespace schedlab::swf {
 namespace {
@@ -149,6 +151,13 @@ Log parse_sacct(std::string_view text, const std::string& name, const SacctOptio
         fmt::format("the machine size (MaxProcs) must be in 1..2147483647, not {}", *options.procs));
   SacctReport rep;
   if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);  // a byte order mark (the file saved by an editor)
+  // A compressed or UTF-16 file, or binary data: said in one line (the header's column list showed its bytes).
+  if (const auto f = foreign_format(text))
+    throw ReadError(fmt::format("{}: {}, which is not read (the output of sacct -P, plain or gzip): {}", name, f->what,
+                                f->advice));
+  if (const size_t nul = text.find('\0'); nul != std::string_view::npos)
+    throw ReadError(fmt::format("{}:{}: binary data (a NUL byte), not the text output of sacct -P", name,
+                                1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(nul), '\n')));
   std::vector<std::string_view> lines = split(text, '\n');
   while (!lines.empty() && lines.back().empty()) lines.pop_back();
   if (lines.empty()) throw ReadError(fmt::format("{}: empty file (expected the output of sacct -P)", name));
@@ -166,7 +175,7 @@ Log parse_sacct(std::string_view text, const std::string& name, const SacctOptio
     if (!c)
       throw ReadError(fmt::format("{}:1: column {} is missing (the header has: {}); see docs/slurm.md for the sacct "
                                   "--format list",
-                                  name, shown, lines[0]));
+                                  name, shown, base::excerpt(strip(lines[0]))));
     return *c;
   };
   const size_t c_id = need({"jobid"}, "JobID"), c_submit = need({"submit"}, "Submit"), c_start = need({"start"}, "Start"),

@@ -212,5 +212,25 @@ TEST(Sacct, BadInputNamesTheLineAndColumn) {
             "'2026-01-01T00:00:00'");
 }
 
+// What is not sacct's text output is named in one line: the header's column list used to show the bytes of a
+// compressed file, UTF-16 text or random data (and a header of any length whole).
+TEST(Sacct, CompressedUtf16AndBinaryInputIsNamed) {
+  EXPECT_EQ(error_of("BZh91AY&SY\x65\x01|\n"),
+            "s.txt: compressed with bzip2, which is not read (the output of sacct -P, plain or gzip): bunzip2 it first");
+  EXPECT_EQ(error_of("\xFD" "7zXZ\n"),
+            "s.txt: compressed with xz, which is not read (the output of sacct -P, plain or gzip): unxz it first");
+  EXPECT_EQ(error_of(std::string("\xFF\xFEJ\0o\0b\0", 8)),
+            "s.txt: UTF-16 text, which is not read (the output of sacct -P, plain or gzip): convert it to UTF-8 first "
+            "(iconv -f UTF-16 -t UTF-8)");
+  EXPECT_EQ(error_of(std::string("JobID|Submit\n1|x\n\x01\0\x02", 20)),
+            "s.txt:3: binary data (a NUL byte), not the text output of sacct -P");
+  // A header of 100,000 bytes is shown by its start and size.
+  const std::string wide = error_of("JobID|" + std::string(100000, 'x') + "\n");
+  EXPECT_LT(wide.size(), 400u) << wide;
+  EXPECT_EQ(wide.rfind("s.txt:1: column Submit is missing (the header has: JobID|xxx", 0), 0u) << wide;
+  // "BZh" then a letter is text, not bzip2.
+  EXPECT_EQ(error_of("BZhx|Submit\n").rfind("s.txt:1: column JobID is missing", 0), 0u);
+}
+
 }  // namespace
 }  // namespace schedlab::swf
