@@ -10,6 +10,7 @@ A log is a path (read by the library) or a DataFrame with the SWF's 18 columns (
 missing columns are -1): filter in pandas, simulate the result. Errors raise ValueError (bad input, with the
 library's message) or OSError (files). Simulations and sweeps release the GIL, so threads run them in parallel.
 """
+import difflib
 import io
 import json
 import numbers
@@ -64,8 +65,39 @@ def _log(log, header=None, stacklevel=3):
         lines = header if header is not None else log.attrs.get("swf_header", [])
         # Header lines go back as the bytes they were read from: a byte that is not UTF-8 came as a lone surrogate.
         lines = [l.encode("utf-8", "surrogateescape") if isinstance(l, str) else l for l in lines]
+        _warn_misnamed_columns(log.columns, stacklevel)
         return _core.log_from_columns({c: _column(log[c]) for c in FIELDS if c in log.columns}, lines)
     raise TypeError(f"a log is a path or a pandas DataFrame, not {type(log).__name__}")
+
+
+def _norm(name):
+    return "".join(ch for ch in name.lower() if ch.isalnum())
+
+
+def _warn_misnamed_columns(columns, stacklevel):
+    """A column that is not an SWF field but looks like a missing one ("runtime", "Submit Time", "wait", "procs")
+    is most likely meant as it: say so. Missing fields are read as -1 (unknown), so a misnamed run_time excluded
+    every job as a negative runtime and a misnamed requested_time ran the log without estimates. Other extra
+    columns (the user's own) are left alone."""
+    missing = [f for f in FIELDS if f not in columns]
+    if not missing:
+        return
+    for column in columns:
+        if not isinstance(column, str) or column in FIELDS:
+            continue
+        n = _norm(column)
+        if not n:
+            continue
+        close = [f for f in missing if _norm(f) == n or (len(n) >= 4 and (_norm(f).startswith(n) or
+                                                                          _norm(f).endswith(n)))]
+        if not close:
+            close = [f for f in missing
+                     if difflib.SequenceMatcher(None, n, _norm(f)).ratio() >= 0.8]
+        if close:
+            meant = " or ".join(repr(f) for f in close)
+            warnings.warn(f"column {column!r} is not an SWF column, and {meant} is missing (read as -1, unknown): "
+                          f"did you mean {meant}? (rename it: df.rename(columns={{{column!r}: {close[0]!r}}}))",
+                          stacklevel=stacklevel + 1)
 
 
 def _logs(logs):

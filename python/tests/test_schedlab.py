@@ -865,6 +865,28 @@ def test_missing_values_in_any_numeric_column_are_minus_one():
         schedlab.simulate(df.assign(run_time="x"), "easy")
 
 
+def test_a_misnamed_swf_column_is_warned_about():
+    """A missing SWF column is -1 (unknown): a run_time named "runtime" excluded every job as a negative runtime,
+    a misspelt requested_time ran the log without estimates, with nothing said. A column that looks like a
+    missing field is now named with the rename to make; the user's own columns, and frames that are whole, are
+    not."""
+    import warnings
+    df = schedlab.read_swf(KTH)[0].head(300)
+    for given, meant in (("runtime", "run_time"), ("Submit Time", "submit_time"), ("wait", "wait_time"),
+                         ("procs", "requested_procs"), ("requested_tim", "requested_time"), ("user", "user_id")):
+        with pytest.warns(UserWarning, match=f"column '{given}' is not an SWF column, and '{meant}' is missing") as w:
+            try:
+                schedlab.simulate(df.rename(columns={meant: given}), "easy", procs=100)
+            except ValueError:
+                pass  # no job left to simulate (run_time, submit_time): the warning said why
+        assert w[0].filename == __file__  # the user's line, not the package's
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        schedlab.simulate(df.assign(my_note="x", runtime_h=df.run_time / 3600), "easy", procs=100)
+        schedlab.simulate(df[["submit_time", "run_time", "requested_procs", "requested_time"]].assign(cost=1.0),
+                          "easy", procs=100)
+
+
 def test_a_value_of_the_wrong_type_is_named():
     """A text or number parameter given something else is a TypeError naming it (pybind11 said 'incompatible
     function arguments' and listed the whole signature)."""
