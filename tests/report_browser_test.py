@@ -45,6 +45,10 @@ EDGE_LOGS = {
     # once sized for the 1 s of submissions: hundreds of MB of page).
     "edge-long-drain.swf": "; MaxProcs: 4\n1 0 0 473040000 4 -1 -1 4 473040000 -1 1 7 1 3 -1 -1 -1 -1\n"
                            "2 1 0 473040000 4 -1 -1 4 473040000 -1 1 7 1 3 -1 -1 -1 -1\n",
+    # A job submitted before the one above it (a misdated job): the reader's warning is on the page.
+    "edge-out-of-order.swf": "; MaxProcs: 8\n"
+                             "1 3600 5 100 4 -1 -1 4 200 -1 1 7 1 3 -1 -1 -1 -1\n"
+                             "2 0 5 100 4 -1 -1 4 200 -1 1 7 1 3 -1 -1 -1 -1\n",
     # A time zone the system does not know: the cycles in UTC, said on the page.
     "edge-unknown-zone.swf": "; MaxProcs: 8\n; UnixStartTime: 1000000000\n; TimeZoneString: Nowhere/City\n"
                              "1 0 5 100 4 -1 -1 4 200 -1 1 7 1 3 -1 -1 -1 -1\n"
@@ -115,6 +119,12 @@ def check_page(driver, path, shots_prefix):
     return problems
 
 
+def read_warnings(driver):
+    """The text of the page's note of the reader's warnings (the page now in the driver), or None."""
+    found = driver.find_elements(By.ID, "read-warnings")
+    return found[0].text if found else None
+
+
 def main():
     kth_page = os.path.join(out_dir, "kth.html")
     run("report", kth, "-s", "easy,conservative,fcfs", "-p", "user-last2", "-o", kth_page)
@@ -151,8 +161,19 @@ def main():
     driver = browser()
     try:
         problems += check_page(driver, kth_page, os.path.join(out_dir, "kth"))
+        # The reader's warnings are said where there are some, and only there.
+        expected_warnings = {kth_page: "estimate_below_runtime 475 (first at line 146)"}
         for page, prefix in more_pages:
             problems += check_page(driver, page, prefix)
+            if page.endswith("edge-out-of-order.html"):
+                expected_warnings[page] = "submit_out_of_order 1 (first at line 3)"
+            if page.endswith("edge-one-job.html") and read_warnings(driver) is not None:
+                problems.append(f"{page}: a note of reader warnings, but the log has none: {read_warnings(driver)}")
+        for page, text in expected_warnings.items():
+            driver.get("file://" + os.path.abspath(page))
+            note = read_warnings(driver)
+            if note is None or text not in note:
+                problems.append(f"{page}: the reader's warnings should say '{text}', the page says {note!r}")
         problems += check_page(driver, sweep_page, os.path.join(out_dir, "sweep"))
         broken = check_page(driver, broken_page, os.path.join(out_dir, "broken"))
     finally:

@@ -104,6 +104,17 @@ if (D.kind === "sweep") {
     count(sum.records, "record") + ", " + count(sum.valid_jobs, "job") + " that can be simulated on " +
     count(sum.machine.procs, "processor") + ", " + count(W.user_count, "user") + "; offered load " + fmt(sum.offered_load, 3) +
     ". Times of day in " + W.local_time + ".");
+  // The reader's warnings, as `stats` prints them: one job submitted before the line above it (a misdated job)
+  // stretches every time axis of the page, and this says where it is.
+  const warned = Object.entries(sum.read.warnings).filter(([, v]) => v.count > 0);
+  if (warned.length) {
+    const p = document.createElement("p");
+    p.className = "note";
+    p.id = "read-warnings";
+    p.textContent = "The reader warned: " + warned.map(([k, v]) => k + " " + fmt(v.count) +
+      (v.first_line > 0 ? " (first at line " + v.first_line + ")" : "")).join("; ") + " (schedlab stats).";
+    w.parentNode.insertBefore(p, w);
+  }
   const flurryRules = dated(W.flurries.map(f => ({day: f.day, user: f.user, jobs: f.jobs})));
   const overTime = {
     title: "Jobs per " + per(W.bin_hours) + (W.flurries.length ? " (flurries marked red)" : " (no flurry found)"),
