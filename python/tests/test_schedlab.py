@@ -626,7 +626,12 @@ def test_sacct_distance_and_reports_equal_the_cli(tmp_path):
         "COMPLETED|10.batch|batch|||||2026-01-05T10:00:30|2026-01-05T10:10:30|00:10:00||4|4\n"
         "FAILED|11|sim|bob|hpc|batch|2026-01-05T09:00:00|2026-01-05T09:00:00|2026-01-05T09:00:05|00:00:05|"
         "1-00:00:00|1|1\n"
-        "CANCELLED by 0|13|big|bob|hpc|batch|2026-01-05T10:20:00|None|2026-01-05T10:30:00|00:00:00|UNLIMITED|0|64\n")
+        "CANCELLED by 0|13|big|bob|hpc|batch|2026-01-05T10:20:00|None|2026-01-05T10:30:00|00:00:00|UNLIMITED|0|64\n"
+        # a heterogeneous job: one job of 2 + 6 processors
+        "COMPLETED|14+0|het|bob|hpc|batch|2026-01-05T10:40:00|2026-01-05T10:41:00|2026-01-05T10:45:00|00:04:00|"
+        "00:10:00|2|2\n"
+        "COMPLETED|14+1|het|bob|hpc|batch|2026-01-05T10:40:00|2026-01-05T10:41:00|2026-01-05T10:45:00|00:04:00|"
+        "00:10:00|6|6\n")
     sacct = str(sacct)
     df, header = schedlab.read_sacct(sacct, timezone="UTC")
     subprocess.run([CLI, "convert", "--from", "sacct", "--timezone", "UTC", sacct, str(tmp_path / "c.swf")],
@@ -634,7 +639,8 @@ def test_sacct_distance_and_reports_equal_the_cli(tmp_path):
     cli_df, cli_header = schedlab.read_swf(tmp_path / "c.swf")
     pd.testing.assert_frame_equal(df, cli_df)
     assert header == cli_header
-    assert len(df) == 2 and df.attrs["sacct"]["steps"] == 1 and df.attrs["sacct"]["unstarted"] == 1
+    assert len(df) == 3 and df.attrs["sacct"]["steps"] == 1 and df.attrs["sacct"]["unstarted"] == 1
+    assert df.attrs["sacct"]["het_components"] == 1 and df.allocated_procs.tolist() == [1, 4, 8]
     with pytest.raises(ValueError, match="MaxProcs"):
         schedlab.read_sacct(sacct, procs=0)
     with pytest.raises(FileNotFoundError):

@@ -73,7 +73,7 @@ nlohmann::ordered_json to_json(const swf::SacctReport& r) {
   nlohmann::ordered_json states = nlohmann::ordered_json::object();
   for (const auto& [state, n] : r.states) states[state] = n;
   return {{"rows", r.rows},          {"jobs", r.jobs},   {"unstarted", r.unstarted},
-          {"unfinished", r.unfinished}, {"steps", r.steps}, {"states", states},
+          {"unfinished", r.unfinished}, {"steps", r.steps}, {"het_components", r.het_components}, {"states", states},
           {"start_before_submit", r.start_before_submit}, {"end_before_start", r.end_before_start}};
 }
 

@@ -143,6 +143,23 @@ class Ids {
   std::vector<std::string> order_;
 };
 
+// A further component `part` of the heterogeneous job `job` (its first component's row): processors summed, the
+// shortest wait, the longest runtime and time limit (unlimited, -1, when one is); the rest is the first's.
+void merge_component(Record& job, const Record& part, const Fail& fail, std::string_view cpus_column) {
+  const auto sum = [&](int32_t a, int32_t b) {
+    if (a < 0 || b < 0) return a < 0 ? b : a;
+    if (int64_t{a} + b > std::numeric_limits<int32_t>::max())
+      fail(cpus_column, "the heterogeneous job's components sum to more than 2147483647 processors");
+    return a + b;
+  };
+  job.allocated_procs = sum(job.allocated_procs, part.allocated_procs);
+  job.requested_procs = sum(job.requested_procs, part.requested_procs);
+  if (part.wait_time >= 0 && (job.wait_time < 0 || part.wait_time < job.wait_time)) job.wait_time = part.wait_time;
+  job.run_time = std::max(job.run_time, part.run_time);
+  job.requested_time =
+      job.requested_time < 0 || part.requested_time < 0 ? -1 : std::max(job.requested_time, part.requested_time);
+}
+
 }  // namespace
 
 Log parse_sacct(std::string_view text, const std::string& name, const SacctOptions& options, SacctReport* report) {
@@ -193,6 +210,7 @@ Log parse_sacct(std::string_view text, const std::string& name, const SacctOptio
     int64_t line;
   };
   std::vector<Row> rows;
+  std::map<std::string, size_t, std::less<>> het_jobs;  // a heterogeneous job's id -> its row
   Ids users, groups, parts, names;
   for (size_t li = 1; li < lines.size(); ++li) {
     const std::string_view line = strip(lines[li]);
@@ -257,6 +275,17 @@ Log parse_sacct(std::string_view text, const std::string& name, const SacctOptio
     r.allocated_procs = started ? static_cast<int32_t>(cpus) : -1;
     r.requested_procs = static_cast<int32_t>(req);
     r.requested_time = static_cast<int32_t>(std::min<int64_t>(limit, std::numeric_limits<int32_t>::max()));
+    // A heterogeneous job's components ("123+0", "123+1", one row each with -X) are one job, scheduled as one:
+    // converted one by one they counted it several times, each part free to start on its own.
+    const std::string_view id = f[c_id];
+    if (const size_t plus = id.find('+'); plus != std::string_view::npos) {
+      const auto [it, first_component] = het_jobs.try_emplace(std::string(id.substr(0, plus)), rows.size());
+      if (!first_component) {
+        merge_component(rows[it->second].r, r, fail, header[c_cpus]);
+        ++rep.het_components;
+        continue;
+      }
+    }
     if (c_user) r.user_id = users.of(f[*c_user]);
     if (c_group) r.group_id = groups.of(f[*c_group]);
     if (c_name) r.executable = names.of(f[*c_name]);
@@ -292,10 +321,13 @@ Log parse_sacct(std::string_view text, const std::string& name, const SacctOptio
   h.add_line(fmt::format("; MaxProcs: {}", options.procs ? *options.procs : std::max<int64_t>(largest, 1)));
   std::string states;
   for (const auto& [s, n] : rep.states) states += fmt::format("{}{} {}", states.empty() ? "" : ", ", s, n);
+  const std::string merged = rep.het_components > 0 ? fmt::format(", heterogeneous-job components {} (merged into "
+                                                                   "their job)", rep.het_components)
+                                                     : std::string();
   h.add_note(fmt::format("sacct rows {}: jobs {}, never started {} ({}), unfinished {} (left out), job steps {} (left "
-                         "out); states: {}",
+                         "out){}; states: {}",
                          rep.rows, rep.jobs, rep.unstarted, options.keep_unstarted ? "kept with status 5" : "left out",
-                         rep.unfinished, rep.steps, states));
+                         rep.unfinished, rep.steps, merged, states));
   if (rep.start_before_submit > 0 || rep.end_before_start > 0)
     h.add_note(fmt::format("sacct rows with Start before Submit: {} (wait set to 0); with End before Start: {} "
                            "(runtime set to 0)",

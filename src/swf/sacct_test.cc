@@ -105,6 +105,46 @@ TEST(Sacct, JobStepsAreLeftOutAndCounted) {
   EXPECT_EQ(stepped.records, plain.records);
 }
 
+// A heterogeneous job's components are one job (they were one job each): the first component's submit, user and
+// name; processors summed; the shortest wait, the longest runtime and time limit, unlimited when one is. Its rows
+// need not be adjacent.
+TEST(Sacct, HeterogeneousJobComponentsAreOneJob) {
+  const std::string text =
+      "JobID|JobName|User|Submit|Start|End|State|AllocCPUS|ReqCPUS|Timelimit\n"
+      "20+0|het|alice|2026-01-05T10:00:00|2026-01-05T10:02:00|2026-01-05T10:12:00|COMPLETED|4|4|00:30:00\n"
+      "21|solo|bob|2026-01-05T10:01:00|2026-01-05T10:01:00|2026-01-05T10:02:00|COMPLETED|1|1|00:10:00\n"
+      "20+1|het-part|alice|2026-01-05T10:00:00|2026-01-05T10:01:00|2026-01-05T10:20:00|COMPLETED|8|6|01:00:00\n"
+      "22+0|u|bob|2026-01-05T10:03:00|2026-01-05T10:04:00|2026-01-05T10:05:00|FAILED|2|2|00:10:00\n"
+      "22+1|u|bob|2026-01-05T10:03:00|2026-01-05T10:04:00|2026-01-05T10:05:00|FAILED|2|2|UNLIMITED\n"
+      "22+2|u|bob|2026-01-05T10:03:00|2026-01-05T10:04:00|2026-01-05T10:05:00|FAILED|16|16|00:20:00\n";
+  SacctOptions o;
+  o.timezone = "UTC";
+  SacctReport rep;
+  const Log log = parse_sacct(text, "h.txt", o, &rep);
+  EXPECT_EQ(rep.rows, 6);
+  EXPECT_EQ(rep.het_components, 3);
+  ASSERT_EQ(log.records.size(), 3u);
+  const Record& het = log.records[0];
+  EXPECT_EQ(het.submit_time, 0);
+  EXPECT_EQ(het.wait_time, 60);     // the component that started first
+  EXPECT_EQ(het.run_time, 19 * 60); // the longest
+  EXPECT_EQ(het.allocated_procs, 12);
+  EXPECT_EQ(het.requested_procs, 10);
+  EXPECT_EQ(het.requested_time, 3600);
+  EXPECT_EQ(het.status, 1);
+  EXPECT_EQ(het.executable, 1);  // "het": the other component's name is not a job of its own
+  EXPECT_EQ(log.records[1].allocated_procs, 1);
+  EXPECT_EQ(log.records[1].executable, 2);
+  const Record& three = log.records[2];
+  EXPECT_EQ(three.allocated_procs, 20);
+  EXPECT_EQ(three.requested_time, -1);  // one component unlimited
+  EXPECT_EQ(three.status, 0);
+  std::string notes;
+  for (const auto& note : log.header.notes) notes += note + "\n";
+  EXPECT_NE(notes.find("heterogeneous-job components 3 (merged into their job)"), std::string::npos) << notes;
+  EXPECT_NE(notes.find("job names (field 14): 1=het, 2=solo, 3=u\n"), std::string::npos) << notes;
+}
+
 TEST(Sacct, KeepUnstartedTimeZoneAndProcs) {
   SacctOptions o;
   o.timezone = "Europe/Stockholm";  // UTC+1 in January: the same wall clock is one hour earlier in UTC

@@ -7,7 +7,10 @@
 // NodeList.
 //
 // Mapping (one row = one job; array tasks are separate rows with -X). Job-step rows (JobID "123.batch", "123.0":
-// sacct without -X) are left out and counted, so a log read without -X gives the same jobs.
+// sacct without -X) are left out and counted, so a log read without -X gives the same jobs. A heterogeneous job's
+// components (JobID "123+0", "123+1", ...) are one job: the first component's row (its submit, status, user,
+// group, name, partition) with the processors (allocated and requested) summed, the shortest wait, and the longest
+// runtime and time limit (-1 when one is unlimited); the others are counted as merged.
 // - Times "YYYY-MM-DDTHH:MM:SS" in `timezone` (sacct prints the machine's local time; default the TZ variable,
 //   else the machine's zone). UnixStartTime = the first submit; submit = seconds after it; wait = Start - Submit;
 //   runtime = End - Start (Elapsed when End is absent). A negative wait or runtime becomes 0, counted in the
@@ -47,6 +50,7 @@ struct SacctOptions {
 struct SacctReport {
   int64_t rows = 0, jobs = 0, unstarted = 0, unfinished = 0;
   int64_t steps = 0;                      // job-step rows (JobID with a '.': sacct without -X), left out
+  int64_t het_components = 0;             // heterogeneous-job rows merged into their job's first component
   std::map<std::string, int64_t> states;  // rows per state (first word), steps not included
   // Kept jobs whose Start is before their Submit (wait set to 0) or whose End is before their Start (runtime set
   // to 0), and the first line of each: clock skew or a requeue, said rather than clamped in silence.
