@@ -2,7 +2,7 @@
 # Times schedlab over the real logs in ../shared/traces and a generated one-million-job log.
 # Prints Markdown tables (wall seconds, records or jobs per second, peak resident memory).
 #
-# usage: bench/run.sh [stats|parse|simulate|generate|events|readlimit|bigstats|wide|sweep|all]   (default all)
+# usage: bench/run.sh [stats|parse|simulate|generate|events|readlimit|bigstats|wide|sweep|sacct|all]   (default all)
 # readlimit: EASY, conservative and stats on CEA-Curie against `zcat` of the same file, interleaved runs (READLIMIT_RUNS,
 # default 11): wall and CPU medians and minima, peak memory (issue 25's targets: EASY <= 1.3x zcat, conservative
 # <= 1 s, EASY < 40 MB). READLIMIT_BEFORE=BINARY adds another build's runs, interleaved, to compare a change.
@@ -17,6 +17,8 @@
 # head (bench/make_wide_log.py); WIDE_BEFORE=BINARY adds another build's rows. Not part of "all".
 # sweep: a 100-run sweep on the bundled KTH log on 2 threads and 1, against the same runs as separate processes
 # (docs/sweeps.md). Not part of "all".
+# sacct: `convert --from sacct` of one million generated sacct rows (bench/make_synthetic_sacct.py, 131 MB) in a
+# zone with daylight saving time. Not part of "all".
 # Needs a release build (make build). The synthetic log is cached in $BENCH_DIR (default /tmp/schedlab-bench).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -89,6 +91,16 @@ for k in cmds:
     print(f"| {k} | {w:.3f} | {w / z:.2f} | {min(wall[k]):.3f} | {statistics.median(cpu[k]):.3f} | {min(cpu[k]):.3f} "
           f"| {peak} |")
 PY
+  echo
+fi
+
+if [ "$what" = sacct ]; then
+  sacct=$bench_dir/sacct-1M.txt
+  [ -f "$sacct" ] || python3 bench/make_synthetic_sacct.py --jobs 1000000 --seed 1 -o "$sacct"
+  echo "### convert --from sacct (1M rows)"
+  echo "| input | rows | seconds | rows/s | peak MB |"
+  echo "|---|---|---|---|---|"
+  measure "sacct-1M.txt" 1000000 "$cli" convert --from sacct --timezone Europe/Stockholm "$sacct" "$bench_dir/sacct-1M.swf"
   echo
 fi
 

@@ -68,6 +68,9 @@ std::string read_text(const std::string& path) {
   gzFile gz = gzopen(path.c_str(), "rb");
   if (gz == nullptr) throw ReadError(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
   std::string text;
+  // A plain file's size is what it holds: reserved, its text is not copied again at each doubling (a gzip file
+  // grows as before).
+  if (const auto size = std::filesystem::file_size(path, ec); !ec && gzdirect(gz) == 1) text.reserve(size);
   char chunk[1 << 16];
   for (;;) {
     const int n = gzread(gz, chunk, sizeof chunk);

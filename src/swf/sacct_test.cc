@@ -252,6 +252,33 @@ TEST(Sacct, BadInputNamesTheLineAndColumn) {
             "'2026-01-01T00:00:00'");
 }
 
+// sacct's own timestamps are read digit by digit, any other form as sscanf reads it: the same seconds either way,
+// and a bad digit in either is an error.
+TEST(Sacct, TimestampsInEitherFormReadTheSame) {
+  const std::string head = "JobID|Submit|Start|End|State|AllocCPUS|Timelimit\n";
+  const auto log_of = [&](const std::string& submit, const std::string& start) {
+    SacctOptions o;
+    o.timezone = "UTC";
+    return parse_sacct(head + "1|2026-01-05T09:00:00|2026-01-05T09:00:00|2026-01-05T09:00:01|COMPLETED|1|1\n" +
+                           "2|" + submit + "|" + start + "|2026-03-01T00:00:00|COMPLETED|1|1\n",
+                       "s.txt", o);
+  };
+  const Log canonical = log_of("2026-02-07T08:09:10", "2026-02-07T18:09:10");
+  EXPECT_EQ(canonical.records[1].submit_time, 33 * 86400 - 3600 + 9 * 60 + 10);
+  EXPECT_EQ(canonical.records[1].wait_time, 36000);
+  for (const auto& [submit, start] : {std::pair<std::string, std::string>{"2026-02-07 08:09:10", "2026-02-07 18:09:10"},
+                                      {"2026-2-7T8:9:10", "2026-02-07T18:9:10"}}) {
+    const Log other = log_of(submit, start);
+    EXPECT_EQ(other.records, canonical.records) << submit;
+  }
+  EXPECT_EQ(error_of(head + "1|2026-01-05T09:00:0x|None|None|COMPLETED|1|1\n"),
+            "s.txt:2: column Submit: malformed timestamp '2026-01-05T09:00:0x' (expected YYYY-MM-DDTHH:MM:SS)");
+  EXPECT_EQ(error_of(head + "1|2026-01-05X09:00:00|None|None|COMPLETED|1|1\n"),
+            "s.txt:2: column Submit: malformed timestamp '2026-01-05X09:00:00' (expected YYYY-MM-DDTHH:MM:SS)");
+  EXPECT_EQ(error_of(head + "1|2026-01-05T24:00:00|None|None|COMPLETED|1|1\n"),
+            "s.txt:2: column Submit: malformed timestamp '2026-01-05T24:00:00' (expected YYYY-MM-DDTHH:MM:SS)");
+}
+
 // What is not sacct's text output is named in one line: the header's column list used to show the bytes of a
 // compressed file, UTF-16 text or random data (and a header of any length whole).
 TEST(Sacct, CompressedUtf16AndBinaryInputIsNamed) {
