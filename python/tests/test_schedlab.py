@@ -1171,34 +1171,42 @@ def test_a_sweep_spec_given_as_a_dict_is_its_toml():
         schedlab.sweep({"logs": [KTH], "nosuch": 1})
 
 
+def seconds_to_interrupt(call, after):
+    """Runs call() with Ctrl-C (SIGINT) sent `after` seconds in: it must raise KeyboardInterrupt. Returns the
+    seconds the call took. A call that returns first fails the check, and its signal is called off (it would
+    interrupt whatever ran next)."""
+    import signal
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)  # a background job may have inherited SIG_IGN
+    timer = threading.Timer(after, lambda: os.kill(os.getpid(), signal.SIGINT))
+    try:
+        timer.start()
+        t0 = time.time()
+        with pytest.raises(KeyboardInterrupt):
+            call()
+        return time.time() - t0
+    finally:
+        timer.cancel()
+        timer.join()
+        signal.signal(signal.SIGINT, old)
+
+
 def test_ctrl_c_stops_a_long_simulation(tmp_path):
     # simulate, compare, report and predict ran to their end whatever Ctrl-C said (the GIL released); they now stop
     # within 0.2 s of simulated or replayed progress. The report is the witness: stopped, it writes no page.
-    import signal
     curie = os.path.join(ROOT, "..", "shared", "traces", "CEA-Curie-2011-2.1-cln.swf.gz")
     if not os.path.exists(curie):
         pytest.skip("../shared/traces is absent")
     log = schedlab._log(curie)
-    old = signal.signal(signal.SIGINT, signal.default_int_handler)
-    try:
-        for call in (lambda out: schedlab.report(log, out, schedulers=["flex", "easy"]),
-                     lambda out: schedlab.simulate(log, scheduler="flex"),
-                     lambda out: schedlab.compare(log, ["flex", "easy"]),
-                     # a median over each user's last 1,000 jobs, propagated to the queue: 11 s to the end here
-                     lambda out: schedlab.predict(log, predictor="ruh:jobs=1000;propagate=1")):
-            out = str(tmp_path / "interrupted-report.html")
-            timer = threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT))
-            timer.start()
-            t0 = time.time()
-            with pytest.raises(KeyboardInterrupt):
-                call(out)
-            # Stopped: about 1.2 s. Run to the end, flex alone takes 6 s here, the replay 11 s (a KeyboardInterrupt
-            # raised after the call returned would pass the raises check, not this one).
-            assert time.time() - t0 < 4.5
-            timer.join()
-            assert not os.path.exists(out)
-    finally:
-        signal.signal(signal.SIGINT, old)
+    out = str(tmp_path / "interrupted-report.html")
+    for call in (lambda: schedlab.report(log, out, schedulers=["flex", "easy"]),
+                 lambda: schedlab.simulate(log, scheduler="flex"),
+                 lambda: schedlab.compare(log, ["flex", "easy"]),
+                 # a median over each user's last 1,000 jobs, propagated to the queue: 11 s to the end here
+                 lambda: schedlab.predict(log, predictor="ruh:jobs=1000;propagate=1")):
+        # Stopped: about 1.2 s. Run to the end, flex alone takes 6 s here, the replay 11 s (a KeyboardInterrupt
+        # raised after the call returned would pass the raises check, not this one).
+        assert seconds_to_interrupt(call, 1.0) < 4.5
+        assert not os.path.exists(out)
     assert schedlab.simulate(KTH, scheduler="easy").metrics["jobs"]["simulated"] == 28489  # and it runs on
 
 
@@ -1206,7 +1214,6 @@ def test_ctrl_c_stops_the_temporal_analysis_of_a_misdated_log(tmp_path):
     # One job dated 2,000,000,000 s after the log start (a timestamp written as a Unix time) makes the 1-minute
     # series of the Hurst estimates 33 million values: 24 s to the end here. Ctrl-C now ends it after the step
     # under way (about 1.7 s after the signal); it used to run to the end.
-    import signal
     lines = gzip.open(KTH, "rt").read().splitlines()
     data = [i for i, line in enumerate(lines) if line.strip() and not line.startswith(";")]
     fields = lines[data[999]].split()
@@ -1215,40 +1222,13 @@ def test_ctrl_c_stops_the_temporal_analysis_of_a_misdated_log(tmp_path):
     misdated = tmp_path / "misdated.swf"
     misdated.write_text("\n".join(lines) + "\n")
     log = schedlab._log(str(misdated))
-    old = signal.signal(signal.SIGINT, signal.default_int_handler)
-    try:
-        timer = threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT))
-        timer.start()
-        t0 = time.time()
-        with pytest.raises(KeyboardInterrupt):
-            schedlab.temporal(log)
-        assert time.time() - t0 < 8
-        timer.join()
-    finally:
-        signal.signal(signal.SIGINT, old)
+    assert seconds_to_interrupt(lambda: schedlab.temporal(log), 1.0) < 8
     assert schedlab.temporal(log, hurst=False)["span_days"] == pytest.approx(2000000000 / 86400)
 
 
 def test_ctrl_c_stops_a_long_bootstrap_or_classification():
     # A million bootstrap rounds of locality take minutes; Ctrl-C now ends them at the next 64 rounds (the bound
     # below is 100 times what that takes here, so that only a bootstrap that runs on fails it).
-    import signal
-    old = signal.signal(signal.SIGINT, signal.default_int_handler)
-    try:
-        timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
-        timer.start()
-        t0 = time.time()
-        with pytest.raises(KeyboardInterrupt):
-            schedlab.locality(KTH, bootstrap=10**6)
-        assert time.time() - t0 < 60
-        timer.join()
-        # The k-means restarts of the session classes too (100,000 take about 15 minutes here).
-        timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
-        timer.start()
-        t0 = time.time()
-        with pytest.raises(KeyboardInterrupt):
-            schedlab.sessions(KTH, classify=True, restarts=100000)
-        assert time.time() - t0 < 60
-        timer.join()
-    finally:
-        signal.signal(signal.SIGINT, old)
+    assert seconds_to_interrupt(lambda: schedlab.locality(KTH, bootstrap=10**6), 0.5) < 60
+    # The k-means restarts of the session classes too (100,000 take about 15 minutes here).
+    assert seconds_to_interrupt(lambda: schedlab.sessions(KTH, classify=True, restarts=100000), 0.5) < 60
