@@ -45,6 +45,12 @@ TEST(PbasTest, SwitchesToTheCandidateThatDidBetter) {
   EXPECT_EQ(r.adaptive->switches, 1);
   EXPECT_EQ(r.adaptive->candidates[1].chosen, r.adaptive->switch_points);
   EXPECT_EQ(r.adaptive->candidates[0].active_seconds, 100);
+  // Judged by response time or slowdown the same: J3 waited 98 s in the real run, none in EASY's (a metric read
+  // as 0 would make every switch point a tie, and FCFS would keep driving).
+  for (const char* metric : {"response", "slowdown"})
+    EXPECT_EQ(testing::starts(w, testing::run(w, std::string("pbas:candidates=fcfs,easy;interval=100;metric=") + metric)),
+              (V{0, 300, 100, 310}))
+        << metric;
   // Judged by utilization too: EASY's run kept 2 more processors busy for 50 s.
   EXPECT_EQ(testing::starts(w, testing::run(w, "pbas:candidates=fcfs+easy;interval=100;metric=utilization")),
             (V{0, 300, 100, 310}));

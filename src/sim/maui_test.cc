@@ -48,6 +48,17 @@ TEST(MauiTest, ShortestBackfillOrder) {
   EXPECT_EQ(testing::starts(w, testing::run(w, "maui:backfill=shortest")), (V{0, 100, 150, 2}));
 }
 
+TEST(MauiTest, BestFitBackfillsTheWidestFirst) {
+  // 10 processors. Head J2 (8) waits for J1 (6 procs, ends 100): shadow 100, extra 2. J3 (2 procs) and J4 (4),
+  // both 90 s, arrive together with 4 processors free; both would end before the shadow time. First fit takes J3
+  // (queue order) and J4 no longer fits: at 92 it would end after the shadow time on more than the extra
+  // processors, so it waits for J2 (100..150). Best fit takes the wider J4; J3 then fits the extra processors at 92.
+  const auto w = testing::workload(10, {J{1, 0, 100, 6, 100}, J{2, 1, 50, 8, 50}, J{3, 2, 90, 2, 90},
+                                        J{4, 2, 90, 4, 90}});
+  EXPECT_EQ(testing::starts(w, testing::run(w, "maui")), (V{0, 100, 2, 150}));
+  EXPECT_EQ(testing::starts(w, testing::run(w, "maui:backfill=bestfit")), (V{0, 100, 92, 2}));
+}
+
 TEST(MauiTest, FixedReservationWidensTheBackfillWindow) {
   // 10 processors. J1a (3, estimate 150, ends at 20) and J1b (3, ends 100) run; head J2 (8) is reserved at
   // 150. J1a ends early at 20: dynamic reservations move J2 to 100 and J3 (4 procs, 120 s, arriving at 30)
