@@ -235,6 +235,36 @@ TEST(Conservative, RunningPredictionIncreasePushesReservations) {
   EXPECT_EQ(starts(r), (Starts{0, 120, 130}));
 }
 
+// A running job's prediction shrinks: it gives its tail back, the job reserved behind it moves up, and a job that
+// would have backfilled in front of the old reservation no longer may.
+TEST(Conservative, RunningPredictionDecreaseMovesReservationsUp) {
+  const Workload w = make_workload(10, {
+                                           {0, 6, 100, 30},  // J0 [0,100) predicted; at t=10 -> 30 (its runtime)
+                                           {1, 10, 50, 50},  // J1 reserved [100,150) -> [30,80)
+                                           {10, 4, 60, 60},  // J2: [10,70) fits the 4 free before 100, not 30
+                                       });
+  ScriptedPredictor p;
+  p.on_arrival_of[2] = {{0, 30}};
+  // Without following the change J2 would start at 10 and push J1 to 70 (J0 ends at 30).
+  EXPECT_EQ(starts(run(w, p)), (Starts{0, 30, 80}));
+  EXPECT_EQ(starts(run(w)), (Starts{0, 70, 10}));  // by the estimate alone
+}
+
+// A waiting job's prediction grows and the room after its reservation is free: it keeps its start and holds
+// longer, so the job placed behind it goes after the new end (a reservation never moves later: the check).
+TEST(Conservative, WaitingPredictionIncreaseWithRoomExtendsTheHold) {
+  const Workload w = make_workload(10, {
+                                           {0, 10, 100, 100},  // J0 [0,100)
+                                           {1, 5, 50, 80},     // J1 [100,150); at t=5 -> 80: [100,180)
+                                           {2, 5, 50, 50},     // J2 [100,150)
+                                           {5, 1, 1, 1},       // J3 (triggers the change): [150,151)
+                                           {6, 10, 10, 10},    // J4: after J1's new end, [180,190)
+                                       });
+  ScriptedPredictor p;
+  p.on_arrival_of[3] = {{1, 80}};
+  EXPECT_EQ(starts(run(w, p)), (Starts{0, 100, 100, 150, 180}));
+}
+
 // A waiting job's prediction shrinks: its tail is released and the jobs behind it compress at once.
 TEST(Conservative, WaitingPredictionDecreaseCompresses) {
   const Workload w = make_workload(10, {
