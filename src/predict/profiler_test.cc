@@ -82,6 +82,32 @@ TEST(ProfilerRunEntryTest, ExactSums) {
   EXPECT_FALSE(parse_uint128("12a", v));
 }
 
+// A category's sums by processor bucket, counting only the elapsed buckets at or above the one asked for (the
+// jobs that ran at least as long as a running job already has), and the points the fit takes.
+TEST(ProfilerCategoryTest, BucketAndPointsSumTheElapsedBucketsFromTheMinimum) {
+  Category c;
+  const auto entry = [](std::initializer_list<int64_t> runtimes, int64_t procs) {
+    RunEntry e;
+    for (const int64_t t : runtimes) e.add(t, procs);
+    return e;
+  };
+  c.add(2, 1, entry({10, 12}, 4));
+  c.add(2, 3, entry({400}, 4));
+  c.add(2, 5, entry({5000, 7000}, 4));
+  c.add(4, 3, entry({300}, 16));
+  EXPECT_EQ(c.bucket(2, 0), entry({10, 12, 400, 5000, 7000}, 4));  // every elapsed bucket
+  EXPECT_EQ(c.bucket(2, 3), entry({400, 5000, 7000}, 4));
+  EXPECT_EQ(c.bucket(2, 4), entry({5000, 7000}, 4));
+  EXPECT_EQ(c.bucket(2, 6).n, 0);
+  EXPECT_EQ(c.bucket(3, 0).n, 0);  // no such processor bucket
+  EXPECT_EQ(c.bucket(9, 0).n, 0);
+  const auto points = c.points(4);
+  ASSERT_EQ(points.size(), 1u);  // bucket 4 has nothing at or above elapsed bucket 4
+  EXPECT_EQ(points[0].first, 2);
+  EXPECT_EQ(points[0].second, entry({5000, 7000}, 4));
+  EXPECT_EQ(c.points(0).size(), 2u);
+}
+
 // The thesis's worked example (spec): p = 1, 4, 8; means 8350, 2500, 1700; σ 4175, 1250, 850; n = 60.
 TEST(ProfilerFitTest, ThesisWorkedExample) {
   const auto f = ExecutionTime::fit({{1, 8350, 4175.0 * 4175, 20}, {4, 2500, 1250.0 * 1250, 20},
