@@ -8,6 +8,9 @@
 
 #include <gtest/gtest.h>
 
+#include "schedlab/model/song.h"
+#include "schedlab/model/tsafrir.h"
+
 namespace schedlab::model {
 namespace {
 
@@ -159,6 +162,51 @@ TEST(EstimateModels, TsafrirGivesExactBinCountsAndIsDeterministic) {
   auto c = log_of(20000);  // runtimes up to 4 h: T_max = 1 h truncates them all to 1 h, more than its share
   EXPECT_THROW(apply_estimate_model("tsafrir", parse_params_text("tmax=1h"), c, 7), ModelError);  // infeasible
   EXPECT_THROW(apply_estimate_model("tsafrir", parse_params_text("tmax=5h,bins=5m"), c, 7), ModelError);
+}
+
+// The Tsafrir model's other parameters, each against what it says (no test set them before: a parameter read
+// wrongly would have given the defaults' estimates in silence). k: that many distinct estimates; top=N: only the
+// first N user bins, the same log as giving those alone; coefficients: the reference set's popularities differ
+// from the paper's.
+TEST(EstimateModels, TsafrirKTopAndCoefficients) {
+  auto base = log_of(20000);
+  for (auto& r : base)
+    if (r.run_time >= 0) r.run_time %= 600;
+  const auto generate = [&](const std::string& params) {
+    auto out = base;
+    apply_estimate_model("tsafrir", parse_params_text(params), out, 7);
+    return out;
+  };
+  const auto distinct = [](const std::vector<swf::Record>& log) {
+    std::map<int32_t, int64_t> counts;
+    for (const auto& r : log) ++counts[r.requested_time];
+    return counts.size() - 1;  // the job with an unknown runtime keeps its 77 s
+  };
+  EXPECT_EQ(distinct(generate("tmax=5h,tmax_share=20")), static_cast<size_t>(tsafrir_k(19999)));
+  EXPECT_EQ(distinct(generate("tmax=5h,tmax_share=20,k=40")), 40u);
+  EXPECT_EQ(generate("tmax=5h,tmax_share=20,bins=5m:15/1h:10,top=1"), generate("tmax=5h,tmax_share=20,bins=5m:15"));
+  EXPECT_NE(generate("tmax=5h,tmax_share=20,bins=5m:15/1h:10,top=2"), generate("tmax=5h,tmax_share=20,bins=5m:15"));
+  EXPECT_EQ(generate("tmax=5h,tmax_share=20,coefficients=paper"), generate("tmax=5h,tmax_share=20"));  // the default
+  EXPECT_NE(generate("tmax=5h,tmax_share=20,coefficients=ref"), generate("tmax=5h,tmax_share=20"));
+  EXPECT_THROW(generate("tmax=5h,k=0"), ModelError);
+  EXPECT_THROW(generate("tmax=5h,top=1.5"), ModelError);
+  EXPECT_THROW(generate("tmax=5h,coefficients=mine"), ModelError);
+}
+
+// The Song model fitted on the log itself, in either family: Beta (the default, which drops training jobs whose
+// accuracy is above 1.1) or Gamma (which keeps them): on a log where a tenth of the jobs overran their estimate
+// the two fits, and so the estimates, differ.
+TEST(EstimateModels, SongFamilies) {
+  auto base = log_of(5000);
+  for (size_t i = 0; i < base.size(); i += 10) base[i].requested_time = std::max(1, base[i].run_time / 2);
+  const auto generate = [&](const std::string& params) {
+    auto out = base;
+    apply_estimate_model("song", parse_params_text(params), out, 3);
+    return out;
+  };
+  EXPECT_EQ(generate("family=beta"), generate("min_group_jobs=" + std::to_string(SongFitOptions{}.min_group_jobs)));
+  EXPECT_NE(generate("family=gamma"), generate("family=beta"));
+  EXPECT_THROW(generate("family=normal"), ModelError);
 }
 
 TEST(EstimateModels, ParamsText) {
