@@ -199,6 +199,29 @@ TEST(SweepRun, RowsAreTheSimulationsInRunOrderWhateverTheThreads) {
   EXPECT_EQ(row.values[column("jobs_simulated")], direct["jobs"]["simulated"]);
 }
 
+// Every run parameter a sweep spec may list reaches the simulation: warm-up fractions and bounded-slowdown
+// thresholds (no test listed either before; a list read as its default would give the same rows twice).
+TEST(SweepRun, WarmupFractionsAndBsldThresholdsReachTheRuns) {
+  SweepSpec s = parse_sweep_spec("logs = 'x'\nschedulers = 'easy'\nwarmup_fraction = [0, 0.01]\nbsld_tau = [10, 60]\n",
+                                 "s.toml");
+  s.logs = {kKth};
+  const Collected c = run(s, SweepOptions{});
+  ASSERT_EQ(c.rows.size(), 4u);  // warmup_fraction outside bsld_tau
+  const swf::Log log = swf::read_log(kKth);
+  for (size_t i = 0; i < 4; ++i) {
+    SimulationSpec spec;
+    spec.scheduler = "easy";
+    spec.sim.warmup_fraction = i < 2 ? 0.0 : 0.01;
+    spec.sim.bsld_tau = i % 2 == 0 ? 10 : 60;
+    const nlohmann::json direct = to_json(run_simulation(prepare_simulation(spec), log));
+    EXPECT_EQ(c.rows[i].values[column("wait_mean")], direct["metrics"]["wait"]["mean"]) << i;
+    EXPECT_EQ(c.rows[i].values[column("bounded_slowdown_mean")], direct["metrics"]["bounded_slowdown"]["mean"]) << i;
+  }
+  EXPECT_NE(c.rows[0].values[column("wait_mean")], c.rows[2].values[column("wait_mean")]);
+  EXPECT_NE(c.rows[0].values[column("bounded_slowdown_mean")], c.rows[1].values[column("bounded_slowdown_mean")]);
+  EXPECT_EQ(error_of("logs = 'a'\nwarmup_fraction = [0, 1.5]\n"), "s.toml:2: warmup_fraction: must be in [0, 1) (got 1.5)");
+}
+
 TEST(SweepRun, ARowThatCannotBeWrittenEndsTheSweepWithItsError) {
   // A full disk while two threads ran: the write's error left a worker thread and ended the process (abort).
   SweepSpec s = parse_sweep_spec("logs = 'x'\nschedulers = ['fcfs', 'easy']\nseeds = [1, 2, 3]\n", "s.toml");
