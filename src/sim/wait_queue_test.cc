@@ -45,6 +45,32 @@ TEST(WaitQueueTest, NextBackfillNeedsBothConditionsInOneJob) {
   EXPECT_TRUE(suspended.next_backfill(suspended.begin(), 1, 0, 19) == suspended.end());
 }
 
+// clear() empties the queue and its search trees; the same ids can wait again, and the searches see only them
+// (no test called it before).
+TEST(WaitQueueTest, ClearForgetsEveryJob) {
+  WaitQueue q;
+  for (JobId id = 1; id <= 40; ++id) q.push_back({id, 2, 0, 10, 0});
+  ASSERT_TRUE(q.erase(5));
+  q.clear();
+  EXPECT_EQ(q.size(), 0u);
+  EXPECT_TRUE(q.begin() == q.end());
+  EXPECT_EQ(q.find(1), nullptr);
+  EXPECT_FALSE(q.erase(2));
+  EXPECT_TRUE(q.next_fit(q.begin(), 100) == q.end());
+  q.push_back({3, 8, 0, 500, 0});
+  q.push_back({1, 4, 0, 10, 0});
+  EXPECT_EQ(q.size(), 2u);
+  EXPECT_EQ(q.begin()->id, 3);
+  EXPECT_EQ(q.next_fit(q.begin(), 4)->id, 1);
+  EXPECT_EQ(q.next_backfill(q.begin(), 8, 0, 10)->id, 1);
+  EXPECT_EQ(q, [] {
+    WaitQueue fresh;
+    fresh.push_back({3, 8, 0, 500, 0});
+    fresh.push_back({1, 4, 0, 10, 0});
+    return fresh;
+  }());
+}
+
 TEST(WaitQueueTest, NextFitSkipsLargeJobsAndHoles) {
   WaitQueue q;
   q.push_back({1, 8, 0, 10, 0});
