@@ -119,6 +119,20 @@ def check_page(driver, path, shots_prefix):
     return problems
 
 
+def python_report(log, page):
+    """The Python module's report of `log` read as a DataFrame (the module beside the binary, build/python), or
+    None when the module was not built."""
+    import importlib
+    package_dir = os.path.join(os.path.dirname(os.path.abspath(schedlab)), "python")
+    if not os.path.isdir(os.path.join(package_dir, "schedlab")):
+        return None
+    sys.path.insert(0, package_dir)
+    module = importlib.import_module("schedlab")
+    df, _ = module.read_swf(log)
+    module.report(df, page)
+    return page
+
+
 def read_warnings(driver):
     """The text of the page's note of the reader's warnings (the page now in the driver), or None."""
     found = driver.find_elements(By.ID, "read-warnings")
@@ -169,6 +183,12 @@ def main():
                 expected_warnings[page] = "submit_out_of_order 1 (first at line 3)"
             if page.endswith("edge-one-job.html") and read_warnings(driver) is not None:
                 problems.append(f"{page}: a note of reader warnings, but the log has none: {read_warnings(driver)}")
+        # A DataFrame's warnings count rows, not lines (Python's report of the out-of-order log).
+        frame_page = python_report(os.path.join(out_dir, "edge-out-of-order.swf"),
+                                   os.path.join(out_dir, "edge-out-of-order-frame.html"))
+        if frame_page is not None:
+            problems += check_page(driver, frame_page, os.path.join(out_dir, "edge-out-of-order-frame"))
+            expected_warnings[frame_page] = "submit_out_of_order 1 (first at row 2) (schedlab.stats(df)['read'])"
         for page, text in expected_warnings.items():
             driver.get("file://" + os.path.abspath(page))
             note = read_warnings(driver)

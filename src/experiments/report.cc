@@ -342,6 +342,8 @@ nlohmann::json report_data(const swf::Log& log, const ReportOptions& o) {
   // Every "day" on the page counts from the log's time 0 (its UnixStartTime when it has one: the page shows dates).
   d["time_origin"] = log.header.unix_start_time ? json(*log.header.unix_start_time) : json();
   d["summary"] = to_json(sum, log.header);
+  // Where the reader's warnings point: a line of the file, or the row of a log built in memory (a DataFrame).
+  d["warnings_at"] = log.report.lines > 0 || log.records.empty() ? "line" : "row";
   d["scheduling"] = scheduling_section(log, o);  // first: an unknown scheduler fails before the long analyses
   d["workload"] = workload_section(log, o, sum);
   return d;

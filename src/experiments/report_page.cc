@@ -107,12 +107,15 @@ if (D.kind === "sweep") {
   // The reader's warnings, as `stats` prints them: one job submitted before the line above it (a misdated job)
   // stretches every time axis of the page, and this says where it is.
   const warned = Object.entries(sum.read.warnings).filter(([, v]) => v.count > 0);
+  const frame = D.warnings_at === "row";  // a log built in memory (a DataFrame): its warnings count 1-based rows
+  const where = " (first at " + D.warnings_at + " ";
   if (warned.length) {
     const p = document.createElement("p");
     p.className = "note";
     p.id = "read-warnings";
-    p.textContent = "The reader warned: " + warned.map(([k, v]) => k + " " + fmt(v.count) +
-      (v.first_line > 0 ? " (first at line " + v.first_line + ")" : "")).join("; ") + " (schedlab stats).";
+    p.textContent = "The reader warned: " +
+      warned.map(([k, v]) => k + " " + fmt(v.count) + (v.first_line > 0 ? where + v.first_line + ")" : "")).join("; ") +
+      (frame ? " (schedlab.stats(df)['read'])." : " (schedlab stats).");
     w.parentNode.insertBefore(p, w);
   }
   const flurryRules = dated(W.flurries.map(f => ({day: f.day, user: f.user, jobs: f.jobs})));
