@@ -51,4 +51,4 @@ bench: build
 	@bench/run.sh
 
 clean:
-	rm -rf build build-debug build-fuzz
+	rm -rf build build-debug build-fuzz build-coverage
