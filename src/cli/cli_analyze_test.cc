@@ -1,6 +1,8 @@
 // `schedlab analyze diversity|runs|temporal` and `schedlab sessions` through the built binary.
 #include <algorithm>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -63,7 +65,7 @@ TEST(CliAnalyzeTemporal, KthJobsHaveADailyCycleAndLongMemory) {
   SCHEDLAB_NEED_TRACE("KTH-SP2-1996-2.swf.gz");
   TempDir dir;
   const CliResult r = run_cli({"analyze", "temporal", trace_path("KTH-SP2-1996-2.swf.gz"), "--json", "--series-csv",
-                               dir.file("jobs.csv"), "--bin", "6h"});
+                               dir.file("jobs.csv"), "--bin", "6h", "--csv", dir.file("table.csv")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   const auto& jobs = j["series"]["jobs"];
@@ -71,6 +73,23 @@ TEST(CliAnalyzeTemporal, KthJobsHaveADailyCycleAndLongMemory) {
   EXPECT_GT(jobs["hurst"]["average"].get<double>(), 0.55);
   EXPECT_LT(jobs["hurst"]["average"].get<double>(), 1.0);
   EXPECT_EQ(read_file(dir.file("jobs.csv")).rfind("bin,start,value\n", 0), 0u);
+  // --csv: one row per series, the JSON's numbers (no test wrote it before).
+  const std::string table = read_file(dir.file("table.csv"));
+  EXPECT_EQ(table.rfind("series,lag1_15m,lag1_150m,daily_12h,daily_24h,weekly_7d,hurst_variance_time,hurst_rs,"
+                        "hurst_periodogram,hurst_average\n",
+                        0),
+            0u)
+      << table;
+  EXPECT_EQ(std::count(table.begin(), table.end(), '\n'), 6);
+  const size_t row = table.find("\njobs,");
+  ASSERT_NE(row, std::string::npos) << table;
+  std::vector<double> cells;
+  std::string cell;
+  for (std::istringstream in(table.substr(row + 6, table.find('\n', row + 1) - row - 6)); std::getline(in, cell, ',');)
+    cells.push_back(std::stod(cell));
+  ASSERT_EQ(cells.size(), 9u);
+  EXPECT_DOUBLE_EQ(cells[3], jobs["daily"]["lag_24h"].get<double>());
+  EXPECT_DOUBLE_EQ(cells[8], jobs["hurst"]["average"].get<double>());
 }
 
 // A log with no job to analyse is named in the error.

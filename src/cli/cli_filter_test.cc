@@ -109,6 +109,19 @@ TEST(CliFilter, EachCriterion) {
   EXPECT_TRUE(has_line(f.header, "; Note: filter: excluded 3 records: partition"));
 }
 
+// With --skip-invalid, a malformed line is skipped, counted on standard error by reason, and said in the output's
+// header (no test passed the option to filter before).
+TEST(CliFilter, SkippedInvalidLinesAreCountedAndNoted) {
+  TempDir dir;
+  const std::string bad = std::string(kLog) + "6 1 2 garbage\n";
+  EXPECT_EQ(filter(dir, {"--min-procs", "4"}, bad.c_str()).result.exit_code, 1);  // without it: an error
+  const Filtered f = filter(dir, {"--min-procs", "4", "--skip-invalid"}, bad.c_str());
+  ASSERT_EQ(f.result.exit_code, 0) << f.result.err;
+  EXPECT_EQ(f.jobs, (std::vector<int32_t>{3, 4, 5}));
+  EXPECT_TRUE(has_line(f.header, "; Note: filter: the input had 1 invalid lines, skipped (--skip-invalid)"));
+  EXPECT_NE(f.result.err.find("skipped input line: wrong_field_count"), std::string::npos) << f.result.err;
+}
+
 TEST(CliFilter, GzipOutputIsReadable) {
   TempDir dir;
   write_file(dir.file("in.swf"), kLog);
