@@ -151,9 +151,9 @@ def read_swf(path):
 def read_sacct(path, procs=None, timezone="", keep_unstarted=False):
     """Read Slurm accounting output (`sacct -P ...`, docs/slurm.md) as an SWF log, as `schedlab convert --from
     sacct`: (DataFrame, header). The reader's counts (rows, jobs, unstarted, unfinished, steps left out,
-    heterogeneous-job components merged into their job, rows per state, jobs whose Start came before their Submit or End before Start, set to 0 and warned about) are in
-    df.attrs["sacct"]. `procs`: the machine size (default: the largest allocation); `timezone`: the
-    zone sacct printed its times in (default: TZ, else the machine's)."""
+    heterogeneous-job components merged into their job, rows per state, jobs whose Start came before their Submit
+    or End before Start, set to 0 and warned about) are in df.attrs["sacct"]. `procs`: the machine size (default:
+    the largest allocation); `timezone`: the zone sacct printed its times in (default: TZ, else the machine's)."""
     log, counts, sacct_warnings = _core.read_sacct(_path(path), _whole_or_none(procs, "procs"),
                                                    _text(timezone, "timezone", True), bool(keep_unstarted))
     for w in sacct_warnings:  # the CLI's words (swf::sacct_warnings)

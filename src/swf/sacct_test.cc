@@ -22,11 +22,16 @@ const char* kText =
     "10:00|8|8|n1|x\n"
     "RUNNING|16|sim|alice|hpc|batch|2026-01-05T11:00:00|2026-01-05T11:00:00|Unknown|00:10:00|01:00:00|1|1|n1|x\n";
 
-TEST(Sacct, MapsStatusesTimesSizesAndNames) {
+// The text read as sacct printed it in UTC, with the default options (the report, when asked for, in `rep`).
+Log parse_utc(const std::string& text, SacctReport* rep = nullptr, const std::string& name = "s.txt") {
   SacctOptions o;
   o.timezone = "UTC";
+  return parse_sacct(text, name, o, rep);
+}
+
+TEST(Sacct, MapsStatusesTimesSizesAndNames) {
   SacctReport rep;
-  const Log log = parse_sacct(kText, "s.txt", o, &rep);
+  const Log log = parse_utc(kText, &rep);
   EXPECT_EQ(rep.rows, 7);
   EXPECT_EQ(rep.unfinished, 1);  // RUNNING
   EXPECT_EQ(rep.unstarted, 2);   // Start None; and None assigned (cancelled before its begin time)
@@ -70,10 +75,7 @@ TEST(Sacct, MapsStatusesTimesSizesAndNames) {
 // A byte order mark before the header (the file saved by a Windows editor) is not part of its first column: that
 // was "column State is missing (the header has: <BOM>State|JobID|...)".
 TEST(Sacct, AByteOrderMarkIsNotPartOfTheHeader) {
-  SacctOptions o;
-  o.timezone = "UTC";
-  EXPECT_EQ(parse_sacct("\xEF\xBB\xBF" + std::string(kText), "s.txt", o).records,
-            parse_sacct(kText, "s.txt", o).records);
+  EXPECT_EQ(parse_utc("\xEF\xBB\xBF" + std::string(kText)).records, parse_utc(kText).records);
 }
 
 TEST(Sacct, JobStepsAreLeftOutAndCounted) {
@@ -117,10 +119,8 @@ TEST(Sacct, HeterogeneousJobComponentsAreOneJob) {
       "22+0|u|bob|2026-01-05T10:03:00|2026-01-05T10:04:00|2026-01-05T10:05:00|FAILED|2|2|00:10:00\n"
       "22+1|u|bob|2026-01-05T10:03:00|2026-01-05T10:04:00|2026-01-05T10:05:00|FAILED|2|2|UNLIMITED\n"
       "22+2|u|bob|2026-01-05T10:03:00|2026-01-05T10:04:00|2026-01-05T10:05:00|FAILED|16|16|00:20:00\n";
-  SacctOptions o;
-  o.timezone = "UTC";
   SacctReport rep;
-  const Log log = parse_sacct(text, "h.txt", o, &rep);
+  const Log log = parse_utc(text, &rep, "h.txt");
   EXPECT_EQ(rep.rows, 6);
   EXPECT_EQ(rep.het_components, 3);
   ASSERT_EQ(log.records.size(), 3u);
@@ -186,10 +186,8 @@ TEST(Sacct, NegativeWaitsAndRuntimesAreCountedNotHidden) {
       "2|2026-01-05T10:00:00|2026-01-05T09:59:00|2026-01-05T10:01:00|COMPLETED|1|10\n"
       "3|2026-01-05T10:00:00|2026-01-05T10:00:00|2026-01-05T09:00:00|COMPLETED|1|10\n"
       "4|2026-01-05T10:00:00|2026-01-05T09:00:00|2026-01-05T10:30:00|COMPLETED|1|10\n";
-  SacctOptions o;
-  o.timezone = "UTC";
   SacctReport rep;
-  const Log log = parse_sacct(text, "s.txt", o, &rep);
+  const Log log = parse_utc(text, &rep);
   ASSERT_EQ(log.records.size(), 4u);
   EXPECT_EQ(log.records[0].wait_time, 10);
   EXPECT_EQ(log.records[1].wait_time, 0);
@@ -210,21 +208,19 @@ TEST(Sacct, NegativeWaitsAndRuntimesAreCountedNotHidden) {
       "JobID|Submit|Start|End|Elapsed|State|AllocCPUS|Timelimit\n"
       "1|2026-01-05T10:00:00|2026-01-05T10:00:00|2026-01-05T10:01:00|00:30:00|COMPLETED|1|10\n"
       "2|2026-01-05T10:00:00|2026-01-05T10:00:00|Unknown|00:30:00|COMPLETED|1|10\n";
-  const Log el = parse_sacct(elapsed, "e.txt", o);
+  const Log el = parse_utc(elapsed, nullptr, "e.txt");
   ASSERT_EQ(el.records.size(), 2u);
   EXPECT_EQ(el.records[0].run_time, 60);
   EXPECT_EQ(el.records[1].run_time, 1800);
   SacctReport clean;
-  const Log ok = parse_sacct(kText, "s.txt", o, &clean);
+  const Log ok = parse_utc(kText, &clean);
   EXPECT_EQ(clean.start_before_submit + clean.end_before_start, 0);
   for (const auto& n : ok.header.notes) EXPECT_EQ(n.find("before"), std::string::npos) << n;
 }
 
 std::string error_of(const std::string& text) {
   try {
-    SacctOptions o;
-    o.timezone = "UTC";
-    parse_sacct(text, "s.txt", o);
+    parse_utc(text);
   } catch (const ReadError& e) {
     return e.what();
   }
@@ -257,11 +253,8 @@ TEST(Sacct, BadInputNamesTheLineAndColumn) {
 TEST(Sacct, TimestampsInEitherFormReadTheSame) {
   const std::string head = "JobID|Submit|Start|End|State|AllocCPUS|Timelimit\n";
   const auto log_of = [&](const std::string& submit, const std::string& start) {
-    SacctOptions o;
-    o.timezone = "UTC";
-    return parse_sacct(head + "1|2026-01-05T09:00:00|2026-01-05T09:00:00|2026-01-05T09:00:01|COMPLETED|1|1\n" +
-                           "2|" + submit + "|" + start + "|2026-03-01T00:00:00|COMPLETED|1|1\n",
-                       "s.txt", o);
+    return parse_utc(head + "1|2026-01-05T09:00:00|2026-01-05T09:00:00|2026-01-05T09:00:01|COMPLETED|1|1\n" + "2|" +
+                     submit + "|" + start + "|2026-03-01T00:00:00|COMPLETED|1|1\n");
   };
   const Log canonical = log_of("2026-02-07T08:09:10", "2026-02-07T18:09:10");
   EXPECT_EQ(canonical.records[1].submit_time, 33 * 86400 - 3600 + 9 * 60 + 10);
