@@ -142,6 +142,23 @@ TEST(CliConvert, UnknownExtensionIsAnError) {
   EXPECT_NE(r.err.find("input file"), std::string::npos) << r.err;
 }
 
+// "-" is SWF on standard input or output, as in every command (convert refused it: "cannot tell the format").
+TEST(CliConvert, DashIsSwfOnStandardInputAndOutput) {
+  TempDir dir;
+  write_file(dir.file("in.swf"), kLog);
+  ASSERT_EQ(run_cli({"convert", dir.file("in.swf"), dir.file("ref.csv")}).exit_code, 0);
+  const CliResult in = run_cli({"convert", "-", dir.file("out.csv")}, kLog);
+  ASSERT_EQ(in.exit_code, 0) << in.err;
+  EXPECT_EQ(read_file(dir.file("out.csv")), read_file(dir.file("ref.csv")));
+  const CliResult out = run_cli({"convert", dir.file("ref.csv"), "-"});
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  EXPECT_EQ(swf::parse_log(out.out, "stdout").records, swf::read_log(dir.file("in.swf")).records);
+  EXPECT_NE(out.err.find("to standard output"), std::string::npos) << out.err;
+  const CliResult full = run_cli({"convert", dir.file("ref.csv"), "-"}, "", "/dev/full");
+  EXPECT_EQ(full.exit_code, 1);
+  EXPECT_NE(full.err.find("standard output: write error: No space left on device"), std::string::npos) << full.err;
+}
+
 TEST(CliConvert, BadCsvGivesFileLineColumn) {
   TempDir dir;
   write_file(dir.file("bad.csv"), "job_number,submit,wait_time\n");

@@ -67,6 +67,29 @@ TEST(CliSweep, RowsEqualSimulateAndJsonLines) {
   EXPECT_EQ(small["jobs_simulated"].get<int64_t>() + small["jobs_excluded_total"].get<int64_t>(), 28489);
 }
 
+// "-o -" is standard output, as in every other command (it wrote a file named "-", which the next such sweep
+// then tried to resume from); the summary goes to standard error beside the progress.
+TEST(CliSweep, DashWritesTheRowsToStandardOutput) {
+  TempDir dir;
+  write_file(dir.file("s.toml"), "logs = '" + kKth + "'\nschedulers = ['fcfs', 'easy']\nloads = [0.7, 0.8]\n");
+  ASSERT_EQ(run_cli({"sweep", dir.file("s.toml"), "-o", dir.file("r.csv"), "--threads", "2"}).exit_code, 0);
+  for (int twice = 0; twice < 2; ++twice) {  // nothing resumed: the same rows again
+    const CliResult r = run_cli({"sweep", dir.file("s.toml"), "-o", "-", "--threads", "2"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(without_wall(r.out), without_wall(read_file(dir.file("r.csv"))));
+    EXPECT_NE(r.err.find("standard output: 4 runs: 4 run now, 0 already there; 0 failed"), std::string::npos) << r.err;
+  }
+  EXPECT_FALSE(std::filesystem::exists("-"));
+  const CliResult jl = run_cli({"sweep", dir.file("s.toml"), "-o", "-", "--format", "jsonl"});
+  ASSERT_EQ(jl.exit_code, 0) << jl.err;
+  ASSERT_EQ(lines_of(jl.out).size(), 4u);
+  EXPECT_EQ(nlohmann::json::parse(lines_of(jl.out)[3])["scheduler"], "easy");
+  const CliResult full = run_cli({"sweep", dir.file("s.toml"), "-o", "-"}, "", "/dev/full");
+  EXPECT_EQ(full.exit_code, 1);
+  EXPECT_NE(full.err.find("schedlab: error: standard output: write failed: No space left on device"), std::string::npos)
+      << full.err;
+}
+
 TEST(CliSweep, InterruptedSweepResumesToTheSameRows) {
   TempDir dir;
   write_file(dir.file("s.toml"), "logs = '" + kKth +
@@ -122,6 +145,10 @@ TEST(CliSweep, SlurmArrayShardsCollectToTheLocalRows) {
   const CliResult ok = run_cli({"sweep", "collect", dir.file("array"), "-o", dir.file("merged.csv")});
   ASSERT_EQ(ok.exit_code, 0) << ok.err;
   EXPECT_EQ(without_wall(read_file(dir.file("merged.csv"))), without_wall(read_file(dir.file("local.csv"))));
+  const CliResult to_stdout = run_cli({"sweep", "collect", dir.file("array"), "-o", "-"});
+  ASSERT_EQ(to_stdout.exit_code, 0) << to_stdout.err;
+  EXPECT_EQ(to_stdout.out, read_file(dir.file("merged.csv")));
+  EXPECT_NE(to_stdout.err.find("standard output: 6 runs from 4 shards"), std::string::npos) << to_stdout.err;
   // The spec edited after the array was written: a task refuses to start rather than mix two run sets.
   write_file(dir.file("s.toml"), "logs = '" + kKth + "'\nschedulers = ['fcfs', 'easy', 'conservative']\nseeds = [1, 2]\n");
   const std::string task = "SLURM_ARRAY_TASK_ID=1 bash " + dir.file("array/sweep.sbatch") + " 2>&1";

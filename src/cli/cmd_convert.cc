@@ -5,6 +5,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 #include <fmt/core.h>
 
@@ -22,11 +23,16 @@ namespace {
 // Convert insists on a name it can tell the format from (the readers and writers then choose by it:
 // swf::read_swf_or_csv, swf::write_swf_or_csv).
 void check_format_name(const std::string& path, const char* role) {
+  if (path == "-") return;  // standard input or output: SWF, as in every command
   for (const char* ext : {".swf", ".swf.gz", ".csv", ".csv.gz"})
     if (path.ends_with(ext)) return;
   throw std::invalid_argument(fmt::format(
-      "cannot tell the format of the {} file '{}' from its name: use .swf, .swf.gz, .csv or .csv.gz", role, path));
+      "cannot tell the format of the {} file '{}' from its name: use .swf, .swf.gz, .csv or .csv.gz (or - for "
+      "SWF on standard {})",
+      role, path, std::string_view(role) == "input" ? "input" : "output"));
 }
+
+std::string output_name(const std::string& path) { return path == "-" ? "standard output" : path; }
 
 struct ConvertOptions {
   std::string in, out, from = "auto", timezone;
@@ -49,7 +55,7 @@ void run_sacct(const ConvertOptions& opt) {
   fmt::print(stderr,
              "schedlab convert: {} sacct rows -> {} jobs in {}; never started: {} ({}); unfinished (left out): {}; job "
              "steps (left out): {}{}\n",
-             group_thousands(rep.rows), group_thousands(rep.jobs), opt.out, rep.unstarted,
+             group_thousands(rep.rows), group_thousands(rep.jobs), output_name(opt.out), rep.unstarted,
              opt.keep_unstarted ? "kept with status 5" : "left out", rep.unfinished, group_thousands(rep.steps),
              rep.het_components > 0
                  ? fmt::format("; heterogeneous-job components (merged into their job): {}",
@@ -72,7 +78,7 @@ void run_convert(const ConvertOptions& opt) {
   swf::write_swf_or_csv(opt.out, log.header, log.records);
   fmt::print(stderr, "schedlab convert: wrote {} records and {} header lines to {}\n",
              group_thousands(static_cast<int64_t>(log.records.size())),
-             group_thousands(static_cast<int64_t>(log.header.lines.size())), opt.out);
+             group_thousands(static_cast<int64_t>(log.header.lines.size())), output_name(opt.out));
 }
 
 }  // namespace
@@ -83,8 +89,8 @@ void add_convert_command(CLI::App& app) {
       "convert",
       "Convert a log between SWF and CSV, by extension (.swf, .swf.gz, .csv, .csv.gz; .gz -> gzip). The CSV has "
       "the SWF header lines as leading '#' lines, then a row of column names, then one record per row.");
-  cmd->add_option("IN", opt->in, "input log")->required();
-  cmd->add_option("OUT", opt->out, "output log")->required();
+  cmd->add_option("IN", opt->in, "input log (- = SWF on standard input)")->required();
+  cmd->add_option("OUT", opt->out, "output log (- = SWF on standard output)")->required();
   cmd->add_option("--from", opt->from,
                   "input format: auto (by extension: SWF or CSV) or sacct (the output of sacct -P; docs/slurm.md)")
       ->check(CLI::IsMember({"auto", "sacct"}))

@@ -98,13 +98,19 @@ void run_sweep_command(const SweepCliOptions& opt) {
   std::signal(SIGTERM, SIG_DFL);
   progress.finish();
   if (sum.stopped) {
-    fmt::print(stderr, "sweep: stopped after {} runs; {} holds whole rows: run the same command to resume\n",
-               sum.run + sum.skipped, opt.output);
+    if (opt.output == "-")
+      fmt::print(stderr, "sweep: stopped after {} runs (standard output has their rows)\n", sum.run);
+    else
+      fmt::print(stderr, "sweep: stopped after {} runs; {} holds whole rows: run the same command to resume\n",
+                 sum.run + sum.skipped, opt.output);
     std::fflush(stderr);
     std::_Exit(130);
   }
   const size_t mine = sum.run + sum.skipped;
-  fmt::print("{}: {} runs{}: {} run now, {} already there; {} failed; wall time {:.1f} s\n", opt.output, mine,
+  // With the rows on standard output, the summary goes beside the progress.
+  fmt::print(opt.output == "-" ? stderr : stdout,
+             "{}: {} runs{}: {} run now, {} already there; {} failed; wall time {:.1f} s\n",
+             opt.output == "-" ? "standard output" : opt.output, mine,
              so.shards > 1 ? fmt::format(" of shard {}/{} ({} in all)", so.shard, so.shards, sum.total) : "", sum.run,
              sum.skipped, sum.failed, sum.seconds);
 }
@@ -115,7 +121,8 @@ struct CollectCliOptions {
 
 void run_collect(const CollectCliOptions& opt) {
   const experiments::SweepCollectSummary sum = experiments::collect_sweep_array(opt.dir, opt.output);
-  fmt::print("{}: {} runs from {} shards\n", opt.output, sum.runs, sum.shards);
+  fmt::print(opt.output == "-" ? stderr : stdout, "{}: {} runs from {} shards\n",
+             opt.output == "-" ? "standard output" : opt.output, sum.runs, sum.shards);
 }
 
 }  // namespace
@@ -127,7 +134,7 @@ void add_sweep_command(CLI::App& app) {
                "seeds ...): every log read once, runs on threads, one row per run in a fixed order, resumable; or "
                "a Slurm job array (--slurm DIR) whose shards `sweep collect` merges. Format: docs/sweeps.md");
   cmd->add_option("SPEC", opt->spec, "the sweep spec (TOML)");
-  cmd->add_option("-o,--output", opt->output, "results file (re-running with it skips the runs already there)");
+  cmd->add_option("-o,--output", opt->output, "results file (re-running with it skips the runs already there; - = standard output, no resuming)");
   cmd->add_option("--format", opt->format, "csv or jsonl")->capture_default_str();
   cmd->add_option("--threads", opt->threads, "runs in parallel (0 = all cores; the rows do not depend on it)")
       ->capture_default_str();
@@ -150,7 +157,7 @@ void add_sweep_command(CLI::App& app) {
   CLI::App* col = cmd->add_subcommand("collect", "Merge the shards of a `sweep --slurm DIR` array into one file (the "
                                                  "same rows as a local run); lists missing or incomplete shards");
   col->add_option("DIR", co->dir, "the --slurm directory")->required();
-  col->add_option("-o,--output", co->output, "merged results")->required();
+  col->add_option("-o,--output", co->output, "merged results (- = standard output)")->required();
   col->callback([co] { run_collect(*co); });
 }
 

@@ -833,6 +833,12 @@ namespace {
 class RowFile {
  public:
   explicit RowFile(const std::string& path) : path_(path) {
+    if (path == "-") {  // standard output: nothing to lock or to resume from
+      path_ = "standard output";
+      fd_ = STDOUT_FILENO;
+      owned_ = false;
+      return;
+    }
     fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
     if (fd_ < 0) throw SweepError(fmt::format("{}: cannot write the sweep output: {}", path, std::strerror(errno)));
     if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
@@ -847,7 +853,7 @@ class RowFile {
     }
   }
   ~RowFile() {
-    if (fd_ >= 0) ::close(fd_);
+    if (fd_ >= 0 && owned_) ::close(fd_);
   }
   RowFile(const RowFile&) = delete;
   RowFile& operator=(const RowFile&) = delete;
@@ -863,6 +869,7 @@ class RowFile {
  private:
   std::string path_;
   int fd_ = -1;
+  bool owned_ = true;
 };
 
 }  // namespace
@@ -871,10 +878,11 @@ SweepSummary run_sweep_to_file(const SweepSpec& spec, const std::vector<SweepRun
                                bool jsonl, SweepOptions options) {
   base::check_threads(options.threads);  // before the output file is created
   std::error_code ec;
-  const bool existed = std::filesystem::exists(path, ec);
+  const bool to_stdout = path == "-";
+  const bool existed = !to_stdout && std::filesystem::exists(path, ec);
   RowFile out(path);  // locked before the rows already there are read (a new file is empty: nothing to refuse)
-  options.skip = sweep_done_runs(path, jsonl, runs);
-  const bool fresh = std::filesystem::file_size(path) == 0;
+  if (!to_stdout) options.skip = sweep_done_runs(path, jsonl, runs);
+  const bool fresh = to_stdout || std::filesystem::file_size(path) == 0;
   if (fresh && !jsonl) out.write(sweep_csv_header());
   const auto on_row = options.on_row;
   size_t rows = 0;
@@ -888,7 +896,7 @@ SweepSummary run_sweep_to_file(const SweepSpec& spec, const std::vector<SweepRun
   } catch (...) {
     // A sweep that failed before its first row (a log it cannot read) leaves no output it made: a header alone
     // looked like a sweep begun. An existing file, or one with rows to resume from, stays.
-    if (!existed && rows == 0) std::filesystem::remove(path, ec);
+    if (!to_stdout && !existed && rows == 0) std::filesystem::remove(path, ec);
     throw;
   }
 }

@@ -95,7 +95,7 @@ void OutputFile::commit() {
   }
 }
 
-std::string OutputFile::name() const { return path_ == "-" ? std::string("<stdout>") : path_; }
+std::string OutputFile::name() const { return path_ == "-" ? std::string("standard output") : path_; }
 
 WriteError OutputFile::error(const char* what) const {
   return WriteError(fmt::format("{}: {}: {}", name(), what, std::strerror(errno)));
