@@ -110,7 +110,16 @@ TEST(SimCliTest, PerJobCsvAndSwf) {
   const auto conv = run_cli({"simulate", dir.file("jobs.swf.gz"), "--scheduler", "fcfs", "--json"});
   ASSERT_EQ(conv.exit_code, 0) << conv.err;  // readable back as a log
   EXPECT_EQ(nlohmann::json::parse(conv.out)["jobs"]["simulated"], 5);
-  EXPECT_NE(run_cli({"simulate", log, "--scheduler", "easy", "--jobs-out", dir.file("jobs.txt")}).exit_code, 0);
+  // A name it cannot write is refused before the log is read (it was refused after the whole simulation), and "-"
+  // is the CSV on standard output instead of the report, as in predict (it was refused as a name).
+  const auto txt = run_cli({"simulate", dir.file("no-such-log.swf"), "-s", "easy", "--jobs-out", dir.file("jobs.txt")});
+  EXPECT_EQ(txt.exit_code, 1);
+  EXPECT_NE(txt.err.find("--jobs-out " + dir.file("jobs.txt") + ": the file name must end in .csv"), std::string::npos)
+      << txt.err;
+  const auto dash = run_cli({"simulate", log, "--scheduler", "easy", "--jobs-out", "-"});
+  ASSERT_EQ(dash.exit_code, 0) << dash.err;
+  EXPECT_EQ(dash.out, csv);
+  EXPECT_EQ(run_cli({"simulate", log, "-s", "easy", "--jobs-out", "-", "--json"}).exit_code, 1);
   // The header says which records are missing (job 6 is wider than the machine) and, with --procs, that MaxProcs
   // is not the machine simulated.
   const swf::Log out = swf::read_log(dir.file("jobs.swf.gz"));

@@ -7,6 +7,7 @@
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
+#include "cli/analyze_util.h"
 #include "cli/commands.h"
 #include "cli/progress.h"
 #include "cli/sim_options.h"
@@ -206,6 +207,8 @@ void run(const SimulateArgs& a) {
   spec.sim.progress = [&progress](size_t done, size_t total) { progress.update(done, total); };
   // Unknown names and bad parameters fail here, before the log is read.
   const experiments::PreparedSimulation prepared = experiments::prepare_simulation(spec);
+  if (!a.jobs_out.empty()) sim::check_jobs_path(a.jobs_out);  // before a run whose results it could not write
+  check_one_stdout_document(a.json, a.jobs_out);
   swf::check_output_is_not_input(a.jobs_out, {a.trace});
   swf::Log log = read_input_log(a.trace);
   // Without --jobs-out the records are not needed once the workload is built: freed before the simulation.
@@ -213,6 +216,7 @@ void run(const SimulateArgs& a) {
                                                          : experiments::run_simulation(prepared, log);
   progress.finish();
   if (!a.jobs_out.empty()) sim::write_jobs(a.jobs_out, log.header, log.records, sim.workload, sim.result);
+  if (a.jobs_out == "-") return;  // the CSV is the output (the report followed it there)
   if (a.json) {
     print_json(a, sim);
   } else {
@@ -236,7 +240,7 @@ void add_simulate_command(CLI::App& app) {
                 "raise the estimate of jobs that ran longer than it to their runtime");
   add_sim_options(cmd, args->sim, "leave the first fraction of terminated jobs out of the averages (default 0)");
   cmd->add_flag("--json", args->json, "print one JSON document");
-  cmd->add_option("--jobs-out", args->jobs_out, "write per-job results (.csv or .swf, optionally .gz)");
+  cmd->add_option("--jobs-out", args->jobs_out, "write per-job results (.csv or .swf, optionally .gz; - = CSV on standard output, instead of the report)");
   cmd->add_flag("--check", args->check, "verify the simulator's invariants while simulating");
   cmd->add_flag("--event-cost", args->event_cost,
                 "time the scheduler at every event and report its cost against the queue length");

@@ -54,10 +54,19 @@ std::vector<swf::Record> simulated_records(const std::vector<swf::Record>& recor
   return out;
 }
 
+void check_jobs_path(const std::string& path) {
+  const std::string base = ends_with(path, ".gz") ? path.substr(0, path.size() - 3) : path;
+  if (path != "-" && !ends_with(base, ".csv") && !ends_with(base, ".swf"))
+    throw std::invalid_argument(fmt::format(
+        "--jobs-out {}: the file name must end in .csv, .swf, .csv.gz or .swf.gz (or be - for CSV on standard output)",
+        path));
+}
+
 void write_jobs(const std::string& path, const swf::Header& header, const std::vector<swf::Record>& records,
                 const Workload& workload, const SimResult& result) {
+  check_jobs_path(path);
   const std::string base = ends_with(path, ".gz") ? path.substr(0, path.size() - 3) : path;
-  if (ends_with(base, ".csv")) {
+  if (path == "-" || ends_with(base, ".csv")) {
     swf::write_text_file(path, jobs_csv(workload, result));
   } else if (ends_with(base, ".swf")) {
     swf::Header h = header;
@@ -76,8 +85,6 @@ void write_jobs(const std::string& path, const swf::Header& header, const std::v
                              workload.excluded_total, records.size(), reasons));
     }
     swf::write_log(path, h, simulated_records(records, workload, result));
-  } else {
-    throw std::runtime_error(fmt::format("--jobs-out {}: the file name must end in .csv, .swf, .csv.gz or .swf.gz", path));
   }
 }
 

@@ -7,8 +7,9 @@
 //   field 3 = simulated wait and field 4 = simulated runtime; the input header plus a Note line saying how
 //   it was simulated. Excluded records are not written. A value past the 32-bit fields (a submit scaled by
 //   --load beyond 2^31 - 1 s) is a std::runtime_error naming the job, before anything is written.
-// Both: ".gz" at the end of the path compresses with gzip; "-" writes to standard output. The format is
-// chosen by extension (".csv[.gz]" or ".swf[.gz]"; anything else is an error) by write_jobs().
+// Both: ".gz" at the end of the path compresses with gzip. The format is chosen by extension (".csv[.gz]" or
+// ".swf[.gz]"); "-" is the CSV on standard output; anything else is an error (check_jobs_path, before a
+// simulation whose results could not be written is run).
 #pragma once
 
 #include <string>
@@ -26,8 +27,12 @@ std::string jobs_csv(const Workload& workload, const SimResult& result);
 std::vector<swf::Record> simulated_records(const std::vector<swf::Record>& records, const Workload& workload,
                                            const SimResult& result);
 
-// Writes per-job results to `path`, CSV or SWF by extension. Throws std::runtime_error on failure or an
-// unknown extension.
+// Throws std::invalid_argument naming `path` when it is neither "-" nor a name ending in .csv, .swf, .csv.gz or
+// .swf.gz.
+void check_jobs_path(const std::string& path);
+
+// Writes per-job results to `path`, CSV or SWF by extension ("-": CSV on standard output). Throws
+// std::runtime_error on failure, std::invalid_argument for a path check_jobs_path refuses.
 void write_jobs(const std::string& path, const swf::Header& header, const std::vector<swf::Record>& records,
                 const Workload& workload, const SimResult& result);
 
