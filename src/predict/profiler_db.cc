@@ -167,6 +167,11 @@ std::string log_identity(const swf::Header& h, const std::string& path) {
 }
 
 ProfilerDb::ProfilerDb(const std::string& path, Mode mode) : path_(path) {
+  // SQLite opens "" as a temporary database and ":memory:" in memory: an ingest into either reported success and
+  // was gone at exit. "-" is no standard stream here (a file named "-" is never what was meant).
+  if (path.empty() || path == "-" || path == ":memory:")
+    throw ProfilerDbError(fmt::format("'{}': a profiler database is an SQLite file: give its name (e.g. prof.sqlite)",
+                                      path));
   std::error_code ec;
   const auto st = fs::status(path, ec);
   if (fs::is_directory(st)) fail("is a directory, not a profiler database");

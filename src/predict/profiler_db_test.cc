@@ -226,6 +226,11 @@ TEST(ProfilerDbTest, ForeignAndCorruptFilesGiveClearErrors) {
 
   expect_db_error([&] { load_repository(dir.path()); }, dir.path(), "is a directory");
 
+  // SQLite's temporary ("") and in-memory databases took an ingest and lost it at exit; "-" made a file named "-".
+  for (const std::string name : {"", "-", ":memory:"})
+    expect_db_error([&] { ProfilerDb(name, ProfilerDb::Mode::kWrite); }, "'" + name + "'",
+                    "a profiler database is an SQLite file");
+
   const std::string random = dir.file("random.db");
   std::string bytes;
   uint32_t x = 12345;
