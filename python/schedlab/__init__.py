@@ -46,6 +46,8 @@ def _path(p):
     """A path for the library: os.fspath's str, or its bytes when the name is not UTF-8 (os.fsdecode gave it
     lone surrogates, which the library's std::string cannot take as str)."""
     p = os.fspath(p)
+    if len(p) == 0:  # an unset variable: the library took "" as "not given" (save_job_model) or as no file
+        raise ValueError("an empty path: a file name was expected")
     if isinstance(p, str):
         try:
             p.encode("utf-8")
@@ -334,6 +336,8 @@ def sweep(spec, threads=0, output=None):
     path = _path(spec) if is_path else ""
     if output is not None:
         output = _path(output)
+        if output in ("-", b"-"):  # the rows are the DataFrame returned; the library would print them
+            raise ValueError("output='-': the sweep's rows are the DataFrame returned; output=None writes no file")
         jsonl = os.fsdecode(output).endswith(".jsonl")
         *_, log_warnings = _core.sweep_to_file("" if path else spec, path, _whole(threads, "threads", 32), output,
                                                jsonl)

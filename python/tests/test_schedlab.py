@@ -97,6 +97,22 @@ def test_sweep_equals_the_cli(tmp_path):
     assert len(text) == 1
 
 
+def test_an_empty_or_dash_output_path_is_refused(tmp_path, monkeypatch):
+    # "" (an unset variable) was "not given" for save_job_model (the fitted model was not saved) or "'': cannot
+    # replace the file"; a sweep's output "-" printed the rows and then failed to read a file named "-".
+    monkeypatch.chdir(tmp_path)
+    spec = tmp_path / "s.toml"
+    spec.write_text(f"logs = '{KTH}'\nschedulers = ['fcfs']\n")
+    for call in (lambda: schedlab.sweep(spec, output=""), lambda: schedlab.read_swf(""),
+                 lambda: schedlab.report(KTH, ""),
+                 lambda: schedlab.generate_talby(procs=128, weeks=1, save_job_model="")):
+        with pytest.raises(ValueError, match="an empty path"):
+            call()
+    with pytest.raises(ValueError, match="output=None writes no file"):
+        schedlab.sweep(spec, output="-")
+    assert not (tmp_path / "-").exists()
+
+
 def test_sweep_into_a_file_resumes_and_collects_an_array(tmp_path):
     spec = tmp_path / "s.toml"
     spec.write_text(f"logs = '{KTH}'\nschedulers = ['fcfs', 'easy']\nloads = [0.6, 0.8]\n")

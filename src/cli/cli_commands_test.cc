@@ -1,6 +1,8 @@
 // A mistyped or missing command is named, with the commands there are and the nearest one, and an unknown option
 // gets the nearest option (exit 2). CLI11 said only "A subcommand is required" for `schedlab simulat log.swf`.
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -53,6 +55,25 @@ TEST(CliCommands, AnUnknownOptionGetsTheNearestOne) {
   r = run_cli({"stats", "log.swf", "--frobnicate"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.err.find("did you mean"), std::string::npos) << r.err;
+}
+
+// An empty value (an unset shell variable) is a usage error naming the option: simulate --jobs-out '' and compare
+// --csv '' took it as "not given" and wrote nothing, filter -o '' said "'': cannot replace the file".
+TEST(CliCommands, AnEmptyValueIsRefusedByName) {
+  const std::string kth = std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz";
+  for (const auto& [args, option] :
+       std::vector<std::pair<std::vector<std::string>, std::string>>{
+           {{"simulate", kth, "-s", "easy", "--jobs-out", ""}, "--jobs-out"},
+           {{"compare", kth, "-s", "easy,fcfs", "--csv", ""}, "--csv"},
+           {{"sessions", kth, "--classify", "--users-output", ""}, "--users-output"},
+           {{"filter", kth, "-o", ""}, "--output"},
+           {{"stats", ""}, "TRACE"},
+           {{"simulate", kth, "-s", "easy", "--seed", ""}, "--seed"}}) {
+    const CliResult r = run_cli(args);
+    EXPECT_EQ(r.exit_code, 2) << args[0] << " " << option;
+    EXPECT_EQ(r.out, "") << option;
+    EXPECT_NE(r.err.find(option + ": an empty value"), std::string::npos) << r.err;
+  }
 }
 
 }  // namespace

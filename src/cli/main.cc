@@ -25,8 +25,18 @@ namespace {
 // (meaning "random", as elsewhere) would get a fixed, odd seed without a word. Every --seed refuses a sign,
 // and every --threads too, with one message (the library's base::worker_threads refuses them as well, for
 // Python; here it is a usage error, exit 2, before any log is read).
-void refuse_negative_counts(CLI::App& app) {
+//
+// An empty value ("--jobs-out ''", a file name from an unset shell variable) is refused for every option and
+// argument that takes one: where empty meant "not given" the output was silently not written (simulate
+// --jobs-out, compare --csv, sessions --users-output), elsewhere it gave "'': cannot replace the file".
+void refuse_bad_values(CLI::App& app) {
   for (CLI::Option* o : app.get_options()) {
+    if (o->get_type_size_max() > 0)
+      o->check(CLI::Validator(
+          [](std::string& v) {
+            return v.empty() ? std::string("an empty value (a value was expected: an unset shell variable?)") : "";
+          },
+          "", "non-empty"));
     if (o->check_lname("seed"))
       o->check(CLI::Validator(
           [](std::string& v) { return v.starts_with('-') ? std::string("a seed is a whole number >= 0") : ""; },
@@ -38,7 +48,7 @@ void refuse_negative_counts(CLI::App& app) {
           },
           "", "threads"));
   }
-  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) refuse_negative_counts(*sub);
+  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) refuse_bad_values(*sub);
 }
 
 size_t edit_distance(const std::string& a, const std::string& b) {
@@ -141,7 +151,7 @@ int main(int argc, char** argv) {
   schedlab::cli::add_sweep_command(app);
   schedlab::cli::add_report_command(app);
   schedlab::cli::add_completion_command(app);
-  refuse_negative_counts(app);
+  refuse_bad_values(app);
   // The shell's completion asks the binary (cli/completion.h): candidates on standard output, never an error.
   if (argc >= 2 && std::string_view(argv[1]) == "__complete") {
     try {

@@ -14,6 +14,7 @@
 namespace schedlab::swf {
 
 OutputFile::OutputFile(const std::string& path) : path_(path) {
+  if (path.empty()) throw WriteError("an empty output file name (a file name, or - for standard output)");
   if (path == "-") {
     f_ = stdout;
     return;

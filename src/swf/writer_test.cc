@@ -105,6 +105,13 @@ TEST(WriterFile, ErrorsNameThePath) {
   } catch (const WriteError& e) {
     EXPECT_EQ(std::string(e.what()).rfind(bad_gz + ": cannot open for writing", 0), 0u) << e.what();
   }
+  // An empty name (it said "': cannot replace the file: No such file or directory").
+  try {
+    write_text_file("", "x");
+    FAIL() << "no WriteError";
+  } catch (const WriteError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("an empty output file name", 0), 0u) << e.what();
+  }
   // A full device.
   if (std::FILE* f = std::fopen("/dev/full", "wb")) {
     std::fclose(f);
