@@ -1,0 +1,19 @@
+#!/usr/bin/env python3
+"""Compares the start times of a peer simulator (lines: id submit start runtime estimate size) with schedlab's
+per-job CSV of the same jobs; prints one Markdown row: jobs, jobs that start at another time, mean waits, the
+first few that differ."""
+import csv
+import sys
+
+peer_path, schedlab_path, label = sys.argv[1], sys.argv[2], sys.argv[3]
+peer = {}
+for line in open(peer_path):
+    f = line.split()
+    peer[f[0]] = (int(f[1]), int(f[2]))
+ours = {r["job_id"]: int(r["start"]) for r in csv.DictReader(open(schedlab_path))}
+if set(ours) != set(peer):
+    sys.exit(f"{label}: the two runs have different jobs ({len(peer)} and {len(ours)})")
+differ = [j for j in peer if peer[j][1] != ours[j]]
+mean = lambda start: sum(start(j) - peer[j][0] for j in peer) / len(peer)
+print(f"| {label} | {len(peer):,} | {len(differ):,} | {mean(lambda j: peer[j][1]):.1f} | {mean(lambda j: ours[j]):.1f} |"
+      f" {' '.join(differ[:3])} |")
