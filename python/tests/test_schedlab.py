@@ -718,6 +718,9 @@ def test_filter_log_writes_the_clis_file(tmp_path):
         schedlab.filter_log(KTH, from_="1996-13-01")
     with pytest.raises(ValueError, match="users must be a whole number, not 1.5"):
         schedlab.filter_log(KTH, users=[1.5])
+    # A window outside the log (a mistyped year) keeps nothing: the warning says what the log spans.
+    with pytest.warns(UserWarning, match="submitted from 1996-09-23 14:00:31 CEST to 1997-08-29 10:34:09 CEST"):
+        assert len(schedlab.filter_log(KTH, from_="1997-10-01")) == 0
 
 
 # Each Python function beside the command it mirrors: every option of the command is a parameter of the function

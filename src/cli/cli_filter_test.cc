@@ -77,6 +77,18 @@ TEST(CliFilter, AbsoluteDates) {
   EXPECT_TRUE(has_line(f.header, "; Note: filter: submit time >= 1970-01-02 (UTC) = 86400 s from the log start (inclusive)"));
 }
 
+TEST(CliFilter, AWindowOutsideTheLogSaysWhatItSpans) {
+  TempDir dir;
+  const Filtered f = filter(dir, {"--from", "1971-01-01"});
+  ASSERT_EQ(f.result.exit_code, 0) << f.result.err;
+  EXPECT_TRUE(f.jobs.empty());
+  EXPECT_NE(f.result.err.find("schedlab: warning: the log's jobs were submitted from 1970-01-01 00:00:00 UTC to "),
+            std::string::npos)
+      << f.result.err;
+  const Filtered some = filter(dir, {"--from", "1970-01-02"});
+  EXPECT_EQ(some.result.err.find("warning"), std::string::npos) << some.result.err;
+}
+
 TEST(CliFilter, AbsoluteDateNeedsUnixStartTime) {
   TempDir dir;
   const std::string log = std::string(kLog).substr(std::string(kLog).find('\n') + 1);

@@ -771,10 +771,11 @@ PYBIND11_MODULE(_core, m) {
     counts["kept"] = filtered.result.kept.size();
     counts["excluded"] = excluded;
     if (drop_flurries) counts["flurries_dropped"] = filtered.flurry_dropped;
+    const std::string hint = trace::filter_window_hint(l->records, spec, filtered.result, l->header);
     auto out = std::make_shared<swf::Log>();
     out->header = std::move(filtered.header);
     out->records = std::move(filtered.result.kept);
-    return py::make_tuple(out, counts);
+    return py::make_tuple(out, counts, hint);
   }, py::arg("log"), py::arg("from_"), py::arg("to"), py::arg("users"), py::arg("exclude_users"),
      py::arg("min_procs"), py::arg("max_procs"), py::arg("statuses"), py::arg("queues"), py::arg("partitions"),
      py::arg("drop_flurries"), py::arg("flurry_factor"), py::arg("flurry_min_jobs"));

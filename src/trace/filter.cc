@@ -1,10 +1,14 @@
 #include "schedlab/trace/filter.h"
 
+#include <algorithm>
+#include <cstdint>
+
 #include <fmt/core.h>
 #include <fmt/ranges.h>
 
 #include "schedlab/base/version.h"
 #include "schedlab/trace/conventions.h"
+#include "schedlab/trace/log_time.h"
 
 namespace schedlab::trace {
 
@@ -106,6 +110,23 @@ std::vector<std::string> filter_notes(const FilterSpec& spec, const FilterResult
                                 filter_reason_name(static_cast<FilterReason>(i))));
   }
   return notes;
+}
+
+std::string filter_window_hint(const std::vector<swf::Record>& records, const FilterSpec& spec,
+                               const FilterResult& result, const swf::Header& header) {
+  if (!result.kept.empty() || (!spec.from && !spec.to)) return "";
+  int64_t first = INT64_MAX, last = INT64_MIN;
+  for (const swf::Record& r : records) {
+    if (r.submit_time < 0) continue;
+    if ((!spec.from || r.submit_time >= *spec.from) && (!spec.to || r.submit_time < *spec.to))
+      return "";  // the dates keep this one: another criterion left nothing
+    first = std::min<int64_t>(first, r.submit_time);
+    last = std::max<int64_t>(last, r.submit_time);
+  }
+  if (first > last) return "";
+  auto when = [&](int64_t t) { return format_log_time(t, header).value_or(fmt::format("+{} s", t)); };
+  return fmt::format("the log's jobs were submitted from {} to {}; --from/--to keep none of them", when(first),
+                     when(last));
 }
 
 }  // namespace schedlab::trace

@@ -63,6 +63,29 @@ TEST(Filter, OnlyFromBound) {
   EXPECT_EQ(numbers(apply_filter(small_log(), spec)), (std::vector<int32_t>{4, 5, 7}));
 }
 
+// A window that keeps no record says what the log spans; a window that keeps some, emptied by another criterion,
+// says nothing (the dates are not the cause).
+TEST(Filter, AnEmptyTimeWindowNamesTheLogsSpan) {
+  FilterSpec spec;
+  spec.from = 501;
+  swf::Header header;
+  EXPECT_EQ(filter_window_hint(small_log(), spec, apply_filter(small_log(), spec), header),
+            "the log's jobs were submitted from +0 s to +500 s; --from/--to keep none of them");
+  header.unix_start_time = 820454400;  // 1996-01-01 00:00:00 UTC
+  spec.from = -1000;
+  spec.to = 0;
+  EXPECT_EQ(filter_window_hint(small_log(), spec, apply_filter(small_log(), spec), header),
+            "the log's jobs were submitted from 1996-01-01 00:00:00 UTC to 1996-01-01 00:08:20 UTC; --from/--to keep "
+            "none of them");
+  spec.to = 1;  // keeps job 1
+  EXPECT_EQ(filter_window_hint(small_log(), spec, apply_filter(small_log(), spec), header), "");
+  spec.users = {99};  // nothing kept, but the window held job 1
+  EXPECT_EQ(filter_window_hint(small_log(), spec, apply_filter(small_log(), spec), header), "");
+  FilterSpec no_window;
+  no_window.users = {99};
+  EXPECT_EQ(filter_window_hint(small_log(), no_window, apply_filter(small_log(), no_window), header), "");
+}
+
 TEST(Filter, Users) {
   FilterSpec spec;
   spec.users = std::set<int32_t>{1, 3};

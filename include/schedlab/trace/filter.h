@@ -19,6 +19,7 @@
 #include <string_view>
 #include <vector>
 
+#include "schedlab/swf/header.h"
 #include "schedlab/swf/record.h"
 
 namespace schedlab::trace {
@@ -66,6 +67,13 @@ void check_filter_spec(const FilterSpec& spec);
 std::optional<FilterReason> filter_check(const swf::Record& r, const FilterSpec& spec);
 
 FilterResult apply_filter(const std::vector<swf::Record>& records, const FilterSpec& spec);
+
+// When the time window alone keeps no record (each is before `from` or not before `to`), what the log spans, for the
+// user who mistyped a year or gave the dates of another log: "the log's jobs were submitted from 1996-09-23
+// 12:11:46 CEST to 1997-08-29 ... (--from/--to keep none of them)" (seconds from the log start without
+// UnixStartTime). Empty otherwise.
+std::string filter_window_hint(const std::vector<swf::Record>& records, const FilterSpec& spec,
+                               const FilterResult& result, const swf::Header& header);
 
 // The text of the "; Note:" lines (without the "; Note: " prefix) that record the filter in the output's
 // header: the criteria, the number of records kept out of the input, and the exclusions by reason.
