@@ -44,6 +44,26 @@ TEST(Empirical, DrawsInProportionToCounts) {
   EXPECT_NEAR(fives / 40000.0, 0.75, 0.01);
 }
 
+// Past 4M counts a draw searches the cumulative counts instead of the lookup table. Values 0..999 with one count
+// each, then 1000 with five million: the unit u a draw takes from the generator must give value u below 1000 (an
+// off-by-one in the search gives u +- 1 there, about 200 times in a million draws) and 1000 above.
+TEST(Empirical, ADistributionPastTheLookupTableDrawsByTheCumulativeCounts) {
+  Empirical e;
+  for (int v = 0; v < 1000; ++v) e.add(v);
+  e.add(1000, 5'000'000);
+  e.finish();
+  ASSERT_GT(e.total(), int64_t{1} << 22);
+  base::Rng drawn(11), same(11);
+  int small = 0;
+  for (int i = 0; i < 1'000'000; ++i) {
+    const uint64_t u = same.below(static_cast<uint64_t>(e.total()));
+    const double want = u < 1000 ? static_cast<double>(u) : 1000.0;
+    small += u < 1000;
+    ASSERT_EQ(e.draw(drawn), want) << "draw " << i << ", unit " << u;
+  }
+  EXPECT_GT(small, 100);  // the one-count values were drawn
+}
+
 TEST(TalbyJobLayer, FitCoversEverySessionAndJobOfKth) {
   const TalbyJobModel& m = kth_model();
   EXPECT_EQ(m.procs, 100);
