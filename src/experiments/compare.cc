@@ -121,15 +121,19 @@ std::vector<std::vector<double>> CompareResult::deviations(CompareMetric m) cons
   return out;
 }
 
+// A gain over a baseline of 0 (no wait at all; one period, or equal period means: no spread) is a share of
+// nothing: NaN (JSON null, "n/a"), not the 0% it was reported as whatever the other scheduler did.
 double CompareResult::performance_gain(CompareMetric m, size_t s) const {
+  if (s == baseline) return 0.0;
   const double base = whole(m, baseline);
-  return base > 0 ? (base - whole(m, s)) / base : 0.0;
+  return base > 0 ? (base - whole(m, s)) / base : std::numeric_limits<double>::quiet_NaN();
 }
 
 double CompareResult::stability_gain(CompareMetric m, size_t s) const {
+  if (s == baseline) return 0.0;
   const auto& means = period_means[static_cast<size_t>(m)];
   const double base = population_sd(means[baseline]);
-  return base > 0 ? (base - population_sd(means[s])) / base : 0.0;
+  return base > 0 ? (base - population_sd(means[s])) / base : std::numeric_limits<double>::quiet_NaN();
 }
 
 std::vector<std::pair<double, double>> CompareResult::correlations(size_t s) const {
@@ -287,8 +291,8 @@ nlohmann::json to_json(const CompareResult& r) {
       const auto metric = static_cast<CompareMetric>(m);
       one[kMetricNames[m]] = {{"mean", r.whole(metric, s)},
                               {"periods_won", r.wins(metric)[s]},
-                              {"performance_gain", r.performance_gain(metric, s)},
-                              {"stability_gain", r.stability_gain(metric, s)},
+                              {"performance_gain", number(r.performance_gain(metric, s))},
+                              {"stability_gain", number(r.stability_gain(metric, s))},
                               {"period_sd", population_sd(r.period_means[m][s])}};
     }
     one["utilization"] = r.results[s].metrics.utilization;

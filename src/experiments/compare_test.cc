@@ -106,6 +106,17 @@ TEST(CompareTest, GainsAgainstTheBaseline) {
   EXPECT_NEAR(r.stability_gain(CompareMetric::kWait, 0), (299.0 / 6 - 19.5) / (299.0 / 6), 1e-12);
   // Against fcfs as the baseline, easy gains.
   EXPECT_GT(compare("fcfs").performance_gain(CompareMetric::kWait, 1), 0.0);
+  // One period: no spread for the baseline, so no stability gain (it said 0%); the baseline's own gains are 0.
+  CompareSpec one;
+  one.schedulers = {"fcfs", "easy"};
+  one.period = 1'000'000;
+  one.baseline = "easy";
+  const CompareResult single = run_compare(one, scenario());
+  ASSERT_EQ(single.periods.size(), 1u);
+  EXPECT_TRUE(std::isnan(single.stability_gain(CompareMetric::kWait, 0)));
+  EXPECT_EQ(single.stability_gain(CompareMetric::kWait, 1), 0.0);
+  EXPECT_NEAR(single.performance_gain(CompareMetric::kWait, 0), (74.75 - 189.25) / 74.75, 1e-12);
+  EXPECT_TRUE(to_json(single)["schedulers"][0]["wait"]["stability_gain"].is_null());
 }
 
 TEST(CompareTest, PeriodAttributes) {

@@ -88,6 +88,8 @@ struct CompareResult {
   std::pair<Gap, Gap> gaps(size_t a, size_t b) const;
   // [scheduler][period]
   std::vector<std::vector<double>> deviations(CompareMetric m) const;
+  // (baseline − s) / baseline of the whole-log mean, and of the standard deviation of the period means; 0 for the
+  // baseline itself, NaN when the baseline's is 0 (no wait; a single period).
   double performance_gain(CompareMetric m, size_t s) const;
   double stability_gain(CompareMetric m, size_t s) const;
   // Per attribute: {absolute, relative} correlation with (wait of s − wait of the baseline). NaN when undefined.
