@@ -532,8 +532,7 @@ def generate_estimates(log, model, params="", seed=1):
     the path of a JSON file (a fitted model written by `schedlab estimates fit`) or a dict (fit_estimates'). The model's warnings (the
     CLI prints them) are issued as Python warnings and listed in report["warnings"]."""
     items = [params] if isinstance(params, (str, os.PathLike, dict)) else list(params)
-    items = [json.dumps(i) if isinstance(i, dict) else _path(i) for i in items]
-    items = [i for i in items if i != ""]
+    items = [json.dumps(i) if isinstance(i, dict) else _path(i) for i in items if not (isinstance(i, str) and i == "")]
     out, report = _core.estimates_generate(_log(log), _text(model, "model"), items, _seed(seed))
     for w in report.get("warnings", []):
         warnings.warn(w, stacklevel=2)
