@@ -95,6 +95,13 @@ TEST(CliGenerate, ToStandardOutputAndErrors) {
                      dir.file("x.swf")})
                 .exit_code,
             1);
+  // The training log on standard output: the summary goes to standard error (it followed the SWF there).
+  const CliResult training = run_cli({"generate", "profiler-experiment", "--jobs", "3", "-o", dir.file("x.swf"),
+                                      "--training-out", "-", "--training-runs", "2"});
+  ASSERT_EQ(training.exit_code, 0) << training.err;
+  EXPECT_EQ(swf::parse_log(training.out, "stdout").records.size(), 26u);  // 13 executables x 2
+  EXPECT_NE(training.err.find("training log standard output: 2 runs of each executable"), std::string::npos)
+      << training.err;
 }
 
 
@@ -127,6 +134,14 @@ TEST(CliGenerateTalby, FitSaveReuseAndDeterminism) {
   // The log simulates as is.
   const CliResult sim = run_cli({"simulate", dir.file("a.swf"), "--scheduler", "easy", "--json"});
   ASSERT_EQ(sim.exit_code, 0) << sim.err;
+  // The job layer on standard output is the JSON alone (the summary followed it there), the same as the file's.
+  const CliResult to_stdout = run_cli({"generate", "talby", "--fit", kth, "--save-job-model", "-"});
+  ASSERT_EQ(to_stdout.exit_code, 0) << to_stdout.err;
+  EXPECT_EQ(nlohmann::json::parse(to_stdout.out), nlohmann::json::parse(read_file(dir.file("kth.json"))));
+  EXPECT_NE(to_stdout.err.find("standard output: the job layer fitted on"), std::string::npos) << to_stdout.err;
+  const CliResult both = run_cli({"generate", "talby", "--procs", "128", "-o", "-", "--save-job-model", "-"});
+  EXPECT_EQ(both.exit_code, 1);
+  EXPECT_NE(both.err.find("-o and --save-job-model are both standard output"), std::string::npos) << both.err;
 }
 
 TEST(CliGenerateTalby, JsonReportAndGuidelineWarnings) {

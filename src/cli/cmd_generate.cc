@@ -4,6 +4,7 @@
 // Feitelson's model (model/locality_model.h); talby: Talby's user/session model (model/talby_model.h).
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <optional>
 #include <map>
 #include <memory>
@@ -60,6 +61,7 @@ void run_profiler_experiment(const ProfilerExperimentCliOptions& opt) {
     swf::write_swf_or_csv(opt.training_out, model::profiler_training_header(o, training_runs), training);
 
   const model::ProfilerExperimentStats stats = model::profiler_experiment_stats(jobs, o);
+  std::FILE* report_to = opt.output == "-" || (training_runs > 0 && opt.training_out == "-") ? stderr : stdout;
 
   if (opt.json) {
     nlohmann::ordered_json j;
@@ -71,8 +73,8 @@ void run_profiler_experiment(const ProfilerExperimentCliOptions& opt) {
       j["training"] = {{"output", opt.training_out},
                        {"runs_per_executable", training_runs},
                        {"records", static_cast<int64_t>(training.size())}};
-    // With the log on standard output the report goes to standard error, so the SWF stays clean.
-    fmt::print(opt.output == "-" ? stderr : stdout, "{}\n", base::json_text(j, 2));
+    // With a log on standard output the report goes to standard error, so the SWF stays clean.
+    fmt::print(report_to, "{}\n", base::json_text(j, 2));
     return;
   }
   if (opt.output == "-") return;
@@ -88,9 +90,10 @@ void run_profiler_experiment(const ProfilerExperimentCliOptions& opt) {
     out += fmt::format("{:<4} {:<7} {:>6} {:>12}\n", e.number, e.name, e.jobs,
                        e.jobs > 0 ? fmt::format("{:.1f}", e.mean_runtime) : "-");
   if (training_runs > 0)
-    out += fmt::format("training log {}: {} runs of each executable, {} records\n", opt.training_out, training_runs,
+    out += fmt::format("training log {}: {} runs of each executable, {} records\n",
+                       opt.training_out == "-" ? "standard output" : opt.training_out, training_runs,
                        group_thousands(static_cast<int64_t>(training.size())));
-  fmt::print("{}", out);
+  fmt::print(report_to, "{}", out);
 }
 
 struct LocalityCliOptions {
@@ -178,6 +181,10 @@ void run_talby(const TalbyCliOptions& opt) {
   // Bad parameters fail before the fit log is read (fitting and saving alone needs none).
   for (const std::string& out : {opt.output, opt.save_job_model})
     swf::check_output_is_not_input(out, {opt.fit, opt.job_model});
+  if (opt.output == "-" && opt.save_job_model == "-")
+    throw std::invalid_argument("-o and --save-job-model are both standard output: write one of them to a file");
+  // With the log or the job layer on standard output, the report goes to standard error.
+  std::FILE* report_to = opt.output == "-" || opt.save_job_model == "-" ? stderr : stdout;
   std::optional<model::TalbyParameters> resolved;
   if (!opt.output.empty()) resolved = model::resolve_talby_parameters(o);
   model::TalbyJobModel jm;
@@ -190,7 +197,8 @@ void run_talby(const TalbyCliOptions& opt) {
   }
   if (!opt.save_job_model.empty()) model::write_talby_job_model(opt.save_job_model, jm);
   if (opt.output.empty()) {
-    fmt::print("{}: the job layer fitted on {} ({} sessions, {} jobs)\n", opt.save_job_model, jm.source,
+    fmt::print(report_to, "{}: the job layer fitted on {} ({} sessions, {} jobs)\n",
+               opt.save_job_model == "-" ? "standard output" : opt.save_job_model, jm.source,
                group_thousands(jm.sessions), group_thousands(jm.jobs));
     return;
   }
@@ -206,7 +214,7 @@ void run_talby(const TalbyCliOptions& opt) {
     j["command"] = "generate talby";
     j["output"] = opt.output;
     j.update(model::to_json(o, p, jm, st));
-    fmt::print(opt.output == "-" ? stderr : stdout, "{}\n", base::json_text(j, 2));
+    fmt::print(report_to, "{}\n", base::json_text(j, 2));
     return;
   }
   if (opt.output == "-") return;
@@ -231,7 +239,7 @@ void run_talby(const TalbyCliOptions& opt) {
                      st.jobs_per_day, p.jobs_per_day, st.offered_load, p.load, st.runtime_median, st.size_median);
   out += fmt::format("job layer: fitted on {} ({} processors, {} sessions){}\n", jm.source, jm.procs,
                      group_thousands(jm.sessions), opt.job_model.empty() ? "" : fmt::format(", read from {}", opt.job_model));
-  fmt::print("{}", out);
+  fmt::print(report_to, "{}", out);
 }
 
 }  // namespace
