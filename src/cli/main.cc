@@ -31,7 +31,7 @@ namespace {
 // --jobs-out, compare --csv, sessions --users-output), elsewhere it gave "'': cannot replace the file".
 void refuse_bad_values(CLI::App& app) {
   for (CLI::Option* o : app.get_options()) {
-    if (o->get_type_size_max() > 0)
+    if (o->get_expected_max() != 0 && o->get_type_size_max() != 0)  // takes a value (a flag does not)
       o->check(CLI::Validator(
           [](std::string& v) {
             return v.empty() ? std::string("an empty value (a value was expected: an unset shell variable?)") : "";
