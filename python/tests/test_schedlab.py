@@ -524,6 +524,9 @@ def test_generators_and_estimate_models_return_dataframes(tmp_path):
     df, rep = schedlab.generate_estimates(KTH, "f", "f=1", seed=3)
     assert (df["requested_time"] >= df["run_time"].clip(lower=1)).all()
     assert rep["assigned"] == len(df)
+    # A model named as a sweep spec names it, its parameters after ':' (it was "unknown estimate model").
+    same, _ = schedlab.generate_estimates(KTH, "f:f=1", seed=3)
+    assert list(same["requested_time"]) == list(df["requested_time"])
     # A fitted model file, as the CLI's --params FILE, gives the CLI's log.
     model = tmp_path / "song.json"
     subprocess.run([CLI, "estimates", "fit", KTH, "--model", "song", "-o", str(model)], check=True, capture_output=True)

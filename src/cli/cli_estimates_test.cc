@@ -43,6 +43,19 @@ TEST(CliEstimates, GenerateIsByteIdenticalForASeedAndNotesTheModel) {
                          " estimates generate --model " + model),
               std::string::npos);
   }
+  // A model named as a sweep spec names it ("f:f=3") is the model with those parameters (it was "unknown estimate
+  // model"); --params merge after it.
+  ASSERT_EQ(run_cli({"estimates", "generate", trace_path(kKth), "--model", "f", "--params", "f=3", "-o",
+                     dir.file("p.swf")})
+                .exit_code,
+            0);
+  const auto spec = run_cli({"estimates", "generate", trace_path(kKth), "--model", "f:f=3", "-o", dir.file("s.swf")});
+  ASSERT_EQ(spec.exit_code, 0) << spec.err;
+  EXPECT_EQ(read_file(dir.file("s.swf")), read_file(dir.file("p.swf")));
+  const auto later = run_cli({"estimates", "generate", trace_path(kKth), "--model", "f:f=2", "--params", "f=3", "-o",
+                              dir.file("l.swf")});
+  ASSERT_EQ(later.exit_code, 0) << later.err;
+  EXPECT_EQ(read_file(dir.file("l.swf")), read_file(dir.file("p.swf")));
 }
 
 TEST(CliEstimates, FitThenGenerateThenCompare) {

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <fmt/core.h>
@@ -132,7 +133,12 @@ struct GenerateOptions {
   bool json = false, skip_invalid = false;
 };
 
-void run_generate(const GenerateOptions& o) {
+void run_generate(const GenerateOptions& opt) {
+  // --model NAME:k=v,k=v as a sweep names a model (it was "unknown estimate model"); --params merge after it.
+  GenerateOptions o = opt;
+  std::string text;
+  std::tie(o.model, text) = model::split_model_spec(opt.model);
+  if (!text.empty()) o.params.insert(o.params.begin(), text);
   const nlohmann::json params = model::load_params(o.params);
   model::check_estimate_model(o.model, params);  // before the log is read
   std::vector<std::string> inputs = o.params;  // a parameter may be a fitted-model file
@@ -244,7 +250,9 @@ void add_estimates_command(CLI::App& app) {
       "generate", "Write the log with field 9 replaced by a model's estimates (tsafrir, song, accurate, f, feit, "
                   "x2, shfl); jobs with an unknown runtime keep theirs");
   gen->add_option("TRACE", go->path, kLogInputHelp)->required();
-  gen->add_option("--model", go->model, "tsafrir, song, accurate, f, feit, x2 or shfl")->required();
+  gen->add_option("--model", go->model,
+                  "tsafrir, song, accurate, f, feit, x2 or shfl; NAME:k=v,k=v gives parameters too, as in a sweep spec")
+      ->required();
   gen->add_option("--params", go->params,
                   "a model file from 'estimates fit' or k=v,k=v (e.g. tmax=18h,tmax_share=23.8,bins=5m:25/15m:10; "
                   "f=3; max=24h) or a JSON object ('{\"f\": 3}'); repeatable, later values win");

@@ -158,12 +158,6 @@ int64_t spec_line(const SweepSpec& s, const std::string& key) {
   return 0;
 }
 
-std::pair<std::string, std::string> split_model(const std::string& m) {
-  const auto colon = m.find(':');
-  if (colon == std::string::npos) return {m, ""};
-  return {m.substr(0, colon), m.substr(colon + 1)};
-}
-
 }  // namespace
 
 SweepSpec parse_sweep_spec(const std::string& text, const std::string& name) {
@@ -318,7 +312,7 @@ std::vector<SweepRun> expand_sweep(const SweepSpec& s) {
   };
   const auto check_model = [&](const std::string& m, int64_t line) {
     if (m == "real" || !models.insert(m).second) return;
-    const auto [model, params] = split_model(m);
+    const auto [model, params] = model::split_model_spec(m);
     const auto& names = model::estimate_model_names();
     if (std::find(names.begin(), names.end(), model) == names.end()) {
       std::string known = "real";
@@ -563,7 +557,7 @@ SweepRow run_one(const SweepRun& r, const swf::Log& log, const std::string& file
       swf::Log copy;  // the estimate model rewrites field 9 of a copy; the shared log stays untouched
       copy.header = log.header;
       copy.records = log.records;
-      const auto [name, params] = split_model(r.estimate_model);
+      const auto [name, params] = model::split_model_spec(r.estimate_model);
       (void)model::apply_estimate_model(name, model::parse_params_text(params), copy.records, r.seed);
       result = to_json(run_simulation(prepared, copy));
     }

@@ -298,6 +298,12 @@ nlohmann::json parse_params_text(const std::string& text) {
   return j;
 }
 
+std::pair<std::string, std::string> split_model_spec(const std::string& spec) {
+  const auto colon = spec.find(':');
+  if (colon == std::string::npos) return {spec, ""};
+  return {spec.substr(0, colon), spec.substr(colon + 1)};
+}
+
 nlohmann::json load_params(const std::vector<std::string>& items) {
   nlohmann::json params = nlohmann::json::object();
   for (const auto& item : items) {

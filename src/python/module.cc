@@ -824,7 +824,10 @@ PYBIND11_MODULE(_core, m) {
   m.def("estimates_generate", [](const LogPtr& l, const std::string& model, const std::vector<std::string>& params,
                                   uint64_t seed) {
     std::vector<swf::Record> records = l->records;
-    const auto rep = model::apply_estimate_model(model, model::load_params(params), records, seed);
+    auto [name, text] = model::split_model_spec(model);  // "f:f=3", as a sweep names a model
+    std::vector<std::string> items = params;
+    if (!text.empty()) items.insert(items.begin(), text);
+    const auto rep = model::apply_estimate_model(name, model::load_params(items), records, seed);
     swf::Header h = l->header;
     h.add_note(model::estimate_model_note(rep, seed));  // the CLI's note
     return py::make_tuple(with_records(l, std::move(records), std::move(h)), json_out(model::to_json(rep)));

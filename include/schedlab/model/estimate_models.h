@@ -20,6 +20,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -55,6 +56,9 @@ nlohmann::json parse_params_text(const std::string& text);
 // or, without '=', the path of a file holding one JSON object (a fitted model of `estimates fit`). Throws
 // ModelError naming the file when it cannot be read or is not a JSON object.
 nlohmann::json load_params(const std::vector<std::string>& items);
+// A model named as a sweep spec names it, "NAME" or "NAME:k=v,k=v": its name and its parameter text ("" without
+// ':'), for load_params ahead of any further items (`estimates generate --model f:f=3`, as in a sweep).
+std::pair<std::string, std::string> split_model_spec(const std::string& spec);
 // A duration "3600", "60m", "18h", "1d", "90s" in seconds (base/duration.h), 1 s to 2^31 - 1 s. Throws
 // ModelError.
 int32_t parse_duration(const std::string& text);
