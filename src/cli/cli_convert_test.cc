@@ -159,6 +159,26 @@ TEST(CliConvert, DashIsSwfOnStandardInputAndOutput) {
   EXPECT_NE(full.err.find("standard output: write error: No space left on device"), std::string::npos) << full.err;
 }
 
+// `sacct -P ... | schedlab convert --from sacct - out.swf`: standard input, plain or gzip, named <stdin> in messages
+// ("-" was "no such file").
+TEST(CliConvert, SacctFromStandardInput) {
+  TempDir dir;
+  const std::string text =
+      "JobID|JobName|User|Submit|Start|End|State|AllocCPUS|ReqCPUS|Timelimit\n"
+      "21|solo|bob|2026-01-05T10:01:00|2026-01-05T10:01:00|2026-01-05T10:02:00|COMPLETED|1|1|00:10:00\n"
+      "22|two|ann|2026-01-05T10:03:00|2026-01-05T10:04:00|2026-01-05T10:09:00|COMPLETED|4|4|01:00:00\n";
+  write_file(dir.file("s.txt"), text);
+  const CliResult file = run_cli({"convert", "--from", "sacct", "--timezone", "UTC", dir.file("s.txt"), "-"});
+  ASSERT_EQ(file.exit_code, 0) << file.err;
+  const CliResult piped = run_cli({"convert", "--from", "sacct", "--timezone", "UTC", "-", "-"}, text);
+  ASSERT_EQ(piped.exit_code, 0) << piped.err;
+  EXPECT_EQ(swf::parse_log(piped.out, "stdout").records, swf::parse_log(file.out, "stdout").records);
+  EXPECT_EQ(swf::parse_log(piped.out, "stdout").records.size(), 2u);
+  const CliResult bad = run_cli({"convert", "--from", "sacct", "-", dir.file("x.swf")}, "garbage|x\n");
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_NE(bad.err.find("<stdin>:1: column JobID is missing"), std::string::npos) << bad.err;
+}
+
 TEST(CliConvert, BadCsvGivesFileLineColumn) {
   TempDir dir;
   write_file(dir.file("bad.csv"), "job_number,submit,wait_time\n");

@@ -88,6 +88,17 @@ TEST(CliReport, SweepPage) {
       EXPECT_EQ(p["value"], sim["metrics"]["bounded_slowdown"]["mean"]);
     }
   EXPECT_TRUE(found);
+  // The results piped in (`schedlab sweep s.toml -o - | schedlab report --sweep - ...`): the same page data ("-"
+  // was "no such file").
+  const CliResult piped = run_cli({"report", "--sweep", "-", "--metric", "bounded_slowdown_mean", "-o",
+                                   dir.file("p.html")},
+                                  read_file(dir.file("r.csv")));
+  ASSERT_EQ(piped.exit_code, 0) << piped.err;
+  nlohmann::json from_file = d, from_stdin = page_data(read_file(dir.file("p.html")));
+  EXPECT_EQ(from_stdin["title"], "<stdin>");
+  from_file.erase("title");
+  from_stdin.erase("title");
+  EXPECT_EQ(from_stdin, from_file);
 }
 
 // Each bad input: a non-zero exit, a message naming the problem, and no page (not even a partial one); an earlier

@@ -36,11 +36,12 @@ void run_report(const ReportCliOptions& opt) {
   const auto t0 = std::chrono::steady_clock::now();
   nlohmann::json data;
   if (!opt.sweep.empty()) {
-    data = experiments::sweep_report_data(swf::read_text(opt.sweep), opt.sweep, opt.metric, opt.x);
+    data = experiments::sweep_report_data(swf::read_text(opt.sweep), opt.sweep == "-" ? "<stdin>" : opt.sweep,
+                                          opt.metric, opt.x);
     if (!opt.title.empty()) data["title"] = opt.title;
   } else {
     experiments::ReportOptions ro;
-    ro.title = opt.title.empty() ? opt.log : opt.title;
+    ro.title = !opt.title.empty() ? opt.title : opt.log == "-" ? "<stdin>" : opt.log;
     ro.schedulers = base::parse_spec_list(opt.schedulers, "scheduler");
     ro.predictor = opt.predictor;
     ro.procs = opt.procs;

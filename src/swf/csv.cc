@@ -1,5 +1,7 @@
 #include "schedlab/swf/csv.h"
 
+#include <unistd.h>
+
 #include <zlib.h>
 
 #include <charconv>
@@ -61,16 +63,29 @@ void append_record(std::string& buf, const Record& r) {
 
 }  // namespace
 
-std::string read_text(const std::string& path) {
+std::string read_text(const std::string& path_arg) {
   std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) throw ReadError(fmt::format("{}: no such file", path));
-  if (std::filesystem::is_directory(path, ec)) throw ReadError(fmt::format("{}: is a directory", path));
-  gzFile gz = gzopen(path.c_str(), "rb");
-  if (gz == nullptr) throw ReadError(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
+  const bool from_stdin = path_arg == "-";
+  const std::string path = from_stdin ? "<stdin>" : path_arg;  // as the SWF reader names it
+  gzFile gz = nullptr;
+  if (from_stdin) {
+    const int fd = ::dup(STDIN_FILENO);  // gzclose closes it; standard input stays open
+    if (fd >= 0) gz = gzdopen(fd, "rb");
+    if (gz == nullptr) {
+      if (fd >= 0) ::close(fd);
+      throw ReadError(fmt::format("{}: cannot read: {}", path, std::strerror(errno)));
+    }
+  } else {
+    if (!std::filesystem::exists(path, ec)) throw ReadError(fmt::format("{}: no such file", path));
+    if (std::filesystem::is_directory(path, ec)) throw ReadError(fmt::format("{}: is a directory", path));
+    gz = gzopen(path.c_str(), "rb");
+    if (gz == nullptr) throw ReadError(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
+  }
   std::string text;
   // A plain file's size is what it holds: reserved, its text is not copied again at each doubling (a gzip file
   // grows as before).
-  if (const auto size = std::filesystem::file_size(path, ec); !ec && gzdirect(gz) == 1) text.reserve(size);
+  if (const auto size = std::filesystem::file_size(path, ec); !from_stdin && !ec && gzdirect(gz) == 1)
+    text.reserve(size);
   char chunk[1 << 16];
   for (;;) {
     const int n = gzread(gz, chunk, sizeof chunk);

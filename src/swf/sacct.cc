@@ -366,7 +366,7 @@ Log parse_sacct(std::string_view text, const std::string& name, const SacctOptio
 }
 
 Log read_sacct(const std::string& path, const SacctOptions& options, SacctReport* report) {
-  return parse_sacct(read_text(path), path, options, report);
+  return parse_sacct(read_text(path), path == "-" ? "<stdin>" : path, options, report);
 }
 
 std::vector<std::string> sacct_warnings(const SacctReport& report, const std::string& path) {

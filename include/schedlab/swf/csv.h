@@ -43,7 +43,8 @@ void write_csv(std::ostream& out, const Header& header, const std::vector<Record
 // Reads a CSV log (plain or gzip). Throws ReadError on bad input, with file:line:column.
 Log read_csv(const std::string& path);
 
-// The whole of a text file, plain or gzip (by content). Throws ReadError naming the file.
+// The whole of a text file, plain or gzip (by content); "-" is standard input, named "<stdin>" in messages.
+// Throws ReadError naming the file.
 std::string read_text(const std::string& path);
 
 // Parses CSV text held in memory; `name` stands for the file name in messages.
