@@ -240,7 +240,9 @@ void add_simulate_command(CLI::App& app) {
                 "raise the estimate of jobs that ran longer than it to their runtime");
   add_sim_options(cmd, args->sim, "leave the first fraction of terminated jobs out of the averages (default 0)");
   cmd->add_flag("--json", args->json, "print one JSON document");
-  cmd->add_option("--jobs-out", args->jobs_out, "write per-job results (.csv or .swf, optionally .gz; - = CSV on standard output, instead of the report)");
+  cmd->add_option("--jobs-out", args->jobs_out,
+                  "write per-job results (.csv or .swf, optionally .gz; - = CSV on standard output, instead of the "
+                  "report)");
   cmd->add_flag("--check", args->check, "verify the simulator's invariants while simulating");
   cmd->add_flag("--event-cost", args->event_cost,
                 "time the scheduler at every event and report its cost against the queue length");

@@ -134,7 +134,8 @@ void add_sweep_command(CLI::App& app) {
                "seeds ...): every log read once, runs on threads, one row per run in a fixed order, resumable; or "
                "a Slurm job array (--slurm DIR) whose shards `sweep collect` merges. Format: docs/sweeps.md");
   cmd->add_option("SPEC", opt->spec, "the sweep spec (TOML)");
-  cmd->add_option("-o,--output", opt->output, "results file (re-running with it skips the runs already there; - = standard output, no resuming)");
+  cmd->add_option("-o,--output", opt->output,
+                  "results file (re-running with it skips the runs already there; - = standard output, no resuming)");
   cmd->add_option("--format", opt->format, "csv or jsonl")->capture_default_str();
   cmd->add_option("--threads", opt->threads, "runs in parallel (0 = all cores; the rows do not depend on it)")
       ->capture_default_str();

@@ -23,8 +23,9 @@
 // Errors: ProfilerDbError with a message that starts with the database path: a missing file (read mode), a
 // directory, a file that is not SQLite, an SQLite database of another application or with other tables, an
 // empty database opened for reading, another format version, a path that names no file ("", "-", ":memory:":
-// SQLite's temporary and in-memory databases, whose ingest would be lost without a word), a corrupt file (PRAGMA quick_check on open and
-// sanity checks of every entry on load: bucket ranges, n > 0, Σp >= n, n·Σt² >= (Σt)²).
+// SQLite's temporary and in-memory databases, whose ingest would be lost without a word), a corrupt file
+// (PRAGMA quick_check on open and sanity checks of every entry on load: bucket ranges, n > 0, Σp >= n,
+// n·Σt² >= (Σt)²).
 #pragma once
 
 #include <cstdint>
