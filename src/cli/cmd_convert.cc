@@ -32,8 +32,6 @@ void check_format_name(const std::string& path, const char* role) {
       role, path, std::string_view(role) == "input" ? "input" : "output"));
 }
 
-std::string output_name(const std::string& path) { return path == "-" ? "standard output" : path; }
-
 struct ConvertOptions {
   std::string in, out, from = "auto", timezone;
   bool keep_unstarted = false;

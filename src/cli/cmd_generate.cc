@@ -91,7 +91,7 @@ void run_profiler_experiment(const ProfilerExperimentCliOptions& opt) {
                        e.jobs > 0 ? fmt::format("{:.1f}", e.mean_runtime) : "-");
   if (training_runs > 0)
     out += fmt::format("training log {}: {} runs of each executable, {} records\n",
-                       opt.training_out == "-" ? "standard output" : opt.training_out, training_runs,
+                       output_name(opt.training_out), training_runs,
                        group_thousands(static_cast<int64_t>(training.size())));
   fmt::print(report_to, "{}", out);
 }
@@ -198,7 +198,7 @@ void run_talby(const TalbyCliOptions& opt) {
   if (!opt.save_job_model.empty()) model::write_talby_job_model(opt.save_job_model, jm);
   if (opt.output.empty()) {
     fmt::print(report_to, "{}: the job layer fitted on {} ({} sessions, {} jobs)\n",
-               opt.save_job_model == "-" ? "standard output" : opt.save_job_model, jm.source,
+               output_name(opt.save_job_model), jm.source,
                group_thousands(jm.sessions), group_thousands(jm.jobs));
     return;
   }

@@ -110,7 +110,7 @@ void run_sweep_command(const SweepCliOptions& opt) {
   // With the rows on standard output, the summary goes beside the progress.
   fmt::print(opt.output == "-" ? stderr : stdout,
              "{}: {} runs{}: {} run now, {} already there; {} failed; wall time {:.1f} s\n",
-             opt.output == "-" ? "standard output" : opt.output, mine,
+             output_name(opt.output), mine,
              so.shards > 1 ? fmt::format(" of shard {}/{} ({} in all)", so.shard, so.shards, sum.total) : "", sum.run,
              sum.skipped, sum.failed, sum.seconds);
 }
@@ -122,7 +122,7 @@ struct CollectCliOptions {
 void run_collect(const CollectCliOptions& opt) {
   const experiments::SweepCollectSummary sum = experiments::collect_sweep_array(opt.dir, opt.output);
   fmt::print(opt.output == "-" ? stderr : stdout, "{}: {} runs from {} shards\n",
-             opt.output == "-" ? "standard output" : opt.output, sum.runs, sum.shards);
+             output_name(opt.output), sum.runs, sum.shards);
 }
 
 }  // namespace

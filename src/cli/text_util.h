@@ -17,6 +17,9 @@ inline constexpr const char* kLogInputHelp =
 inline constexpr const char* kLogOutputHelp =
     "output log: SWF, or CSV for a .csv or .csv.gz name (.gz compresses; - = standard output SWF)";
 
+// An output path as messages name it: "-" is "standard output".
+inline std::string output_name(const std::string& path) { return path == "-" ? "standard output" : path; }
+
 // 28489 -> "28,489" (negative numbers keep their sign).
 std::string group_thousands(int64_t n);
 

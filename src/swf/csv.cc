@@ -84,8 +84,8 @@ std::string read_text(const std::string& path_arg) {
   std::string text;
   // A plain file's size is what it holds: reserved, its text is not copied again at each doubling (a gzip file
   // grows as before).
-  if (const auto size = std::filesystem::file_size(path, ec); !from_stdin && !ec && gzdirect(gz) == 1)
-    text.reserve(size);
+  if (!from_stdin)
+    if (const auto size = std::filesystem::file_size(path, ec); !ec && gzdirect(gz) == 1) text.reserve(size);
   char chunk[1 << 16];
   for (;;) {
     const int n = gzread(gz, chunk, sizeof chunk);
