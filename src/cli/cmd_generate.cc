@@ -129,7 +129,8 @@ void run_locality(const LocalityCliOptions& opt) {
   }();
   swf::write_swf_or_csv(opt.output, model::locality_header(log.header, opt.from, o, stats), jobs);
   if (opt.output == "-") return;
-  fmt::print("{}: {} jobs in {} runs (mean run length {:.3f}) from {} jobs of {}{}, theta {}, seed {}\n", opt.output,
+  fmt::print("{}: {} jobs in {} runs (the model's mean run length E[R] {:.3f}) from {} jobs of {}{}, theta {}, seed {}\n",
+             opt.output,
              group_thousands(static_cast<int64_t>(jobs.size())), group_thousands(stats.runs), stats.mean_run_length,
              group_thousands(stats.pool), opt.from,
              stats.left_out.empty() ? "" : " (" + model::left_out_text(stats) + ")", o.theta, o.seed);

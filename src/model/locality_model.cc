@@ -244,7 +244,8 @@ swf::Header locality_header(const swf::Header& log_header, const std::string& so
                  fmt::format("theta {}, max_repetitions {}, repeat {}, arrivals {}, think {} s, seed {}", o.theta,
                              o.max_repetitions, locality_repeat_name(o.repeat), locality_arrivals_name(o.arrivals), o.think,
                              o.seed),
-                 fmt::format("{} runs, mean run length {:.4f}; log rate {:.2f} jobs/day, runs start at {:.2f}/day",
+                 fmt::format("{} runs, the model's mean run length E[R] {:.4f}; log rate {:.2f} jobs/day, runs start "
+                             "at {:.2f}/day",
                              stats.runs, stats.mean_run_length, stats.log_rate_per_day, stats.run_rate_per_day)});
   return h;
 }
