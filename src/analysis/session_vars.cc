@@ -79,7 +79,8 @@ double workday_share(int64_t a, int64_t b) {
 
 std::vector<int64_t> utc_offsets(const swf::Header& header, const std::vector<int64_t>& times) {
   if (!header.unix_start_time)
-    throw std::invalid_argument("the log's header has no UnixStartTime: day/night and weekday/weekend need it");
+    throw std::invalid_argument(fmt::format(
+        "the log's header has no UnixStartTime: day/night and weekday/weekend need it ({})", trace::kAddUnixStartTime));
   const std::string zone = trace::log_time_zone(header);
   // An unknown name would be read as UTC by the C library, and every local time would be off in silence.
   if (!trace::time_zone_known(header))

@@ -114,7 +114,8 @@ TalbyJobModel fit_talby_job_layer(const swf::Log& log, const std::string& source
   if (m.procs <= 0) throw std::invalid_argument(fmt::format("{}: the machine size is unknown", source));
   if (!log.header.unix_start_time) {
     throw std::invalid_argument(fmt::format(
-        "{}: no UnixStartTime in the header: the session classes and start times need the log's local time", source));
+        "{}: no UnixStartTime in the header: the session classes and start times need the log's local time ({})",
+        source, trace::kAddUnixStartTime));
   }
   if (std::none_of(log.records.begin(), log.records.end(), [](const swf::Record& r) { return r.user_id >= 0; }))
     throw std::invalid_argument(fmt::format("{}: no job has a user (field 12): there are no sessions to fit", source));

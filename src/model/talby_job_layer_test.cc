@@ -183,7 +183,15 @@ TEST(TalbyJobLayer, FitRejectsLogsWithoutWhatTheModelNeeds) {
   EXPECT_THROW(fit_talby_job_layer(log, "nouser.swf"), std::invalid_argument);
   log = kth();
   log.header.unix_start_time.reset();
-  EXPECT_THROW(fit_talby_job_layer(log, "notime.swf"), std::invalid_argument);
+  try {
+    fit_talby_job_layer(log, "notime.swf");
+    ADD_FAILURE() << "no UnixStartTime was not refused";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("notime.swf: no UnixStartTime in the header: the session classes and start "
+                                         "times need the log's local time (add the header line '; UnixStartTime: N'"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(TalbyJobLayer, DrawnSessionsAreOneSessionOnTheMachine) {

@@ -54,4 +54,8 @@ std::optional<std::string> format_log_time(int64_t seconds, const swf::Header& h
 // The same, and nullopt too when the zone is not in the system's database (reports then show seconds).
 std::optional<std::string> format_log_time_if_known(int64_t seconds, const swf::Header& header);
 
+// What to do about a header without UnixStartTime, for the messages of the analyses that need local time.
+inline constexpr std::string_view kAddUnixStartTime =
+    "add the header line '; UnixStartTime: N', N the Unix time of the log's second 0";
+
 }  // namespace schedlab::trace
