@@ -109,6 +109,43 @@ TEST(PredUserLast2Test, OrderBySubmitOrByEnd) {
   }
 }
 
+// pyss's rule (the authors' public simulator): the estimate until the user has two finished jobs, and
+// propagation to the user's waiting jobs only.
+TEST(PredUserLast2Test, MinJobsAndRunningGivePyssRule) {
+  Driver d("user-last2:order=end;min_jobs=2");
+  const Job a = job(0, 7, 0, 1000), b = job(1, 7, 0, 1000);
+  d.arrive(a), d.arrive(b);
+  d.run(a, 0, 300);
+  EXPECT_EQ(d.arrive(job(2, 7, 400, 1000)), 1000);  // one finished job: still the estimate
+  d.run(b, 0, 401);
+  EXPECT_EQ(d.arrive(job(3, 7, 500, 1000)), 350);   // two: (300 + 401) / 2 rounded down
+  EXPECT_EQ(d.arrive(job(4, 7, 500, 200)), 200);    // never above the estimate
+
+  for (const bool running : {true, false}) {
+    Driver p(std::string("user-last2:propagate=1;min_jobs=2;running=") + (running ? "1" : "0"));
+    const Job x = job(0, 1, 0, 1000), y = job(1, 1, 0, 1000), waiting = job(2, 1, 0, 1000),
+              started = job(3, 1, 0, 1000);
+    p.arrive(x), p.arrive(y), p.arrive(waiting), p.arrive(started);
+    p.p->on_start(5, started, 1000, p.u);
+    p.run(x, 0, 100);
+    EXPECT_TRUE(p.u.empty());  // one finished job: nothing changes
+    p.run(y, 0, 200);          // mean 150: the waiting job; the running one has run 195 s, past it: kept
+    ASSERT_EQ(p.u.size(), 1u);
+    EXPECT_EQ(p.u[0].job, 2);
+    EXPECT_EQ(p.u[0].prediction, 150);
+    p.u.clear();
+    const Job fresh = job(4, 1, 200, 1000);
+    p.arrive(fresh);
+    p.p->on_start(200, fresh, 150, p.u);
+    p.run(waiting, 200, 210);  // (200 + 10) / 2 = 105: the fresh job (run 10 s) re-predicted only with running=1
+    ASSERT_EQ(p.u.size(), running ? 1u : 0u) << running;
+    if (running) {
+      EXPECT_EQ(p.u[0].job, 4);
+      EXPECT_EQ(p.u[0].prediction, 105);
+    }
+  }
+}
+
 TEST(RuhTest, MedianOfLastThreeAndPropagation) {
   Driver d("ruh");
   Job js[6];

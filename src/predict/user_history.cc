@@ -51,7 +51,7 @@ void UserHistoryPredictor::on_termination(int64_t now, const Job& job, int64_t s
   if (!propagate_) return;
   for (const JobId id : list) {
     Entry& other = entries_[static_cast<size_t>(id)];
-    if (other.missed) continue;
+    if (other.missed || (other.start >= 0 && !propagate_running_)) continue;
     const int64_t p = std::max<int64_t>(0, predict(other));
     if (p == other.prediction) continue;
     if (other.start >= 0 && p <= now - other.start) continue;  // would be overdue at once: keep the old one
@@ -76,7 +76,7 @@ void UserHistoryPredictor::on_deadline_miss(int64_t now, const Job& job, int64_t
 
 int64_t UserLast2Predictor::predict(const Entry& e) const {
   const auto u = static_cast<size_t>(e.user);
-  if (u >= history_.size() || history_[u].count == 0) return e.job.estimate;
+  if (u >= history_.size() || history_[u].count < min_jobs_) return e.job.estimate;
   const History& h = history_[u];
   const int64_t p = h.count == 1 ? h.last[0].runtime : (h.last[0].runtime + h.last[1].runtime) / 2;
   return std::min(p, e.job.estimate);
@@ -134,7 +134,12 @@ const std::vector<base::ParamDecl>& user_last2_params() {
   static const std::vector<base::ParamDecl> d = {
       {.name = "order", .type = base::ParamType::kChoice, .default_value = "submit",
        .help = "the user's two most recent jobs by submit time, or by end time", .choices = {"submit", "end"}},
-      propagate_param("0")};
+      propagate_param("0"),
+      {.name = "min_jobs", .type = base::ParamType::kInt, .default_value = "1",
+       .help = "the user's finished jobs needed before their mean replaces the estimate (2: pyss's rule)", .min = 1,
+       .max = 2},
+      {.name = "running", .type = base::ParamType::kBool, .default_value = "1",
+       .help = "propagation re-predicts the user's running jobs too (0: waiting jobs only, as pyss)"}};
   return d;
 }
 
@@ -147,7 +152,8 @@ const std::vector<base::ParamDecl>& ruh_params() {
 }
 
 std::unique_ptr<Predictor> make_user_last2(const PredictorConfig&, const base::Params& p) {
-  return std::make_unique<UserLast2Predictor>(p.get_string("order") == "submit", p.get_bool("propagate"));
+  return std::make_unique<UserLast2Predictor>(p.get_string("order") == "submit", p.get_bool("propagate"),
+                                              static_cast<int>(p.get_int("min_jobs")), p.get_bool("running"));
 }
 
 std::unique_ptr<Predictor> make_ruh(const PredictorConfig&, const base::Params& p) {

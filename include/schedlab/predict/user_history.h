@@ -15,7 +15,10 @@
 //   never above the estimate. "Most recent" = by submission (order=submit, default: the two finished jobs
 //   with the latest submit times, ties by job id) or by termination (order=end). order=submit reproduces
 //   Table 3 of the 2007 paper (EASY++), order=end does not (docs/predictors.md). Mean rounded down to whole
-//   seconds. Parameters: order=submit|end, propagate=0|1 (default 0).
+//   seconds. Parameters: order=submit|end, propagate=0|1 (default 0), min_jobs=1|2 (the finished jobs needed
+//   before the history replaces the estimate, default 1), running=0|1 (propagation re-predicts running jobs
+//   too, default 1). `order=end;propagate=1;min_jobs=2;running=0` is the rule of pyss, the authors' public
+//   simulator (bench/peer_pyss.sh compares the two job by job).
 // - `ruh` (Talby's Recent User History): the median runtime of the user's last 3 terminated jobs (by
 //   termination); fewer than 3 → the estimate; never above the estimate. Parameters: propagate=0|1
 //   (default 0), jobs=N (history length, default 3; median of an even count = lower-rounded mean of the two
@@ -58,7 +61,8 @@ class UserHistoryPredictor : public Predictor {
     int64_t prediction = 0;
     bool missed = false;
   };
-  explicit UserHistoryPredictor(bool propagate) : propagate_(propagate) {}
+  explicit UserHistoryPredictor(bool propagate, bool propagate_running = true)
+      : propagate_(propagate), propagate_running_(propagate_running) {}
   UserHistoryPredictor(const UserHistoryPredictor&) = default;
 
   // The number of users seen (dense indices 0..users()-1).
@@ -78,6 +82,7 @@ class UserHistoryPredictor : public Predictor {
  private:
   Entry* entry(JobId id);
   bool propagate_ = false;
+  bool propagate_running_ = true;  // propagation re-predicts running jobs too
   std::unordered_map<int32_t, int32_t> user_index_;
   std::vector<std::vector<JobId>> active_;  // per dense user
   std::vector<Entry> entries_;              // per JobId
@@ -85,7 +90,8 @@ class UserHistoryPredictor : public Predictor {
 
 class UserLast2Predictor final : public UserHistoryPredictor {
  public:
-  UserLast2Predictor(bool by_submit, bool propagate) : UserHistoryPredictor(propagate), by_submit_(by_submit) {}
+  UserLast2Predictor(bool by_submit, bool propagate, int min_jobs = 1, bool propagate_running = true)
+      : UserHistoryPredictor(propagate, propagate_running), by_submit_(by_submit), min_jobs_(min_jobs) {}
   std::unique_ptr<Predictor> clone() const override { return std::make_unique<UserLast2Predictor>(*this); }
   std::string_view name() const override { return "user-last2"; }
 
@@ -102,6 +108,7 @@ class UserLast2Predictor final : public UserHistoryPredictor {
   int64_t predict(const Entry& entry) const override;
   void record(int64_t now, const Entry& entry, int64_t runtime) override;
   bool by_submit_;
+  int min_jobs_;  // 1 or 2
   std::vector<History> history_;
 };
 
