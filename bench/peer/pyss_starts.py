@@ -71,55 +71,25 @@ Base = {"fcfs": FcfsScheduler, "easy": EasyBackfillScheduler, "easy-sjbf": EasyS
         "easy++": EasyPlusPlusScheduler}[name]
 
 
-class PerInstantEasy(Base):
-    """EASY / EASY-SJBF / Maui: the handlers only record the event; run() calls _schedule_jobs once per instant."""
+class PerInstant(Base):
+    """FCFS / EASY / EASY-SJBF / Maui / EASY+ / EASY++: the handlers only record the event (and, for EASY++, the
+    user's history, as pyss's do); at_instant_end calls _schedule_jobs once per instant."""
 
     def new_events_on_job_submission(self, job, now):
         self.cpu_snapshot.archive_old_slices(now)
         if isinstance(self, MauiScheduler):  # its arrival rank, which breaks ties
             job.maui_counter = self.maui_counter
             self.maui_counter += 1
-        self.unscheduled_jobs.append(job)
-        return []
-
-    def new_events_on_job_termination(self, job, now):
-        self.cpu_snapshot.archive_old_slices(now)
-        self.cpu_snapshot.delTailofJobFromCpuSlices(job)
-        return []
-
-    def at_instant_end(self, now):
-        return [JobStartEvent(now, job) for job in self._schedule_jobs(now)]
-
-
-class PerInstantFcfs(FcfsScheduler):
-    def new_events_on_job_submission(self, job, now):
-        self.cpu_snapshot.archive_old_slices(now)
-        self.waiting_queue_of_jobs.append(job)
-        return []
-
-    def new_events_on_job_termination(self, job, now):
-        self.cpu_snapshot.archive_old_slices(now)
-        self.cpu_snapshot.delTailofJobFromCpuSlices(job)
-        return []
-
-    def at_instant_end(self, now):
-        return [JobStartEvent(now, job) for job in self._schedule_jobs(now)]
-
-
-class PerInstantEasyPlusPlus(Base):
-    """EASY+ / EASY++: the handlers record the event and the user's history (pyss's), then one call per instant."""
-
-    def new_events_on_job_submission(self, job, now):
-        if job.user_id not in self.user_run_time_last:
+        if isinstance(self, EasyPlusPlusScheduler) and job.user_id not in self.user_run_time_last:
             self.user_run_time_prev[job.user_id] = None
             self.user_run_time_last[job.user_id] = None
-        self.cpu_snapshot.archive_old_slices(now)
-        self.unscheduled_jobs.append(job)
+        (self.waiting_queue_of_jobs if isinstance(self, FcfsScheduler) else self.unscheduled_jobs).append(job)
         return []
 
     def new_events_on_job_termination(self, job, now):
-        self.user_run_time_prev[job.user_id] = self.user_run_time_last[job.user_id]
-        self.user_run_time_last[job.user_id] = job.actual_run_time
+        if isinstance(self, EasyPlusPlusScheduler):
+            self.user_run_time_prev[job.user_id] = self.user_run_time_last[job.user_id]
+            self.user_run_time_last[job.user_id] = job.actual_run_time
         self.cpu_snapshot.archive_old_slices(now)
         self.cpu_snapshot.delTailofJobFromCpuSlices(job)
         return []
@@ -164,8 +134,7 @@ if predictor == "perfect":  # schedlab's predictor perfect (pyss's PerfectEasyBa
 if mode == "per-event":
     scheduler = Base(procs)
 else:
-    scheduler = {"fcfs": PerInstantFcfs, "conservative": PerInstantConservative, "easy+": PerInstantEasyPlusPlus,
-                 "easy++": PerInstantEasyPlusPlus}.get(name, PerInstantEasy)(procs)
+    scheduler = (PerInstantConservative if name == "conservative" else PerInstant)(procs)
 queue = Simulator(jobs, procs, scheduler).event_queue
 while not queue.is_empty:
     queue.advance()
