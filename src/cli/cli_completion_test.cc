@@ -118,15 +118,19 @@ TEST(CliCompletion, CommandsOptionsAndValues) {
 }
 
 // The script in a real bash: COMP_WORDS/COMP_CWORD as bash's completion sets them, the function's COMPREPLY.
-std::string bash_complete(const std::string& line_words, int cword) {
+// `line`: COMP_LINE up to the cursor (COMP_POINT), when the test needs it.
+std::string bash_complete(const std::string& line_words, int cword, const std::string& line = "") {
   TempDir dir;
   write_file(dir.file("log.swf"), "");
   write_file(dir.file("logs.csv"), "");
+  write_file(dir.file("run@2026.swf"), "");
+  write_file(dir.file("run@2026@b.swf"), "");
   std::filesystem::create_directories(dir.file("specs"));
   const std::string script = dir.file("t.sh");
   write_file(script, "cd '" + dir.path() + "' || exit 1\nsource <('" + std::string(SCHEDLAB_CLI) +
                          "' completion bash)\nCOMP_WORDS=(" + line_words + ")\nCOMP_CWORD=" +
-                         std::to_string(cword) + "\n_schedlab\nprintf '%s\\n' \"${COMPREPLY[@]}\" | sort\n");
+                         std::to_string(cword) + "\nCOMP_LINE='" + line + "'\nCOMP_POINT=" +
+                         std::to_string(line.size()) + "\n_schedlab\nprintf '%s\\n' \"${COMPREPLY[@]}\" | sort\n");
   const std::string cmd = "bash '" + script + "' 2>&1";
   std::unique_ptr<FILE, int (*)(FILE*)> p(popen(cmd.c_str(), "r"), pclose);
   std::string out;
@@ -156,6 +160,14 @@ TEST(CliCompletion, TheBashScriptCompletesInBash) {
   EXPECT_EQ(bash_complete(cli + " simulate log.swf --scheduler =@ sp", 5), "@specs/\n");
   EXPECT_EQ(bash_complete(cli + " compare log.swf --schedulers easy, @ logs", 6), "@logs.csv\n");
   EXPECT_EQ(bash_complete(cli + " compare log.swf --schedulers easy,@logs", 4), "easy,@logs.csv\n");
+  // A file name with '@': bash splits "run@20" into run, @, 20 (COMP_LINE keeps it whole) and replaces the word
+  // from its '@' on (both checked in an interactive bash), so the names come from that '@'.
+  EXPECT_EQ(bash_complete(cli + " simulate run @ 20", 4, "schedlab simulate run@20"),
+            "@2026.swf\n@2026@b.swf\n");
+  EXPECT_EQ(bash_complete(cli + " stats run @ 2026 @", 5, "schedlab stats run@2026@"), "@b.swf\n");
+  EXPECT_EQ(bash_complete(cli + " simulate log.swf --jobs-out = run @", 6, "schedlab simulate log.swf --jobs-out=run@"),
+            "@2026.swf\n@2026@b.swf\n");
+  EXPECT_EQ(bash_complete(cli + " simulate ru", 2, "schedlab simulate ru"), "run@2026.swf\nrun@2026@b.swf\n");
 }
 
 }  // namespace

@@ -51,7 +51,16 @@ _schedlab() {
     compopt -o nospace 2>/dev/null  # a plug-in's KEY=: its value follows
   fi
   if [[ -n $files ]]; then
-    COMPREPLY+=($(compgen -f -- "$cur"))
+    # A file name with '@' in it: bash split the word there too, and replaces it from its last '@' on, so the
+    # names are completed from the word as typed (COMP_LINE) and given from that '@'.
+    local typed=${COMP_LINE:0:COMP_POINT} f
+    typed=${typed##*[[:space:]]}
+    typed=${typed#--*=}
+    if [[ $typed == *@* && $typed == *"$cur" ]]; then
+      for f in $(compgen -f -- "$typed"); do COMPREPLY+=("${f#"${typed%@*}"}"); done
+    else
+      COMPREPLY+=($(compgen -f -- "$cur"))
+    fi
     compopt -o filenames 2>/dev/null
   fi
   return 0
