@@ -121,15 +121,17 @@ def check_page(driver, path, shots_prefix):
 
 def python_report(log, page):
     """The Python module's report of `log` read as a DataFrame (the module beside the binary, build/python), or
-    None when the module was not built."""
-    import importlib
+    None when the module was not built. In a Python of its own: under the sanitizers the module needs their
+    runtime preloaded (SCHEDLAB_PYTHON_PRELOAD, CMakeLists.txt), which the browser must not get."""
     package_dir = os.path.join(os.path.dirname(os.path.abspath(schedlab)), "python")
     if not os.path.isdir(os.path.join(package_dir, "schedlab")):
         return None
-    sys.path.insert(0, package_dir)
-    module = importlib.import_module("schedlab")
-    df, _ = module.read_swf(log)
-    module.report(df, page)
+    env = dict(os.environ, PYTHONPATH=package_dir)
+    if os.environ.get("SCHEDLAB_PYTHON_PRELOAD"):
+        env.update(LD_PRELOAD=os.environ["SCHEDLAB_PYTHON_PRELOAD"], ASAN_OPTIONS="detect_leaks=0")
+    subprocess.run([sys.executable, "-c", "import sys, schedlab\n"
+                    "df, _ = schedlab.read_swf(sys.argv[1])\nschedlab.report(df, sys.argv[2])", log, page],
+                   env=env, check=True)
     return page
 
 
