@@ -12,8 +12,10 @@ usage: report_browser_test.py SCHEDLAB_BINARY KTH_LOG OUT_DIR [LOG...]     (exit
 """
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 
 
@@ -67,14 +69,16 @@ def run(*args):
     return r.stdout
 
 
-def browser():
+def browser(profile):
+    """Chromium through chromedriver, with a profile directory of its own: a browser left running by a run that
+    was killed keeps its profile locked, and a new browser on it exits at once ("Chrome instance exited")."""
     opts = webdriver.ChromeOptions()
     opts.binary_location = "/usr/bin/chromium"
     # The machine's network is closed: without the background-networking flags chromium's own connections fail and
     # log errors that are not the page's.
     for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic",
                  "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--window-size=1300,1000", f"--user-data-dir={os.path.join(out_dir, 'chromium-profile')}"):
+                 "--window-size=1300,1000", f"--user-data-dir={profile}"):
         opts.add_argument(flag)
     opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opts)
@@ -174,7 +178,8 @@ def main():
             problems.append(f"{page}: {os.path.getsize(page)} bytes, more than 5 MB")
         more_pages.append((page, os.path.join(out_dir, name)))
 
-    driver = browser()
+    profile = tempfile.mkdtemp(prefix="schedlab-chromium-")
+    driver = browser(profile)
     try:
         problems += check_page(driver, kth_page, os.path.join(out_dir, "kth"))
         # The reader's warnings are said where there are some, and only there.
@@ -200,6 +205,7 @@ def main():
         broken = check_page(driver, broken_page, os.path.join(out_dir, "broken"))
     finally:
         driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)
     if not any("w-daily has no mark" in p for p in broken):
         problems.append(f"the checker did not catch the emptied daily-cycle chart: {broken}")
     for p in problems:
