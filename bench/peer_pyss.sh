@@ -28,6 +28,7 @@ for run in "$@"; do
     maui-xfactor) spec="maui:priority=xfactor" ;;
     easy+ | easy++)
       predictor=${predictor:-pyss}
+      [[ $predictor == pyss || $predictor == paper ]] || { echo "$run: $scheduler takes pyss or paper" >&2; exit 2; }
       if [[ $predictor == pyss ]]; then
         spec=easy
         [[ $scheduler == easy++ ]] && spec=easy-sjbf

@@ -179,7 +179,11 @@ def main():
         more_pages.append((page, os.path.join(out_dir, name)))
 
     profile = tempfile.mkdtemp(prefix="schedlab-chromium-")
-    driver = browser(profile)
+    try:
+        driver = browser(profile)
+    except Exception:
+        shutil.rmtree(profile, ignore_errors=True)
+        raise
     try:
         problems += check_page(driver, kth_page, os.path.join(out_dir, "kth"))
         # The reader's warnings are said where there are some, and only there.
