@@ -41,11 +41,16 @@ Summary summarize(const swf::Header& header, const std::vector<swf::Record>& rec
   std::unordered_map<int32_t, int64_t> estimate_counts;
   int64_t over_estimate = 0, power_of_two = 0, with_size = 0, with_accuracy = 0;
   double area = 0;  // sum of size x runtime over valid jobs, processor-seconds
+  int64_t valid_first = std::numeric_limits<int64_t>::max(), valid_last = std::numeric_limits<int64_t>::min();
   for (const auto& r : records) {
     const trace::Exclusion e = trace::simulation_exclusion(r, s.machine.procs);
     ++s.excluded[static_cast<int>(e)];
     const int32_t size = trace::job_size(r);
-    if (e == trace::Exclusion::kNone) area += static_cast<double>(size) * static_cast<double>(r.run_time);
+    if (e == trace::Exclusion::kNone) {
+      area += static_cast<double>(size) * static_cast<double>(r.run_time);
+      valid_first = std::min<int64_t>(valid_first, r.submit_time);
+      valid_last = std::max<int64_t>(valid_last, r.submit_time);
+    }
     if (!trace::has_estimate(r)) ++s.without_estimate;
     if (size > 0) {
       ++with_size;
@@ -99,8 +104,9 @@ Summary summarize(const swf::Header& header, const std::vector<swf::Record>& rec
   s.span_days = span / 86400.0;
   s.jobs_per_day = span > 0 ? static_cast<double>(s.submit_known) / s.span_days : kNaN;
   // No valid job (none with a runtime and a size that fits): the load is unknown, not 0.
-  s.offered_load = span > 0 && s.machine.procs > 0 && s.valid_jobs > 0
-                       ? area / (static_cast<double>(s.machine.procs) * span)
+  const double valid_span = s.valid_jobs > 0 ? static_cast<double>(valid_last - valid_first) : 0.0;
+  s.offered_load = valid_span > 0 && s.machine.procs > 0
+                       ? area / (static_cast<double>(s.machine.procs) * valid_span)
                        : kNaN;
   s.interarrival = describe(std::move(submits));
 

@@ -147,7 +147,7 @@ std::string stats_text(const std::string& path, const swf::Header& header, const
   line(out, "jobs per day", num(s.jobs_per_day, 1));
   line(out, "offered load", std::isnan(s.offered_load)
                                 ? std::string(s.valid_jobs == 0 ? "n/a (no valid job)" : "-")
-                                : fmt::format("{:.3f} (valid jobs' size x runtime / (procs x span))", s.offered_load));
+                                : fmt::format("{:.3f} (valid jobs' size x runtime / (procs x their submit span))", s.offered_load));
 
   out += "\nDistributions (each over the jobs where the value is known; type-7 quantiles; cv = sd/mean)\n";
   distribution_table(out, s);

@@ -10,9 +10,11 @@
 // - Submit span: first_submit and last_submit are the smallest and largest submit time (field 2) over
 //   records whose submit time is known (>= 0); span = last_submit - first_submit seconds;
 //   span_days = span / 86400; jobs_per_day = records with known submit / span_days (NaN if span is 0).
-// - Offered load = sum over valid jobs of size x runtime / (machine procs x span), with the same
-//   span = last_submit - first_submit (the arrival span, not last end - first submit as for the
-//   simulator's utilization). NaN when span is 0.
+// - Offered load = sum over valid jobs of size x runtime / (machine procs x the valid jobs' arrival
+//   span: their last submit - their first submit), the simulator's offered load for the same log and
+//   machine (the one `--load X` scales to X), which excluded records at either end of the log would
+//   otherwise dilute. Not last end - first submit as for the simulator's utilization. NaN when that
+//   span is 0.
 // - Distributions (analysis::Distribution; type-7 quantiles), each over the records where the value is
 //   known; `count` says how many:
 //     runtime       field 4, records with runtime >= 0 (-1 = unknown; other negatives are invalid)
