@@ -30,7 +30,7 @@ Metrics metrics_of(size_t n, Get&& get, EachKept&& each_kept, int64_t machine_pr
   const auto wait = [](const JobTimes& j) { return static_cast<double>(j.start - j.submit); };
   const auto response = [](const JobTimes& j) { return static_cast<double>(j.end - j.submit); };
   const auto slowdown = [&](const JobTimes& j) {
-    return static_cast<double>(j.end - j.submit) / static_cast<double>(std::max<int64_t>(run_of(j), 1));
+    return std::max(1.0, static_cast<double>(j.end - j.submit) / static_cast<double>(std::max<int64_t>(run_of(j), 1)));
   };
   const auto bounded = [&](const JobTimes& j) {
     return std::max(1.0, static_cast<double>(j.end - j.submit) / static_cast<double>(std::max(run_of(j), bsld_tau)));

@@ -32,6 +32,14 @@ TEST(MetricsTest, ZeroRuntimeSlowdownUsesOneSecond) {
   EXPECT_DOUBLE_EQ(tau1.bounded_slowdown.mean, 7.0);
 }
 
+TEST(MetricsTest, SlowdownIsNeverBelowOne) {
+  // A job that neither waits nor runs: response 0 over 1 s would be 0, a slowdown no schedule can have.
+  const Metrics m = compute_metrics({{5, 5, 5, 1}, {0, 0, 10, 1}}, 1, 10, 0.0);
+  EXPECT_DOUBLE_EQ(m.slowdown.mean, 1.0);
+  EXPECT_DOUBLE_EQ(m.slowdown.median, 1.0);
+  EXPECT_DOUBLE_EQ(m.slowdown.max, 1.0);
+}
+
 TEST(MetricsTest, WarmupExcludesFirstTerminatedJobs) {
   // 10 jobs; warm-up 0.25 -> floor(2.5) = 2 first in termination order left out of the averages only.
   std::vector<JobTimes> jobs;

@@ -13,7 +13,7 @@ void WindowMeter::Sums::add(int64_t wait_s, int64_t length) {
   const double r = w + static_cast<double>(length);
   wait += w;
   response += r;
-  slowdown += r / static_cast<double>(std::max<int64_t>(length, 1));
+  slowdown += std::max(1.0, r / static_cast<double>(std::max<int64_t>(length, 1)));
   bsld += std::max(1.0, r / static_cast<double>(std::max<int64_t>(length, 10)));
 }
 

@@ -3,7 +3,7 @@
 // WindowMeter measures a schedule over a window [start, now) by one rule, for the real run and for the
 // shadow runs alike (the thesis does not say how a candidate is measured; Decision, docs/adaptive.md):
 // - every job that started in the window, and every job still waiting at its end as if it started then,
-//   counts once with wait = start − submit, response = wait + L, slowdown = response / max(L, 1) and bounded
+//   counts once with wait = start − submit, response = wait + L, slowdown = max(1, response / max(L, 1)) and bounded
 //   slowdown = max(1, response / max(L, 10 s)), where L is the length the job runs (its log runtime, or
 //   what its prediction says when the runs use predicted runtimes);
 // - utilization = processor-seconds busy in the window / (processors × window length).

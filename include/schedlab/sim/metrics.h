@@ -1,7 +1,8 @@
 // Simulation metrics (docs/conventions.md), all times in seconds.
 //
 // Per job: wait = start - submit; response = end - submit;
-//   slowdown = response / max(runtime, 1)   (runtime 0 counts as 1 s, so the slowdown stays finite);
+//   slowdown = max(1, response / max(runtime, 1))   (runtime 0 counts as 1 s, so the slowdown stays finite,
+//     and a job that neither waited nor ran has 1, not 0: the bounded slowdown with tau = 1 s);
 //   bounded slowdown = max(1, response / max(runtime, tau)), tau = --bsld-tau (default 10 s).
 //   runtime is the time the job actually ran in the simulation (JobTimes::run: end - start unless the job
 //   was suspended; start is its first start, so wait excludes time spent suspended).
