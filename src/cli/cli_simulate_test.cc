@@ -131,6 +131,17 @@ TEST(SimCliTest, PerJobCsvAndSwf) {
   EXPECT_EQ(p8.header.notes[p8.header.notes.size() - 2],
             "simulated by schedlab: scheduler easy, predictor estimate, 8 processors (not MaxProcs' 10); fields 3 and 4 "
             "are the simulated wait and runtime");
+  // Scaled arrivals rewrite field 2: the note gives the factor and both loads, and the submit times are the scaled
+  // ones (the note was silent, and the log read as the original with other waits).
+  ASSERT_EQ(run_cli({"simulate", log, "-s", "easy", "--arrival-scale", "2", "--jobs-out", dir.file("a.swf")}).exit_code, 0);
+  const swf::Log a2 = swf::read_log(dir.file("a.swf"));
+  const swf::Log in = swf::read_log(log);
+  const std::string note = a2.header.notes[a2.header.notes.size() - 2];
+  EXPECT_NE(note.find("; field 2 is the submit time with inter-arrival times x 2 (offered load "), std::string::npos) << note;
+  ASSERT_GE(a2.records.size(), 3u);
+  for (size_t i = 1; i < 3; ++i)
+    EXPECT_EQ(a2.records[i].submit_time - a2.records[0].submit_time,
+              2 * (in.records[i].submit_time - in.records[0].submit_time));
 }
 
 // Times the simulation reaches past the SWF's 32-bit fields: a clear error and no file (the submit time wrapped

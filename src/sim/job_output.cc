@@ -73,11 +73,19 @@ void write_jobs(const std::string& path, const swf::Header& header, const std::v
     // The machine simulated, when it is not the one the header's MaxProcs describes (--procs), and the records
     // the simulation left out — they are not in this log, and a reader of it should not have to guess why.
     const bool other_machine = header.max_procs && *header.max_procs != result.procs;
+    // Scaled arrivals (--load, --arrival-scale) change field 2 itself: say by how much, or the log reads as the
+    // original with other waits.
+    const std::string scaled =
+        workload.arrival_scale != 1.0
+            ? fmt::format("; field 2 is the submit time with inter-arrival times x {:g} (offered load {:.4f}, {:.4f} "
+                          "in the log)",
+                          workload.arrival_scale, workload.offered_load, workload.offered_load_before)
+            : "";
     h.add_note(fmt::format("simulated by schedlab: scheduler {}, predictor {}, {} processors{}{}; fields 3 and 4 are "
-                           "the simulated wait and runtime",
+                           "the simulated wait and runtime{}",
                            result.scheduler, result.predictor, result.procs,
                            other_machine ? fmt::format(" (not MaxProcs' {})", *header.max_procs) : "",
-                           workload.kill_at_estimate ? ", jobs killed at their estimate" : ""));
+                           workload.kill_at_estimate ? ", jobs killed at their estimate" : "", scaled));
     if (workload.excluded_total > 0) {
       std::string reasons;
       for (const auto& [reason, n] : workload.excluded) reasons += fmt::format("{}{} {}", reasons.empty() ? "" : ", ", reason, n);
