@@ -27,6 +27,12 @@ TEST(CompareCliTest, TextJsonAndCsv) {
   ASSERT_EQ(text.exit_code, 0) << text.err;
   EXPECT_NE(text.out.find("baseline   easy"), std::string::npos) << text.out;
   EXPECT_NE(text.out.find("fcfs vs easy: fcfs wins 0"), std::string::npos) << text.out;
+  // The option repeated is the list (it was refused: "At Most 1 required but received 2"), a spec with brackets too.
+  const auto repeated = run_cli({"compare", log, "-s", "fcfs", "--schedulers", "[conservative:check=1]", "--period", "100"});
+  ASSERT_EQ(repeated.exit_code, 0) << repeated.err;
+  EXPECT_NE(repeated.out.find("fcfs vs conservative:check=1: fcfs wins 0"), std::string::npos) << repeated.out;
+  EXPECT_NE(run_cli({"compare", log, "-s", "fcfs,easy", "--period", "2d"}).out.find(" periods of 2d\n"),
+            std::string::npos);
   const std::string csv = dir.file("periods.csv");
   const auto json = run_cli({"compare", log, "-s", "fcfs,[easy]", "--period", "100s", "--json", "--csv", csv,
                              "--baseline", "fcfs"});

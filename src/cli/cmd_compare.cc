@@ -48,7 +48,9 @@ void print_text(const CompareArgs& a, const experiments::CompareResult& r) {
   const std::string of_records =
       static_cast<int64_t>(r.jobs) != r.records ? fmt::format(" of {} records", r.records) : std::string();
   fmt::print("trace      {}\nmachine    {} processors, {} jobs{}, {} periods of {}\n", a.trace, r.procs, r.jobs,
-             of_records, r.periods.size(), base::format_duration(r.spec.period));
+             of_records, r.periods.size(),
+             // Periods are days or weeks as a rule (the default 30d read "720h").
+             r.spec.period % 86400 == 0 ? fmt::format("{}d", r.spec.period / 86400) : base::format_duration(r.spec.period));
   for (const auto& note : r.notes) fmt::print("note       {}\n", note);  // what was left out or changed
   fmt::print("baseline   {}\n\n", r.names[r.baseline]);
   size_t width = 12;
@@ -139,8 +141,9 @@ void add_compare_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("compare", "several schedulers on one log, compared period by period (Talby §7.2)");
   cmd->add_option("TRACE", args->trace, kLogInputHelp)->required();
   cmd->add_option("--schedulers,-s", args->schedulers,
-                  "scheduler specs or presets, comma-separated; a spec with parameters in brackets "
-                  "(default: easy,conservative,flex,maui)");
+                  "scheduler specs or presets, comma-separated or the option repeated; a spec with parameters in "
+                  "brackets (default: easy,conservative,flex,maui)")
+      ->join(',');  // -s easy -s flex = -s easy,flex (it was refused with "At Most 1 required but received 2")
   cmd->add_option("--predictor,-p", args->predictor, "runtime predictor spec for every scheduler (default: estimate)");
   cmd->add_option("--correction", args->correction, "prediction correction: none, tsafrir, double, times10");
   add_sim_options(cmd, args->sim,

@@ -71,8 +71,9 @@ void add_report_command(CLI::App& app) {
   cmd->add_option("-o,--output", opt->output, "the HTML page")->required();
   cmd->add_option("--title", opt->title, "the page's title (default: the path of the log or of the results)");
   // The options of one kind of page are refused with the other (they were ignored without a word).
-  cmd->add_option("-s,--schedulers", opt->schedulers, "schedulers to simulate, comma-separated")
+  cmd->add_option("-s,--schedulers", opt->schedulers, "schedulers to simulate, comma-separated or the option repeated")
       ->capture_default_str()
+      ->join(',')
       ->excludes(sweep);
   cmd->add_option("-p,--predictor", opt->predictor, "runtime predictor spec (default: estimate)")->excludes(sweep);
   cmd->add_option("--procs", opt->procs, "machine size (default: the log's)")->excludes(sweep);
