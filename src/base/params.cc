@@ -13,6 +13,7 @@
 
 #include "schedlab/base/duration.h"
 #include "schedlab/base/errors.h"
+#include "schedlab/base/nearest.h"
 
 namespace schedlab::base {
 
@@ -188,7 +189,8 @@ void check_value(std::string_view plugin, const ParamDecl& d, const std::string&
   }
   if (!ok)
     throw std::invalid_argument(
-        fmt::format("{}: parameter {} must be {}, got '{}'", plugin, d.name, accepted(d), excerpt(value)));
+        fmt::format("{}: parameter {} must be {}, got '{}'{}", plugin, d.name, accepted(d), excerpt(value),
+                    d.type == ParamType::kChoice ? did_you_mean(value, d.choices) : ""));
 }
 
 }  // namespace
@@ -315,9 +317,14 @@ Params::Params(std::string_view plugin, const std::vector<ParamDecl>& decls,
       if (decl.name == key) d = &decl;
     if (d == nullptr) {
       std::string names;
-      for (const auto& decl : decls) names += (names.empty() ? "" : ", ") + decl.name;
-      throw std::invalid_argument(fmt::format("{} has no parameter '{}' ({})", plugin, excerpt(key),
-                                              names.empty() ? "it has no parameters" : "its parameters: " + names));
+      std::vector<std::string> list;
+      for (const auto& decl : decls) {
+        names += (names.empty() ? "" : ", ") + decl.name;
+        list.push_back(decl.name);
+      }
+      throw std::invalid_argument(fmt::format("{} has no parameter '{}' ({}){}", plugin, excerpt(key),
+                                              names.empty() ? "it has no parameters" : "its parameters: " + names,
+                                              did_you_mean(key, list)));
     }
     check_value(plugin, *d, value);
     values_[key] = value;

@@ -285,6 +285,22 @@ TEST(SimCliTest, BadPluginParametersAreNamed) {
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("predictor ruh has no parameter 'colour' (its parameters: jobs, propagate)"), std::string::npos)
       << r.err;
+  EXPECT_EQ(r.err.find("did you mean"), std::string::npos) << r.err;  // nothing near 'colour'
+  // A slip of the keyboard gets the nearest name: scheduler, predictor, parameter, choice, correction.
+  const std::vector<std::pair<std::vector<std::string>, std::string>> slips = {
+      {{"--scheduler", "easyy"}, "unknown scheduler 'easyy'"},
+      {{"--scheduler", "EASY"}, "; did you mean 'easy'?"},
+      {{"--scheduler", "easy", "--predictor", "user-lst2"}, "; did you mean 'user-last2'?"},
+      {{"--scheduler", "conservative:chek=1"}, "(its parameters: compress, check); did you mean 'check'?"},
+      {{"--scheduler", "maui:priority=xfacter"}, "got 'xfacter'; did you mean 'xfactor'?"},
+      {{"--scheduler", "easy", "--correction", "tsafirr"}, "; did you mean 'tsafrir'?"}};
+  for (const auto& [args, text] : slips) {
+    std::vector<std::string> argv = {"simulate", kth};
+    argv.insert(argv.end(), args.begin(), args.end());
+    r = run_cli(argv);
+    EXPECT_EQ(r.exit_code, 1) << args[1];
+    EXPECT_NE(r.err.find(text), std::string::npos) << r.err;
+  }
 }
 
 }  // namespace

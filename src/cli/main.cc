@@ -17,6 +17,7 @@
 #include "cli/commands.h"
 #include "cli/completion.h"
 #include "schedlab/base/errors.h"
+#include "schedlab/base/nearest.h"
 #include "schedlab/base/version.h"
 
 namespace {
@@ -51,21 +52,6 @@ void refuse_bad_values(CLI::App& app) {
   for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) refuse_bad_values(*sub);
 }
 
-size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diagonal = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      const size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = up;
-    }
-  }
-  return row[b.size()];
-}
-
 // A mistyped or missing command ("schedlab simulat log.swf", "schedlab analyze tempral", "schedlab estimates"):
 // CLI11 says only "A subcommand is required". This names the word, the commands there are and the nearest one;
 // empty when the words are commands.
@@ -81,7 +67,7 @@ std::string unknown_command(CLI::App& app, int argc, char** argv) {
     for (CLI::App* sub : at->get_subcommands([](CLI::App*) { return true; })) {
       if (sub->get_name() == word) next = sub;
       names += (names.empty() ? "" : ", ") + sub->get_name();
-      if (const size_t d = edit_distance(word, sub->get_name()); d < best) {
+      if (const size_t d = schedlab::base::edit_distance(word, sub->get_name()); d < best) {
         best = d;
         nearest = sub->get_name();
       }
@@ -117,7 +103,7 @@ std::string nearest_option(CLI::App& app, int argc, char** argv) {
     size_t best = 4;  // within 3 edits, or the start of an option's name
     for (const CLI::Option* o : at->get_options()) {
       for (const std::string& name : o->get_lnames()) {
-        const size_t d = name.starts_with(word) ? 1 : edit_distance(word, name);
+        const size_t d = name.starts_with(word) ? 1 : schedlab::base::edit_distance(word, name);
         if (d < best) {
           best = d;
           nearest = name;

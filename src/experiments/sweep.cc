@@ -32,6 +32,7 @@
 #include "schedlab/swf/csv.h"
 #include "schedlab/swf/reader.h"
 #include "schedlab/trace/log_time.h"
+#include "schedlab/base/nearest.h"
 
 namespace schedlab::experiments {
 
@@ -102,15 +103,23 @@ constexpr Key kKeys[] = {{"log", "logs"},
                          {"bsld_tau", "bsld_tau"},
                          {"seed", "seeds"}};
 
-std::string known_list_keys() {
-  std::string s;
-  for (const Key& k : kKeys) s += fmt::format("{}{}", s.empty() ? "" : ", ", k.plural);
-  return s + ", exclude, include";
+std::vector<std::string> list_keys() {
+  std::vector<std::string> v;
+  for (const Key& k : kKeys) v.emplace_back(k.plural);
+  v.emplace_back("exclude");
+  v.emplace_back("include");
+  return v;
 }
-std::string known_pattern_keys() {
-  std::string s;
-  for (const Key& k : kKeys) s += fmt::format("{}{}", s.empty() ? "" : ", ", k.singular);
-  return s;
+std::vector<std::string> pattern_keys() {
+  std::vector<std::string> v;
+  for (const Key& k : kKeys) v.emplace_back(k.singular);
+  return v;
+}
+// "unknown key (known: ...)", and the nearest key when one is near ("seed" at the top level: "seeds").
+std::string unknown_key(const std::string& key, const std::vector<std::string>& known) {
+  std::string list;
+  for (const auto& k : known) list += fmt::format("{}{}", list.empty() ? "" : ", ", k);
+  return fmt::format("unknown key (known: {}){}", list, base::did_you_mean(key, known));
 }
 
 SweepPattern parse_pattern(const toml::table& t, const std::string& name, const std::string& what) {
@@ -133,7 +142,7 @@ SweepPattern parse_pattern(const toml::table& t, const std::string& name, const 
     else if (key == "warmup_fraction") p.warmup_fraction = fraction(v, name, path);
     else if (key == "bsld_tau") p.bsld_tau = as_integer(v, name, path, 1);
     else if (key == "seed") p.seed = static_cast<uint64_t>(as_integer(v, name, path, 0));
-    else fail(name, line_of(v), path, fmt::format("unknown key (known: {})", known_pattern_keys()));
+    else fail(name, line_of(v), path, unknown_key(std::string(key), pattern_keys()));
   }
   return p;
 }
@@ -219,7 +228,7 @@ SweepSpec parse_sweep_spec(const std::string& text, const std::string& name) {
       s.seeds.clear();
       each(v, [&](const toml::node& n) { s.seeds.push_back(static_cast<uint64_t>(as_integer(n, name, key, 0))); });
     } else {
-      fail(name, line_of(v), key, fmt::format("unknown key (known: {})", known_list_keys()));
+      fail(name, line_of(v), key, unknown_key(std::string(key), list_keys()));
     }
   }
   if (!has_logs) fail(name, 0, "logs", "missing (the logs to simulate)");

@@ -90,6 +90,10 @@ TEST(SweepSpec, AdaptiveSpecsWithOrWithoutTheirCliBrackets) {
 
 TEST(SweepSpec, BadSpecsNameTheKeyAndLine) {
   EXPECT_EQ(error_of("logs = 'a'\nschedulerz = ['easy']\n").rfind("s.toml:2: schedulerz: unknown key", 0), 0u);
+  const std::string seed = error_of("logs = 'a'\nseed = [1, 2]\n");  // the singular of a list key
+  EXPECT_NE(seed.find("; did you mean 'seeds'?"), std::string::npos) << seed;
+  const std::string pattern = error_of("logs = 'a'\n[[exclude]]\nseeds = 1\n");  // and the plural in a pattern
+  EXPECT_NE(pattern.find("; did you mean 'seed'?"), std::string::npos) << pattern;
   EXPECT_EQ(error_of("logs = 'a'\nseeds = ['one']\n").rfind("s.toml:2: seeds: must be an integer", 0), 0u);
   EXPECT_EQ(error_of("logs = 'a'\nloads = [0.5, -1]\n").rfind("s.toml:2: loads: must be > 0", 0), 0u);
   EXPECT_EQ(error_of("logs = 'a'\nschedulers = []\n").rfind("s.toml:2: schedulers: is an empty list", 0), 0u);

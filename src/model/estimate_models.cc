@@ -16,6 +16,7 @@
 #include "schedlab/base/json_parse.h"
 #include "schedlab/base/version.h"
 #include "schedlab/trace/conventions.h"
+#include "schedlab/base/nearest.h"
 
 namespace schedlab::model {
 namespace {
@@ -505,7 +506,8 @@ CheckedModel check_model(const std::string& name, const nlohmann::json& params) 
   if (entry == nullptr) {
     std::string list;
     for (const auto& n : estimate_model_names()) list += (list.empty() ? "" : ", ") + n;
-    throw ModelError(fmt::format("unknown estimate model \"{}\" (known: {})", name, list));
+    throw ModelError(fmt::format("unknown estimate model \"{}\" (known: {}){}", name, list,
+                                 base::did_you_mean(name, estimate_model_names())));
   }
   if (!params.is_object()) throw ModelError(fmt::format("{} model: parameters must be a JSON object", name));
   std::map<std::string, std::string> scalars;

@@ -1,5 +1,7 @@
 #include "schedlab/predict/correction.h"
 
+#include "schedlab/base/nearest.h"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -12,8 +14,8 @@ Correction parse_correction(std::string_view name) {
   if (name == "tsafrir") return Correction::kTsafrir;
   if (name == "double") return Correction::kDouble;
   if (name == "times10") return Correction::kTimes10;
-  throw std::invalid_argument(
-      fmt::format("unknown correction '{}' (known: none, tsafrir, double, times10)", name));
+  throw std::invalid_argument(fmt::format("unknown correction '{}' (known: none, tsafrir, double, times10){}", name,
+                                          base::did_you_mean(name, {"none", "tsafrir", "double", "times10"})));
 }
 
 std::string_view correction_name(Correction c) {

@@ -12,6 +12,7 @@
 #include "schedlab/predict/sbh.h"
 #include "schedlab/predict/spec.h"
 #include "schedlab/predict/user_history.h"
+#include "schedlab/base/nearest.h"
 
 namespace schedlab::predict {
 
@@ -59,6 +60,7 @@ std::unique_ptr<Predictor> make_predictor(std::string_view given, const Predicto
     spec.params.erase(it);
   }
   std::string known;
+  std::vector<std::string> names;
   for (const auto& entry : predictors()) {
     if (entry.name == spec.name) {
       const base::Params params(fmt::format("predictor {}", entry.name), entry.parameters, spec.params, files_dir);
@@ -68,8 +70,10 @@ std::unique_ptr<Predictor> make_predictor(std::string_view given, const Predicto
     }
     known += known.empty() ? "" : ", ";
     known += entry.name;
+    names.emplace_back(entry.name);
   }
-  throw std::invalid_argument(fmt::format("unknown predictor '{}' (known: {})", base::excerpt(spec.name), known));
+  throw std::invalid_argument(fmt::format("unknown predictor '{}' (known: {}){}", base::excerpt(spec.name), known,
+                                          base::did_you_mean(spec.name, names)));
 }
 
 }  // namespace schedlab::predict

@@ -23,6 +23,7 @@
 #include "schedlab/sim/kill_at_prediction.h"
 #include "schedlab/sim/lerwf.h"
 #include "schedlab/sim/lewf.h"
+#include "schedlab/base/nearest.h"
 
 namespace schedlab::sim {
 
@@ -309,7 +310,9 @@ std::unique_ptr<Scheduler> make_scheduler(std::string_view given, const Schedule
   for (const auto& [k, v] : parsed.params) config.params[k] = v;
   config.files_dir = base::spec_files_dir(spec, base_config.files_dir);
   std::string known;
+  std::vector<std::string> names;
   for (const auto& entry : schedulers()) {
+    names.emplace_back(entry.name);
     if (entry.name == parsed.name) {
       const base::Params params(fmt::format("scheduler {}", entry.name), entry.params, config.params,
                                 config.files_dir);
@@ -325,8 +328,12 @@ std::unique_ptr<Scheduler> make_scheduler(std::string_view given, const Schedule
         "'{}' is a preset (scheduler {} with predictor {}), not a scheduler: here use '{}' and give the predictor "
         "to the whole run (--predictor)",
         preset->name, preset->scheduler, preset->predictor, preset->scheduler));
-  for (const auto& p : presets()) known += fmt::format(", {} (preset)", p.name);
-  throw std::invalid_argument(fmt::format("unknown scheduler '{}' (known: {})", base::excerpt(parsed.name), known));
+  for (const auto& p : presets()) {
+    known += fmt::format(", {} (preset)", p.name);
+    names.emplace_back(p.name);
+  }
+  throw std::invalid_argument(fmt::format("unknown scheduler '{}' (known: {}){}", base::excerpt(parsed.name), known,
+                                          base::did_you_mean(parsed.name, names)));
 }
 
 }  // namespace schedlab::sim
