@@ -18,9 +18,15 @@ bool FilterSpec::empty() const {
 }
 
 void check_filter_spec(const FilterSpec& spec) {
-  if (spec.from && spec.to && *spec.from >= *spec.to)
-    throw std::invalid_argument(fmt::format("--from ({} s from the log start) must be before --to ({} s)",
-                                            *spec.from, *spec.to));
+  if (spec.from && spec.to && *spec.from >= *spec.to) {
+    // "--from 1996-10-01 --to +60d" reads as a 60-day window, but a relative time counts from the log start.
+    const bool relative_to = spec.to_text.starts_with('+') && !spec.from_text.starts_with('+');
+    throw std::invalid_argument(fmt::format(
+        "--from ({} s from the log start) must be before --to ({} s){}", *spec.from, *spec.to,
+        relative_to ? fmt::format("; --to {} counts from the log start, not from --from ({} after --from is --to +{})",
+                                  spec.to_text, spec.to_text.substr(1), *spec.from + *spec.to)
+                    : ""));
+  }
   for (const auto& [name, bound] :
        {std::pair{"--min-procs", spec.min_procs}, std::pair{"--max-procs", spec.max_procs}})
     if (bound && *bound < 1) throw std::invalid_argument(fmt::format("{} must be >= 1 (got {})", name, *bound));

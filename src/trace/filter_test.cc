@@ -180,3 +180,35 @@ TEST(Filter, ReasonNamesAreDistinct) {
 
 }  // namespace
 }  // namespace schedlab::trace
+
+namespace schedlab::trace {
+namespace {
+
+// "--from 1996-10-01 --to +60d" as a 60-day window: the error says that a relative --to counts from the log start
+// and gives the bound that means what was wanted; with both bounds of one kind it does not.
+TEST(Filter, ARelativeToBeforeADateSaysWhereItCountsFrom) {
+  FilterSpec spec;
+  spec.from = 8'000'000;
+  spec.from_text = "1996-10-01 (UTC)";
+  spec.to = 5'184'000;
+  spec.to_text = "+60d";
+  try {
+    check_filter_spec(spec);
+    FAIL() << "an empty window was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find(
+                  "; --to +60d counts from the log start, not from --from (60d after --from is --to +13184000)"),
+              std::string::npos)
+        << e.what();
+  }
+  spec.from_text = "+8000000";
+  try {
+    check_filter_spec(spec);
+    FAIL() << "an empty window was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()).find("counts from the log start"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace schedlab::trace
