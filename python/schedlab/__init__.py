@@ -15,6 +15,7 @@ import io
 import json
 import numbers
 import os
+import sys
 import warnings
 
 import numpy as np
@@ -30,6 +31,7 @@ __all__ = ["read_swf", "read_sacct", "write_swf", "filter_log", "stats", "simula
 
 FIELDS = list(_core.field_names())
 __version__ = _core.version  # the library's, as `schedlab --version` prints it
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 
 
 def _data_file(name):
@@ -40,6 +42,15 @@ def _data_file(name):
         raise FileNotFoundError(f"{path} is missing: the schedlab package ships it; build it again (make python) or "
                                 "install it again (cmake --install)")
     return path
+
+
+def _warn(message):
+    """A warning that names the user's line: the first frame outside this package, however deep in the module
+    (and behind its keyword-checking wrappers) it is raised."""
+    frame, level = sys._getframe(1), 2  # stacklevel 1 is this function, 2 its caller
+    while frame is not None and os.path.dirname(os.path.abspath(frame.f_code.co_filename)) == _PACKAGE_DIR:
+        frame, level = frame.f_back, level + 1
+    warnings.warn(message, stacklevel=level)
 
 
 def _path(p):
@@ -56,18 +67,17 @@ def _path(p):
     return p
 
 
-def _log(log, header=None, stacklevel=3):
-    """A library Log from a path, a DataFrame (with optional header lines) or a Log. `stacklevel`: the frame
-    that header warnings name, 3 being the caller of the function that was given `log`."""
+def _log(log, header=None):
+    """A library Log from a path, a DataFrame (with optional header lines) or a Log."""
     if isinstance(log, _core.Log):
         return log
     if isinstance(log, (str, os.PathLike)):
-        return _warn_header_problems(_core.read_log(_path(log)), stacklevel)
+        return _warn_header_problems(_core.read_log(_path(log)))
     if isinstance(log, pd.DataFrame):
         lines = header if header is not None else log.attrs.get("swf_header", [])
         # Header lines go back as the bytes they were read from: a byte that is not UTF-8 came as a lone surrogate.
         lines = [l.encode("utf-8", "surrogateescape") if isinstance(l, str) else l for l in lines]
-        _warn_misnamed_columns(log.columns, stacklevel)
+        _warn_misnamed_columns(log.columns)
         return _core.log_from_columns({c: _column(log[c]) for c in FIELDS if c in log.columns}, lines)
     raise TypeError(f"a log is a path or a pandas DataFrame, not {type(log).__name__}")
 
@@ -76,7 +86,7 @@ def _norm(name):
     return "".join(ch for ch in name.lower() if ch.isalnum())
 
 
-def _warn_misnamed_columns(columns, stacklevel):
+def _warn_misnamed_columns(columns):
     """A column that is not an SWF field but looks like a missing one ("runtime", "Submit Time", "wait", "procs")
     is most likely meant as it: say so. Missing fields are read as -1 (unknown), so a misnamed run_time excluded
     every job as a negative runtime and a misnamed requested_time ran the log without estimates. Other extra
@@ -97,25 +107,20 @@ def _warn_misnamed_columns(columns, stacklevel):
                      if difflib.SequenceMatcher(None, n, _norm(f)).ratio() >= 0.8]
         if close:
             meant = " or ".join(repr(f) for f in close)
-            warnings.warn(f"column {column!r} is not an SWF column, and {meant} is missing (read as -1, unknown): "
-                          f"did you mean {meant}? (rename it: df.rename(columns={{{column!r}: {close[0]!r}}}))",
-                          stacklevel=stacklevel + 1)
+            _warn(f"column {column!r} is not an SWF column, and {meant} is missing (read as -1, unknown): "
+                  f"did you mean {meant}? (rename it: df.rename(columns={{{column!r}: {close[0]!r}}}))")
 
 
 def _logs(logs):
-    """Library Logs from a list of logs, as _log each. A loop, not a comprehension: a comprehension is a frame
-    of its own, so its warnings would name the schedlab function instead of the user's line."""
-    out = []
-    for log in logs:
-        out.append(_log(log, stacklevel=4))
-    return out
+    """Library Logs from a list of logs, as _log each."""
+    return [_log(log) for log in logs]
 
 
-def _warn_header_problems(log, stacklevel):
+def _warn_header_problems(log):
     """The header's values that do not parse (e.g. "; MaxProcs: abc"), which the library ignores, and a time zone
     the system does not know, as warnings (the CLI prints them on standard error)."""
     for w in log.header_warnings:
-        warnings.warn(w, stacklevel=stacklevel + 1)
+        _warn(w)
     return log
 
 
@@ -146,7 +151,7 @@ def read_swf(path):
     Returns (DataFrame, header): the 18 SWF columns (int64; float64 for a
     field where the log wrote fractions, kept exactly) and the header lines. The header is also in
     df.attrs["swf_header"], so the DataFrame can be written or simulated as it is."""
-    df = _frame(_warn_header_problems(_core.read_log(_path(path)), 2))
+    df = _frame(_warn_header_problems(_core.read_log(_path(path))))
     return df, df.attrs["swf_header"]
 
 
@@ -159,7 +164,7 @@ def read_sacct(path, procs=None, timezone="", keep_unstarted=False):
     log, counts, sacct_warnings = _core.read_sacct(_path(path), _whole_or_none(procs, "procs"),
                                                    _text(timezone, "timezone", True), bool(keep_unstarted))
     for w in sacct_warnings:  # the CLI's words (swf::sacct_warnings)
-        warnings.warn(w, stacklevel=2)
+        _warn(w)
     df = _frame(log)
     df.attrs["sacct"] = counts
     return df, df.attrs["swf_header"]
@@ -207,7 +212,7 @@ def filter_log(log, from_=None, to=None, users=None, exclude_users=None, min_pro
                                _ints(queue, "queue"), _ints(partition, "partition"), bool(drop_flurries),
                                float(flurry_factor), _whole(flurry_min_jobs, "flurry_min_jobs"))
     if hint:  # a window that keeps no job: what the log spans
-        warnings.warn(hint, stacklevel=2)
+        _warn(hint)
     df = _frame(out)
     df.attrs["filter"] = counts
     return df
@@ -344,11 +349,11 @@ def sweep(spec, threads=0, output=None):
         *_, log_warnings = _core.sweep_to_file("" if path else spec, path, _whole(threads, "threads", 32), output,
                                                jsonl)
         for w in log_warnings:
-            warnings.warn(w, stacklevel=2)
+            _warn(w)
         return _read_sweep_output(output, jsonl)
     csv, log_warnings = _core.sweep("" if path else spec, path, _whole(threads, "threads", 32))
     for w in log_warnings:
-        warnings.warn(w, stacklevel=2)
+        _warn(w)
     return _read_sweep_output(io.BytesIO(csv), False)
 
 
@@ -535,7 +540,7 @@ def generate_estimates(log, model, params="", seed=1):
     items = [json.dumps(i) if isinstance(i, dict) else _path(i) for i in items if not (isinstance(i, str) and i == "")]
     out, report = _core.estimates_generate(_log(log), _text(model, "model"), items, _seed(seed))
     for w in report.get("warnings", []):
-        warnings.warn(w, stacklevel=2)
+        _warn(w)
     return _frame(out), report
 
 
@@ -566,7 +571,7 @@ def generate_talby(procs=None, cpu_work=None, jobs_per_day=None, load=None, week
                                        _path(save_job_model) if save_job_model is not None else "",
                                        _whole(threads, "threads", 32))
     for w in report["warnings"]:
-        warnings.warn(w, stacklevel=2)
+        _warn(w)
     return _frame(out), report
 
 
@@ -624,7 +629,7 @@ def profiler_ingest(db, logs, source=None):
     out = _core.profiler_ingest(_path(db), items, _text(source, "source", True))
     for log in out["logs"]:
         for w in log["header_warnings"]:
-            warnings.warn(w, stacklevel=2)
+            _warn(w)
     return out
 
 
@@ -674,3 +679,29 @@ def report_sweep(results, output, metric="wait_mean", x="", title=None):
     `results` is the CSV a sweep wrote; `title`: shown on the page (default: its path)."""
     _core.report_sweep(_data_file("report-libs.js"), _path(results), _path(output), _text(metric, "metric"), _text(x, "x", True),
                        "" if title is None else str(title))
+
+
+def _suggest_keywords(func):
+    """`func` with a mistyped keyword named with the nearest of its own ("simulate(df, warmup=0.01)": did you mean
+    'warmup_fraction'?), where Python says only that the keyword is unexpected. The signature and docstring stay
+    func's (help() and tab completion show them)."""
+    import functools
+    import inspect
+    params = inspect.signature(func).parameters
+    names = [n for n, p in params.items() if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+
+    @functools.wraps(func)
+    def call(*args, **kwargs):
+        for key in kwargs:
+            if key not in params:
+                near = [n for n in names if n.startswith(key)] or difflib.get_close_matches(key, names, n=1)
+                hint = f"; did you mean '{near[0]}'?" if near else f" (its keywords: {', '.join(names)})"
+                raise TypeError(f"{func.__name__}() got an unexpected keyword argument '{key}'{hint}")
+        return func(*args, **kwargs)
+    return call
+
+
+for _name in __all__:
+    if _name not in ("Result", "Scheduler", "FIELDS"):
+        globals()[_name] = _suggest_keywords(globals()[_name])
+del _name

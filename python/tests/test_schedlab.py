@@ -151,6 +151,17 @@ def test_sweep_into_a_file_resumes_and_collects_an_array(tmp_path):
 def test_errors_raise_with_the_librarys_message(tmp_path):
     with pytest.raises(ValueError, match="unknown scheduler"):
         schedlab.simulate(KTH, scheduler="nosuch")
+    with pytest.raises(ValueError, match="unknown scheduler 'easyy' .*; did you mean 'easy'\\?"):
+        schedlab.simulate(KTH, scheduler="easyy")
+    # A mistyped keyword gets the nearest of the function's own (Python says only "unexpected"), or the list.
+    with pytest.raises(TypeError, match="simulate\\(\\) got an unexpected keyword argument 'warmup'; did you mean "
+                                        "'warmup_fraction'\\?"):
+        schedlab.simulate(KTH, warmup=0.01)
+    with pytest.raises(TypeError, match="'schedular'; did you mean 'scheduler'\\?"):
+        schedlab.simulate(KTH, schedular="easy")
+    with pytest.raises(TypeError, match=r"'colour' \(its keywords: log, attribute, "):
+        schedlab.locality(KTH, colour="red")
+    assert schedlab.simulate.__doc__.startswith("Simulate a scheduler on a log")  # help() is the function's
     with pytest.raises(ValueError, match="seed must be a whole number from 0"):
         schedlab.simulate(KTH, scheduler="easy", seed=-1)
     with pytest.raises(ValueError, match="seed must be a whole number from 0"):

@@ -383,7 +383,10 @@ TsafrirParams tsafrir_params_from_json(const nlohmann::json& params, int64_t n, 
   p.n = n;
   if (params.contains("tmax")) p.t_max = duration(params, "tmax", m);
   else if (fallback_tmax > 0) p.t_max = fallback_tmax;
-  else throw ModelError("tsafrir model: no tmax given and the log has no estimates to take it from");
+  else
+    throw ModelError(
+        "tsafrir model: no tmax given and the log has no estimates to take it from (give it: tmax=18h, or a model "
+        "file from another log's 'estimates fit')");
   if (params.contains("tmax_share")) {
     const double s = number(params, "tmax_share", m);
     if (!(s >= 0 && s <= 100)) throw ModelError("tsafrir model: tmax_share must be a percentage in 0..100");
