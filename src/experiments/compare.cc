@@ -10,12 +10,14 @@
 #include <stdexcept>
 
 #include <fmt/core.h>
+#include <fmt/ranges.h>
 
 #include "schedlab/analysis/distribution.h"
 #include "schedlab/base/csv_field.h"
 #include "schedlab/base/csv_number.h"
 #include "schedlab/base/threads.h"
 #include "schedlab/experiments/simulation.h"
+#include "schedlab/base/nearest.h"
 
 namespace schedlab::experiments {
 
@@ -179,7 +181,9 @@ CompareResult run_compare(const CompareSpec& spec, const swf::Log& log) {
   if (!spec.baseline.empty()) {
     const auto it = std::find(r.names.begin(), r.names.end(), spec.baseline);
     if (it == r.names.end()) {
-      throw std::invalid_argument(fmt::format("compare: --baseline '{}' is not one of the schedulers", spec.baseline));
+      throw std::invalid_argument(fmt::format("compare: --baseline '{}' is not one of the schedulers ({}){}",
+                                              spec.baseline, fmt::join(r.names, ", "),
+                                              base::did_you_mean(spec.baseline, r.names)));
     }
     r.baseline = static_cast<size_t>(it - r.names.begin());
   }

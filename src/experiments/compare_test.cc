@@ -143,6 +143,13 @@ TEST(CompareTest, BadSpecsFailBeforeSimulating) {
   spec.schedulers = {"easy", "fcfs"};
   spec.baseline = "maui";
   EXPECT_THROW(run_compare(spec, scenario()), std::invalid_argument);
+  spec.baseline = "fcsf";  // names the schedulers there are, and the one meant
+  try {
+    run_compare(spec, scenario());
+    ADD_FAILURE() << "an unknown baseline was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "compare: --baseline 'fcsf' is not one of the schedulers (easy, fcfs); did you mean 'fcfs'?");
+  }
   spec.baseline = "";
   spec.period = 0;
   EXPECT_THROW(run_compare(spec, scenario()), std::invalid_argument);
