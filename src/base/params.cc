@@ -340,6 +340,31 @@ Params::Params(std::string_view plugin, const std::vector<ParamDecl>& decls,
 bool Params::given(const std::string& name) const { return given_.count(name) > 0; }
 bool Params::has(const std::string& name) const { return values_.count(name) > 0; }
 
+bool Params::at_default(const std::string& name) const {
+  for (const auto& d : *decls_) {
+    if (d.name != name) continue;
+    if (d.default_value.empty()) return !given(name);
+    const std::string& v = text(name);
+    switch (d.type) {
+      case ParamType::kInt: {
+        int64_t a = 0, b = 0;
+        return parse_int(v, a) && parse_int(d.default_value, b) && a == b;
+      }
+      case ParamType::kDouble: {
+        double a = 0, b = 0;
+        return parse_double(v, a) && parse_double(d.default_value, b) && a == b;
+      }
+      case ParamType::kBool: {
+        bool a = false, b = false;
+        return parse_bool(v, a) && parse_bool(d.default_value, b) && a == b;
+      }
+      case ParamType::kDuration: return parse_duration(v) == parse_duration(d.default_value);
+      default: return v == d.default_value;
+    }
+  }
+  return false;
+}
+
 const ParamDecl& Params::decl(const std::string& name, ParamType want) const {
   for (const auto& d : *decls_) {
     if (d.name != name) continue;

@@ -160,6 +160,19 @@ TEST(Params, DefaultsAndGivenValuesTyped) {
   EXPECT_THROW(Params("x", decls(), {{"window", "soon"}}), std::invalid_argument);
 }
 
+TEST(Params, AtDefaultComparesByType) {
+  const Params same("x", decls(),
+                    {{"delay", "00"}, {"confidence", "0.950"}, {"check", "no"}, {"compress", "once"}, {"window", "60m"}});
+  for (const char* k : {"delay", "confidence", "check", "compress", "window", "inner"}) EXPECT_TRUE(same.at_default(k)) << k;
+  EXPECT_TRUE(same.at_default("db"));  // no default, not given
+  const Params other("x", decls(),
+                     {{"delay", "1"}, {"confidence", "0.9"}, {"check", "yes"}, {"compress", "fixpoint"},
+                      {"window", "2h"}, {"inner", "fcfs"}, {"db", "a"}});
+  for (const char* k : {"delay", "confidence", "check", "compress", "window", "inner", "db"})
+    EXPECT_FALSE(other.at_default(k)) << k;
+  EXPECT_FALSE(other.at_default("nosuch"));
+}
+
 TEST(Params, BadValuesAndUnknownKeysNameTheParameter) {
   const auto message = [](const std::map<std::string, std::string>& given) {
     try {

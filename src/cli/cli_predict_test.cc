@@ -25,7 +25,12 @@ TEST(PredCliTest, PredictReplaysTheLogAndReportsAccuracy) {
                           "--json", "--jobs-out", dir.file("jobs.csv")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto doc = nlohmann::json::parse(r.out);
-  EXPECT_EQ(doc["predictor"], "ruh:correction=tsafrir");
+  // The whole configuration (it said "ruh:correction=tsafrir", as for the default jobs=3 without propagation).
+  EXPECT_EQ(doc["predictor"], "ruh:correction=tsafrir;jobs=1;propagate=1");
+  // Parameters at their defaults are left out, however written: the same configuration prints alike.
+  const auto defaults = run_cli({"predict", log, "--predictor", "ruh:jobs=3;propagate=no", "--json"});
+  ASSERT_EQ(defaults.exit_code, 0) << defaults.err;
+  EXPECT_EQ(nlohmann::json::parse(defaults.out)["predictor"], "ruh");
   EXPECT_EQ(doc["accuracy"]["jobs"], 2);
   EXPECT_EQ(doc["deadline_misses"], 1);
   // job 1: AA 700 (P = 1000 all along); job 2: (200 × 500 + 400 × 200 + 200 × 500) / 800 = 350

@@ -26,7 +26,7 @@ LogReplay replay_log(const swf::Log& log, const predict::Predictor& predictor, c
     out.start[i] = w.jobs[i].submit + std::max<int64_t>(wait, 0);
   }
   const auto p = predictor.clone();  // the caller's predictor stays untouched, as in sim::simulate
-  out.predictor = std::string(p->name());
+  out.predictor = std::string(p->label());
   out.warmup_fraction = options.warmup_fraction;
   out.result = predict::replay(w.jobs, out.start, *p, options.warmup_fraction, options.progress);
   return out;

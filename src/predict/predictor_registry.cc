@@ -66,6 +66,13 @@ std::unique_ptr<Predictor> make_predictor(std::string_view given, const Predicto
       const base::Params params(fmt::format("predictor {}", entry.name), entry.parameters, spec.params, files_dir);
       auto p = entry.make(PredictorConfig{config.seed, spec.params, files_dir}, params);
       if (correction != Correction::kNone) p = std::make_unique<CorrectedPredictor>(std::move(p), correction);
+      // What results call it: the parameters that differ from their defaults, and the correction, so that two
+      // configurations never print alike and one written out in full prints as the short form.
+      PredictorSpec label{spec.name, {}};
+      for (const auto& [k, v] : spec.params)
+        if (!params.at_default(k)) label.params.emplace(k, v);
+      if (correction != Correction::kNone) label.params.emplace("correction", std::string(correction_name(correction)));
+      p->set_label(format_predictor_spec(label));
       return p;
     }
     known += known.empty() ? "" : ", ";

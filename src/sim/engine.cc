@@ -26,7 +26,7 @@ Engine::Engine(const Workload& workload, std::unique_ptr<Scheduler> scheduler,
   state_.machine = Machine(workload.procs, scheduler_->needs_processors() || options_.check);
   state_.jobs = &workload.jobs;
   result_.scheduler = std::string(scheduler_->name());
-  result_.predictor = std::string(predictor_->name());
+  result_.predictor = std::string(predictor_->label());
   result_.procs = workload.procs;
   // (The big per-job tables on 2 MB pages where the kernel allows: base/huge_pages.h.)
   const size_t n = workload.jobs.size();

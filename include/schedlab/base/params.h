@@ -90,6 +90,9 @@ class Params {
          std::string files_dir = {});
 
   bool given(const std::string& name) const;  // the user gave it (not the default)
+  // Its value is the declared default, compared by type ("0.950" is 0.95, "1h" is 3600, "yes" is 1): what a
+  // canonical name of the configuration can leave out.
+  bool at_default(const std::string& name) const;
   bool has(const std::string& name) const;    // given, or declared with a default
   int64_t get_int(const std::string& name) const;
   double get_double(const std::string& name) const;

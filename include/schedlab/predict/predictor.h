@@ -22,6 +22,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "schedlab/workload/job.h"
@@ -52,6 +53,11 @@ class Predictor {
   virtual ~Predictor() = default;
   virtual std::unique_ptr<Predictor> clone() const = 0;
   virtual std::string_view name() const = 0;
+  // What results call it: the canonical spec make_predictor made it from, parameters and correction included
+  // ("user-last2:correction=tsafrir;order=end"), so that two configurations never print alike; name() when the
+  // predictor was constructed directly. Copied by clone().
+  std::string_view label() const { return label_.empty() ? name() : std::string_view(label_); }
+  void set_label(std::string label) { label_ = std::move(label); }
 
   // A job arrives at `now`; returns its initial prediction (>= 0).
   virtual int64_t on_arrival(int64_t now, const Job& job, Updates& updates) = 0;
@@ -73,6 +79,9 @@ class Predictor {
   Predictor() = default;
   Predictor(const Predictor&) = default;
   Predictor& operator=(const Predictor&) = default;
+
+ private:
+  std::string label_;
 };
 
 }  // namespace schedlab::predict
