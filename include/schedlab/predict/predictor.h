@@ -53,9 +53,9 @@ class Predictor {
   virtual ~Predictor() = default;
   virtual std::unique_ptr<Predictor> clone() const = 0;
   virtual std::string_view name() const = 0;
-  // What results call it: the canonical spec make_predictor made it from, parameters and correction included
-  // ("user-last2:correction=tsafrir;order=end"), so that two configurations never print alike; name() when the
-  // predictor was constructed directly. Copied by clone().
+  // What results call it: the canonical spec make_predictor made it from, with the parameters that differ from
+  // their defaults and the correction ("user-last2:correction=tsafrir;order=end"), so that two configurations
+  // never print alike; name() when the predictor was constructed directly. Copied by clone().
   std::string_view label() const { return label_.empty() ? name() : std::string_view(label_); }
   void set_label(std::string label) { label_ = std::move(label); }
 
