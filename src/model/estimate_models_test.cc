@@ -162,6 +162,23 @@ TEST(EstimateModels, TsafrirGivesExactBinCountsAndIsDeterministic) {
   auto c = log_of(20000);  // runtimes up to 4 h: T_max = 1 h truncates them all to 1 h, more than its share
   EXPECT_THROW(apply_estimate_model("tsafrir", parse_params_text("tmax=1h"), c, 7), ModelError);  // infeasible
   EXPECT_THROW(apply_estimate_model("tsafrir", parse_params_text("tmax=5h,bins=5m"), c, 7), ModelError);
+  // No tmax and a log without estimates to take it from: the error says how to give it (it said only what was
+  // missing); with tmax given the same log is modelled.
+  auto none = log_of(2000);
+  for (auto& r : none) {
+    r.requested_time = -1;
+    if (r.run_time >= 0) r.run_time %= 600;  // short jobs, which estimates up to 5 h can always cover
+  }
+  try {
+    auto copy = none;
+    apply_estimate_model("tsafrir", nlohmann::json::object(), copy, 7);
+    ADD_FAILURE() << "no tmax was accepted";
+  } catch (const ModelError& e) {
+    EXPECT_NE(std::string(e.what()).find("(give it: tmax=18h, or a model file from another log's 'estimates fit')"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_NO_THROW(apply_estimate_model("tsafrir", parse_params_text("tmax=5h"), none, 7));
 }
 
 // The Tsafrir model's other parameters, each against what it says (no test set them before: a parameter read
