@@ -11,6 +11,8 @@ missing columns are -1): filter in pandas, simulate the result. Errors raise Val
 library's message) or OSError (files). Simulations and sweeps release the GIL, so threads run them in parallel.
 """
 import difflib
+import functools
+import inspect
 import io
 import json
 import numbers
@@ -685,8 +687,6 @@ def _suggest_keywords(func):
     """`func` with a mistyped keyword named with the nearest of its own ("simulate(df, warmup=0.01)": did you mean
     'warmup_fraction'?), where Python says only that the keyword is unexpected. The signature and docstring stay
     func's (help() and tab completion show them)."""
-    import functools
-    import inspect
     params = inspect.signature(func).parameters
     names = [n for n, p in params.items() if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
 
