@@ -57,6 +57,38 @@ TEST(CliCommands, AnUnknownOptionGetsTheNearestOne) {
   EXPECT_EQ(r.err.find("did you mean"), std::string::npos) << r.err;
 }
 
+// A word given where the command takes none, or a required option left out, gets the option it was meant for: CLI11
+// said only "The following argument was not expected: easy" or "--output is required" (and, for `sweep` and
+// `generate talby` without -o, exit 1 as if the input were bad).
+TEST(CliCommands, AStrayWordGetsTheOptionItWasMeantFor) {
+  const std::string kth = std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz";
+  for (const auto& [args, hint] : std::vector<std::pair<std::vector<std::string>, std::string>>{
+           {{"simulate", kth, "easy"}, "schedlab simulate: did you mean -s easy?"},
+           {{"simulate", kth, "easy-sjbf:order=sjf;x=1"}, "schedlab simulate: did you mean -s 'easy-sjbf:order=sjf;x=1'?"},
+           {{"compare", kth, "easy,fcfs"}, "schedlab compare: did you mean -s easy,fcfs?"},
+           {{"predict", kth, "ruh"}, "schedlab predict: did you mean -p ruh?"},
+           {{"filter", kth, "out.swf", "--min-procs", "32"}, "schedlab filter: did you mean -o out.swf?"},
+           {{"generate", "scramble", kth, "out.swf"}, "schedlab generate scramble: did you mean --from " + kth + " -o out.swf?"},
+           {{"profiler", "ingest", "p.db", kth}, "schedlab profiler ingest: did you mean --db p.db?"}}) {
+    const CliResult r = run_cli(args);
+    EXPECT_EQ(r.exit_code, 2) << hint;
+    EXPECT_EQ(r.out, "");
+    EXPECT_NE(r.err.find("\n" + hint + "\n"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("Run '" + hint.substr(0, hint.find(':')) + " --help'"), std::string::npos) << r.err;
+  }
+  // A word no option takes gets no guess.
+  CliResult r = run_cli({"stats", kth, "extra"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err.find("did you mean"), std::string::npos) << r.err;
+  r = run_cli({"report", kth});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("schedlab: error: --output is required"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("did you mean"), std::string::npos) << r.err;
+  // -o left out of sweep and generate talby is a usage error too.
+  EXPECT_EQ(run_cli({"sweep", std::string(SCHEDLAB_SOURCE_DIR) + "/docs/sweep-example.toml"}).exit_code, 2);
+  EXPECT_EQ(run_cli({"generate", "talby", "--procs", "128"}).exit_code, 2);
+}
+
 // An empty value (an unset shell variable) is a usage error naming the option: simulate --jobs-out '' and compare
 // --csv '' took it as "not given" and wrote nothing, filter -o '' said "'': cannot replace the file".
 TEST(CliCommands, AnEmptyValueIsRefusedByName) {

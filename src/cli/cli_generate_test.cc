@@ -176,7 +176,7 @@ TEST(CliGenerateTalby, BadInputNamesTheParameter) {
   fails_with({"--procs", "0", "-o", dir.file("x.swf")}, "--procs must be in 1..2147483647 (got 0)");
   fails_with({"--procs", "128", "--load", "2", "-o", dir.file("x.swf")}, "--load must be");
   fails_with({"--cpu-work", "100", "-o", dir.file("x.swf")}, "give --procs");
-  fails_with({"--procs", "128"}, "give -o FILE");
+  fails_with({"--procs", "128"}, "--output is required: -o FILE");
   swf::write_text_file(dir.file("bad.json"), "{\"model\": \"talby-job-layer\", \"version\": 1}");
   fails_with({"--procs", "128", "--job-model", dir.file("bad.json"), "-o", dir.file("x.swf")},
              "bad.json: source: missing");

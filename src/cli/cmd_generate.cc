@@ -176,7 +176,9 @@ void run_talby(const TalbyCliOptions& opt) {
   o.seed = opt.seed;
   o.threads = opt.threads;
   if (opt.output.empty() && opt.save_job_model.empty())
-    throw std::invalid_argument("give -o FILE for the generated log (or only --save-job-model FILE to fit and save)");
+    throw CLI::RequiredError(
+        "--output is required: -o FILE for the generated log (or only --save-job-model FILE to fit and save)",
+        CLI::ExitCodes::RequiredError);
   if (!opt.fit.empty() && !opt.job_model.empty())
     throw std::invalid_argument("--fit and --job-model both give the job layer: use one");
   // Bad parameters fail before the fit log is read (fitting and saving alone needs none).

@@ -81,7 +81,9 @@ void run_sweep_command(const SweepCliOptions& opt) {
     return;
   }
   if (!opt.runs_digest.empty()) experiments::check_sweep_runs_digest(spec, runs, opt.runs_digest);
-  if (opt.output.empty()) throw std::invalid_argument("give -o FILE for the results (or --slurm DIR)");
+  if (opt.output.empty()) 
+    throw CLI::RequiredError("--output is required: -o FILE for the results (or --slurm DIR)",
+                             CLI::ExitCodes::RequiredError);
   experiments::SweepOptions so;
   so.threads = opt.threads;
   if (!opt.shard.empty()) std::tie(so.shard, so.shards) = parse_shard(opt.shard);

@@ -253,6 +253,31 @@ void add_completion_command(CLI::App& app) {
   cmd->callback([shell] { fmt::print("{}", kBashScript); });  // bash is the one shell (checked above)
 }
 
+std::string option_for_value(CLI::App& at, const std::string& word) {
+  if (word.empty()) return "";
+  for (CLI::Option* o : at.get_options()) {
+    if (!takes_value(o) || !o->nonpositional()) continue;
+    const std::vector<std::string> values = option_values(at, o);
+    if (values.empty()) continue;
+    const std::string name = o->get_lnames().empty() ? "" : o->get_lnames().front();
+    const bool plugin = names_a_scheduler(name) || names_a_predictor(name);
+    // A list of schedulers is read item by item; a plug-in's name ends at its parameters.
+    std::vector<std::string> items;
+    for (size_t from = 0;;) {
+      const size_t comma = name == "schedulers" ? word.find(',', from) : std::string::npos;
+      items.push_back(word.substr(from, comma == std::string::npos ? std::string::npos : comma - from));
+      if (comma == std::string::npos) break;
+      from = comma + 1;
+    }
+    const bool all = std::all_of(items.begin(), items.end(), [&](const std::string& item) {
+      const std::string key = plugin ? item.substr(0, item.find(':')) : item;
+      return std::find(values.begin(), values.end(), key) != values.end();
+    });
+    if (all) return o->get_snames().empty() ? "--" + name : "-" + o->get_snames().front();
+  }
+  return "";
+}
+
 std::string complete_words(CLI::App& app, const std::vector<std::string>& words) {
   if (words.empty()) return "";
   CLI::App* at = &app;

@@ -19,4 +19,9 @@ void add_completion_command(CLI::App& app);
 // empty), one per line; a first line "__files" asks the shell to complete file names as well.
 std::string complete_words(CLI::App& app, const std::vector<std::string>& words);
 
+// The option of command `at` that `word` is a value of, as the user would write it ("-s" for "easy" or
+// "easy-sjbf:order=sjf", "--schedulers" for "easy,fcfs", "--format" for "jsonl"): the first option whose
+// known values (plug-in names, a fixed set of choices) hold it; "" when none does (a number, a file name).
+std::string option_for_value(CLI::App& at, const std::string& word);
+
 }  // namespace schedlab::cli

@@ -16,8 +16,8 @@
 
 #include "cli/commands.h"
 #include "cli/completion.h"
+#include "cli/usage_hints.h"
 #include "schedlab/base/errors.h"
-#include "schedlab/base/nearest.h"
 #include "schedlab/base/version.h"
 
 namespace {
@@ -52,69 +52,6 @@ void refuse_bad_values(CLI::App& app) {
   for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) refuse_bad_values(*sub);
 }
 
-// A mistyped or missing command ("schedlab simulat log.swf", "schedlab analyze tempral", "schedlab estimates"):
-// CLI11 says only "A subcommand is required". This names the word, the commands there are and the nearest one;
-// empty when the words are commands.
-std::string unknown_command(CLI::App& app, int argc, char** argv) {
-  CLI::App* at = &app;
-  std::string where = "schedlab";
-  for (int i = 1; i < argc; ++i) {
-    const std::string word = argv[i];
-    if (word.starts_with('-') || at->get_require_subcommand_min() == 0) return "";
-    std::string names, nearest;
-    size_t best = 4;  // suggest only within 3 edits
-    CLI::App* next = nullptr;
-    for (CLI::App* sub : at->get_subcommands([](CLI::App*) { return true; })) {
-      if (sub->get_name() == word) next = sub;
-      names += (names.empty() ? "" : ", ") + sub->get_name();
-      if (const size_t d = schedlab::base::edit_distance(word, sub->get_name()); d < best) {
-        best = d;
-        nearest = sub->get_name();
-      }
-    }
-    if (next == nullptr)
-      return fmt::format("'{}' is not a command of {} ({}){}", word, where, names,
-                         nearest.empty() ? "" : fmt::format("; did you mean '{}'?", nearest));
-    at = next;
-    where += " " + word;
-  }
-  if (at->get_require_subcommand_min() == 0) return "";
-  std::string names;
-  for (CLI::App* sub : at->get_subcommands([](CLI::App*) { return true; }))
-    names += (names.empty() ? "" : ", ") + sub->get_name();
-  return fmt::format("{} needs a command: {} (--help for each)", where, names);
-}
-
-// For an unknown option ("simulate --warmup 0.01"), the nearest option of the command given: CLI11 says only
-// "The following arguments were not expected: 0.01 --warmup". Empty when nothing is near.
-std::string nearest_option(CLI::App& app, int argc, char** argv) {
-  CLI::App* at = &app;
-  std::string where = "schedlab";
-  while (!at->get_subcommands().empty()) {
-    at = at->get_subcommands().front();
-    where += " " + at->get_name();
-  }
-  for (int i = 1; i < argc; ++i) {
-    std::string word = argv[i];
-    if (!word.starts_with("--") || word == "--") continue;
-    word = word.substr(2, word.find('=') == std::string::npos ? std::string::npos : word.find('=') - 2);
-    if (at->get_option_no_throw("--" + word) != nullptr) continue;
-    std::string nearest;
-    size_t best = 4;  // within 3 edits, or the start of an option's name
-    for (const CLI::Option* o : at->get_options()) {
-      for (const std::string& name : o->get_lnames()) {
-        const size_t d = name.starts_with(word) ? 1 : schedlab::base::edit_distance(word, name);
-        if (d < best) {
-          best = d;
-          nearest = name;
-        }
-      }
-    }
-    return nearest.empty() ? "" : fmt::format("{} has no option --{}; did you mean --{}?", where, word, nearest);
-  }
-  return "";
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -146,7 +83,7 @@ int main(int argc, char** argv) {
     }
     return 0;
   }
-  if (const std::string unknown = unknown_command(app, argc, argv); !unknown.empty()) {
+  if (const std::string unknown = schedlab::cli::unknown_command(app, argc, argv); !unknown.empty()) {
     fmt::print(stderr, "schedlab: error: {}\n", unknown);
     return 2;
   }
@@ -160,10 +97,16 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     // Usage errors (unknown option, missing or malformed argument) exit 2, like most Unix tools;
-    // errors in the input itself exit 1.
-    app.exit(e);
-    if (dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr)
-      if (const std::string hint = nearest_option(app, argc, argv); !hint.empty()) fmt::print(stderr, "{}\n", hint);
+    // errors in the input itself exit 1. The message names the command and, where it can, what was meant.
+    const std::string where = schedlab::cli::command_path(app);
+    fmt::print(stderr, "schedlab: error: {}\n", e.what());
+    std::string hint;
+    if (dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr) hint = schedlab::cli::nearest_option(app, argc, argv);
+    if (hint.empty() && (dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr ||
+                         dynamic_cast<const CLI::RequiredError*>(&e) != nullptr))
+      hint = schedlab::cli::stray_words_hint(app, argc, argv, e.what());
+    if (!hint.empty()) fmt::print(stderr, "{}\n", hint);
+    fmt::print(stderr, "Run '{} --help' for its arguments and options.\n", where);
     return 2;
   } catch (const std::bad_alloc&) {
     // Requests known to be too large are refused by name before they start (base/memory.h); this is the rest.
