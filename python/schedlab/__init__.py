@@ -70,18 +70,22 @@ def _path(p):
 
 
 def _log(log, header=None):
-    """A library Log from a path, a DataFrame (with optional header lines) or a Log."""
+    """A library Log from a path, a DataFrame (with optional header lines), read_swf's (DataFrame, header) or a Log."""
     if isinstance(log, _core.Log):
         return log
     if isinstance(log, (str, os.PathLike)):
         return _warn_header_problems(_core.read_log(_path(log)))
+    # What read_swf returns, passed on whole ("log = schedlab.read_swf(path); schedlab.simulate(log)"): its header
+    # goes with it.
+    if isinstance(log, tuple) and len(log) == 2 and isinstance(log[0], pd.DataFrame) and isinstance(log[1], list):
+        return _log(log[0], header if header is not None else log[1])
     if isinstance(log, pd.DataFrame):
         lines = header if header is not None else log.attrs.get("swf_header", [])
         # Header lines go back as the bytes they were read from: a byte that is not UTF-8 came as a lone surrogate.
         lines = [l.encode("utf-8", "surrogateescape") if isinstance(l, str) else l for l in lines]
         _warn_misnamed_columns(log.columns)
         return _core.log_from_columns({c: _column(log[c]) for c in FIELDS if c in log.columns}, lines)
-    raise TypeError(f"a log is a path or a pandas DataFrame, not {type(log).__name__}")
+    raise TypeError(f"a log is a path, a pandas DataFrame or what read_swf returns, not {type(log).__name__}")
 
 
 def _norm(name):

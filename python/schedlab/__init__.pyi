@@ -8,7 +8,7 @@ from . import _core
 
 FIELDS: list[str]
 __version__: str
-LogLike = Union[str, os.PathLike, pd.DataFrame, _core.Log]
+LogLike = Union[str, os.PathLike, pd.DataFrame, tuple[pd.DataFrame, list[str]], _core.Log]
 
 def read_swf(path: Union[str, os.PathLike]) -> tuple[pd.DataFrame, list[str]]: ...
 def read_sacct(path: Union[str, os.PathLike], procs: Optional[int] = ..., timezone: str = ...,

@@ -46,6 +46,23 @@ def test_dataframe_round_trip_equals_the_file(tmp_path):
     assert out.read_bytes() == ref.read_bytes()
 
 
+def test_what_read_swf_returns_is_a_log(tmp_path):
+    """`log = read_swf(path)` then `simulate(log)`: the (DataFrame, header) pair is taken whole, header included
+    (it was a TypeError, 'not tuple')."""
+    log = schedlab.read_swf(KTH)
+    a, b = schedlab.simulate(log, scheduler="easy"), schedlab.simulate(KTH, scheduler="easy")
+    pd.testing.assert_frame_equal(a.jobs, b.jobs)
+    assert {k: v for k, v in a.metrics.items() if k != "wall_time_s"} == {k: v for k, v in b.metrics.items() if k != "wall_time_s"}
+    df, header = log
+    df = df.copy()
+    df.attrs = {}  # the header comes from the pair, not from the frame's attrs
+    schedlab.write_swf((df, header), tmp_path / "pair.swf")
+    subprocess.run([CLI, "convert", KTH, str(tmp_path / "ref.swf")], check=True, capture_output=True)
+    assert (tmp_path / "pair.swf").read_bytes() == (tmp_path / "ref.swf").read_bytes()
+    with pytest.raises(TypeError, match="a log is a path, a pandas DataFrame or what read_swf returns, not tuple"):
+        schedlab.simulate((df,), scheduler="easy")
+
+
 def test_fractional_fields_are_kept(tmp_path):
     p = tmp_path / "f.swf"
     p.write_text("; MaxProcs: 4\n1 0 0 10 1 107.77 -1 1 60 -1 1 1 -1 -1 -1 -1 -1 -1\n")
