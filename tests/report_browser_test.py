@@ -145,6 +145,12 @@ def read_warnings(driver):
     return found[0].text if found else None
 
 
+def sim_warnings(driver):
+    """The text of the page's warning about how the schedules were asked for (the page now in the driver), or None."""
+    found = driver.find_elements(By.ID, "sim-warnings")
+    return found[0].text if found else None
+
+
 def main():
     kth_page = os.path.join(out_dir, "kth.html")
     run("report", kth, "-s", "easy,conservative,fcfs", "-p", "user-last2", "-o", kth_page)
@@ -186,6 +192,11 @@ def main():
         raise
     try:
         problems += check_page(driver, kth_page, os.path.join(out_dir, "kth"))
+        # user-last2 without a correction left jobs overdue: the page says so (the edge pages use the estimate).
+        warning = sim_warnings(driver)
+        if warning is None or "the predictor (user-last2) gave it no longer prediction" not in warning \
+                or "--correction tsafrir" not in warning:
+            problems.append(f"{kth_page}: no warning of the uncorrected user-last2 on the page: {warning!r}")
         # The reader's warnings are said where there are some, and only there.
         expected_warnings = {kth_page: "estimate_below_runtime 475 (first at line 146)"}
         for page, prefix in more_pages:
@@ -194,6 +205,8 @@ def main():
                 expected_warnings[page] = "submit_out_of_order 1 (first at line 3)"
             if page.endswith("edge-one-job.html") and read_warnings(driver) is not None:
                 problems.append(f"{page}: a note of reader warnings, but the log has none: {read_warnings(driver)}")
+            if sim_warnings(driver) is not None:
+                problems.append(f"{page}: a warning about the schedules, with the estimate: {sim_warnings(driver)}")
         # A DataFrame's warnings count rows, not lines (Python's report of the out-of-order log).
         frame_page = python_report(os.path.join(out_dir, "edge-out-of-order.swf"),
                                    os.path.join(out_dir, "edge-out-of-order-frame.html"))

@@ -292,12 +292,19 @@ def simulate(log, scheduler="easy", predictor="", procs=None, load=None, *, corr
                                               load, float(arrival_scale), bool(kill_at_estimate),
                                               bool(extend_estimates), float(warmup_fraction),
                                               _whole(bsld_tau, "bsld_tau"), _seed(seed))
-        return Result(metrics, jobs)
+        return _warned(Result(metrics, jobs))
     metrics, jobs = _core.simulate(_log(log), _text(scheduler, "scheduler"), predictor, correction,
                                    _whole_or_none(procs, "procs"), load, float(arrival_scale),
                                    bool(kill_at_estimate), bool(extend_estimates), float(warmup_fraction),
                                    _whole(bsld_tau, "bsld_tau"), _seed(seed), bool(check))
-    return Result(metrics, jobs)
+    return _warned(Result(metrics, jobs))
+
+
+def _warned(result):
+    """The result, once its warnings (a predictor that left jobs overdue, ...) are given as Python warnings."""
+    for w in result.metrics.get("warnings", []):
+        _warn(w)
+    return result
 
 
 def _toml_value(value, key):
@@ -529,12 +536,15 @@ def compare(log, schedulers, predictor="", procs=None, load=None, period="30d", 
     deviations, gains, correlations. `schedulers`: a list of specs. The simulation options are simulate()'s."""
     if isinstance(schedulers, str):
         raise TypeError(f"schedulers must be a list of specs, not the text {schedulers!r}")
-    return _core.compare(_log(log), [_text(s, "schedulers[]") for s in schedulers], _text(predictor, "predictor", True),
-                         _whole_or_none(procs, "procs"), _real_or_none(load, "load"), _seconds(period, "period"),
-                         _text(baseline, "baseline", True), _whole(threads, "threads", 32),
-                         _text(correction, "correction", True),
-                         bool(kill_at_estimate), float(arrival_scale), _whole(bsld_tau, "bsld_tau"),
-                         float(warmup_fraction), _seed(seed))
+    out = _core.compare(_log(log), [_text(s, "schedulers[]") for s in schedulers], _text(predictor, "predictor", True),
+                        _whole_or_none(procs, "procs"), _real_or_none(load, "load"), _seconds(period, "period"),
+                        _text(baseline, "baseline", True), _whole(threads, "threads", 32),
+                        _text(correction, "correction", True),
+                        bool(kill_at_estimate), float(arrival_scale), _whole(bsld_tau, "bsld_tau"),
+                        float(warmup_fraction), _seed(seed))
+    for w in out.get("warnings", []):
+        _warn(w)
+    return out
 
 
 def generate_estimates(log, model, params="", seed=1):

@@ -63,6 +63,18 @@ def test_what_read_swf_returns_is_a_log(tmp_path):
         schedlab.simulate((df,), scheduler="easy")
 
 
+def test_a_predictor_left_uncorrected_is_warned_of():
+    with pytest.warns(UserWarning, match=r"the predictor \(ruh\) gave it no longer prediction \(13513 times\)"):
+        r = schedlab.simulate(KTH, scheduler="easy", predictor="ruh")
+    assert r.metrics["overdue_misses"] == 13513 and len(r.metrics["warnings"]) == 1
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert schedlab.simulate(KTH, scheduler="easy", predictor="ruh", correction="tsafrir").metrics["warnings"] == []
+    with pytest.warns(UserWarning, match=r"\(ruh\) gave it no longer prediction \(13513 times with easy, \d+ with fcfs\)"):
+        c = schedlab.compare(KTH, ["easy", "fcfs"], predictor="ruh")
+    assert len(c["warnings"]) == 1
+
+
 def test_fractional_fields_are_kept(tmp_path):
     p = tmp_path / "f.swf"
     p.write_text("; MaxProcs: 4\n1 0 0 10 1 107.77 -1 1 60 -1 1 1 -1 -1 -1 -1 -1 -1\n")

@@ -66,6 +66,23 @@ TEST(SimCliTest, TextReport) {
   EXPECT_NE(r.out.find("1 jobs excluded: larger than the machine"), std::string::npos);
 }
 
+// A history predictor without a correction is warned of on standard error (EASY with ruh on KTH: 13,513 jobs left
+// overdue, a mean wait of 54,008 s against 5,899 s with the correction); the report itself is unchanged.
+TEST(SimCliTest, AnUncorrectedPredictorIsWarnedOf) {
+  const std::string kth = std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz";
+  const auto r = run_cli({"simulate", kth, "-s", "easy", "-p", "ruh"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("schedlab: warning: a job ran past its predicted end and the predictor (ruh) gave it no "
+                       "longer prediction (13513 times)"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.out.find("warning"), std::string::npos);
+  const auto corrected = run_cli({"simulate", kth, "-s", "easy", "-p", "ruh", "--correction", "tsafrir"});
+  ASSERT_EQ(corrected.exit_code, 0) << corrected.err;
+  EXPECT_EQ(corrected.err.find("warning"), std::string::npos) << corrected.err;
+  EXPECT_EQ(run_cli({"simulate", kth, "-s", "easy"}).err.find("warning"), std::string::npos);
+}
+
 // --event-cost times the policy without changing its schedule, and reports the cost by queue length.
 TEST(SimCliTest, EventCost) {
   schedlab::testing::TempDir dir;

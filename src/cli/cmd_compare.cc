@@ -123,6 +123,7 @@ void run(const CompareArgs& a) {
   const swf::Log log = read_input_log(a.trace);
   const experiments::CompareResult r = experiments::run_compare(spec, log);
   progress.finish();
+  for (const std::string& w : r.warnings) fmt::print(stderr, "schedlab: warning: {}\n", w);
   if (!a.csv.empty()) swf::write_text_file(a.csv, experiments::compare_csv(r));
   if (a.csv == "-") return;  // the CSV is the output (the report followed it there)
   if (a.json) {

@@ -50,6 +50,7 @@ void run_report(const ReportCliOptions& opt) {
     ro.progress = [&progress](size_t done, size_t total) { progress.update(done, total); };
     data = experiments::report_data(read_input_log(opt.log), ro);
     progress.finish();
+    for (const auto& w : data["scheduling"]["warnings"]) fmt::print(stderr, "schedlab: warning: {}\n", w.get<std::string>());
   }
   const std::string page = experiments::render_report(data, libraries());
   swf::write_text_file(opt.output, page);

@@ -215,6 +215,7 @@ void run(const SimulateArgs& a) {
   const experiments::Simulation sim = a.jobs_out.empty() ? experiments::run_simulation(prepared, std::move(log))
                                                          : experiments::run_simulation(prepared, log);
   progress.finish();
+  for (const std::string& w : sim.warnings) fmt::print(stderr, "schedlab: warning: {}\n", w);
   if (!a.jobs_out.empty()) sim::write_jobs(a.jobs_out, log.header, log.records, sim.workload, sim.result);
   if (a.jobs_out == "-") return;  // the CSV is the output (the report followed it there)
   if (a.json) {

@@ -227,6 +227,7 @@ CompareResult run_compare(const CompareSpec& spec, const swf::Log& log) {
   for (const auto& e : errors) {
     if (e) std::rethrow_exception(e);
   }
+  r.warnings = simulation_warnings(r.results);
 
   // Periods by submit time, and their attributes.
   const int64_t t0 = w.jobs.front().submit;
@@ -286,6 +287,7 @@ nlohmann::json to_json(const CompareResult& r) {
   doc["arrival_scale"] = r.arrival_scale;
   doc["offered_load"] = number(r.offered_load);
   doc["notes"] = r.notes;
+  doc["warnings"] = r.warnings;
   doc["period_s"] = r.spec.period;
   doc["baseline"] = r.names[r.baseline];
   nlohmann::json schedulers = nlohmann::json::array();

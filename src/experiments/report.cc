@@ -249,6 +249,7 @@ json scheduling_section(const swf::Log& log, const ReportOptions& o) {
   json s;
   s["procs"] = r.procs;
   s["predictor"] = o.predictor.empty() ? "estimate" : o.predictor;
+  s["warnings"] = r.warnings;  // a predictor that left jobs overdue: said on the page under the section's title
   json table = json::array(), cdf = json::array(), timeline = json::array(), monthly = json::array(),
        accuracy = json::array();
   int64_t first = INT64_MAX, last = 0;

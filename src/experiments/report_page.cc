@@ -180,6 +180,13 @@ if (D.kind === "sweep") {
 
   const timeline = dated(S.timeline);
   const s = section("scheduling", "Scheduling", "On " + fmt(S.procs) + " processors, predictor " + S.predictor + ".");
+  if (S.warnings && S.warnings.length) {  // what the results say about how they were asked for
+    const p = document.createElement("p");
+    p.className = "note";
+    p.id = "sim-warnings";
+    p.textContent = "Warning: " + S.warnings.join(" ");
+    s.parentNode.insertBefore(p, s);
+  }
   const table = document.createElement("table");
   table.id = "summary-table";
   table.innerHTML = "<tr><th>scheduler</th><th>mean wait (s)</th><th>median wait</th><th>90th pct wait</th>" +

@@ -1,6 +1,8 @@
 #include "schedlab/experiments/simulation.h"
 
+#include <algorithm>
 #include <filesystem>
+#include <utility>
 
 #include <fmt/core.h>
 
@@ -60,6 +62,7 @@ Simulation simulate_workload(const PreparedSimulation& prepared, Simulation out)
   const size_t samples_before = prepared.recorder != nullptr ? prepared.recorder->samples().size() : 0;
   out.result = sim::simulate(out.workload, *prepared.scheduler, *prepared.predictor, prepared.spec.sim);
   out.result.scheduler = prepared.name;
+  out.warnings = simulation_warnings(out.result);
   if (prepared.recorder != nullptr) {
     const auto& all = prepared.recorder->samples();
     out.event_cost = sim::summarize_event_cost(
@@ -69,6 +72,46 @@ Simulation simulate_workload(const PreparedSimulation& prepared, Simulation out)
 }
 
 }  // namespace
+
+namespace {
+
+// The log's own overruns of its estimates are the papers' setting (the estimate predictor), not warned of.
+bool warned_of(const sim::SimResult& r) {
+  return r.overdue_misses > 0 && r.predictor.substr(0, r.predictor.find(':')) != "estimate";
+}
+
+std::string times(int64_t n) { return n == 1 ? "once" : fmt::format("{} times", n); }
+
+std::string overdue_warning(const std::string& times, const std::string& predictor) {
+  return fmt::format(
+      "a job ran past its predicted end and the predictor ({}) gave it no longer prediction ({}): the scheduler "
+      "took it to end at once until it did, so the reservations behind it promised nothing. A predictor that "
+      "underestimates is used with a correction (Tsafrir et al. 2007): --correction tsafrir, or correction=tsafrir "
+      "in its spec",
+      predictor, times);
+}
+
+}  // namespace
+
+std::vector<std::string> simulation_warnings(const sim::SimResult& r) {
+  if (!warned_of(r)) return {};
+  return {overdue_warning(times(r.overdue_misses), r.predictor)};
+}
+
+std::vector<std::string> simulation_warnings(const std::vector<sim::SimResult>& results) {
+  std::vector<std::pair<std::string, std::string>> by_predictor;  // (predictor, times), in the results' order
+  for (const sim::SimResult& r : results) {
+    if (!warned_of(r)) continue;
+    auto it = std::find_if(by_predictor.begin(), by_predictor.end(),
+                           [&](const auto& p) { return p.first == r.predictor; });
+    if (it == by_predictor.end()) it = by_predictor.insert(by_predictor.end(), {r.predictor, ""});
+    it->second += it->second.empty() ? fmt::format("{} with {}", times(r.overdue_misses), r.scheduler)
+                                     : fmt::format(", {} with {}", r.overdue_misses, r.scheduler);
+  }
+  std::vector<std::string> out;
+  for (const auto& [predictor, times] : by_predictor) out.push_back(overdue_warning(times, predictor));
+  return out;
+}
 
 Simulation run_simulation(const PreparedSimulation& prepared, const swf::Log& log) {
   Simulation out;
@@ -141,7 +184,9 @@ nlohmann::json to_json(const Simulation& s) {
         {"kills", r.kills}}},
       {"accuracy", to_json(r.accuracy)},
       {"deadline_misses", r.deadline_misses},
+      {"overdue_misses", r.overdue_misses},
       {"notes", w.notes},
+      {"warnings", s.warnings},
       {"checked", s.spec.sim.check},
       {"wall_time_s", r.wall_time_s},
   };

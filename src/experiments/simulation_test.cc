@@ -37,6 +37,57 @@ TEST(Simulation, SameAsTheSimulatorByName) {
   EXPECT_FALSE(s.event_cost.has_value());
 }
 
+// A predictor other than the estimate that leaves jobs overdue is warned of (EASY with ruh on KTH waits 8x longer
+// than with its correction); with a correction, or with the estimate (the log's own overruns), nothing is said.
+TEST(Simulation, AnUncorrectedPredictorIsWarnedOf) {
+  const swf::Log log = swf::parse_log(kLog);
+  const auto warnings = [&](const std::string& predictor, const std::string& correction) {
+    SimulationSpec spec;
+    spec.scheduler = "easy";
+    spec.predictor = predictor;
+    spec.correction = correction;
+    return run_simulation(prepare_simulation(spec), log);
+  };
+  const Simulation constant = warnings("constant:value=5", "");
+  EXPECT_EQ(constant.result.overdue_misses, 3);  // every job runs past 5 s
+  ASSERT_EQ(constant.warnings.size(), 1u);
+  EXPECT_NE(constant.warnings[0].find("a job ran past its predicted end and the predictor (constant:value=5) gave "
+                                      "it no longer prediction (3 times)"),
+            std::string::npos)
+      << constant.warnings[0];
+  EXPECT_NE(constant.warnings[0].find("--correction tsafrir"), std::string::npos);
+  EXPECT_EQ(to_json(constant)["warnings"], constant.warnings);
+  EXPECT_EQ(to_json(constant)["overdue_misses"], 3);
+  EXPECT_TRUE(warnings("constant:value=5", "tsafrir").warnings.empty());
+  // The estimate: job 2 runs 50 s of an estimate of 60, so no miss at all; give it an overrun.
+  const swf::Log overrun = swf::parse_log("; MaxProcs: 4\n1 0 -1 100 4 -1 -1 4 50 -1 1 1 -1 -1 -1 -1 -1 -1\n");
+  SimulationSpec spec;
+  spec.scheduler = "easy";
+  const Simulation estimate = run_simulation(prepare_simulation(spec), overrun);
+  EXPECT_EQ(estimate.result.overdue_misses, 1);
+  EXPECT_TRUE(estimate.warnings.empty());
+}
+
+// Several results (compare): one warning per predictor, with the count under each scheduler that left jobs overdue.
+TEST(Simulation, SeveralResultsGetOneWarningPerPredictor) {
+  const auto result = [](const std::string& scheduler, const std::string& predictor, int64_t overdue) {
+    sim::SimResult r;
+    r.scheduler = scheduler;
+    r.predictor = predictor;
+    r.overdue_misses = overdue;
+    return r;
+  };
+  const std::vector<std::string> w = simulation_warnings(std::vector<sim::SimResult>{
+      result("easy", "ruh", 5), result("fcfs", "ruh", 0), result("conservative", "ruh", 2),
+      result("easy", "estimate", 7), result("maui", "sbh", 1)});
+  ASSERT_EQ(w.size(), 2u);
+  EXPECT_NE(w[0].find("the predictor (ruh) gave it no longer prediction (5 times with easy, 2 with conservative)"),
+            std::string::npos)
+      << w[0];
+  EXPECT_NE(w[1].find("(sbh) gave it no longer prediction (once with maui)"), std::string::npos) << w[1];
+  EXPECT_TRUE(simulation_warnings(std::vector<sim::SimResult>{result("easy", "estimate", 7)}).empty());
+}
+
 TEST(Simulation, NoJobLeftIsAnError) {
   SimulationSpec spec;
   spec.scheduler = "easy";

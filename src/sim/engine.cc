@@ -67,6 +67,7 @@ Engine::Engine(const Engine& other)
       live_(other.live_),
       free_live_(other.free_live_),
       suspended_now_(other.suspended_now_),
+      missed_now_(other.missed_now_),
       accuracy_(other.accuracy_),
       updates_(other.updates_),
       decision_(other.decision_),
@@ -250,6 +251,7 @@ bool Engine::step() {
   //    scheduler's overrun policy.
   const Overrun overrun = scheduler_->overrun();
   suspended_now_.clear();
+  missed_now_.clear();
   while (!deadlines_.empty() && deadlines_.top().first == t) {
     const JobId id = deadlines_.top().second;
     deadlines_.pop();
@@ -267,12 +269,19 @@ bool Engine::step() {
       suspend(id);
       suspended_now_.push_back(id);
       happened = true;
+    } else {
+      missed_now_.push_back(id);
     }
   }
   // 4. Prediction updates; a job suspended at its deadline whose predictor gave it nothing longer is
   //    re-queued "as if resubmitted": time run + its prediction at arrival.
   predictions_changed_ = false;
   apply_updates();
+  for (JobId id : missed_now_) {  // the predictor gave no longer prediction: the job stays overdue
+    const auto idx = static_cast<size_t>(id);
+    if (status(idx) == Status::kRunning && live(idx).eff_start + live(idx).prediction <= t)
+      ++result_.overdue_misses;
+  }
   for (JobId id : suspended_now_) {
     const auto idx = static_cast<size_t>(id);
     if (status(idx) == Status::kWaiting && live(idx).prediction <= live(idx).attained) {

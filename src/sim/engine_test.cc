@@ -166,6 +166,30 @@ TEST(EngineTest, DeadlineMissesAndPredictionUpdates) {
   EXPECT_EQ(r.jobs[0].prediction_at_start, 10);
 }
 
+// Predicts 10 s and keeps it: a job that runs longer stays overdue from its miss to its end.
+class Stubborn final : public predict::Predictor {
+ public:
+  std::unique_ptr<Predictor> clone() const override { return std::make_unique<Stubborn>(*this); }
+  std::string_view name() const override { return "stubborn"; }
+  int64_t on_arrival(int64_t, const workload::Job&, predict::Updates&) override { return 10; }
+};
+
+TEST(EngineTest, MissesThatLeaveAJobOverdueAreCounted) {
+  // J1 runs 100 s, J2 5 s, both predicted 10 s. Stubborn: J1 misses once, at 10, and stays overdue to 100; J2 ends
+  // before its prediction. Doubling: every miss of J1 (10, 20, 40, 80) gets a longer prediction.
+  const auto w = testing::workload(10, {J{1, 0, 100, 6, 100}, J{2, 0, 5, 2, 5}});
+  const SimResult stubborn = simulate(w, EasyScheduler{}, Stubborn{}, SimOptions{});
+  EXPECT_EQ(stubborn.deadline_misses, 1);
+  EXPECT_EQ(stubborn.overdue_misses, 1);
+  const SimResult doubling = simulate(w, EasyScheduler{}, Doubling{}, SimOptions{});
+  EXPECT_EQ(doubling.deadline_misses, 4);
+  EXPECT_EQ(doubling.overdue_misses, 0);
+  // A job killed at its miss is not overdue.
+  const SimResult killed = simulate(w, *make_scheduler("easy-kill"), Stubborn{}, SimOptions{});
+  EXPECT_EQ(killed.deadline_misses, 1);
+  EXPECT_EQ(killed.overdue_misses, 0);
+}
+
 TEST(EngineTest, UpdatedPredictionsReachTheScheduler) {
   // 10 processors, every prediction 10 s at first. J1 (6) runs 100 s; J2 (8) waits: shadow 10, extra 2.
   // J3 (2 procs) arrives at 5 and uses the extra processors. Every deadline miss doubles a prediction and

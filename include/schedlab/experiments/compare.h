@@ -76,6 +76,7 @@ struct CompareResult {
   std::map<std::string, int64_t> excluded;
   double arrival_scale = 1.0, offered_load = 0.0;
   std::vector<std::string> notes;
+  std::vector<std::string> warnings;  // what the results say about how they were asked for (simulation_warnings)
 
   double whole(CompareMetric m, size_t s) const;
   // Periods won per scheduler.

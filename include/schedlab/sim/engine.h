@@ -132,6 +132,7 @@ class Engine {
   Live& admit(size_t idx);  // a pending job arrives: its state (references to other states may be invalidated)
   void retire(size_t idx);  // a live job is done
   std::vector<JobId> suspended_now_; // suspended by the overrun policy at this instant
+  std::vector<JobId> missed_now_;    // ran past their prediction at this instant and run on
   predict::AccuracyTracker accuracy_;  // time-weighted prediction accuracy, O(1) per change
   predict::Updates updates_;
   Decision decision_;

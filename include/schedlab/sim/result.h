@@ -55,6 +55,9 @@ struct SimResult {
   predict::AccuracySummary accuracy;
   int64_t scheduler_calls = 0;
   int64_t deadline_misses = 0;
+  // Deadline misses after which the job ran on with no longer prediction (no correction raised it): overdue,
+  // the scheduler took it to end at once until it did, and reservations behind it promised nothing.
+  int64_t overdue_misses = 0;
   int64_t suspensions = 0;             // by preemptive schedulers (sum over jobs)
   int64_t kills = 0;                   // jobs killed by the scheduler's overrun policy
   int64_t reservations_checked = 0;    // reservations verified by --check
