@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <memory>
 #include <mutex>
 #include <sstream>
@@ -570,6 +571,10 @@ SweepRow run_one(const SweepRun& r, const swf::Log& log, const std::string& file
       (void)model::apply_estimate_model(name, model::parse_params_text(params), copy.records, r.seed);
       result = to_json(run_simulation(prepared, copy));
     }
+    if (result.contains("warnings") && !result["warnings"].empty()) {
+      row.warnings = result["warnings"].get<std::vector<std::string>>();
+      row.warned_predictor = result["predictor"].get<std::string>();
+    }
   } catch (const std::exception& e) {
     row.values.back() = std::string("error: ") + e.what();
   }
@@ -678,6 +683,7 @@ SweepSummary run_sweep(const SweepSpec& spec, const std::vector<SweepRun>& runs,
   }
 
   std::mutex mu;
+  std::set<std::string> warned;      // predictors whose warning was given (once each: a sweep runs them many times)
   std::map<size_t, SweepRow> ready;  // finished, not yet handed out (by position in todo)
   size_t next_out = 0, done = 0;
   // A row that cannot be written (a full disk) ends the sweep with that error, the rows before it written.
@@ -686,6 +692,9 @@ SweepSummary run_sweep(const SweepSpec& spec, const std::vector<SweepRun>& runs,
     SweepRow row = run_one(*todo[k], *logs.at(todo[k]->log), spec.dir);
     std::lock_guard<std::mutex> lock(mu);
     if (row.values[14] != "ok") ++sum.failed;
+    if (o.on_warning && !row.warnings.empty() && warned.insert(row.warned_predictor).second)
+      for (const std::string& w : row.warnings)
+        o.on_warning(fmt::format("run {}: {} (said once for this predictor)", row.index, w));
     ready.emplace(k, std::move(row));
     ++done;
     // Hand rows out in order: a row waits until every earlier run of the list is out.

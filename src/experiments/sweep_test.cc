@@ -226,6 +226,26 @@ TEST(SweepRun, WarmupFractionsAndBsldThresholdsReachTheRuns) {
   EXPECT_EQ(error_of("logs = 'a'\nwarmup_fraction = [0, 1.5]\n"), "s.toml:2: warmup_fraction: must be in [0, 1) (got 1.5)");
 }
 
+// A predictor that leaves jobs overdue is warned of once, by its first run, however many runs it has; the rows keep
+// their columns.
+TEST(SweepRun, AnUncorrectedPredictorIsWarnedOfOnce) {
+  SweepSpec s = parse_sweep_spec("logs = 'x'\nschedulers = ['easy', 'fcfs']\npredictors = ['ruh', 'estimate']\n"
+                                 "loads = [0.6, 0.7]\n",
+                                 "s.toml");
+  s.logs = {kKth};
+  std::vector<std::string> warnings;
+  SweepOptions o;
+  o.threads = 2;
+  o.on_warning = [&](const std::string& w) { warnings.push_back(w); };
+  const Collected c = run(s, o);
+  ASSERT_EQ(c.rows.size(), 8u);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("the predictor (ruh) gave it no longer prediction ("), std::string::npos) << warnings[0];
+  EXPECT_NE(warnings[0].find("(said once for this predictor)"), std::string::npos) << warnings[0];
+  EXPECT_EQ(c.rows[0].warned_predictor, "ruh");
+  EXPECT_FALSE(c.rows[0].warnings.empty());
+}
+
 TEST(SweepRun, ARowThatCannotBeWrittenEndsTheSweepWithItsError) {
   // A full disk while two threads ran: the write's error left a worker thread and ended the process (abort).
   SweepSpec s = parse_sweep_spec("logs = 'x'\nschedulers = ['fcfs', 'easy']\nseeds = [1, 2, 3]\n", "s.toml");

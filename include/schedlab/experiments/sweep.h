@@ -104,6 +104,10 @@ const std::vector<std::string>& sweep_columns();
 struct SweepRow {
   size_t index = 0;
   std::vector<nlohmann::json> values;  // one per column: number, string, bool or null
+  // What the run's result says about how it was asked for (experiments::simulation_warnings), and the predictor
+  // it is about; not a column.
+  std::vector<std::string> warnings;
+  std::string warned_predictor;
 };
 
 struct SweepOptions {
@@ -114,7 +118,8 @@ struct SweepOptions {
   std::function<void(size_t done, size_t total)> progress;  // after each run (any thread, serialised)
   const std::atomic<bool>* stop = nullptr;                  // set: no new run starts; finished rows are written
   // Each log's header warnings (trace::header_warnings: a value that did not parse, an unknown time zone), called
-  // from the calling thread once the logs are read, before the first run.
+  // from the calling thread once the logs are read, before the first run; and a run's warnings (a predictor that
+  // left jobs overdue), the first run's of each predictor only, from one thread at a time.
   std::function<void(const std::string&)> on_warning;
 };
 
