@@ -287,7 +287,9 @@ def simulate(log, scheduler="easy", predictor="", procs=None, load=None, *, corr
     predictor, correction = _text(predictor, "predictor", True), _text(correction, "correction", True)
     load = _real_or_none(load, "load")
     if isinstance(scheduler, Scheduler):
-        metrics, jobs = _core.simulate_python(_log(log), scheduler, getattr(scheduler, "name", "python"),
+        # Named as the class says, else by the class's own name ("python" told two schedulers apart by nothing).
+        name = scheduler.name if scheduler.name != Scheduler.name else type(scheduler).__name__
+        metrics, jobs = _core.simulate_python(_log(log), scheduler, name,
                                               predictor, correction, _whole_or_none(procs, "procs"),
                                               load, float(arrival_scale), bool(kill_at_estimate),
                                               bool(extend_estimates), float(warmup_fraction),

@@ -439,6 +439,36 @@ def test_python_schedulers_kill_and_suspend():
         schedlab.simulate(KTH, scheduler=type("Bad", (PyFcfs,), {"overrun": "stop"})())
 
 
+def test_a_python_scheduler_that_returns_nothing_is_told_why():
+    """A schedule() without `return` started nothing and the engine said only that jobs were left waiting; one that
+    returned a number gave Python's "'int' object is not iterable". Both are named now, with the class's name."""
+    class NoReturn(schedlab.Scheduler):
+        def schedule(self, state):
+            [j[0] for j in state.queue]
+
+    with pytest.raises(ValueError, match=r"scheduler NoReturn left 28489 jobs waiting on an idle machine at the end "
+                                         r".*; its schedule\(state\) returned None at every call \(no `return`"):
+        schedlab.simulate(KTH, scheduler=NoReturn())
+
+    class Count(schedlab.Scheduler):
+        def schedule(self, state):
+            return len(state.queue)
+
+    with pytest.raises(ValueError, match=r"scheduler Count: schedule\(\) returns the ids of the jobs to start now "
+                                        r"\(a list of ints\), not 1 \(int\)"):
+        schedlab.simulate(KTH, scheduler=Count())
+
+    class Idle(schedlab.Scheduler):  # returns lists, never starting anything: no hint about None
+        name = "idle"
+
+        def schedule(self, state):
+            return []
+
+    with pytest.raises(ValueError) as e:
+        schedlab.simulate(KTH, scheduler=Idle())
+    assert "scheduler idle left" in str(e.value) and "None" not in str(e.value)
+
+
 def test_a_python_scheduler_that_breaks_the_rules_is_stopped():
     class Greedy(schedlab.Scheduler):
         def schedule(self, state):
@@ -460,7 +490,7 @@ def test_a_python_scheduler_that_breaks_the_rules_is_stopped():
             if state.queue:
                 decision.reservations = [(state.queue[0][0], state.now - 5)]
 
-    with pytest.raises(ValueError, match=r"check failed: scheduler python reserved job 0 \(SWF job 1\) for -5, "
+    with pytest.raises(ValueError, match=r"check failed: scheduler PastPromise reserved job 0 \(SWF job 1\) for -5, "
                                          r"before now \(0\)"):
         schedlab.simulate(KTH, scheduler=PastPromise())
 

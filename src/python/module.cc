@@ -350,8 +350,12 @@ class PyScheduler : public sim::Scheduler {
   PyScheduler& operator=(const PyScheduler&) = delete;
   std::unique_ptr<Scheduler> clone() const override {
     py::gil_scoped_acquire gil;
-    return std::make_unique<PyScheduler>(obj_, name_);  // the same Python object: its state is shared
+    auto copy = std::make_unique<PyScheduler>(obj_, name_);  // the same Python object: its state is shared
+    copy->returns_ = returns_;
+    return copy;
   }
+  // schedule(state) returned None at every call, which starts nothing (a function without `return`).
+  bool returned_only_none() const { return !with_decision_ && returns_->calls > 0 && returns_->none == returns_->calls; }
   std::string_view name() const override { return name_; }
   sim::Overrun overrun() const override { return overrun_; }
   int64_t resume_delay() const override { return resume_delay_; }
@@ -376,7 +380,16 @@ class PyScheduler : public sim::Scheduler {
     py::gil_scoped_acquire gil;
     if (!with_decision_) {
       const py::object r = obj_.attr("schedule")(view(state));
-      if (r.is_none()) return;
+      ++returns_->calls;
+      if (r.is_none()) {
+        ++returns_->none;
+        return;
+      }
+      if (!py::isinstance<py::iterable>(r))
+        throw py::value_error(fmt::format("scheduler {}: schedule() returns the ids of the jobs to start now (a list "
+                                          "of ints), not {} ({})",
+                                          name_, std::string(py::repr(r)),
+                                          std::string(py::str(r.get_type().attr("__name__")))));
       for (const py::handle id : r)
         decision.start.push_back(handed_back<sim::JobId>(id, "schedule()'s job ids", "ints"));
       return;
@@ -459,6 +472,10 @@ class PyScheduler : public sim::Scheduler {
   bool has_arrival_ = false, has_termination_ = false, has_suspend_ = false, with_decision_ = false;
   sim::Overrun overrun_ = sim::Overrun::kKeepRunning;
   int64_t resume_delay_ = 0;
+  struct Returns {
+    int64_t calls = 0, none = 0;  // schedule(state)'s calls, and those that returned None
+  };
+  std::shared_ptr<Returns> returns_ = std::make_shared<Returns>();  // shared by the clones the engine makes
 };
 
 py::tuple simulate_python(const LogPtr& log, const py::object& scheduler, const std::string& name,
@@ -479,15 +496,21 @@ py::tuple simulate_python(const LogPtr& log, const py::object& scheduler, const 
   spec.sim.seed = seed;
   spec.sim.check = true;  // a user's scheduler runs under the engine's invariant checks
   experiments::PreparedSimulation prepared = experiments::prepare_simulation(spec);
-  prepared.scheduler = std::make_unique<PyScheduler>(scheduler, name);
+  auto owned = std::make_unique<PyScheduler>(scheduler, name);
+  const PyScheduler& py_scheduler = *owned;
+  prepared.scheduler = std::move(owned);
   prepared.name = name;
   nlohmann::json metrics;
   std::string jobs;
-  {
+  try {
     py::gil_scoped_release release;
     const experiments::Simulation s = experiments::run_simulation(prepared, *log);
     metrics = experiments::to_json(s);
     jobs = sim::jobs_csv(s.workload, s.result);
+  } catch (const std::logic_error& e) {  // the engine's invariants: say why a scheduler that never returned started nothing
+    if (!py_scheduler.returned_only_none()) throw;
+    throw py::value_error(fmt::format("{}; its schedule(state) returned None at every call (no `return` at its end?)",
+                                      e.what()));
   }
   prepared.scheduler.reset();
   return py::make_tuple(to_python(metrics), py::bytes(jobs));
