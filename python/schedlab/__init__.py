@@ -246,7 +246,10 @@ class Result:
 
     def __repr__(self):
         m = self.metrics.get("metrics", {})
-        return (f"Result({self.metrics.get('scheduler')}, wait mean {m.get('wait', {}).get('mean'):.1f} s, "
+        predictor = self.metrics.get("predictor", "estimate")  # named when it is not the default
+        return (f"Result({self.metrics.get('scheduler')}"
+                f"{'' if predictor == 'estimate' else ', predictor ' + predictor}, "
+                f"wait mean {m.get('wait', {}).get('mean'):.1f} s, "
                 f"bounded slowdown mean {m.get('bounded_slowdown', {}).get('mean'):.2f})")
 
 

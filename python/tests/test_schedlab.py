@@ -63,6 +63,13 @@ def test_what_read_swf_returns_is_a_log(tmp_path):
         schedlab.simulate((df,), scheduler="easy")
 
 
+def test_a_result_names_its_scheduler_and_a_predictor_other_than_the_estimate():
+    assert repr(schedlab.simulate(KTH, scheduler="easy")) == \
+        "Result(easy, wait mean 6844.6 s, bounded slowdown mean 91.47)"
+    assert repr(schedlab.simulate(KTH, scheduler="easy++")).startswith(
+        "Result(easy++, predictor user-last2:correction=tsafrir, wait mean ")
+
+
 def test_a_predictor_left_uncorrected_is_warned_of():
     with pytest.warns(UserWarning, match=r"the predictor \(ruh\) gave it no longer prediction \(13513 times\)"):
         r = schedlab.simulate(KTH, scheduler="easy", predictor="ruh")
