@@ -5,8 +5,8 @@
 namespace schedlab::cli {
 
 void add_analyze_command(CLI::App& app) {
-  CLI::App* cmd = app.add_subcommand("analyze", "Workload structure: locality of sampling, diversity between "
-                                                "logs, runs of repeated jobs, temporal structure, distance between two logs");
+  CLI::App* cmd = app.add_subcommand(
+      "analyze", "Workload structure: locality of sampling, diversity, repetition runs, cycles, distance of two logs");
   cmd->require_subcommand(1);
   add_analyze_locality(*cmd);
   add_analyze_diversity(*cmd);

@@ -116,9 +116,9 @@ void run_categorize(const CategorizeCliOptions& opt) {
 
 void add_categorize_command(CLI::App& app) {
   auto opt = std::make_shared<CategorizeCliOptions>();
-  CLI::App* cmd = app.add_subcommand(
-      "categorize", "Job-weighted mean and coefficient of variation of the run time per category key: system, user, "
-                    "queue, parallelism, executable, executable+user+parallelism (Gibbons 1997, Tables 3.1/3.2)");
+  CLI::App* cmd = app.add_subcommand("categorize", "Mean and C.V. of the run time per category key (Gibbons 1997)");
+  cmd->footer("Job-weighted mean and coefficient of variation of the run time per category key: system, user, queue, "
+              "parallelism, executable, executable+user+parallelism (Gibbons 1997, Tables 3.1/3.2).");
   cmd->add_option("TRACE", opt->path, kLogInputHelp)->required();
   cmd->add_option("--min-jobs", opt->min_jobs, "leave out groups with fewer jobs (>= 2; the thesis: more than five)")
       ->capture_default_str();

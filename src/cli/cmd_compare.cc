@@ -139,7 +139,7 @@ void run(const CompareArgs& a) {
 
 void add_compare_command(CLI::App& app) {
   auto args = std::make_shared<CompareArgs>();
-  CLI::App* cmd = app.add_subcommand("compare", "several schedulers on one log, compared period by period (Talby §7.2)");
+  CLI::App* cmd = app.add_subcommand("compare", "Several schedulers on one log, compared period by period (Talby §7.2)");
   cmd->add_option("TRACE", args->trace, kLogInputHelp)->required();
   cmd->add_option("--schedulers,-s", args->schedulers,
                   "scheduler specs or presets, comma-separated or the option repeated; a spec with parameters in "

@@ -83,10 +83,10 @@ void run_convert(const ConvertOptions& opt) {
 
 void add_convert_command(CLI::App& app) {
   auto opt = std::make_shared<ConvertOptions>();
-  CLI::App* cmd = app.add_subcommand(
-      "convert",
-      "Convert a log between SWF and CSV, by extension (.swf, .swf.gz, .csv, .csv.gz; .gz -> gzip). The CSV has "
-      "the SWF header lines as leading '#' lines, then a row of column names, then one record per row.");
+  CLI::App* cmd = app.add_subcommand("convert", "Convert a log between SWF and CSV, or Slurm accounting records to SWF");
+  cmd->footer("By extension: .swf, .swf.gz, .csv, .csv.gz (.gz: gzip). The CSV has the SWF header lines as leading '#' "
+              "lines, then a row of column names, then one record per row. --from sacct reads `sacct -P` output "
+              "(docs/slurm.md).");
   cmd->add_option("IN", opt->in, "input log (- = SWF on standard input)")->required();
   cmd->add_option("OUT", opt->out, "output log (- = SWF on standard output)")->required();
   cmd->add_option("--from", opt->from,

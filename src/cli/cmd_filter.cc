@@ -95,10 +95,9 @@ void run_filter(const FilterOptions& opt) {
 
 void add_filter_command(CLI::App& app) {
   auto opt = std::make_shared<FilterOptions>();
-  CLI::App* cmd = app.add_subcommand(
-      "filter",
-      "Keep the records that pass every criterion and write them as a log (SWF, or CSV by name); the header records the filter as "
-      "'; Note:' lines. Kept and excluded counts (by reason) are printed on standard error.");
+  CLI::App* cmd = app.add_subcommand("filter", "Keep the records that pass every criterion, written as a log");
+  cmd->footer("The log is SWF, or CSV by name; its header records the filter as '; Note:' lines. Kept and excluded "
+              "counts (by reason) are printed on standard error.");
   cmd->add_option("TRACE", opt->path, kLogInputHelp)->required();
   cmd->add_option("-o,--output", opt->out, kLogOutputHelp)->required();
   cmd->add_option("--from", opt->from, "keep jobs submitted at or after DATE")->type_name("DATE");

@@ -68,9 +68,9 @@ void run_flurries(const FlurriesCliOptions& opt) {
 
 void add_flurries_command(CLI::App& app) {
   auto opt = std::make_shared<FlurriesCliOptions>();
-  CLI::App* cmd = app.add_subcommand(
-      "flurries", "List flurries: (user, week) pairs whose job count is > FACTOR x the largest weekly count of any "
-                  "other user that week and > MIN-JOBS (remove them with 'schedlab filter --drop-flurries')");
+  CLI::App* cmd = app.add_subcommand("flurries", "List flurries: a user's week of far more jobs than any other user's");
+  cmd->footer("A flurry is a (user, week) pair whose job count is > FACTOR x the largest weekly count of any other "
+              "user that week and > MIN-JOBS. Remove them with 'schedlab filter --drop-flurries'.");
   cmd->add_option("TRACE", opt->path, kLogInputHelp)->required();
   cmd->add_option("--factor", opt->factor, "F: times the next user's weekly count")->capture_default_str();
   cmd->add_option("--min-jobs", opt->min_jobs, "minimum jobs in the week")->capture_default_str();

@@ -79,7 +79,7 @@ void run(const PredictArgs& a) {
 void add_predict_command(CLI::App& app) {
   auto args = std::make_shared<PredictArgs>();
   CLI::App* cmd = app.add_subcommand(
-      "predict", "replay a log's own schedule through a runtime predictor and report its accuracy");
+      "predict", "Replay a log's own schedule through a runtime predictor and report its accuracy");
   cmd->add_option("TRACE", args->trace, kLogInputHelp)->required();
   cmd->add_option("--predictor,-p", args->predictor, "predictor spec NAME[:KEY=VALUE;...] (default: estimate)");
   cmd->add_option("--correction", args->correction, "none (default), tsafrir, double, times10");

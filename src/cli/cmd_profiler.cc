@@ -188,11 +188,11 @@ void add_job_options(CLI::App* cmd, JobArgs& j, const std::string& suffix, const
 
 void add_profiler_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
-      "profiler", "historical application profiler (Gibbons 1997): learn runtimes into a database, query it");
+      "profiler", "Historical application profiler (Gibbons 1997): learn runtimes into a database, query it");
   cmd->require_subcommand(1);
 
   auto ingest = std::make_shared<IngestArgs>();
-  CLI::App* in = cmd->add_subcommand("ingest", "learn the jobs of SWF logs into the database (idempotent)");
+  CLI::App* in = cmd->add_subcommand("ingest", "Learn the jobs of SWF logs into the database (idempotent)");
   in->add_option("TRACE", ingest->traces, "logs: SWF (plain or gzip; - = standard input), or CSV for a .csv or .csv.gz name")->required();
   in->add_option("--db", ingest->db, "the profiler database (SQLite file; created when absent)")->required();
   in->add_option("--source", ingest->source, "the log's identity (default: from its header or file name)");
@@ -200,7 +200,7 @@ void add_profiler_command(CLI::App& app) {
   in->callback([ingest]() { run_ingest(*ingest); });
 
   auto query = std::make_shared<QueryArgs>();
-  CLI::App* q = cmd->add_subcommand("query", "estimate a job's runtime with a confidence interval (getEstimate)");
+  CLI::App* q = cmd->add_subcommand("query", "Estimate a job's runtime with a confidence interval (getEstimate)");
   q->add_option("--db", query->db, "the profiler database")->required();
   add_job_options(q, query->job, "", "the job");
   q->add_option("--confidence", query->confidence, "confidence of the interval, 0 < C < 1 (default 0.95)");

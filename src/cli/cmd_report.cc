@@ -63,9 +63,10 @@ void run_report(const ReportCliOptions& opt) {
 void add_report_command(CLI::App& app) {
   auto opt = std::make_shared<ReportCliOptions>();
   CLI::App* cmd = app.add_subcommand(
-      "report", "One self-contained HTML page of plots: a workload (cycles, distributions, estimates, locality, "
-                "users, sessions, flurries) and its schedules (waits, queue, utilization, per-month deviations); "
-                "or a sweep's results (--sweep). docs/report.md");
+      "report", "One self-contained HTML page of plots of a log and its schedules, or of a sweep's results");
+  cmd->footer("A log's page: the workload (cycles, distributions, estimates, locality, users, sessions, flurries) and "
+              "its schedules (waits, queue, utilization, per-month deviations). --sweep: a metric against a "
+              "parameter. docs/report.md");
   cmd->add_option("LOG", opt->log, kLogInputHelp);
   CLI::Option* sweep =
       cmd->add_option("--sweep", opt->sweep, "a sweep's results (CSV of schedlab sweep) instead of a log");

@@ -139,9 +139,10 @@ void run_sessions(const SessionsCliOptions& opt) {
 void add_sessions_command(CLI::App& app) {
   auto opt = std::make_shared<SessionsCliOptions>();
   CLI::App* cmd = app.add_subcommand(
-      "sessions", "User sessions (a new one when think time >= --think-time) with the Talby thesis's per-session "
-                  "variables; --classify for the five session and four user classes (k-means), --online for "
-                  "the online heuristic classifier, --pca for principal components. Several logs are pooled.");
+      "sessions", "User sessions, and Talby's session and user classes");
+  cmd->footer("A new session when the think time is >= --think-time; per session the Talby thesis's variables. "
+              "--classify: the five session and four user classes (k-means); --online: the online heuristic "
+              "classifier; --pca: principal components. Several logs are pooled.");
   cmd->add_option("TRACE", opt->paths, "one or more logs (SWF, or CSV for a .csv or .csv.gz name)")->required();
   cmd->add_option("-o,--output", opt->out, "write one CSV row per session (- = standard output)");
   cmd->add_option("--think-time", opt->think, "session boundary (N[s|m|h|d])")->capture_default_str();

@@ -229,7 +229,7 @@ void run(const SimulateArgs& a) {
 
 void add_simulate_command(CLI::App& app) {
   auto args = std::make_shared<SimulateArgs>();
-  CLI::App* cmd = app.add_subcommand("simulate", "simulate a scheduling policy on a log (SWF or CSV)");
+  CLI::App* cmd = app.add_subcommand("simulate", "Simulate a scheduling policy, with a runtime predictor, on a log");
   cmd->add_option("TRACE", args->trace, kLogInputHelp);
   cmd->add_option("--scheduler,-s", args->scheduler, "scheduling policy (see --list)");
   auto* predictor = cmd->add_option("--predictor,-p", args->predictor,

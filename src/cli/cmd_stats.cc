@@ -186,9 +186,9 @@ void run_stats(const StatsOptions& opt) {
 void add_stats_command(CLI::App& app) {
   auto opt = std::make_shared<StatsOptions>();
   CLI::App* cmd = app.add_subcommand(
-      "stats",
-      "Summarize a log: jobs, exclusions, users, time span, offered load, distributions of runtime, size, "
-      "estimate, inter-arrival and wait, estimate accuracy, and the reader's counts");
+      "stats", "Summarize a log: jobs, exclusions, users, load, distributions, estimate accuracy");
+  cmd->footer("The jobs and those excluded (by reason), users, time span, offered load, distributions of runtime, "
+              "size, estimate, inter-arrival and wait, estimate accuracy, and the reader's counts.");
   cmd->add_option("TRACE", opt->path, kLogInputHelp)->required();
   cmd->add_flag("--json", opt->json, "print one JSON document instead of the text report");
   cmd->add_option("--procs", opt->procs, "machine size (default: MaxProcs, else MaxNodes, else the largest job)")

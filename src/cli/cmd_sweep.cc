@@ -132,9 +132,10 @@ void run_collect(const CollectCliOptions& opt) {
 void add_sweep_command(CLI::App& app) {
   auto opt = std::make_shared<SweepCliOptions>();
   CLI::App* cmd = app.add_subcommand(
-      "sweep", "Many simulations from one TOML spec (logs x schedulers x predictors x loads x estimate models x "
-               "seeds ...): every log read once, runs on threads, one row per run in a fixed order, resumable; or "
-               "a Slurm job array (--slurm DIR) whose shards `sweep collect` merges. Format: docs/sweeps.md");
+      "sweep", "Many simulations from one TOML spec, on threads or as a Slurm job array");
+  cmd->footer("The spec's product of logs x schedulers x predictors x loads x estimate models x seeds ...: every log "
+              "read once, runs on threads, one row per run in a fixed order, resumable; or a Slurm job array "
+              "(--slurm DIR) whose shards `sweep collect` merges. Format: docs/sweeps.md");
   cmd->add_option("SPEC", opt->spec, "the sweep spec (TOML)");
   cmd->add_option("-o,--output", opt->output,
                   "results file (re-running with it skips the runs already there; - = standard output, no resuming)");

@@ -246,9 +246,8 @@ std::string lines(const std::vector<std::string>& words, bool files) {
 
 void add_completion_command(CLI::App& app) {
   auto shell = std::make_shared<std::string>();  // kept alive by the callback, as the commands' options are
-  CLI::App* cmd = app.add_subcommand(
-      "completion", "Print the shell completion script: source <(schedlab completion bash) (make install puts it "
-                    "where bash-completion finds it)");
+  CLI::App* cmd = app.add_subcommand("completion", "Print the shell completion script");
+  cmd->footer("source <(schedlab completion bash); make install puts it where bash-completion finds it.");
   cmd->add_option("SHELL", *shell, "the shell")->required()->check(CLI::IsMember({"bash"}));
   cmd->callback([shell] { fmt::print("{}", kBashScript); });  // bash is the one shell (checked above)
 }

@@ -58,6 +58,8 @@ int main(int argc, char** argv) {
   CLI::App app{"schedlab: workload logs, scheduler simulation and runtime prediction for parallel machines"};
   app.require_subcommand(1);
   app.set_version_flag("--version", fmt::format("schedlab {}", schedlab::base::kVersion));
+  app.footer("'schedlab COMMAND --help' gives a command's arguments and options. Exit status: 0 success, 1 bad input "
+             "(the message names the file, line and field), 2 a usage error, 70 an internal error (a bug).");
   schedlab::cli::add_stats_command(app);
   schedlab::cli::add_filter_command(app);
   schedlab::cli::add_convert_command(app);
