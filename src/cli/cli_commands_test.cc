@@ -89,6 +89,32 @@ TEST(CliCommands, AStrayWordGetsTheOptionItWasMeantFor) {
   EXPECT_EQ(run_cli({"generate", "talby", "--procs", "128"}).exit_code, 2);
 }
 
+// An integer option takes decimal digits within its range: CLI11 read "010" as octal 8 (`--procs 010` simulated 8
+// processors), "0x10" as 16, and clamped a number past 64 bits without a word (every seed past 2^64 - 1 gave one
+// output, `--procs 99999999999999999999` simulated 9.2e18 processors).
+TEST(CliCommands, IntegersAreDecimalAndInRange) {
+  const std::string kth = std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz";
+  CliResult r = run_cli({"simulate", kth, "-s", "fcfs", "--procs", "010", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("\"procs\": 10,"), std::string::npos) << r.out.substr(0, 400);
+  for (const auto& [args, message] : std::vector<std::pair<std::vector<std::string>, std::string>>{
+           {{"simulate", kth, "-s", "fcfs", "--procs", "0x10"}, "--procs: '0x10' is not a whole number in decimal digits"},
+           {{"simulate", kth, "-s", "fcfs", "--procs", "99999999999999999999"},
+            "--procs: '99999999999999999999' is out of range (-9223372036854775808..9223372036854775807)"},
+           {{"generate", "scramble", "--from", kth, "-o", "-", "--seed", "18446744073709551616"},
+            "--seed: '18446744073709551616' is out of range (at most 18446744073709551615)"},
+           {{"filter", kth, "-o", "-", "--min-procs", "1e3"}, "--min-procs: '1e3' is not a whole number"}}) {
+    r = run_cli(args);
+    EXPECT_EQ(r.exit_code, 2) << message;
+    EXPECT_EQ(r.out, "") << message;
+    EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
+  }
+  // Leading zeros and a plus sign are read as decimal; the largest seed is still one.
+  EXPECT_EQ(run_cli({"generate", "scramble", "--from", kth, "-o", "-", "--seed", "007"}).out,
+            run_cli({"generate", "scramble", "--from", kth, "-o", "-", "--seed", "+7"}).out);
+  EXPECT_EQ(run_cli({"generate", "scramble", "--from", kth, "-o", "-", "--seed", "18446744073709551615"}).exit_code, 0);
+}
+
 // An empty value (an unset shell variable) is a usage error naming the option: simulate --jobs-out '' and compare
 // --csv '' took it as "not given" and wrote nothing, filter -o '' said "'': cannot replace the file".
 TEST(CliCommands, AnEmptyValueIsRefusedByName) {

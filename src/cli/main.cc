@@ -4,9 +4,12 @@
 // in schedlab: base/errors.h).
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <limits>
 #include <new>
 #include <string>
 #include <string_view>
@@ -21,6 +24,36 @@
 #include "schedlab/base/version.h"
 
 namespace {
+
+// CLI11 reads an integer with strtoll(text, 0): "010" is octal 8 and "0x10" is 16, and a number past 64 bits is
+// clamped without a word — `--procs 010` simulated 8 processors, `--procs 99999999999999999999` 9.2e18, and every
+// seed past 2^64 - 1 gave the output of that one. An integer option takes decimal digits within its range; leading
+// zeros are read as decimal. An empty value, and a sign where the option checks signs itself (--seed, --threads), are
+// left to those checks.
+std::string decimal_integer(std::string& v, bool is_unsigned, bool own_sign_check) {
+  if (v.empty() || (own_sign_check && v.starts_with('-'))) return "";
+  std::string_view digits = v;
+  const bool negative = digits.starts_with('-');
+  if (negative || digits.starts_with('+')) digits.remove_prefix(1);
+  if (digits.empty() || digits.find_first_not_of("0123456789") != std::string_view::npos)
+    return fmt::format("'{}' is not a whole number in decimal digits", v);
+  const size_t first = digits.find_first_not_of('0');
+  digits = first == std::string_view::npos ? std::string_view("0") : digits.substr(first);
+  const std::string text = (negative ? "-" : "") + std::string(digits);
+  if (is_unsigned) {
+    uint64_t n = 0;
+    if (negative && digits != "0") return fmt::format("'{}' is below 0", v);
+    if (std::from_chars(digits.data(), digits.data() + digits.size(), n).ec != std::errc())
+      return fmt::format("'{}' is out of range (at most {})", v, std::numeric_limits<uint64_t>::max());
+  } else {
+    int64_t n = 0;
+    if (std::from_chars(text.data(), text.data() + text.size(), n).ec != std::errc())
+      return fmt::format("'{}' is out of range ({}..{})", v, std::numeric_limits<int64_t>::min(),
+                         std::numeric_limits<int64_t>::max());
+  }
+  v = negative && digits == "0" ? "0" : text;
+  return "";
+}
 
 // Seeds are unsigned 64-bit numbers and CLI11 reads "-1" into one as 2^64 - 1: a user who wrote --seed -1
 // (meaning "random", as elsewhere) would get a fixed, odd seed without a word. Every --seed refuses a sign,
@@ -48,6 +81,13 @@ void refuse_bad_values(CLI::App& app) {
             return v.starts_with('-') ? std::string("a number of threads >= 0 (0 = every core)") : "";
           },
           "", "threads"));
+    // Integer options (CLI11's type names; "N" is ours for a count). A transform: it may rewrite the value.
+    if (const std::string type = o->get_type_name(); type == "INT" || type == "UINT" || type == "N")
+      o->transform(CLI::Validator(
+          [is_unsigned = type == "UINT", own = o->check_lname("seed") || o->check_lname("threads")](std::string& v) {
+            return decimal_integer(v, is_unsigned, own);
+          },
+          "", "decimal"));
   }
   for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) refuse_bad_values(*sub);
 }
