@@ -103,7 +103,7 @@ TEST(CliCommands, IntegersAreDecimalAndInRange) {
             "--procs: '99999999999999999999' is out of range (-9223372036854775808..9223372036854775807)"},
            {{"generate", "scramble", "--from", kth, "-o", "-", "--seed", "18446744073709551616"},
             "--seed: '18446744073709551616' is out of range (at most 18446744073709551615)"},
-           {{"filter", kth, "-o", "-", "--min-procs", "1e3"}, "--min-procs: '1e3' is not a whole number"}}) {
+           {{"generate", "scramble", "--from", kth, "-o", "-", "--seed", "1e3"}, "--seed: '1e3' is not a whole number"}}) {
     r = run_cli(args);
     EXPECT_EQ(r.exit_code, 2) << message;
     EXPECT_EQ(r.out, "") << message;

@@ -81,8 +81,9 @@ void refuse_bad_values(CLI::App& app) {
             return v.starts_with('-') ? std::string("a number of threads >= 0 (0 = every core)") : "";
           },
           "", "threads"));
-    // Integer options (CLI11's type names; "N" is ours for a count). A transform: it may rewrite the value.
-    if (const std::string type = o->get_type_name(); type == "INT" || type == "UINT" || type == "N")
+    // Integer options, by CLI11's type names (those typed "N" are text read by parse_int_option, in decimal). A
+    // transform: it may rewrite the value.
+    if (const std::string type = o->get_type_name(); type == "INT" || type == "UINT")
       o->transform(CLI::Validator(
           [is_unsigned = type == "UINT", own = o->check_lname("seed") || o->check_lname("threads")](std::string& v) {
             return decimal_integer(v, is_unsigned, own);
