@@ -17,6 +17,7 @@
 #include "schedlab/analysis/summary.h"
 #include "schedlab/base/csv_field.h"
 #include "schedlab/base/csv_number.h"
+#include "schedlab/base/nearest.h"
 #include "schedlab/base/threads.h"
 #include "schedlab/experiments/compare.h"
 #include "schedlab/experiments/log_summary.h"
@@ -359,7 +360,9 @@ nlohmann::json sweep_report_data(const std::string& csv_text, const std::string&
   const auto& cols = sweep_columns();
   const auto col = [&](const std::string& c) -> size_t {
     const auto it = std::find(cols.begin(), cols.end(), c);
-    if (it == cols.end()) throw std::invalid_argument(fmt::format("{}: no column '{}' in a sweep's results", name, c));
+    if (it == cols.end())
+      throw std::invalid_argument(fmt::format("{}: no column '{}' in a sweep's results{}", name, c,
+                                              base::did_you_mean(c, cols)));
     return static_cast<size_t>(it - cols.begin());
   };
   // The rows with their line numbers (empty lines skipped, a CRLF file read as LF).

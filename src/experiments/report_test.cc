@@ -155,6 +155,7 @@ TEST(ReportTest, SweepErrorsNameTheProblem) {
   EXPECT_NE(message(sweep_csv_header(), "wait_mean").find("no result row"), std::string::npos);
   const std::string one = sweep_csv_header() + sweep_row("easy", "0.7", "1", "ok", "1");
   EXPECT_NE(message(one, "no_such").find("no column 'no_such'"), std::string::npos);
+  EXPECT_EQ(message(one, "wait_meen"), "r.csv: no column 'wait_meen' in a sweep's results; did you mean 'wait_mean'?");
   EXPECT_NE(message(one, "load").find("is a parameter"), std::string::npos);
   EXPECT_NE(message(sweep_csv_header() + "1,2\n", "wait_mean").find("r.csv:2:"), std::string::npos);
   // A cell that only starts with a number is not one (std::stod read "100abc" as 100 and "0x1p4" as 16), and
