@@ -84,7 +84,7 @@ void add_analyze_diversity(CLI::App& analyze) {
       "diversity", "Diversity between logs (Feitelson Sec. 5): each log as one slice against the pooled "
                    "distribution of all the logs, job-weighted and same-weight");
   cmd->add_option("TRACE", opt->paths, "two or more logs (SWF, or CSV for a .csv or .csv.gz name)")->required();
-  cmd->add_option("--attr", opt->attr, "the job attribute")
+  cmd->add_option("--attribute,--attr", opt->attr, "the job attribute")
       ->check(CLI::IsMember(analysis::attribute_names()))
       ->capture_default_str();
   cmd->add_option("--bins", opt->bins, "number of equally likely pooled ranges")->capture_default_str();

@@ -105,7 +105,7 @@ void add_analyze_locality(CLI::App& analyze) {
       "locality", "Locality of sampling (Feitelson): per-slice deviation m_i of the slice distribution from the "
                   "global one, M'_max, M'_med, their bootstrap baseline M'_g and M = M' - M'_g");
   cmd->add_option("TRACE", opt->path, kLogInputHelp)->required();
-  cmd->add_option("--attr", opt->attr, "the job attribute")
+  cmd->add_option("--attribute,--attr", opt->attr, "the job attribute")
       ->check(CLI::IsMember(analysis::attribute_names()))
       ->capture_default_str();
   cmd->add_option("--slice", opt->slice, "slice length (N[s|m|h|d|w])")->capture_default_str();

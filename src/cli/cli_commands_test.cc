@@ -55,6 +55,29 @@ TEST(CliCommands, AnUnknownOptionGetsTheNearestOne) {
   r = run_cli({"stats", "log.swf", "--frobnicate"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.err.find("did you mean"), std::string::npos) << r.err;
+  // An option's name with more after it.
+  r = run_cli({"compare", "log.swf", "-s", "easy,fcfs", "--baseline-scheduler", "fcfs"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("schedlab compare has no option --baseline-scheduler; did you mean --baseline?"),
+            std::string::npos)
+      << r.err;
+}
+
+// A value that is not one of an option's choices gets the nearest (CLI11 said only "usr not in {system,user,...}");
+// the analyses' --attr is also --attribute, as the Python module names it.
+TEST(CliCommands, AMistypedChoiceGetsTheNearestOne) {
+  const std::string kth = std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz";
+  CliResult r = run_cli({"categorize", kth, "--groups", "usr"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("\nschedlab categorize: did you mean --groups user?\n"), std::string::npos) << r.err;
+  r = run_cli({"analyze", "locality", kth, "--attribute", "runtme"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("\nschedlab analyze locality: did you mean --attribute runtime?\n"), std::string::npos) << r.err;
+  r = run_cli({"categorize", kth, "--groups", "zzzzzz"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err.find("did you mean"), std::string::npos) << r.err;
+  EXPECT_EQ(run_cli({"analyze", "locality", kth, "--attribute", "procs", "--bootstrap", "0", "--json"}).out,
+            run_cli({"analyze", "locality", kth, "--attr", "procs", "--bootstrap", "0", "--json"}).out);
 }
 
 // A word given where the command takes none, or a required option left out, gets the option it was meant for: CLI11

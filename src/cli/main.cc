@@ -148,6 +148,7 @@ int main(int argc, char** argv) {
     if (hint.empty() && (dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr ||
                          dynamic_cast<const CLI::RequiredError*>(&e) != nullptr))
       hint = schedlab::cli::stray_words_hint(app, argc, argv, e.what());
+    if (dynamic_cast<const CLI::ValidationError*>(&e) != nullptr) hint = schedlab::cli::choice_hint(app, e.what());
     if (!hint.empty()) fmt::print(stderr, "{}\n", hint);
     fmt::print(stderr, "Run '{} --help' for its arguments and options.\n", where);
     return 2;

@@ -42,6 +42,22 @@ bool names_a_database(const std::string& w) {
 
 }  // namespace
 
+std::string choice_hint(CLI::App& app, const std::string& error) {
+  // CLI11's CLI::IsMember: "--groups: usr not in {system,user,queue}".
+  const size_t colon = error.find(": "), not_in = error.find(" not in {");
+  if (colon == std::string::npos || not_in == std::string::npos || not_in < colon || !error.ends_with('}')) return "";
+  const std::string option = error.substr(0, colon), value = error.substr(colon + 2, not_in - colon - 2);
+  std::vector<std::string> names;
+  const std::string list = error.substr(not_in + 9, error.size() - not_in - 10);
+  for (size_t from = 0; from <= list.size();) {
+    const size_t comma = std::min(list.find(',', from), list.size());
+    names.push_back(list.substr(from, comma - from));
+    from = comma + 1;
+  }
+  const std::string nearest = base::nearest_name(value, names);
+  return nearest.empty() ? "" : fmt::format("{}: did you mean {} {}?", command_path(app), option, nearest);
+}
+
 std::string command_path(CLI::App& app) {
   std::string where = "schedlab";
   for (CLI::App* at = &app; !at->get_subcommands().empty();) {
@@ -89,10 +105,12 @@ std::string nearest_option(CLI::App& app, int argc, char** argv) {
     word = word.substr(2, word.find('=') == std::string::npos ? std::string::npos : word.find('=') - 2);
     if (at->get_option_no_throw("--" + word) != nullptr) continue;
     std::string nearest;
-    size_t best = 4;  // within 3 edits, or the start of an option's name
+    size_t best = 4;  // within 3 edits, or the start of an option's name, or an option's name with more after it
     for (const CLI::Option* o : at->get_options()) {
       for (const std::string& name : o->get_lnames()) {
-        const size_t d = name.starts_with(word) ? 1 : base::edit_distance(word, name);
+        const size_t d = name.starts_with(word) || (name.size() >= 3 && word.starts_with(name))
+                             ? 1
+                             : base::edit_distance(word, name);
         if (d < best) {
           best = d;
           nearest = name;

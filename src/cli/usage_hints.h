@@ -23,6 +23,10 @@ std::string nearest_option(CLI::App& app, int argc, char** argv);
 // fits. `error` is CLI11's message (it may name the missing option). Call after a parse that failed.
 std::string stray_words_hint(CLI::App& app, int argc, char** argv, const std::string& error);
 
+// A value not among an option's choices ("--groups: usr not in {system,user,queue}", CLI11's message): the nearest
+// choice ("schedlab categorize: did you mean --groups user?"); "" when none is near.
+std::string choice_hint(CLI::App& app, const std::string& error);
+
 // "schedlab simulate": the command the failed parse had reached.
 std::string command_path(CLI::App& app);
 
