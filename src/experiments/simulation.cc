@@ -71,10 +71,6 @@ Simulation simulate_workload(const PreparedSimulation& prepared, Simulation out)
   return out;
 }
 
-}  // namespace
-
-namespace {
-
 // The log's own overruns of its estimates are the papers' setting (the estimate predictor), not warned of.
 bool warned_of(const sim::SimResult& r) {
   return r.overdue_misses > 0 && r.predictor.substr(0, r.predictor.find(':')) != "estimate";
@@ -82,13 +78,13 @@ bool warned_of(const sim::SimResult& r) {
 
 std::string times(int64_t n) { return n == 1 ? "once" : fmt::format("{} times", n); }
 
-std::string overdue_warning(const std::string& times, const std::string& predictor) {
+std::string overdue_warning(const std::string& how_often, const std::string& predictor) {
   return fmt::format(
       "a job ran past its predicted end and the predictor ({}) gave it no longer prediction ({}): the scheduler "
       "took it to end at once until it did, so the reservations behind it promised nothing. A predictor that "
       "underestimates is used with a correction (Tsafrir et al. 2007): --correction tsafrir, or correction=tsafrir "
       "in its spec",
-      predictor, times);
+      predictor, how_often);
 }
 
 }  // namespace
@@ -99,7 +95,7 @@ std::vector<std::string> simulation_warnings(const sim::SimResult& r) {
 }
 
 std::vector<std::string> simulation_warnings(const std::vector<sim::SimResult>& results) {
-  std::vector<std::pair<std::string, std::string>> by_predictor;  // (predictor, times), in the results' order
+  std::vector<std::pair<std::string, std::string>> by_predictor;  // (predictor, how often), in the results' order
   for (const sim::SimResult& r : results) {
     if (!warned_of(r)) continue;
     auto it = std::find_if(by_predictor.begin(), by_predictor.end(),
@@ -109,7 +105,7 @@ std::vector<std::string> simulation_warnings(const std::vector<sim::SimResult>& 
                                      : fmt::format(", {} with {}", r.overdue_misses, r.scheduler);
   }
   std::vector<std::string> out;
-  for (const auto& [predictor, times] : by_predictor) out.push_back(overdue_warning(times, predictor));
+  for (const auto& [predictor, how_often] : by_predictor) out.push_back(overdue_warning(how_often, predictor));
   return out;
 }
 
