@@ -35,6 +35,7 @@ TEST(CliReport, NumbersOnThePageAreTheCliJson) {
   // -s repeated is the list (the comma form is the rest of the tests').
   const CliResult r = run_cli({"report", kKth, "-s", "easy", "-s", "conservative", "-o", dir.file("r.html")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err.find("warning"), std::string::npos) << r.err;  // the estimate: no predictor to correct
   const std::string page = read_file(dir.file("r.html"));
   EXPECT_EQ(page.find("<script src"), std::string::npos);  // everything inlined
   EXPECT_NE(page.find("vegaEmbed"), std::string::npos);
@@ -69,6 +70,20 @@ TEST(CliReport, NumbersOnThePageAreTheCliJson) {
     EXPECT_EQ(m["wait"], period["wait"]);
     EXPECT_EQ(m["bsld_deviation"], period["bounded_slowdown_deviation"]);
   }
+}
+
+// A predictor left uncorrected is warned of on standard error and its warning is in the page's data (compare's).
+TEST(CliReport, AnUncorrectedPredictorIsWarnedOf) {
+  TempDir dir;
+  const CliResult r = run_cli({"report", kKth, "-s", "easy,fcfs", "-p", "ruh", "-o", dir.file("r.html")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("schedlab: warning: a job ran past its predicted end and the predictor (ruh) gave it no longer "
+                       "prediction (13513 times with easy, "),
+            std::string::npos)
+      << r.err;
+  const nlohmann::json d = page_data(read_file(dir.file("r.html")));
+  EXPECT_EQ(d["scheduling"]["warnings"], cli_json({"compare", kKth, "-s", "easy,fcfs", "-p", "ruh", "--json"})["warnings"]);
+  EXPECT_EQ(d["scheduling"]["warnings"].size(), 1u);
 }
 
 TEST(CliReport, SweepPage) {
