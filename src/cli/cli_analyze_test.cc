@@ -132,6 +132,18 @@ TEST(CliSessions, KthClassesAndCsv) {
   EXPECT_EQ(run_cli({"sessions", trace_path("KTH-SP2-1996-2.swf.gz"), "--think-time", "0m"}).exit_code, 1);
 }
 
+// The text names each variable of its table (the thesis's J, D, Rm, ... were left to the reader to decode).
+TEST(CliSessions, TheTextExplainsItsVariables) {
+  const CliResult r = run_cli({"sessions", std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const size_t legend = r.out.find("(over the sessions; per session: J jobs, D duration");
+  ASSERT_NE(legend, std::string::npos) << r.out;
+  const std::string text = r.out.substr(legend);
+  for (const char* explained : {"J jobs", "D duration", "m median", "i 90% interval", "R runtime", "P size",
+                                "I inter-arrival", "T think time", "UP, UR distinct", "SD, SW 1 when", "PD, PW"})
+    EXPECT_NE(text.find(explained), std::string::npos) << explained;
+}
+
 TEST(CliSessions, UsersOutput) {
   SCHEDLAB_NEED_TRACE("KTH-SP2-1996-2.swf.gz");
   TempDir dir;

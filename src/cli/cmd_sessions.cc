@@ -45,6 +45,12 @@ void print_text(const SessionsCliOptions& opt, const experiments::SessionStudy& 
     out += fmt::format("{:<4} {:>14.2f} {:>14.2f} {:>14.2f}\n", analysis::kSessionVarNames[v], d.mean, d.median,
                        d.p90 - d.p10);
   }
+  // The thesis's names, which the table alone does not explain (analysis/session_vars.h has the definitions).
+  out += "(over the sessions; per session: J jobs, D duration in s from the first submit to the last end; m median\n"
+         " and i 90% interval (p95 - p5) of R runtime in s, P size on a 128-processor machine, I inter-arrival in s,\n"
+         " T think time in s (from the previous job's end: negative when jobs overlap); UP, UR distinct sizes,\n"
+         " runtimes; SD, SW 1 when it starts in daytime (07:30-17:30) / on a workday; PD, PW (%D, %W below) its\n"
+         " share in daytime / on workdays)\n";
   if (opt.classify) {
     const auto& co = st.options.classify_options;
     const auto& sc = st.session_classes;
