@@ -142,6 +142,12 @@ TEST(CliSessions, TheTextExplainsItsVariables) {
   for (const char* explained : {"J jobs", "D duration", "m median", "i 90% interval", "R runtime", "P size",
                                 "I inter-arrival", "T think time", "UP, UR distinct", "SD, SW 1 when", "PD, PW"})
     EXPECT_NE(text.find(explained), std::string::npos) << explained;
+  // And the classes' names.
+  const CliResult c = run_cli({"sessions", std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz", "--classify"});
+  ASSERT_EQ(c.exit_code, 0) << c.err;
+  for (const char* explained : {"IWD, IWN interactive", "IW interactive at weekends", "BHP batch, high", "BHD batch, long",
+                                "LTLU, LTHU long-term", "STWE, STWD short-term", "JW jobs per week", "%BHD share"})
+    EXPECT_NE(c.out.find(explained), std::string::npos) << explained;
 }
 
 TEST(CliSessions, UsersOutput) {

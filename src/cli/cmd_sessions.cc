@@ -67,6 +67,8 @@ void print_text(const SessionsCliOptions& opt, const experiments::SessionStudy& 
                          class_mean(sc, c, "Ti"), class_mean(sc, c, "PD"), class_mean(sc, c, "PW"),
                          class_mean(sc, c, "Pm"), class_mean(sc, c, "Rm"));
     }
+    out += "(IWD, IWN interactive on workdays by day / at night; IW interactive at weekends; BHP batch, high\n"
+           " parallelism; BHD batch, long duration. thesis: the Talby thesis's share; the rest are class means)\n";
     const auto& uc = st.user_classes;
     out += fmt::format("\nuser classes (k-means k=4 on %D Pm Rm J %W Im JW %BHD): {} users\n", st.users);
     out += fmt::format("{:<6} {:>7} {:>7} {:>7} {:>6} {:>6} {:>8} {:>8} {:>9}\n", "class", "users", "share", "thesis",
@@ -79,6 +81,8 @@ void print_text(const SessionsCliOptions& opt, const experiments::SessionStudy& 
                          class_mean(uc, c, "PW"), class_mean(uc, c, "J"), class_mean(uc, c, "JW"),
                          100 * class_mean(uc, c, "pBHD"));
     }
+    out += "(LTLU, LTHU long-term light / heavy users; STWE, STWD short-term users of weekends / of workday\n"
+           " nights. J jobs, JW jobs per week, %BHD share of their sessions in class BHD)\n";
   }
   if (opt.online) {
     out += "\nonline heuristic classes (first job of each session):";
