@@ -48,6 +48,9 @@ void print_text(const LocalityCliOptions& opt, const analysis::AttributeSeries& 
                        r.g_max, r.boot_max_p05, r.boot_max_p95, r.m_max, r.p_max);
     out += fmt::format("{:<8} {:>8.4f} {:>10.4f} {:>8.4f}-{:<9.4f} {:>10.4f} {:>8.3f}\n", "median", r.m_med_prime,
                        r.g_med, r.boot_med_p05, r.boot_med_p95, r.m_med, r.p_med);
+    out += "(M': the largest and the median deviation m_i of a slice's distribution from the whole log's; M'_g:\n"
+           " their medians over the bootstrap rounds, the log's jobs shuffled over its slices, with their 5%-95%\n"
+           " range; M: the locality beyond chance; p: the share of rounds at or above M')\n";
   } else {
     out += fmt::format("\nM'_max {:.4f}   M'_med {:.4f}   (no bootstrap baseline)\n", r.m_max_prime, r.m_med_prime);
   }

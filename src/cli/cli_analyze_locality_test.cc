@@ -52,6 +52,16 @@ TEST(CliAnalyzeLocality, SameSeedSameBytesAndCsvSeries) {
   EXPECT_GT(std::count(csv.begin(), csv.end(), '\n'), 100);
 }
 
+// The text says what M', M'_g, M and p are (the table alone gave the paper's symbols).
+TEST(CliAnalyzeLocality, TheTextExplainsItsColumns) {
+  const CliResult r = run_cli({"analyze", "locality", std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz",
+                               "--bootstrap", "20"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* explained : {"(M': the largest and the median deviation", "M'_g:\n their medians over the bootstrap",
+                                "M: the locality beyond chance", "p: the share of rounds at or above M'"})
+    EXPECT_NE(r.out.find(explained), std::string::npos) << explained << "\n" << r.out;
+}
+
 TEST(CliAnalyzeLocality, BadInputExitsOne) {
   TempDir dir;
   write_file(dir.file("tiny.swf"), "1 0 0 10 1 -1 -1 1 10 -1 1 1 1 -1 -1 -1 -1 -1\n");
