@@ -81,6 +81,9 @@ void run_temporal(const TemporalCliOptions& opt) {
   out += "\n15m/150m: lag-1 autocorrelation of 15- and 150-minute aggregates (locality); 12h/24h: 6-hour bins at "
          "lags 2 and 4 (daily cycle); 7d: 1-day bins at lag 7 (weekly cycle). Aggregates: job count, or the mean "
          "over the jobs arriving in the bin (empty bins skipped).\n";
+  if (!opt.no_hurst)
+    out += "H: the Hurst exponent by variance-time (VT), rescaled range (R/S) and periodogram (per) estimates, and "
+           "their mean (avg); above 0.5: long-range dependence (self-similarity).\n";
   fmt::print("{}", out);
 }
 

@@ -92,6 +92,19 @@ TEST(CliAnalyzeTemporal, KthJobsHaveADailyCycleAndLongMemory) {
   EXPECT_DOUBLE_EQ(cells[8], jobs["hurst"]["average"].get<double>());
 }
 
+// The text explains its Hurst columns (H:VT, H:R/S, H:per, H:avg had no word), and only when it prints them.
+TEST(CliAnalyzeTemporal, TheTextExplainsItsHurstColumns) {
+  const std::string kth = std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz";
+  const CliResult r = run_cli({"analyze", "temporal", kth});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("H: the Hurst exponent by variance-time (VT), rescaled range (R/S) and periodogram (per)"),
+            std::string::npos)
+      << r.out;
+  const CliResult without = run_cli({"analyze", "temporal", kth, "--no-hurst"});
+  ASSERT_EQ(without.exit_code, 0) << without.err;
+  EXPECT_EQ(without.out.find("Hurst"), std::string::npos) << without.out;
+}
+
 // A log with no job to analyse is named in the error.
 TEST(CliAnalyzeTemporal, ALogWithoutJobsIsNamed) {
   TempDir dir;
