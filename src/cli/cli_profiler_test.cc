@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -76,7 +77,7 @@ TEST(ProfilerCliTest, IngestTwiceChangesNothing) {
   EXPECT_GT(qlj["estimate"].get<double>(), 65536);
   const auto qt = run_cli({"profiler", "query", "--db", db, "--user", "1", "--procs", "56"});
   ASSERT_EQ(qt.exit_code, 0) << qt.err;
-  EXPECT_NE(qt.out.find("level        system"), std::string::npos) << qt.out;
+  EXPECT_NE(qt.out.find("level        system (the whole system: no executable given"), std::string::npos) << qt.out;
   EXPECT_NE(qt.out.find("samples      28489 jobs"), std::string::npos) << qt.out;
 }
 
@@ -123,6 +124,18 @@ TEST(ProfilerCliTest, QueryAndCompareOnASmallLog) {
   // Another user of exe 1: the executable level.
   const auto q2 = run_cli({"profiler", "query", "--db", db, "--user", "9", "--exe", "1", "--procs", "2", "--json"});
   EXPECT_EQ(nlohmann::json::parse(q2.out)["level"], "exe");
+  // The text says why each level answered (a system-level answer looked as if user and executable were ignored).
+  for (const auto& [user, exe, why] : std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"1", "1", "level        exe_user (executable 1 of user 1)\n"},
+           {"9", "1", "level        exe (all users' jobs of executable 1: user 9's could not answer)\n"},
+           {"9", "7", "level        system (the whole system: executable 7's jobs could not answer)\n"},
+           {"9", "", "level        system (the whole system: no executable given, so no executable category)\n"}}) {
+    std::vector<std::string> query = {"profiler", "query", "--db", db, "--user", user, "--procs", "2"};
+    if (!exe.empty()) query.insert(query.end(), {"--exe", exe});
+    const auto t = run_cli(query);
+    ASSERT_EQ(t.exit_code, 0) << t.err;
+    EXPECT_NE(t.out.find(why), std::string::npos) << t.out;
+  }
 
   // Welch: t = 200/√(5000 + 100/3) = 2.8190, ν = 4.0532, critical t(ν, 0.95) = 2.1238 → accepted;
   // with D = 50: t = 2.1143 → not supported.

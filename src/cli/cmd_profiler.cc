@@ -68,7 +68,22 @@ std::string describe_job(const JobArgs& j) {
                      j.elapsed > 0 ? fmt::format(", has run {} s", j.elapsed) : std::string());
 }
 
-void print_estimate(const pf::Estimate& e, double confidence, const char* indent, bool conditioned) {
+// Why the answer came from its level: the categories are tried from (executable, user) to the whole system, and a
+// query answered by the system alone looked as if the user and executable had been ignored.
+std::string level_reason(const pf::Estimate& e, const JobArgs& job) {
+  switch (e.level) {
+    case pf::Level::kExeUser: return fmt::format(" (executable {} of user {})", job.exe, job.user);
+    case pf::Level::kExe:
+      return fmt::format(" (all users' jobs of executable {}: user {}'s could not answer)", job.exe, job.user);
+    case pf::Level::kSystem:
+      return job.exe < 0 ? " (the whole system: no executable given, so no executable category)"
+                         : fmt::format(" (the whole system: executable {}'s jobs could not answer)", job.exe);
+  }
+  return "";
+}
+
+void print_estimate(const pf::Estimate& e, const JobArgs& job, double confidence, const char* indent,
+                    bool conditioned) {
   if (!e.ok) {
     fmt::print("{}estimate     none: no category of this job (exe+user, exe, system) has data{}\n", indent,
                conditioned ? " for jobs that ran that long" : "");
@@ -82,7 +97,7 @@ void print_estimate(const pf::Estimate& e, double confidence, const char* indent
   }
   fmt::print("{}interval     {:g}% ± {:.1f} s: [{:.1f}, {:.1f}]\n", indent, confidence * 100, e.half_width,
              e.estimate - e.half_width, e.upper());
-  fmt::print("{}level        {}\n", indent, pf::level_name(e.level));
+  fmt::print("{}level        {}{}\n", indent, pf::level_name(e.level), level_reason(e, job));
   if (e.function) {
     const auto& b = e.function->coefficients();
     fmt::print("{}method       fit over {} processor buckets: T(p) = {:.4g}/p {:+.4g} {:+.4g}·p (std. error {:.1f} s, "
@@ -144,7 +159,7 @@ void run_query(const QueryArgs& a) {
     return;
   }
   fmt::print("job          {}\n", describe_job(a.job));
-  print_estimate(e, a.confidence, "", a.job.elapsed > 0);
+  print_estimate(e, a.job, a.confidence, "", a.job.elapsed > 0);
 }
 
 void run_compare(const CompareArgs& a) {
@@ -165,9 +180,9 @@ void run_compare(const CompareArgs& a) {
     return;
   }
   fmt::print("job A        {}\n", describe_job(a.a));
-  print_estimate(c.a, a.confidence, "  ", a.a.elapsed > 0);
+  print_estimate(c.a, a.a, a.confidence, "  ", a.a.elapsed > 0);
   fmt::print("job B        {}\n", describe_job(a.b));
-  print_estimate(c.b, a.confidence, "  ", a.b.elapsed > 0);
+  print_estimate(c.b, a.b, a.confidence, "  ", a.b.elapsed > 0);
   fmt::print("hypothesis   mean runtime of A - mean runtime of B > {:g} s (Welch, one-sided, {:g}%)\n", a.difference,
              a.confidence * 100);
   fmt::print("t            {:.4f}\n", c.test.t);
