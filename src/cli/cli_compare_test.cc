@@ -26,6 +26,17 @@ TEST(CompareCliTest, TextJsonAndCsv) {
   const auto text = run_cli({"compare", log, "--schedulers", "fcfs,easy", "--period", "100"});
   ASSERT_EQ(text.exit_code, 0) << text.err;
   EXPECT_NE(text.out.find("baseline   easy"), std::string::npos) << text.out;
+  // The predictor is named (two comparisons under different predictors printed alike), per scheduler when a preset
+  // brings its own.
+  EXPECT_NE(text.out.find("\npredictor  estimate\n"), std::string::npos) << text.out;
+  const auto ruh = run_cli({"compare", log, "-s", "fcfs,easy", "-p", "ruh:jobs=1", "--period", "100", "--json"});
+  ASSERT_EQ(ruh.exit_code, 0) << ruh.err;
+  EXPECT_EQ(nlohmann::json::parse(ruh.out)["schedulers"][1]["predictor"], "ruh:jobs=1");
+  const auto mixed = run_cli({"compare", log, "-s", "easy,easy++", "--period", "100"});
+  ASSERT_EQ(mixed.exit_code, 0) << mixed.err;
+  EXPECT_NE(mixed.out.find("\npredictor  easy with estimate; easy++ with user-last2:correction=tsafrir\n"),
+            std::string::npos)
+      << mixed.out;
   EXPECT_NE(text.out.find("fcfs vs easy: fcfs wins 0"), std::string::npos) << text.out;
   // The option repeated is the list (it was refused: "At Most 1 required but received 2"), a spec with brackets too.
   const auto repeated = run_cli({"compare", log, "-s", "fcfs", "--schedulers", "[conservative:check=1]", "--period", "100"});

@@ -51,6 +51,19 @@ void print_text(const CompareArgs& a, const experiments::CompareResult& r) {
              of_records, r.periods.size(),
              // Periods are days or weeks as a rule (the default 30d read "720h").
              r.spec.period % 86400 == 0 ? fmt::format("{}d", r.spec.period / 86400) : base::format_duration(r.spec.period));
+  // The predictor each scheduler ran with (a preset has its own): two comparisons under different predictors
+  // printed alike.
+  std::string predictors;
+  for (size_t s = 0; s < n; ++s)
+    if (r.results[s].predictor != r.results[0].predictor) predictors = "differ";
+  if (predictors.empty()) {
+    predictors = r.results[0].predictor;
+  } else {
+    predictors.clear();
+    for (size_t s = 0; s < n; ++s)
+      predictors += fmt::format("{}{} with {}", s == 0 ? "" : "; ", r.names[s], r.results[s].predictor);
+  }
+  fmt::print("predictor  {}\n", predictors);
   for (const auto& note : r.notes) fmt::print("note       {}\n", note);  // what was left out or changed
   fmt::print("baseline   {}\n\n", r.names[r.baseline]);
   size_t width = 12;

@@ -292,7 +292,7 @@ nlohmann::json to_json(const CompareResult& r) {
   doc["baseline"] = r.names[r.baseline];
   nlohmann::json schedulers = nlohmann::json::array();
   for (size_t s = 0; s < r.names.size(); ++s) {
-    nlohmann::json one = {{"name", r.names[s]}};
+    nlohmann::json one = {{"name", r.names[s]}, {"predictor", r.results[s].predictor}};
     for (size_t m = 0; m < kMetrics; ++m) {
       const auto metric = static_cast<CompareMetric>(m);
       one[kMetricNames[m]] = {{"mean", r.whole(metric, s)},
