@@ -68,15 +68,6 @@ _schedlab() {
 complete -F _schedlab schedlab
 )";
 
-// CLI11 makes a flag an option that expects no value (expected(0)); its type size stays 1.
-bool takes_value(const CLI::Option* o) { return o->get_expected_max() != 0 && o->get_type_size_max() != 0; }
-
-CLI::App* subcommand(CLI::App* at, const std::string& name) {
-  for (CLI::App* sub : at->get_subcommands([](CLI::App*) { return true; }))
-    if (sub->get_name() == name) return sub;
-  return nullptr;
-}
-
 // The choices a CLI::IsMember check lists in its description ("{a,b,c}"), the help's own text.
 std::vector<std::string> member_choices(CLI::Option* o) {
   std::vector<std::string> out;
@@ -250,6 +241,15 @@ void add_completion_command(CLI::App& app) {
   cmd->footer("source <(schedlab completion bash); make install puts it where bash-completion finds it.");
   cmd->add_option("SHELL", *shell, "the shell")->required()->check(CLI::IsMember({"bash"}));
   cmd->callback([shell] { fmt::print("{}", kBashScript); });  // bash is the one shell (checked above)
+}
+
+// CLI11 makes a flag an option that expects no value (expected(0)); its type size stays 1.
+bool takes_value(const CLI::Option* o) { return o->get_expected_max() != 0 && o->get_type_size_max() != 0; }
+
+CLI::App* subcommand(CLI::App* at, const std::string& name) {
+  for (CLI::App* sub : at->get_subcommands([](CLI::App*) { return true; }))
+    if (sub->get_name() == name) return sub;
+  return nullptr;
 }
 
 std::string option_for_value(CLI::App& at, const std::string& word) {

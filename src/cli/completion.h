@@ -19,6 +19,11 @@ void add_completion_command(CLI::App& app);
 // empty), one per line; a first line "__files" asks the shell to complete file names as well.
 std::string complete_words(CLI::App& app, const std::vector<std::string>& words);
 
+// Whether option `o` takes a value (a flag does not), and the subcommand of `at` named `name` (nullptr: none).
+// Shared with cli/usage_hints.
+bool takes_value(const CLI::Option* o);
+CLI::App* subcommand(CLI::App* at, const std::string& name);
+
 // The option of command `at` that `word` is a value of, as the user would write it ("-s" for "easy" or
 // "easy-sjbf:order=sjf", "--schedulers" for "easy,fcfs", "--format" for "jsonl"): the first option whose
 // known values (plug-in names, a fixed set of choices) hold it; "" when none does (a number, a file name).

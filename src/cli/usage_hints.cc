@@ -18,14 +18,6 @@ CLI::App* innermost(CLI::App& app) {
   return at;
 }
 
-CLI::App* subcommand(CLI::App& at, const std::string& name) {
-  for (CLI::App* sub : at.get_subcommands([](CLI::App*) { return true; }))
-    if (sub->get_name() == name) return sub;
-  return nullptr;
-}
-
-bool takes_value(const CLI::Option* o) { return o->get_expected_max() != 0 && o->get_type_size_max() != 0; }
-
 // How the user writes option `o`: its short name when it has one ("-o"), else its long name.
 std::string spelling(const CLI::Option* o) {
   return o->get_snames().empty() ? "--" + o->get_lnames().front() : "-" + o->get_snames().front();
@@ -136,7 +128,7 @@ std::string stray_words_hint(CLI::App& app, int argc, char** argv, const std::st
       const size_t eq = w.find('=');
       const CLI::Option* o = at->get_option_no_throw(w.substr(0, eq));
       if (o != nullptr && takes_value(o) && eq == std::string::npos && (w.starts_with("--") || w.size() == 2)) ++i;
-    } else if (CLI::App* sub = words.empty() ? subcommand(*at, w) : nullptr) {
+    } else if (CLI::App* sub = words.empty() ? subcommand(at, w) : nullptr) {
       at = sub;
     } else {
       words.push_back(w);
