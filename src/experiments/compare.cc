@@ -167,6 +167,7 @@ CompareResult run_compare(const CompareSpec& spec, const swf::Log& log) {
     one.scheduler = s;
     one.predictor = spec.predictor;
     one.correction = spec.correction;
+    one.predictor_object = spec.predictor_object;
     one.workload = spec.workload;
     one.sim = spec.sim;
     prepared.push_back(prepare_simulation(one));

@@ -4,10 +4,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <memory>
+#include <string>
 
 #include <cmath>
 #include <stdexcept>
 
+#include "fixed_predictor.h"
 #include "test_util.h"
 
 namespace schedlab::experiments {
@@ -57,6 +60,32 @@ TEST(CompareTest, PeriodMeansWinsAndGaps) {
   const double avg = (199.0 + 299.0 / 3) / 2;
   EXPECT_NEAR(r.deviations(CompareMetric::kWait)[0][0], (199.0 - avg) / avg, 1e-9);
   EXPECT_NEAR(r.deviations(CompareMetric::kWait)[1][0], (299.0 / 3 - avg) / avg, 1e-9);
+}
+
+// A predictor object (a Python one, say) serves every scheduler as the registered predictor with its rule does:
+// the same schedules and means, and each result names it with its correction (that the object changes a
+// schedule at all: Simulation.APredictorObjectRunsAsTheRegisteredOneWithTheSameRule, on KTH).
+TEST(CompareTest, APredictorObjectServesEveryScheduler) {
+  const auto run = [](const std::string& predictor, std::shared_ptr<const predict::Predictor> object) {
+    CompareSpec spec;
+    spec.schedulers = {"fcfs", "easy", "conservative"};
+    spec.period = 100;
+    spec.threads = 2;
+    spec.predictor = predictor;
+    spec.predictor_object = std::move(object);
+    spec.correction = "tsafrir";
+    return run_compare(spec, scenario());
+  };
+  const CompareResult mine = run("", std::make_shared<const schedlab::testing::FixedPredictor>(5));
+  const CompareResult registered = run("constant:value=5", nullptr);
+  ASSERT_EQ(mine.results.size(), 3u);
+  for (size_t s = 0; s < mine.results.size(); ++s) {
+    EXPECT_EQ(mine.results[s].predictor, "fixed:correction=tsafrir");
+    for (size_t j = 0; j < mine.results[s].jobs.size(); ++j) {
+      EXPECT_EQ(mine.results[s].jobs[j].start, registered.results[s].jobs[j].start) << s << " " << j;
+    }
+  }
+  EXPECT_EQ(mine.period_means, registered.period_means);
 }
 
 TEST(CompareTest, CsvHasOneRowPerPeriodAndQuotesSpecsWithCommas) {

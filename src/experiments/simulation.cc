@@ -7,6 +7,7 @@
 #include <fmt/core.h>
 
 #include "schedlab/experiments/results_json.h"
+#include "schedlab/predict/correction.h"
 #include "schedlab/predict/registry.h"
 #include "schedlab/sim/scheduler_registry.h"
 
@@ -15,7 +16,12 @@ namespace schedlab::experiments {
 PreparedSimulation prepare_simulation(const SimulationSpec& spec) {
   PreparedSimulation out;
   out.spec = spec;
-  const sim::Policy policy = sim::resolve_policy(spec.scheduler, spec.predictor, spec.correction, spec.files_dir);
+  if (spec.predictor_object && !spec.predictor.empty())
+    throw std::invalid_argument(fmt::format("give a predictor spec ('{}') or a predictor object ({}), not both",
+                                            spec.predictor, spec.predictor_object->label()));
+  // An object's label stands for its spec here: a preset, which sets its own predictor, refuses it by name.
+  const std::string predictor = spec.predictor_object ? std::string(spec.predictor_object->label()) : spec.predictor;
+  const sim::Policy policy = sim::resolve_policy(spec.scheduler, predictor, spec.correction, spec.files_dir);
   out.name = policy.name;
   out.scheduler =
       sim::make_scheduler(policy.scheduler, sim::SchedulerConfig{spec.sim.seed, {}, policy.scheduler_files_dir});
@@ -24,9 +30,11 @@ PreparedSimulation prepare_simulation(const SimulationSpec& spec) {
     out.recorder = wrapped.get();
     out.scheduler = std::move(wrapped);
   }
-  out.predictor =
-      predict::make_predictor(policy.predictor,
-                              predict::PredictorConfig{spec.sim.seed, policy.predictor_params, spec.files_dir});
+  out.predictor = spec.predictor_object
+                      ? predict::with_correction(spec.predictor_object->clone(), spec.correction)
+                      : predict::make_predictor(policy.predictor, predict::PredictorConfig{spec.sim.seed,
+                                                                                            policy.predictor_params,
+                                                                                            spec.files_dir});
   return out;
 }
 

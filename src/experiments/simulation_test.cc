@@ -6,9 +6,13 @@
 
 #include <cstdio>
 #include <fstream>
+#include <memory>
 #include <stdexcept>
+#include <string>
 
+#include "schedlab/predict/predictor.h"
 #include "schedlab/sim/simulate.h"
+#include "fixed_predictor.h"
 
 namespace schedlab::experiments {
 namespace {
@@ -134,6 +138,65 @@ TEST(Simulation, PresetsAreResolvedAndKeepTheirName) {
   EXPECT_THROW(prepare_simulation(spec), std::invalid_argument);
   spec.predictor.clear();
   spec.correction = "tsafrir";
+  EXPECT_THROW(prepare_simulation(spec), std::invalid_argument);
+}
+
+// The object runs as the registered predictor with the same rule does, its correction applied and named; on KTH
+// the schedule differs from the estimate's, so a predictor object that was ignored would fail here.
+TEST(Simulation, APredictorObjectRunsAsTheRegisteredOneWithTheSameRule) {
+  const swf::Log log = swf::read_log(std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz");
+  const auto run = [&](const std::string& predictor, std::shared_ptr<const predict::Predictor> object,
+                       const std::string& correction) {
+    SimulationSpec spec;
+    spec.scheduler = "easy";
+    spec.predictor = predictor;
+    spec.predictor_object = std::move(object);
+    spec.correction = correction;
+    return run_simulation(prepare_simulation(spec), log);
+  };
+  const auto fixed = std::make_shared<const schedlab::testing::FixedPredictor>(600);
+  for (const std::string correction : {"", "none", "tsafrir", "double"}) {
+    const Simulation mine = run("", fixed, correction);
+    const Simulation registered = run("constant:value=600", nullptr, correction);
+    ASSERT_EQ(mine.result.jobs.size(), registered.result.jobs.size());
+    size_t differ = 0;
+    for (size_t i = 0; i < mine.result.jobs.size(); ++i) {
+      ASSERT_EQ(mine.result.jobs[i].start, registered.result.jobs[i].start) << correction << " job " << i;
+      ASSERT_EQ(mine.result.jobs[i].prediction_at_start, registered.result.jobs[i].prediction_at_start) << correction << " job " << i;
+    }
+    const Simulation estimate = run("", nullptr, "");
+    for (size_t i = 0; i < mine.result.jobs.size(); ++i) differ += mine.result.jobs[i].start != estimate.result.jobs[i].start;
+    EXPECT_GT(differ, 1000u) << correction;
+    const bool corrected = !correction.empty() && correction != "none";
+    EXPECT_EQ(mine.result.predictor, corrected ? "fixed:correction=" + correction : "fixed");
+    EXPECT_EQ(mine.warnings.size(), corrected ? 0u : 1u) << correction;  // uncorrected, jobs ran overdue
+  }
+  // The caller's object is cloned, never run itself: two runs of it give the same schedule.
+  EXPECT_EQ(to_json(run("", fixed, "tsafrir"))["metrics"], to_json(run("", fixed, "tsafrir"))["metrics"]);
+}
+
+TEST(Simulation, APredictorObjectIsRefusedBesideASpecOrAPreset) {
+  SimulationSpec spec;
+  spec.scheduler = "easy";
+  spec.predictor = "ruh";
+  spec.predictor_object = std::make_shared<const schedlab::testing::FixedPredictor>(5);
+  try {
+    prepare_simulation(spec);
+    ADD_FAILURE() << "a spec and an object both taken";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "give a predictor spec ('ruh') or a predictor object (fixed), not both");
+  }
+  spec.predictor.clear();
+  spec.scheduler = "easy++";
+  try {
+    prepare_simulation(spec);
+    ADD_FAILURE() << "a preset took a predictor object";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("scheduler preset 'easy++' sets its own predictor"), std::string::npos)
+        << e.what();
+  }
+  spec.scheduler = "easy";
+  spec.correction = "tsafrri";
   EXPECT_THROW(prepare_simulation(spec), std::invalid_argument);
 }
 

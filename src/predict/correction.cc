@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string>
 
 #include <fmt/core.h>
 
@@ -41,6 +42,19 @@ int64_t corrected_prediction(Correction c, int64_t old, int64_t estimate, int32_
     case Correction::kTimes10: return old > 0 ? 10 * old : 1;
   }
   return old;
+}
+
+std::unique_ptr<Predictor> with_correction(std::unique_ptr<Predictor> p, std::string_view correction) {
+  if (!p) throw std::invalid_argument("with_correction needs a predictor");
+  if (correction.empty()) return p;
+  const Correction c = parse_correction(correction);
+  if (c == Correction::kNone) return p;
+  const std::string label(p->label());
+  auto corrected = std::make_unique<CorrectedPredictor>(std::move(p), c);
+  // A label with parameters already ("mine:window=3") takes the correction as one more.
+  corrected->set_label(fmt::format("{}{}correction={}", label, label.find(':') == std::string::npos ? ":" : ";",
+                                   correction_name(c)));
+  return corrected;
 }
 
 CorrectedPredictor::CorrectedPredictor(std::unique_ptr<Predictor> inner, Correction correction)

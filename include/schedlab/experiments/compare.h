@@ -23,11 +23,13 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "schedlab/predict/predictor.h"
 #include "schedlab/sim/result.h"
 #include "schedlab/swf/reader.h"
 #include "schedlab/workload/workload.h"
@@ -38,6 +40,9 @@ struct CompareSpec {
   std::vector<std::string> schedulers;  // scheduler specs or presets (at least one; names must differ)
   std::string predictor;                // empty: each policy's default (estimate, or a preset's)
   std::string correction;
+  // A predictor of the caller's own instead of `predictor` (SimulationSpec::predictor_object): every scheduler runs
+  // a clone of it.
+  std::shared_ptr<const predict::Predictor> predictor_object = {};
   workload::WorkloadOptions workload;
   sim::SimOptions sim;
   int64_t period = 30 * 86400;  // seconds, > 0

@@ -35,6 +35,10 @@ struct SimulationSpec {
   // Where relative files are read from (a sweep spec's directory; empty: the working directory): a predictor's
   // file parameters and a scheduler or predictor given as "@PATH".
   std::string files_dir = {};
+  // A predictor of the caller's own (written in Python, or in C++ against the installed library), used instead of
+  // `predictor`, which must then be empty: the simulation runs a clone of it, with `correction` applied
+  // (predict::with_correction). A preset refuses it as it refuses a predictor spec.
+  std::shared_ptr<const predict::Predictor> predictor_object = {};
 };
 
 struct PreparedSimulation {
@@ -62,8 +66,8 @@ std::vector<std::string> simulation_warnings(const sim::SimResult& r);
 // scheduler ("13513 times with easy, 14112 times with fcfs").
 std::vector<std::string> simulation_warnings(const std::vector<sim::SimResult>& results);
 
-// Throws std::invalid_argument on an unknown scheduler, preset or predictor, a bad parameter, or a preset
-// given with a predictor or correction.
+// Throws std::invalid_argument on an unknown scheduler, preset or predictor, a bad parameter, a preset given with
+// a predictor or correction, or both a predictor spec and a predictor object.
 PreparedSimulation prepare_simulation(const SimulationSpec& spec);
 
 // A log that cannot be simulated as asked: no job left to simulate (or replay) — the averages over no job would

@@ -39,6 +39,11 @@ inline constexpr std::array<int64_t, 11> kTsafrirSteps = {60,    300,   900,    
 // steps taken so far (tsafrir), advanced by the call.
 int64_t corrected_prediction(Correction c, int64_t old, int64_t estimate, int32_t& step);
 
+// A predictor made by the caller (one of its own, e.g. written in Python) with a correction given by name: ""
+// or "none" leave it as it is, any other wraps it in CorrectedPredictor, labelled as make_predictor labels a
+// registered one ("LABEL:correction=NAME"). Throws std::invalid_argument on an unknown correction.
+std::unique_ptr<Predictor> with_correction(std::unique_ptr<Predictor> p, std::string_view correction);
+
 class CorrectedPredictor final : public Predictor {
  public:
   CorrectedPredictor(std::unique_ptr<Predictor> inner, Correction correction);
