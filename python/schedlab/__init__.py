@@ -10,6 +10,7 @@ A log is a path (read by the library) or a DataFrame with the SWF's 18 columns (
 missing columns are -1): filter in pandas, simulate the result. Errors raise ValueError (bad input, with the
 library's message) or OSError (files). Simulations and sweeps release the GIL, so threads run them in parallel.
 """
+import collections
 import difflib
 import functools
 import inspect
@@ -25,7 +26,8 @@ import pandas as pd
 
 from . import _core
 
-__all__ = ["read_swf", "read_sacct", "write_swf", "filter_log", "stats", "simulate", "Result", "Scheduler", "sweep",
+__all__ = ["read_swf", "read_sacct", "write_swf", "filter_log", "stats", "simulate", "Result", "Scheduler", "Predictor",
+           "Job", "sweep",
            "sweep_collect", "schedulers", "predictors", "locality", "temporal", "runs", "flurries", "sessions",
            "predict", "compare", "generate_estimates", "generate_locality", "generate_talby", "diversity", "categorize",
            "estimate_bins", "fit_estimates", "compare_estimates", "scramble", "profiler_ingest", "profiler_query",
@@ -282,23 +284,76 @@ class Scheduler:
         raise NotImplementedError("a Scheduler subclass defines schedule(state) -> job ids to start now")
 
 
+Job = collections.namedtuple("Job", ["id", "job_number", "submit", "procs", "estimate", "has_estimate", "user",
+                                     "group", "executable", "queue", "partition"])
+Job.__doc__ = """A job as a Predictor sees it: id (its index in the simulation, what update() takes), job_number (SWF
+field 1), submit (seconds, after load scaling), procs, estimate (the user's, field 9; the runtime when the log has
+none: has_estimate False), user, group, executable, queue, partition (fields 12-16, -1 unknown). Never the
+runtime: a predictor learns it from on_termination (now - start)."""
+
+
+class Predictor:
+    """A runtime predictor written in Python, mirroring predict/predictor.h: subclass it and pass an instance as
+    the predictor of simulate(), compare() or predict(). The engine calls on_arrival(now, job) when a job enters
+    the queue, which returns its predicted runtime (an int >= 0, seconds from its start), and, when defined,
+    on_start(now, job, prediction), on_termination(now, job, start) (the job ran now - start seconds) and
+    on_deadline_miss(now, job, start, prediction) (it is still running at start + prediction). Within one
+    instant: terminations, then arrivals, then starts; deadline misses after the arrivals. `job` is a
+    schedlab.Job: never the runtime.
+
+    Any hook may give a waiting or running job a new prediction with self.update(job_id, seconds); the engine
+    applies them when the hook returns (updates for jobs no longer waiting or running are ignored; a running job's
+    prediction is never below the time it has run). Hooks other than on_arrival return nothing.
+
+    A job that outlives its prediction counts as ending now until the prediction changes: give a correction
+    (correction="tsafrir", as the papers do) or raise the prediction in on_deadline_miss. Each simulation runs
+    a copy of the instance (copy.deepcopy), so runs are independent and repeatable and the instance is left as
+    it was. `name` is what results call it (default: the class's name).
+    """
+
+    name = "python"
+
+    def on_arrival(self, now, job):
+        raise NotImplementedError("a Predictor subclass defines on_arrival(now, job) -> predicted runtime (int seconds)")
+
+    def update(self, job_id, prediction):
+        """A new prediction (seconds from the job's start) for a waiting or running job, applied when the hook
+        that gave it returns."""
+        self.__dict__.setdefault("_schedlab_updates", []).append(
+            (_whole(job_id, "update()'s job_id", 32), _whole(prediction, "update()'s prediction")))
+
+
+def _predictor(predictor, correction, optional=True):
+    """A predictor argument as the library takes it: (spec text, None, correction) or ("", a Python predictor
+    handle, correction); `optional`: None and "" mean the default."""
+    correction = _text(correction, "correction", True)
+    if isinstance(predictor, Predictor):
+        name = predictor.name if predictor.name != Predictor.name else type(predictor).__name__
+        return "", _core.PythonPredictor(predictor, name, Job), correction
+    if isinstance(predictor, type) and issubclass(predictor, Predictor):
+        raise TypeError(f"predictor: an instance of {predictor.__name__} is needed, not the class "
+                        f"(predictor={predictor.__name__}())")
+    return _text(predictor, "predictor", optional), None, correction
+
+
 def simulate(log, scheduler="easy", predictor="", procs=None, load=None, *, correction="", arrival_scale=1.0,
              kill_at_estimate=False, extend_estimates=False, warmup_fraction=0.0, bsld_tau=10, seed=0, check=False):
     """Simulate a scheduler on a log, as `schedlab simulate`: the options are named as its flags
     (warmup_fraction=0.01, kill_at_estimate=True, ...). `scheduler`: a name, spec or preset of schedulers(), or
-    a schedlab.Scheduler instance; `predictor`: a predictor spec (default: the estimate). Returns a Result."""
-    predictor, correction = _text(predictor, "predictor", True), _text(correction, "correction", True)
+    a schedlab.Scheduler instance; `predictor`: a predictor spec (default: the estimate) or a schedlab.Predictor
+    instance. Returns a Result."""
+    predictor, predictor_object, correction = _predictor(predictor, correction)
     load = _real_or_none(load, "load")
     if isinstance(scheduler, Scheduler):
         # Named as the class says, else by the class's own name ("python" told two schedulers apart by nothing).
         name = scheduler.name if scheduler.name != Scheduler.name else type(scheduler).__name__
         metrics, jobs = _core.simulate_python(_log(log), scheduler, name,
-                                              predictor, correction, _whole_or_none(procs, "procs"),
+                                              predictor, predictor_object, correction, _whole_or_none(procs, "procs"),
                                               load, float(arrival_scale), bool(kill_at_estimate),
                                               bool(extend_estimates), float(warmup_fraction),
                                               _whole(bsld_tau, "bsld_tau"), _seed(seed))
         return _warned(Result(metrics, jobs))
-    metrics, jobs = _core.simulate(_log(log), _text(scheduler, "scheduler"), predictor, correction,
+    metrics, jobs = _core.simulate(_log(log), _text(scheduler, "scheduler"), predictor, predictor_object, correction,
                                    _whole_or_none(procs, "procs"), load, float(arrival_scale),
                                    bool(kill_at_estimate), bool(extend_estimates), float(warmup_fraction),
                                    _whole(bsld_tau, "bsld_tau"), _seed(seed), bool(check))
@@ -529,8 +584,10 @@ def sessions(log, classify=False, think_time="20m", online=False, pca=False, see
 def predict(log, predictor="estimate", correction="", procs=None, extend_estimates=False, warmup_fraction=0.0,
             seed=0, jobs=False):
     """Replay the log's own schedule through a runtime predictor (`schedlab predict --json`; the default
-    predictor is the CLI's). jobs=True returns (summary, DataFrame): the per-job accuracy of --jobs-out."""
-    summary, csv = _core.predict(_log(log), _text(predictor, "predictor"), _text(correction, "correction", True), _whole_or_none(procs, "procs"),
+    predictor is the CLI's; a schedlab.Predictor instance too). jobs=True returns (summary, DataFrame): the per-job
+    accuracy of --jobs-out."""
+    predictor, predictor_object, correction = _predictor(predictor, correction, optional=False)
+    summary, csv = _core.predict(_log(log), predictor, predictor_object, correction, _whole_or_none(procs, "procs"),
                                  float(warmup_fraction), _seed(seed), bool(extend_estimates), bool(jobs))
     return (summary, pd.read_csv(io.StringIO(csv))) if jobs else summary
 
@@ -538,13 +595,15 @@ def predict(log, predictor="estimate", correction="", procs=None, extend_estimat
 def compare(log, schedulers, predictor="", procs=None, load=None, period="30d", baseline="", threads=0, *,
             correction="", kill_at_estimate=False, arrival_scale=1.0, bsld_tau=10, warmup_fraction=0.0, seed=0):
     """Several schedulers on one log, period by period (`schedlab compare --json`): means, months won, gaps,
-    deviations, gains, correlations. `schedulers`: a list of specs. The simulation options are simulate()'s."""
+    deviations, gains, correlations. `schedulers`: a list of specs; `predictor`: a spec or a schedlab.Predictor
+    instance (each scheduler runs a copy of it). The simulation options are simulate()'s."""
     if isinstance(schedulers, str):
         raise TypeError(f"schedulers must be a list of specs, not the text {schedulers!r}")
-    out = _core.compare(_log(log), [_text(s, "schedulers[]") for s in schedulers], _text(predictor, "predictor", True),
+    predictor, predictor_object, correction = _predictor(predictor, correction)
+    out = _core.compare(_log(log), [_text(s, "schedulers[]") for s in schedulers], predictor, predictor_object,
                         _whole_or_none(procs, "procs"), _real_or_none(load, "load"), _seconds(period, "period"),
                         _text(baseline, "baseline", True), _whole(threads, "threads", 32),
-                        _text(correction, "correction", True),
+                        correction,
                         bool(kill_at_estimate), float(arrival_scale), _whole(bsld_tau, "bsld_tau"),
                         float(warmup_fraction), _seed(seed))
     for w in out.get("warnings", []):
@@ -721,6 +780,6 @@ def _suggest_keywords(func):
 
 
 for _name in __all__:
-    if _name not in ("Result", "Scheduler", "FIELDS"):
+    if inspect.isfunction(globals()[_name]):  # not the classes (Result, Scheduler, Predictor, Job) nor FIELDS
         globals()[_name] = _suggest_keywords(globals()[_name])
 del _name

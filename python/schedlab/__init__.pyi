@@ -1,6 +1,6 @@
 # Type stubs of the schedlab Python module (python/schedlab/__init__.py).
 import os
-from typing import Any, Optional, Union
+from typing import Any, NamedTuple, Optional, Union
 
 import pandas as pd
 
@@ -26,7 +26,27 @@ class Result:
     @property
     def jobs(self) -> pd.DataFrame: ...
 
-def simulate(log: LogLike, scheduler: str = ..., predictor: str = ..., procs: Optional[int] = ...,
+class Job(NamedTuple):
+    id: int
+    job_number: int
+    submit: int
+    procs: int
+    estimate: int
+    has_estimate: bool
+    user: int
+    group: int
+    executable: int
+    queue: int
+    partition: int
+
+class Predictor:
+    name: str
+    def on_arrival(self, now: int, job: Job) -> int: ...
+    def update(self, job_id: int, prediction: int) -> None: ...
+PredictorLike = Union[str, Predictor]
+
+def simulate(log: LogLike, scheduler: Union[str, "Scheduler"] = ..., predictor: PredictorLike = ...,
+             procs: Optional[int] = ...,
              load: Optional[float] = ..., *, correction: str = ..., arrival_scale: float = ...,
              kill_at_estimate: bool = ..., extend_estimates: bool = ..., warmup_fraction: float = ...,
              bsld_tau: int = ..., seed: int = ..., check: bool = ...) -> Result: ...
@@ -45,10 +65,10 @@ def sessions(log: Union[LogLike, list[LogLike]], classify: bool = ..., think_tim
              online: bool = ..., pca: bool = ..., seed: int = ..., restarts: int = ..., transform: str = ...,
              rows: bool = ...) -> Union[dict[str, Any],
                                         tuple[dict[str, Any], pd.DataFrame, Optional[pd.DataFrame]]]: ...
-def predict(log: LogLike, predictor: str = ..., correction: str = ..., procs: Optional[int] = ...,
+def predict(log: LogLike, predictor: PredictorLike = ..., correction: str = ..., procs: Optional[int] = ...,
             extend_estimates: bool = ..., warmup_fraction: float = ..., seed: int = ...,
             jobs: bool = ...) -> Union[dict[str, Any], tuple[dict[str, Any], pd.DataFrame]]: ...
-def compare(log: LogLike, schedulers: list[str], predictor: str = ..., procs: Optional[int] = ...,
+def compare(log: LogLike, schedulers: list[str], predictor: PredictorLike = ..., procs: Optional[int] = ...,
             load: Optional[float] = ..., period: Union[str, int, float] = ..., baseline: str = ...,
             threads: int = ..., *, correction: str = ..., kill_at_estimate: bool = ..., arrival_scale: float = ...,
             bsld_tau: int = ..., warmup_fraction: float = ..., seed: int = ...) -> dict[str, Any]: ...

@@ -31,6 +31,8 @@
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
+#include "py_predictor.h"
+
 #include "schedlab/analysis/attribute.h"
 #include "schedlab/base/duration.h"
 #include "schedlab/analysis/locality.h"
@@ -58,6 +60,7 @@
 #include "schedlab/experiments/temporal_report.h"
 #include "schedlab/model/estimate_fit.h"
 #include "schedlab/model/estimate_models.h"
+#include "schedlab/predict/correction.h"
 #include "schedlab/model/locality_model.h"
 #include "schedlab/model/profiler_experiment.h"
 #include "schedlab/model/talby_model.h"
@@ -285,13 +288,17 @@ py::dict stats(const LogPtr& log, std::optional<int64_t> procs) {
   return to_python(ordered_to_plain(experiments::to_json(s, log->header)));
 }
 
+// A predictor written in Python (schedlab.Predictor, py_predictor.h), or None: the spec names one.
+using PyPredictorPtr = std::shared_ptr<python::PyPredictor>;
+
 py::tuple simulate(const LogPtr& log, const std::string& scheduler, const std::string& predictor,
-                   const std::string& correction, std::optional<int64_t> procs, std::optional<double> load,
-                   double arrival_scale, bool kill_at_estimate, bool extend_estimates, double warmup_fraction,
-                   int64_t bsld_tau, uint64_t seed, bool check) {
+                   const PyPredictorPtr& predictor_object, const std::string& correction, std::optional<int64_t> procs,
+                   std::optional<double> load, double arrival_scale, bool kill_at_estimate, bool extend_estimates,
+                   double warmup_fraction, int64_t bsld_tau, uint64_t seed, bool check) {
   experiments::SimulationSpec spec;
   spec.scheduler = scheduler;
   spec.predictor = predictor;
+  spec.predictor_object = predictor_object;
   spec.correction = correction;
   spec.workload.procs = procs;
   spec.workload.load = load;
@@ -479,12 +486,14 @@ class PyScheduler : public sim::Scheduler {
 };
 
 py::tuple simulate_python(const LogPtr& log, const py::object& scheduler, const std::string& name,
-                          const std::string& predictor, const std::string& correction, std::optional<int64_t> procs,
+                          const std::string& predictor, const PyPredictorPtr& predictor_object,
+                          const std::string& correction, std::optional<int64_t> procs,
                           std::optional<double> load, double arrival_scale, bool kill_at_estimate,
                           bool extend_estimates, double warmup_fraction, int64_t bsld_tau, uint64_t seed) {
   experiments::SimulationSpec spec;
   spec.scheduler = "fcfs";  // replaced below: prepare_simulation builds the predictor and checks the options
   spec.predictor = predictor;
+  spec.predictor_object = predictor_object;
   spec.correction = correction;
   spec.workload.extend_estimates = extend_estimates;
   spec.sim.bsld_tau = bsld_tau;
@@ -548,12 +557,13 @@ py::object locality(const LogPtr& log, const std::string& attribute, int64_t sli
 }
 
 // The summary (`predict --json`) and, with jobs, the per-job accuracy as --jobs-out writes it.
-py::tuple predict_replay(const LogPtr& log, const std::string& predictor, const std::string& correction,
-                         std::optional<int64_t> procs, double warmup_fraction, uint64_t seed, bool extend_estimates,
-                         bool jobs) {
+py::tuple predict_replay(const LogPtr& log, const std::string& predictor, const PyPredictorPtr& predictor_object,
+                         const std::string& correction, std::optional<int64_t> procs, double warmup_fraction,
+                         uint64_t seed, bool extend_estimates, bool jobs) {
   predict::PredictorConfig config{seed, {}};
   if (!correction.empty()) config.params.emplace("correction", correction);
-  const auto p = predict::make_predictor(predictor, config);
+  const auto p = predictor_object ? predict::with_correction(predictor_object->clone(), correction)
+                                  : predict::make_predictor(predictor, config);
   nlohmann::json j;
   std::optional<std::string> csv;
   std::atomic<bool> stop{false};
@@ -566,12 +576,13 @@ py::tuple predict_replay(const LogPtr& log, const std::string& predictor, const 
 }
 
 py::object compare(const LogPtr& log, const std::vector<std::string>& schedulers, const std::string& predictor,
-                   std::optional<int64_t> procs, std::optional<double> load, int64_t period, const std::string& baseline,
+                   const PyPredictorPtr& predictor_object, std::optional<int64_t> procs, std::optional<double> load, int64_t period, const std::string& baseline,
                    int threads, const std::string& correction, bool kill_at_estimate, double arrival_scale,
                    int64_t bsld_tau, double warmup_fraction, uint64_t seed) {
   experiments::CompareSpec spec;
   spec.schedulers = schedulers;
   spec.predictor = predictor;
+  spec.predictor_object = predictor_object;
   spec.correction = correction;
   spec.workload.procs = procs;
   spec.workload.load = load;
@@ -664,15 +675,19 @@ PYBIND11_MODULE(_core, m) {
         },
         py::arg("log"), py::arg("path"));
   m.def("stats", &stats, py::arg("log"), py::arg("procs") = py::none());
-  m.def("simulate", &simulate, py::arg("log"), py::arg("scheduler"), py::arg("predictor"), py::arg("correction"),
+  py::class_<python::PyPredictor, std::shared_ptr<python::PyPredictor>>(
+      m, "PythonPredictor", "A schedlab.Predictor instance as the library runs it (made by the schedlab package)")
+      .def(py::init<py::object, std::string, py::object>(), py::arg("predictor"), py::arg("name"), py::arg("job_type"));
+  m.def("simulate", &simulate, py::arg("log"), py::arg("scheduler"), py::arg("predictor"),
+        py::arg("predictor_object").none(true), py::arg("correction"),
         py::arg("procs"), py::arg("load"), py::arg("arrival_scale"), py::arg("kill_at_estimate"),
         py::arg("extend_estimates"), py::arg("warmup_fraction"), py::arg("bsld_tau"), py::arg("seed"),
         py::arg("check"));
   m.def("sweep", &sweep, py::arg("text"), py::arg("path"), py::arg("threads"));
   m.def("simulate_python", &simulate_python, py::arg("log"), py::arg("scheduler"), py::arg("name"),
-        py::arg("predictor"), py::arg("correction"), py::arg("procs"), py::arg("load"), py::arg("arrival_scale"),
-        py::arg("kill_at_estimate"), py::arg("extend_estimates"), py::arg("warmup_fraction"), py::arg("bsld_tau"),
-        py::arg("seed"));
+        py::arg("predictor"), py::arg("predictor_object").none(true), py::arg("correction"), py::arg("procs"),
+        py::arg("load"), py::arg("arrival_scale"), py::arg("kill_at_estimate"), py::arg("extend_estimates"),
+        py::arg("warmup_fraction"), py::arg("bsld_tau"), py::arg("seed"));
   m.def("sweep_columns", &experiments::sweep_columns);
   m.def("sweep_to_file", &sweep_to_file, py::arg("text"), py::arg("path"), py::arg("threads"), py::arg("output"),
         py::arg("jsonl"));
@@ -838,9 +853,11 @@ PYBIND11_MODULE(_core, m) {
     if (!title.empty()) data["title"] = title;
     swf::write_text_file(output, experiments::render_report(data, libraries));
   }, py::arg("libraries"), py::arg("results"), py::arg("output"), py::arg("metric"), py::arg("x"), py::arg("title"));
-  m.def("predict", &predict_replay, py::arg("log"), py::arg("predictor"), py::arg("correction"), py::arg("procs"),
+  m.def("predict", &predict_replay, py::arg("log"), py::arg("predictor"), py::arg("predictor_object").none(true),
+        py::arg("correction"), py::arg("procs"),
         py::arg("warmup_fraction"), py::arg("seed"), py::arg("extend_estimates"), py::arg("jobs"));
-  m.def("compare", &compare, py::arg("log"), py::arg("schedulers"), py::arg("predictor"), py::arg("procs"),
+  m.def("compare", &compare, py::arg("log"), py::arg("schedulers"), py::arg("predictor"),
+        py::arg("predictor_object").none(true), py::arg("procs"),
         py::arg("load"), py::arg("period"), py::arg("baseline"), py::arg("threads"), py::arg("correction"),
         py::arg("kill_at_estimate"), py::arg("arrival_scale"), py::arg("bsld_tau"), py::arg("warmup_fraction"),
         py::arg("seed"));

@@ -1,0 +1,191 @@
+"""Runtime predictors written in Python (schedlab.Predictor): run as the built-in ones with the same rule, their
+updates applied as hand-computed, their mistakes named (pytest; PythonTests in CTest)."""
+import os
+import threading
+
+import pandas as pd
+import pytest
+
+import schedlab
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+KTH = os.path.join(ROOT, "data", "KTH-SP2-1996-2.swf.gz")
+
+
+class Last2(schedlab.Predictor):
+    """The mean of the user's two most recently finished jobs (by termination), the estimate until one finished,
+    never above it: the rule of the built-in user-last2:order=end."""
+
+    def __init__(self):
+        self.last = {}
+
+    def on_termination(self, now, job, start):
+        history = self.last.setdefault(job.user, [])
+        history.append(now - start)
+        del history[:-2]
+
+    def on_arrival(self, now, job):
+        history = self.last.get(job.user)
+        if not history:
+            return job.estimate
+        return min(job.estimate, sum(history) // len(history))
+
+
+def test_a_python_predictor_gives_the_builtin_schedule_on_kth():
+    mine = schedlab.simulate(KTH, "easy", predictor=Last2(), correction="tsafrir")
+    builtin = schedlab.simulate(KTH, "easy", predictor="user-last2:order=end", correction="tsafrir")
+    estimate = schedlab.simulate(KTH, "easy")
+    assert (mine.jobs.start == builtin.jobs.start).all()
+    assert (mine.jobs.prediction == builtin.jobs.prediction).all()
+    assert (mine.jobs.start != estimate.jobs.start).sum() > 1000  # the predictions were used
+    assert mine.metrics["metrics"] == builtin.metrics["metrics"]
+    assert mine.metrics["predictor"] == "Last2:correction=tsafrir"
+
+
+def test_a_python_predictor_in_compare_and_predict():
+    mine = schedlab.compare(KTH, ["easy", "conservative"], predictor=Last2(), correction="tsafrir", threads=2)
+    builtin = schedlab.compare(KTH, ["easy", "conservative"], predictor="user-last2:order=end",
+                               correction="tsafrir", threads=2)
+    assert [s["predictor"] for s in mine["schedulers"]] == ["Last2:correction=tsafrir"] * 2
+    for a, b in zip(mine["schedulers"], builtin["schedulers"]):
+        assert (a["wait"], a["bounded_slowdown"]) == (b["wait"], b["bounded_slowdown"])
+    summary = schedlab.predict(KTH, predictor=Last2())
+    assert summary["predictor"] == "Last2"
+    assert summary["accuracy"] == schedlab.predict(KTH, predictor="user-last2:order=end")["accuracy"]
+
+
+def test_each_run_has_a_copy_so_runs_repeat_and_the_instance_is_untouched():
+    p = Last2()
+    first = schedlab.simulate(KTH, "easy", predictor=p, correction="tsafrir")
+    assert p.last == {}
+    second = schedlab.simulate(KTH, "easy", predictor=p, correction="tsafrir")
+    assert (first.jobs.start == second.jobs.start).all()
+
+
+def three_jobs():
+    """2 processors. A (1 proc, 100 s, estimate 1000) at 0; B (2 procs, 10 s) at 1; C (1 proc, 500 s, estimate
+    500) at 2. EASY with the estimates: B's reservation is at A's predicted end, 1000, so C backfills at 2 and B
+    starts when C ends, at 502. With A re-predicted to 100 when B arrives: B's reservation is at 100, C (ending at
+    502) would delay it and waits; B starts at 100, C at 110."""
+    rows = [(1, 0, 100, 1, 1000), (2, 1, 10, 2, 10), (3, 2, 500, 1, 500)]
+    df = pd.DataFrame([{"job_number": n, "submit_time": t, "run_time": r, "allocated_procs": p,
+                        "requested_procs": p, "requested_time": e, "status": 1, "user_id": 1}
+                       for n, t, r, p, e in rows])
+    return df, ["; MaxProcs: 2"]
+
+
+class Tells(schedlab.Predictor):
+    """The estimate, and when job 2 arrives, job 1 (id 0) re-predicted to 100 s."""
+
+    def on_arrival(self, now, job):
+        if job.job_number == 2:
+            self.update(0, 100)
+        return job.estimate
+
+
+def test_updates_move_the_reservation_as_hand_computed():
+    df, header = three_jobs()
+    assert list(schedlab.simulate((df, header), "easy").jobs.start) == [0, 502, 2]
+    r = schedlab.simulate((df, header), "easy", predictor=Tells())
+    assert list(r.jobs.start) == [0, 100, 110]
+
+
+def test_the_job_fields_a_predictor_sees():
+    seen = []
+
+    class Watch(schedlab.Predictor):
+        def on_arrival(self, now, job):
+            seen.append(job)  # a copy of this instance runs; the list is shared by reference
+            return job.estimate
+
+    df, header = three_jobs()
+    schedlab.simulate((df, header), "fcfs", predictor=Watch())
+    assert [(j.id, j.job_number, j.submit, j.procs, j.estimate, j.has_estimate, j.user) for j in seen] == [
+        (0, 1, 0, 1, 1000, True, 1), (1, 2, 1, 2, 10, True, 1), (2, 3, 2, 1, 500, True, 1)]
+    assert "runtime" not in schedlab.Job._fields and "run_time" not in schedlab.Job._fields
+
+
+def test_a_python_scheduler_sees_the_python_predictions():
+    seen = set()
+
+    class Fcfs(schedlab.Scheduler):
+        def schedule(self, state):
+            seen.update(prediction for _, _, _, prediction in state.queue)
+            start, free = [], state.free
+            for job_id, procs, _, _ in state.queue:
+                if procs > free:
+                    break
+                start.append(job_id)
+                free -= procs
+            return start
+
+    class Seven(schedlab.Predictor):
+        def on_arrival(self, now, job):
+            return 777
+
+    df, header = three_jobs()
+    r = schedlab.simulate((df, header), Fcfs(), predictor=Seven(), correction="tsafrir")
+    assert seen == {777}
+    assert r.metrics["predictor"] == "Seven:correction=tsafrir"
+
+
+class Returns(schedlab.Predictor):
+    def __init__(self, value):
+        self.value = value
+
+    def on_arrival(self, now, job):
+        return self.value
+
+
+@pytest.mark.parametrize("value, message", [
+    (3.5, "predictor Returns: on_arrival() returns the job's predicted runtime, a whole number of seconds (int), "
+          "not 3.5 (float)"),
+    (None, "not None (NoneType)"),
+    (-1, "predictor Returns: on_arrival() predicted -1 s for job 0: a runtime is >= 0"),
+])
+def test_a_bad_prediction_is_named(value, message):
+    df, header = three_jobs()
+    with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)").replace(".", r"\.")):
+        schedlab.simulate((df, header), "easy", predictor=Returns(value))
+
+
+def test_mistakes_in_a_predictor_are_named():
+    df, header = three_jobs()
+
+    class ReturnsFromTermination(schedlab.Predictor):
+        name = "mine"
+
+        def on_arrival(self, now, job):
+            return job.estimate
+
+        def on_termination(self, now, job, start):
+            return now - start
+
+    with pytest.raises(ValueError, match=r"predictor mine: on_termination\(\) returns nothing, not 100 \(int\): give "
+                                         r"a job a new prediction with self.update\(job_id, seconds\)"):
+        schedlab.simulate((df, header), "easy", predictor=ReturnsFromTermination())
+
+    class Raises(schedlab.Predictor):
+        def on_arrival(self, now, job):
+            raise KeyError("the user's own bug")
+
+    with pytest.raises(KeyError, match="the user's own bug"):
+        schedlab.simulate((df, header), "easy", predictor=Raises())
+
+    class Locked(Returns):
+        def __init__(self):
+            super().__init__(10)
+            self.lock = threading.Lock()
+
+    with pytest.raises(ValueError, match=r"predictor Locked: each simulation runs a copy of it \(copy.deepcopy\), and "
+                                         r"it cannot be copied"):
+        schedlab.simulate((df, header), "easy", predictor=Locked())
+
+    with pytest.raises(TypeError, match=r"an instance of Last2 is needed, not the class \(predictor=Last2\(\)\)"):
+        schedlab.simulate((df, header), "easy", predictor=Last2)
+    with pytest.raises(ValueError, match="scheduler preset 'easy\\+\\+' sets its own predictor"):
+        schedlab.simulate((df, header), "easy++", predictor=Last2())
+    with pytest.raises(ValueError, match="update\\(\\)'s prediction must be a whole number"):
+        Returns(1).update(0, 2.5)
+    with pytest.raises(NotImplementedError, match=r"defines on_arrival\(now, job\)"):
+        schedlab.simulate((df, header), "easy", predictor=schedlab.Predictor())
