@@ -378,6 +378,10 @@ def _toml_value(value, key):
         return json.dumps(os.fspath(value), ensure_ascii=False)  # a TOML basic string: JSON's escapes
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(_toml_value(v, key) for v in value) + "]"
+    if isinstance(value, (Predictor, Scheduler)):  # a sweep's runs are named, resumed and sharded by their specs
+        raise TypeError(f"sweep spec: {key}: a sweep takes specs (texts); a Python "
+                        f"{'Predictor' if isinstance(value, Predictor) else 'Scheduler'} "
+                        f"({type(value).__name__}) runs in simulate() and compare(), one run at a time")
     raise TypeError(f"sweep spec: {key}: a text, number, boolean or list, not {type(value).__name__}")
 
 

@@ -189,3 +189,9 @@ def test_mistakes_in_a_predictor_are_named():
         Returns(1).update(0, 2.5)
     with pytest.raises(NotImplementedError, match=r"defines on_arrival\(now, job\)"):
         schedlab.simulate((df, header), "easy", predictor=schedlab.Predictor())
+
+
+def test_a_sweep_says_it_takes_specs():
+    with pytest.raises(TypeError, match=r"sweep spec: predictors: a sweep takes specs \(texts\); a Python Predictor "
+                                        r"\(Last2\) runs in simulate\(\) and compare\(\)"):
+        schedlab.sweep({"logs": [KTH], "schedulers": ["easy"], "predictors": [Last2()]})
