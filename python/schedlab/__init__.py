@@ -745,17 +745,22 @@ def distance(a, b):
     return _core.distance(_log(a), _log(b))
 
 
-def report(log, output, schedulers=("easy", "conservative"), predictor="", procs=None, threads=0, title=None):
+def report(log, output, schedulers=("easy", "conservative"), predictor="", procs=None, threads=0, title=None, *,
+           correction=""):
     """Write the HTML report of a log (`schedlab report LOG -o OUTPUT`, docs/report.md): its workload and the
-    schedules of `schedulers`. `title`: shown on the page (default: the path, or "DataFrame")."""
+    schedules of `schedulers`, with `predictor` (a spec or a schedlab.Predictor instance) and `correction`.
+    `title`: shown on the page (default: the path, or "DataFrame"). The warnings the CLI prints (a predictor left
+    uncorrected) are Python warnings."""
     if title is None:
         title = _path(log) if isinstance(log, (str, os.PathLike)) else "DataFrame"
     if isinstance(schedulers, str):
         raise TypeError(f"schedulers must be a list of specs, not the text {schedulers!r}")
     title = title if isinstance(title, bytes) else str(title)  # bytes: a path that is not UTF-8
-    _core.report(_data_file("report-libs.js"), _log(log), _path(output), title, [_text(s, "schedulers[]") for s in schedulers],
-                 _text(predictor, "predictor", True),
-                 _whole_or_none(procs, "procs"), _whole(threads, "threads", 32))
+    predictor, predictor_object, correction = _predictor(predictor, correction)
+    for w in _core.report(_data_file("report-libs.js"), _log(log), _path(output), title,
+                          [_text(s, "schedulers[]") for s in schedulers], predictor, predictor_object, correction,
+                          _whole_or_none(procs, "procs"), _whole(threads, "threads", 32)):
+        _warn(w)
 
 
 def report_sweep(results, output, metric="wait_mean", x="", title=None):

@@ -195,3 +195,19 @@ def test_a_sweep_says_it_takes_specs():
     with pytest.raises(TypeError, match=r"sweep spec: predictors: a sweep takes specs \(texts\); a Python Predictor "
                                         r"\(Last2\) runs in simulate\(\) and compare\(\)"):
         schedlab.sweep({"logs": [KTH], "schedulers": ["easy"], "predictors": [Last2()]})
+
+
+def test_a_python_predictor_in_a_report_is_the_builtin_page_under_its_name(tmp_path):
+    schedlab.report(KTH, tmp_path / "mine.html", schedulers=["easy"], predictor=Last2(), correction="tsafrir")
+    schedlab.report(KTH, tmp_path / "builtin.html", schedulers=["easy"], predictor="user-last2:order=end",
+                    correction="tsafrir")
+    mine = (tmp_path / "mine.html").read_text()
+    builtin = (tmp_path / "builtin.html").read_text()
+    assert '"predictor":"Last2:correction=tsafrir"' in mine
+    assert mine.replace("Last2:correction=tsafrir", "P") == builtin.replace("user-last2:correction=tsafrir;order=end",
+                                                                             "P")
+
+
+def test_a_report_warns_of_an_uncorrected_predictor_as_the_cli_does(tmp_path):
+    with pytest.warns(UserWarning, match=r"the predictor \(ruh\) gave it no longer prediction \(13513 times with easy\)"):
+        schedlab.report(KTH, tmp_path / "r.html", schedulers=["easy"], predictor="ruh")

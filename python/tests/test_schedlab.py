@@ -833,7 +833,7 @@ PARITY = [
     ("generate_talby", ["generate", "talby"], {}, {"output", "json"}),
     ("filter_log", ["filter"], {"from": "from_"}, {"output", "skip-invalid"}),
     ("report", ["report"], {}, {"output", "sweep", "metric", "x"}),
-    ("report_sweep", ["report"], {"sweep": "results"}, {"output", "schedulers", "predictor", "procs", "threads"}),
+    ("report_sweep", ["report"], {"sweep": "results"}, {"output", "schedulers", "predictor", "correction", "procs", "threads"}),
     ("profiler_ingest", ["profiler", "ingest"], {}, {"json"}),
     ("profiler_query", ["profiler", "query"], {"exe": "executable"}, {"json"}),
     ("profiler_compare", ["profiler", "compare"],

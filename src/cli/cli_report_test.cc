@@ -86,6 +86,23 @@ TEST(CliReport, AnUncorrectedPredictorIsWarnedOf) {
   EXPECT_EQ(d["scheduling"]["warnings"].size(), 1u);
 }
 
+// --correction, as simulate and compare take it: the page's schedules and accuracy are the corrected predictor's,
+// named with its correction, and nothing is warned of (the page had no way to correct a predictor but its spec).
+TEST(CliReport, ACorrectionIsAppliedAndNamed) {
+  TempDir dir;
+  const CliResult r = run_cli({"report", kKth, "-s", "easy,fcfs", "-p", "ruh", "--correction", "tsafrir", "-o",
+                               dir.file("r.html")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err.find("warning"), std::string::npos) << r.err;
+  const nlohmann::json d = page_data(read_file(dir.file("r.html")));
+  EXPECT_EQ(d["scheduling"]["predictor"], "ruh:correction=tsafrir");
+  EXPECT_TRUE(d["scheduling"]["warnings"].empty());
+  const nlohmann::json sim = cli_json({"simulate", kKth, "-s", "easy", "-p", "ruh", "--correction", "tsafrir", "--json"});
+  ASSERT_EQ(d["scheduling"]["accuracy"].size(), 2u);
+  EXPECT_EQ(d["scheduling"]["accuracy"][0]["absolute_error"], sim["accuracy"]["absolute_error"]);
+  EXPECT_EQ(run_cli({"report", "--sweep", "r.csv", "--correction", "tsafrir", "-o", dir.file("s.html")}).exit_code, 2);
+}
+
 TEST(CliReport, SweepPage) {
   TempDir dir;
   write_file(dir.file("s.toml"), "logs = '" + kKth + "'\nschedulers = ['fcfs', 'easy']\nloads = [0.6, 0.8]\n");

@@ -22,7 +22,8 @@ namespace schedlab::cli {
 namespace {
 
 struct ReportCliOptions {
-  std::string log, sweep, output, schedulers = "easy,conservative", predictor, metric = "wait_mean", x, title;
+  std::string log, sweep, output, schedulers = "easy,conservative", predictor, correction, metric = "wait_mean", x,
+      title;
   std::optional<int64_t> procs;
   int threads = 0;
 };
@@ -44,6 +45,7 @@ void run_report(const ReportCliOptions& opt) {
     ro.title = !opt.title.empty() ? opt.title : opt.log == "-" ? "<stdin>" : opt.log;
     ro.schedulers = base::parse_spec_list(opt.schedulers, "scheduler");
     ro.predictor = opt.predictor;
+    ro.correction = opt.correction;
     ro.procs = opt.procs;
     ro.threads = opt.threads;
     Progress progress("report: schedules", "jobs", 2.0, false);  // summed over the schedulers
@@ -78,6 +80,8 @@ void add_report_command(CLI::App& app) {
       ->join(',')
       ->excludes(sweep);
   cmd->add_option("-p,--predictor", opt->predictor, "runtime predictor spec (default: estimate)")->excludes(sweep);
+  cmd->add_option("--correction", opt->correction, "prediction correction: none, tsafrir, double, times10")
+      ->excludes(sweep);
   cmd->add_option("--procs", opt->procs, "machine size (default: the log's)")->excludes(sweep);
   cmd->add_option("--metric", opt->metric, "--sweep: the metric column plotted")->capture_default_str()->needs(sweep);
   cmd->add_option("--x", opt->x, "--sweep: the parameter on the x axis (default: the first that varies)")

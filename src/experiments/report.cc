@@ -242,6 +242,8 @@ json scheduling_section(const swf::Log& log, const ReportOptions& o) {
   CompareSpec spec;
   spec.schedulers = o.schedulers;
   spec.predictor = o.predictor;
+  spec.correction = o.correction;
+  spec.predictor_object = o.predictor_object;
   spec.workload.procs = o.procs;
   spec.threads = o.threads;
   spec.sim.progress = o.progress;
@@ -249,7 +251,10 @@ json scheduling_section(const swf::Log& log, const ReportOptions& o) {
   const workload::Workload wl = workload::build_workload(log.header, log.records, spec.workload);
   json s;
   s["procs"] = r.procs;
-  s["predictor"] = o.predictor.empty() ? "estimate" : o.predictor;
+  // As the results name it (with its correction: "ruh" and "ruh:correction=tsafrir" are different pages); a preset
+  // cannot be given a predictor, so every result has it.
+  const bool predictor_given = !o.predictor.empty() || o.predictor_object != nullptr;
+  s["predictor"] = predictor_given ? r.results.front().predictor : "estimate";
   s["warnings"] = r.warnings;  // a predictor that left jobs overdue: said on the page under the section's title
   json table = json::array(), cdf = json::array(), timeline = json::array(), monthly = json::array(),
        accuracy = json::array();
@@ -310,7 +315,7 @@ json scheduling_section(const swf::Log& log, const ReportOptions& o) {
                          {"bsld", number(r.period_means[1][k][p])},
                          {"wait_deviation", number(dev_wait[k][p])},
                          {"bsld_deviation", number(dev_bsld[k][p])}});
-    if (!o.predictor.empty()) {  // the estimates' accuracy is the workload section's
+    if (predictor_given) {  // the estimates' accuracy is the workload section's
       json a = to_json(res.accuracy);
       a["scheduler"] = r.names[k];
       accuracy.push_back(a);

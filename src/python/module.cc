@@ -828,22 +828,30 @@ PYBIND11_MODULE(_core, m) {
   // The report's page (experiments/report.h); `libraries_path`: the plotting libraries the package ships.
   m.def("report", [](const std::string& libraries_path, const LogPtr& l, const std::string& output,
                      const std::string& title, const std::vector<std::string>& schedulers,
-                     const std::string& predictor, std::optional<int64_t> procs, int threads) {
+                     const std::string& predictor, const PyPredictorPtr& predictor_object,
+                     const std::string& correction, std::optional<int64_t> procs, int threads) {
     experiments::ReportOptions ro;
     ro.title = title;
     ro.schedulers = schedulers;
     ro.predictor = predictor;
+    ro.predictor_object = predictor_object;
+    ro.correction = correction;
     ro.procs = procs;
     ro.threads = threads;
     std::atomic<bool> stop{false};
     ro.progress = stop_hook(stop);  // Ctrl-C
+    std::vector<std::string> warnings;  // the CLI's on standard error: the module issues them as Python warnings
     interruptible(stop, [&] {
       const std::string libraries = experiments::read_report_libraries(libraries_path);
       swf::check_output_is_not_input(output, {l->path});
-      swf::write_text_file(output, experiments::render_report(experiments::report_data(*l, ro), libraries));
+      const nlohmann::json data = experiments::report_data(*l, ro);
+      for (const auto& w : data["scheduling"]["warnings"]) warnings.push_back(w.get<std::string>());
+      swf::write_text_file(output, experiments::render_report(data, libraries));
     });
+    return warnings;
   }, py::arg("libraries"), py::arg("log"), py::arg("output"), py::arg("title"), py::arg("schedulers"),
-     py::arg("predictor"), py::arg("procs"), py::arg("threads"));
+     py::arg("predictor"), py::arg("predictor_object").none(true), py::arg("correction"), py::arg("procs"),
+     py::arg("threads"));
   m.def("report_sweep", [](const std::string& libraries_path, const std::string& results, const std::string& output,
                            const std::string& metric, const std::string& x, const std::string& title) {
     py::gil_scoped_release release;

@@ -19,12 +19,14 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "schedlab/predict/predictor.h"
 #include "schedlab/swf/reader.h"
 
 namespace schedlab::experiments {
@@ -33,6 +35,9 @@ struct ReportOptions {
   std::string title;                                   // shown on the page (the log's name)
   std::vector<std::string> schedulers{"easy", "conservative"};
   std::string predictor;                               // empty: the default (estimate)
+  std::string correction;                              // empty: none (predict/correction.h)
+  // A predictor of the caller's own instead of `predictor` (SimulationSpec::predictor_object).
+  std::shared_ptr<const predict::Predictor> predictor_object = {};
   std::optional<int64_t> procs;
   int locality_rounds = 100;
   int threads = 0;
