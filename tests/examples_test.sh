@@ -35,6 +35,7 @@ check() {
   fi
 }
 check python_quickstart "28,489 jobs, 214 users" "$py" examples/python_quickstart.py "$work/q.png"
+check python_predictor '| `same-size` |' "$py" examples/python_predictor.py
 check adaptive_experiments "### Table 8" "$py" examples/adaptive_experiments.py --schedlab "$cli"
 check locality_vs_adaptive "| KTH-SP2-1996-2 |" bash examples/locality_vs_adaptive.sh "$cli"
 check profiler_experiment "| variant | response s |" "$py" examples/profiler_experiment.py
