@@ -63,6 +63,38 @@ def test_each_run_has_a_copy_so_runs_repeat_and_the_instance_is_untouched():
     assert (first.jobs.start == second.jobs.start).all()
 
 
+class Doubles(schedlab.Predictor):
+    """60 s for every job, doubled at each deadline miss: the built-in constant:value=60 with correction double."""
+
+    def __init__(self, starts):
+        self.starts = starts
+
+    def __deepcopy__(self, memo):
+        return Doubles(self.starts)  # the list of starts is the test's, shared
+
+    def on_arrival(self, now, job):
+        return 60
+
+    def on_start(self, now, job, prediction):
+        self.starts.append((job.job_number, now, prediction))  # the per-job CSV's job_id is the SWF job number
+
+    def on_deadline_miss(self, now, job, start, prediction):
+        assert now == start + prediction
+        self.update(job.id, 2 * prediction)
+
+
+def test_on_start_and_on_deadline_miss_are_called_as_the_engine_defines():
+    starts = []
+    mine = schedlab.simulate(KTH, "easy", predictor=Doubles(starts))
+    builtin = schedlab.simulate(KTH, "easy", predictor="constant:value=60", correction="double")
+    assert (mine.jobs.start == builtin.jobs.start).all()
+    assert (mine.jobs.prediction == builtin.jobs.prediction).all()
+    assert mine.metrics["overdue_misses"] == 0
+    assert sorted(job for job, _, _ in starts) == sorted(mine.jobs.job_id)  # each job started once
+    assert all(prediction == 60 for _, _, prediction in starts)
+    assert dict((job, now) for job, now, _ in starts) == dict(zip(mine.jobs.job_id, mine.jobs.start))
+
+
 def three_jobs():
     """2 processors. A (1 proc, 100 s, estimate 1000) at 0; B (2 procs, 10 s) at 1; C (1 proc, 500 s, estimate
     500) at 2. EASY with the estimates: B's reservation is at A's predicted end, 1000, so C backfills at 2 and B
