@@ -88,6 +88,10 @@ echo "$out"
 mean=$(awk '{print $3}' <<<"$want")  # the CLI's mean wait, to one decimal
 grep -qE "^easy +$mean " <<<"$out" || fail "own_policy's easy row differs from the CLI's mean wait $mean"
 grep -q "^smallest-area-first " <<<"$out" || fail "own_policy printed no row for its own policy"
+out=$(own/own_predictor "$kth") || fail "own_predictor"
+echo "$out"
+grep -qE "^easy +estimate +$mean " <<<"$out" || fail "own_predictor's easy row differs from the CLI's mean wait $mean"
+grep -qE "^conservative +user-last:correction=tsafrir " <<<"$out" || fail "own_predictor printed no row for its predictor"
 # Every installed public header compiles on its own with only the installed include directory
 # (what a program that includes just that header gets).
 hdrs=$(cd "$p/include" && find schedlab -name '*.h' | sort)
