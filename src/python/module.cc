@@ -6,7 +6,8 @@
 // simulations) built from a file or from column arrays; columns leave as NumPy arrays filled from the C++ records
 // in one pass, no Python loop. Library errors become Python exceptions with the library's message: bad input
 // (std::invalid_argument, swf::ReadError, SweepError, ...) ValueError, an unreadable or unwritable file OSError.
-// Simulations and sweeps release the GIL.
+// Simulations and sweeps release the GIL; schedulers and predictors written in Python (PyScheduler below,
+// PyPredictor in py_predictor.h) take it back for each call the engine makes to them.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
