@@ -214,12 +214,12 @@ def filter_log(log, from_=None, to=None, users=None, exclude_users=None, min_pro
     reason, flurries dropped). `from_`/`to`: "YYYY-MM-DD[THH:MM[:SS]]" in the
     log's time zone, "+3d" from the log's start, or seconds; `to` is exclusive. Lists of ids: users,
     exclude_users, status, queue, partition."""
-    out, counts, hint = _core.filter(_log(log), _time(from_, "from_"), _time(to, "to"), _ints(users, "users"),
+    out, counts, hints = _core.filter(_log(log), _time(from_, "from_"), _time(to, "to"), _ints(users, "users"),
                                _ints(exclude_users, "exclude_users") or set(), _whole_or_none(min_procs, "min_procs"),
                                _whole_or_none(max_procs, "max_procs"), _ints(status, "status"),
                                _ints(queue, "queue"), _ints(partition, "partition"), bool(drop_flurries),
                                float(flurry_factor), _whole(flurry_min_jobs, "flurry_min_jobs"))
-    if hint:  # a window that keeps no job: what the log spans
+    for hint in hints:  # a window that keeps no job (what the log spans), ids no record has (the log's own)
         _warn(hint)
     df = _frame(out)
     df.attrs["filter"] = counts

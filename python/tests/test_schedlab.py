@@ -801,6 +801,10 @@ def test_filter_log_writes_the_clis_file(tmp_path):
     # A window outside the log (a mistyped year) keeps nothing: the warning says what the log spans.
     with pytest.warns(UserWarning, match="submitted from 1996-09-23 14:00:31 CEST to 1997-08-29 10:34:09 CEST"):
         assert len(schedlab.filter_log(KTH, from_="1997-10-01")) == 0
+    # An id the log does not have (a typo): the warning names the log's own, as the CLI's does.
+    with pytest.warns(UserWarning, match=r"--status 7: no record has status 7 \(the log's: 1 \(20541 records\), 0 "
+                                         r"\(7948\)\)"):
+        assert len(schedlab.filter_log(KTH, status=7)) == 0
 
 
 # Each Python function beside the command it mirrors: every option of the command is a parameter of the function

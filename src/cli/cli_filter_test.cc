@@ -89,6 +89,25 @@ TEST(CliFilter, AWindowOutsideTheLogSaysWhatItSpans) {
   EXPECT_EQ(some.result.err.find("warning"), std::string::npos) << some.result.err;
 }
 
+// An id the log does not have is warned of with the log's own (statuses 1, 0 and 5 here): --status 7 kept nothing.
+TEST(CliFilter, AnIdTheLogDoesNotHaveIsNamed) {
+  TempDir dir;
+  const Filtered f = filter(dir, {"--status", "7"});
+  ASSERT_EQ(f.result.exit_code, 0) << f.result.err;
+  EXPECT_TRUE(f.jobs.empty());
+  EXPECT_NE(f.result.err.find("schedlab: warning: --status 7: no record has status 7 (the log's: 1 (3 records), 0 (1), "
+                              "5 (1))\n"),
+            std::string::npos)
+      << f.result.err;
+  const Filtered some = filter(dir, {"--status", "0,5", "--exclude-users", "4"});
+  EXPECT_EQ(some.jobs, (std::vector<int32_t>{2, 3}));
+  EXPECT_NE(some.result.err.find("schedlab: warning: --exclude-users 4: no record has user 4, so nothing was dropped "
+                                 "for it"),
+            std::string::npos)
+      << some.result.err;
+  EXPECT_EQ(some.result.err.find("--status"), std::string::npos) << some.result.err;
+}
+
 TEST(CliFilter, AbsoluteDateNeedsUnixStartTime) {
   TempDir dir;
   const std::string log = std::string(kLog).substr(std::string(kLog).find('\n') + 1);

@@ -810,11 +810,14 @@ PYBIND11_MODULE(_core, m) {
     counts["kept"] = filtered.result.kept.size();
     counts["excluded"] = excluded;
     if (drop_flurries) counts["flurries_dropped"] = filtered.flurry_dropped;
-    const std::string hint = trace::filter_window_hint(l->records, spec, filtered.result, l->header);
+    // What the CLI warns of: a window that keeps no job, ids no record has.
+    std::vector<std::string> hints = trace::filter_value_hints(l->records, spec);
+    if (std::string w = trace::filter_window_hint(l->records, spec, filtered.result, l->header); !w.empty())
+      hints.insert(hints.begin(), std::move(w));
     auto out = std::make_shared<swf::Log>();
     out->header = std::move(filtered.header);
     out->records = std::move(filtered.result.kept);
-    return py::make_tuple(out, counts, hint);
+    return py::make_tuple(out, counts, hints);
   }, py::arg("log"), py::arg("from_"), py::arg("to"), py::arg("users"), py::arg("exclude_users"),
      py::arg("min_procs"), py::arg("max_procs"), py::arg("statuses"), py::arg("queues"), py::arg("partitions"),
      py::arg("drop_flurries"), py::arg("flurry_factor"), py::arg("flurry_min_jobs"));

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <map>
+#include <utility>
 
 #include <fmt/core.h>
 #include <fmt/ranges.h>
@@ -133,6 +135,46 @@ std::string filter_window_hint(const std::vector<swf::Record>& records, const Fi
   auto when = [&](int64_t t) { return format_log_time(t, header).value_or(fmt::format("+{} s", t)); };
   return fmt::format("the log's jobs were submitted from {} to {}; --from/--to keep none of them", when(first),
                      when(last));
+}
+
+std::vector<std::string> filter_value_hints(const std::vector<swf::Record>& records, const FilterSpec& spec) {
+  struct Listed {
+    const char* option;
+    const char* what;  // one of the field's values, as the message names it
+    const std::set<int32_t>* ids;
+    int32_t swf::Record::*field;
+  };
+  std::vector<Listed> lists;
+  if (spec.users) lists.push_back({"--users", "user", &*spec.users, &swf::Record::user_id});
+  if (!spec.exclude_users.empty())
+    lists.push_back({"--exclude-users", "user", &spec.exclude_users, &swf::Record::user_id});
+  if (spec.statuses) lists.push_back({"--status", "status", &*spec.statuses, &swf::Record::status});
+  if (spec.queues) lists.push_back({"--queue", "queue", &*spec.queues, &swf::Record::queue});
+  if (spec.partitions) lists.push_back({"--partition", "partition", &*spec.partitions, &swf::Record::partition});
+  std::vector<std::string> hints;
+  for (const Listed& l : lists) {
+    std::map<int32_t, int64_t> count;  // the log's values of the field
+    for (const swf::Record& r : records) ++count[r.*(l.field)];
+    std::vector<int32_t> absent;
+    for (const int32_t id : *l.ids)
+      if (!count.contains(id)) absent.push_back(id);
+    if (absent.empty()) continue;
+    std::vector<std::pair<int32_t, int64_t>> common(count.begin(), count.end());
+    std::stable_sort(common.begin(), common.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+    constexpr size_t kShown = 8;
+    std::string theirs;
+    for (size_t i = 0; i < std::min(common.size(), kShown); ++i)
+      theirs += fmt::format("{}{} ({}{})", i == 0 ? "" : ", ", common[i].first, common[i].second,
+                            i == 0 ? (common[i].second == 1 ? " record" : " records") : "");
+    if (common.size() > kShown) theirs += fmt::format(" and {} more", common.size() - kShown);
+    hints.push_back(fmt::format("{} {}: no record has {} {}{} (the log's: {})", l.option, fmt::join(absent, ","),
+                                l.what, fmt::join(absent, " or "),
+                                l.ids != &spec.exclude_users ? ""
+                                : absent.size() == 1         ? ", so nothing was dropped for it"
+                                                             : ", so nothing was dropped for them",
+                                common.empty() ? "no records" : theirs));
+  }
+  return hints;
 }
 
 }  // namespace schedlab::trace

@@ -86,6 +86,33 @@ TEST(Filter, AnEmptyTimeWindowNamesTheLogsSpan) {
   EXPECT_EQ(filter_window_hint(small_log(), no_window, apply_filter(small_log(), no_window), header), "");
 }
 
+// An id no record has is named with the log's own values (most records first): `--status 7` kept nothing and
+// `--exclude-users 42` dropped nothing, with no other sign than the counts.
+TEST(Filter, ListedIdsNoRecordHasAreNamed) {
+  FilterSpec spec;
+  EXPECT_TRUE(filter_value_hints(small_log(), spec).empty());
+  spec.statuses = std::set<int32_t>{1, 7};
+  spec.users = std::set<int32_t>{1, 99, 98};
+  spec.exclude_users = {42};
+  spec.queues = std::set<int32_t>{1, 2};  // both occur: nothing said
+  EXPECT_EQ(filter_value_hints(small_log(), spec),
+            (std::vector<std::string>{
+                "--users 98,99: no record has user 98 or 99 (the log's: 1 (2 records), 2 (2), 4 (2), 3 (1))",
+                "--exclude-users 42: no record has user 42, so nothing was dropped for it (the log's: 1 (2 records), 2 "
+                "(2), 4 (2), 3 (1))",
+                "--status 7: no record has status 7 (the log's: 1 (5 records), 0 (1), 5 (1))"}));
+  std::vector<swf::Record> many;  // ten partitions: the eight with the most records, and how many more
+  for (int32_t p = 0; p < 10; ++p)
+    for (int32_t k = 0; k <= p; ++k) many.push_back(testing::record({.job_number = p * 10 + k, .partition = p}));
+  FilterSpec partitions;
+  partitions.partitions = std::set<int32_t>{20};
+  EXPECT_EQ(filter_value_hints(many, partitions),
+            std::vector<std::string>{"--partition 20: no record has partition 20 (the log's: 9 (10 records), 8 (9), "
+                                     "7 (8), 6 (7), 5 (6), 4 (5), 3 (4), 2 (3) and 2 more)"});
+  EXPECT_EQ(filter_value_hints({}, partitions),
+            std::vector<std::string>{"--partition 20: no record has partition 20 (the log's: no records)"});
+}
+
 TEST(Filter, Users) {
   FilterSpec spec;
   spec.users = std::set<int32_t>{1, 3};

@@ -75,6 +75,13 @@ FilterResult apply_filter(const std::vector<swf::Record>& records, const FilterS
 std::string filter_window_hint(const std::vector<swf::Record>& records, const FilterSpec& spec,
                                const FilterResult& result, const swf::Header& header);
 
+// The listed ids no record of the log has — a typo, or an id of another log — one text per option, naming the log's
+// own values, those of the most records first: "--status 7: no record has status 7 (the log's: 1 (28018
+// records), 0 (471))". Such a list kept (or, for --exclude-users, dropped) less than it says, often nothing, with
+// no other sign than the counts. Empty when every listed id occurs. Options: --users, --exclude-users, --status,
+// --queue, --partition.
+std::vector<std::string> filter_value_hints(const std::vector<swf::Record>& records, const FilterSpec& spec);
+
 // The text of the "; Note:" lines (without the "; Note: " prefix) that record the filter in the output's
 // header: the criteria, the number of records kept out of the input, and the exclusions by reason.
 std::vector<std::string> filter_notes(const FilterSpec& spec, const FilterResult& result);
