@@ -323,12 +323,23 @@ class Predictor:
             (_whole(job_id, "update()'s job_id", 32), _whole(prediction, "update()'s prediction")))
 
 
+def _plugin_name(plugin, base):
+    """What results call a Python scheduler or predictor: its `name`, else its class's name (the base's default,
+    "python", told two of them apart by nothing). An empty or non-text name is refused by name: results showed
+    ":correction=tsafrir" for an empty one, and pybind11 said only "incompatible constructor arguments"."""
+    name = plugin.name
+    if not isinstance(name, str) or not name:
+        raise TypeError(f"{base.__name__} {type(plugin).__name__}: name must be a non-empty text, not "
+                        f"{type(name).__name__} {name!r}")
+    return name if name != base.name else type(plugin).__name__
+
+
 def _predictor(predictor, correction, optional=True):
     """A predictor argument as the library takes it: (spec text, None, correction) or ("", a Python predictor
     handle, correction); `optional`: None and "" mean the default."""
     correction = _text(correction, "correction", True)
     if isinstance(predictor, Predictor):
-        name = predictor.name if predictor.name != Predictor.name else type(predictor).__name__
+        name = _plugin_name(predictor, Predictor)
         return "", _core.PythonPredictor(predictor, name, Job), correction
     if isinstance(predictor, type) and issubclass(predictor, Predictor):
         raise TypeError(f"predictor: an instance of {predictor.__name__} is needed, not the class "
@@ -345,8 +356,7 @@ def simulate(log, scheduler="easy", predictor="", procs=None, load=None, *, corr
     predictor, predictor_object, correction = _predictor(predictor, correction)
     load = _real_or_none(load, "load")
     if isinstance(scheduler, Scheduler):
-        # Named as the class says, else by the class's own name ("python" told two schedulers apart by nothing).
-        name = scheduler.name if scheduler.name != Scheduler.name else type(scheduler).__name__
+        name = _plugin_name(scheduler, Scheduler)
         metrics, jobs = _core.simulate_python(_log(log), scheduler, name,
                                               predictor, predictor_object, correction, _whole_or_none(procs, "procs"),
                                               load, float(arrival_scale), bool(kill_at_estimate),

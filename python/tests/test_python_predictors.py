@@ -238,3 +238,21 @@ def test_a_python_predictor_in_a_report_is_the_builtin_page_under_its_name(tmp_p
 def test_a_report_warns_of_an_uncorrected_predictor_as_the_cli_does(tmp_path):
     with pytest.warns(UserWarning, match=r"the predictor \(ruh\) gave it no longer prediction \(13513 times with easy\)"):
         schedlab.report(KTH, tmp_path / "r.html", schedulers=["easy"], predictor="ruh")
+
+
+@pytest.mark.parametrize("name", ["", 5, None])
+def test_a_name_that_is_no_text_is_refused(name):
+    class Named(Returns):
+        pass
+
+    Named.name = name
+    df, header = three_jobs()
+    with pytest.raises(TypeError, match="Predictor Named: name must be a non-empty text, not "):
+        schedlab.simulate((df, header), "easy", predictor=Named(10))
+
+    class NamedFcfs(PyFcfs):
+        pass
+
+    NamedFcfs.name = name
+    with pytest.raises(TypeError, match="Scheduler NamedFcfs: name must be a non-empty text, not "):
+        schedlab.simulate((df, header), NamedFcfs())
