@@ -347,6 +347,25 @@ def _predictor(predictor, correction, optional=True):
     return _text(predictor, "predictor", optional), None, correction
 
 
+def _schedulers(schedulers):
+    """A list of schedulers as the library takes it: the specs (a Python scheduler's place holds its name) and the
+    Python schedulers (None in the places of the specs)."""
+    if isinstance(schedulers, (str, Scheduler)):
+        raise TypeError(f"schedulers must be a list of specs or schedlab.Scheduler instances, not "
+                        f"{type(schedulers).__name__} {schedulers!r}")
+    names, objects = [], []
+    for s in schedulers:
+        if isinstance(s, Scheduler):
+            names.append(_plugin_name(s, Scheduler))
+            objects.append(s)
+        elif isinstance(s, type) and issubclass(s, Scheduler):
+            raise TypeError(f"schedulers[]: an instance of {s.__name__} is needed, not the class ({s.__name__}())")
+        else:
+            names.append(_text(s, "schedulers[]"))
+            objects.append(None)
+    return names, objects
+
+
 def simulate(log, scheduler="easy", predictor="", procs=None, load=None, *, correction="", arrival_scale=1.0,
              kill_at_estimate=False, extend_estimates=False, warmup_fraction=0.0, bsld_tau=10, seed=0, check=False):
     """Simulate a scheduler on a log, as `schedlab simulate`: the options are named as its flags
@@ -609,12 +628,12 @@ def predict(log, predictor="estimate", correction="", procs=None, extend_estimat
 def compare(log, schedulers, predictor="", procs=None, load=None, period="30d", baseline="", threads=0, *,
             correction="", kill_at_estimate=False, arrival_scale=1.0, bsld_tau=10, warmup_fraction=0.0, seed=0):
     """Several schedulers on one log, period by period (`schedlab compare --json`): means, months won, gaps,
-    deviations, gains, correlations. `schedulers`: a list of specs; `predictor`: a spec or a schedlab.Predictor
-    instance (each scheduler runs a copy of it). The simulation options are simulate()'s."""
-    if isinstance(schedulers, str):
-        raise TypeError(f"schedulers must be a list of specs, not the text {schedulers!r}")
+    deviations, gains, correlations. `schedulers`: a list of specs and schedlab.Scheduler instances (run under the
+    engine's invariant checks, as simulate() runs one); `predictor`: a spec or a schedlab.Predictor instance (each
+    scheduler runs a copy of it). The simulation options are simulate()'s."""
+    names, objects = _schedulers(schedulers)
     predictor, predictor_object, correction = _predictor(predictor, correction)
-    out = _core.compare(_log(log), [_text(s, "schedulers[]") for s in schedulers], predictor, predictor_object,
+    out = _core.compare(_log(log), names, objects, predictor, predictor_object,
                         _whole_or_none(procs, "procs"), _real_or_none(load, "load"), _seconds(period, "period"),
                         _text(baseline, "baseline", True), _whole(threads, "threads", 32),
                         correction,
@@ -758,17 +777,16 @@ def distance(a, b):
 def report(log, output, schedulers=("easy", "conservative"), predictor="", procs=None, threads=0, title=None, *,
            correction=""):
     """Write the HTML report of a log (`schedlab report LOG -o OUTPUT`, docs/report.md): its workload and the
-    schedules of `schedulers`, with `predictor` (a spec or a schedlab.Predictor instance) and `correction`.
+    schedules of `schedulers` (specs and schedlab.Scheduler instances), with `predictor` (a spec or a schedlab.Predictor instance) and `correction`.
     `title`: shown on the page (default: the path, or "DataFrame"). The warnings the CLI prints (a predictor left
     uncorrected) are Python warnings."""
     if title is None:
         title = _path(log) if isinstance(log, (str, os.PathLike)) else "DataFrame"
-    if isinstance(schedulers, str):
-        raise TypeError(f"schedulers must be a list of specs, not the text {schedulers!r}")
+    names, objects = _schedulers(schedulers)
     title = title if isinstance(title, bytes) else str(title)  # bytes: a path that is not UTF-8
     predictor, predictor_object, correction = _predictor(predictor, correction)
     for w in _core.report(_data_file("report-libs.js"), _log(log), _path(output), title,
-                          [_text(s, "schedulers[]") for s in schedulers], predictor, predictor_object, correction,
+                          names, objects, predictor, predictor_object, correction,
                           _whole_or_none(procs, "procs"), _whole(threads, "threads", 32)):
         _warn(w)
 

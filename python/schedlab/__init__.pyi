@@ -68,7 +68,8 @@ def sessions(log: Union[LogLike, list[LogLike]], classify: bool = ..., think_tim
 def predict(log: LogLike, predictor: PredictorLike = ..., correction: str = ..., procs: Optional[int] = ...,
             extend_estimates: bool = ..., warmup_fraction: float = ..., seed: int = ...,
             jobs: bool = ...) -> Union[dict[str, Any], tuple[dict[str, Any], pd.DataFrame]]: ...
-def compare(log: LogLike, schedulers: list[str], predictor: PredictorLike = ..., procs: Optional[int] = ...,
+def compare(log: LogLike, schedulers: list[Union[str, "Scheduler"]], predictor: PredictorLike = ...,
+            procs: Optional[int] = ...,
             load: Optional[float] = ..., period: Union[str, int, float] = ..., baseline: str = ...,
             threads: int = ..., *, correction: str = ..., kill_at_estimate: bool = ..., arrival_scale: float = ...,
             bsld_tau: int = ..., warmup_fraction: float = ..., seed: int = ...) -> dict[str, Any]: ...
@@ -107,7 +108,8 @@ def profiler_compare(db: Union[str, os.PathLike], a: tuple[int, int, int, int], 
 def generate_profiler_experiment(jobs: int = ..., mean_interarrival: float = ..., seed: int = ...,
                                  training_runs: int = ...) -> Union[pd.DataFrame, tuple[pd.DataFrame, pd.DataFrame]]: ...
 def distance(a: LogLike, b: LogLike) -> dict[str, Any]: ...
-def report(log: LogLike, output: Union[str, os.PathLike], schedulers: Union[list[str], tuple[str, ...]] = ...,
+def report(log: LogLike, output: Union[str, os.PathLike],
+           schedulers: Union[list[Union[str, "Scheduler"]], tuple[Union[str, "Scheduler"], ...]] = ...,
            predictor: PredictorLike = ..., procs: Optional[int] = ..., threads: int = ..., title: Optional[str] = ...,
            *, correction: str = ...) -> None: ...
 def report_sweep(results: Union[str, os.PathLike], output: Union[str, os.PathLike], metric: str = ...,

@@ -349,6 +349,31 @@ def test_python_schedulers_give_the_builtin_schedules(py_scheduler, builtin):
     assert mine.metrics["metrics"] == ref.metrics["metrics"]
 
 
+def test_python_schedulers_in_compare_and_report(tmp_path):
+    # Among the named schedulers, in their places, on threads: the built-in's figures under its own name.
+    mine = schedlab.compare(KTH, [PyEasy(), "conservative", PyFcfs()], threads=2)
+    builtin = schedlab.compare(KTH, ["easy", "conservative", "fcfs"], threads=2)
+    assert [s["name"] for s in mine["schedulers"]] == ["py-easy", "conservative", "py-fcfs"]
+    for a, b in zip(mine["schedulers"], builtin["schedulers"]):
+        assert (a["wait"], a["bounded_slowdown"], a["utilization"]) == (b["wait"], b["bounded_slowdown"],
+                                                                       b["utilization"])
+    schedlab.report(KTH, tmp_path / "mine.html", schedulers=[PyEasy()])
+    subprocess.run([CLI, "report", KTH, "-o", str(tmp_path / "cli.html"), "-s", "easy"], check=True,
+                   capture_output=True)
+    page = (tmp_path / "mine.html").read_text()
+    assert "py-easy" in page
+    assert page.replace("py-easy", "easy") == (tmp_path / "cli.html").read_text()
+
+    class Greedy(schedlab.Scheduler):  # starts every waiting job: the engine's checks stop it
+        def schedule(self, state):
+            return [job_id for job_id, *_ in state.queue]
+
+    with pytest.raises(ValueError, match="Greedy"):
+        schedlab.compare(KTH, [Greedy(), "easy"])
+    with pytest.raises(TypeError, match=r"an instance of PyFcfs is needed, not the class \(PyFcfs\(\)\)"):
+        schedlab.compare(KTH, [PyFcfs, "easy"])
+
+
 def test_python_schedulers_kill_and_suspend():
     # overrun = "kill": jobs are cut at their prediction (the estimate), as the built-in fcfs with kill_at_estimate.
     class KillingFcfs(PyFcfs):
@@ -1003,7 +1028,7 @@ def test_a_value_of_the_wrong_type_is_named():
         (lambda: schedlab.simulate(KTH, scheduler=None), "scheduler must be a text, not NoneType None"),
         (lambda: schedlab.simulate(KTH, "easy", predictor=-1), "predictor must be a text, not int -1"),
         (lambda: schedlab.simulate(KTH, "easy", load="x"), "load must be a number, not str 'x'"),
-        (lambda: schedlab.compare(KTH, "easy,fcfs"), "schedulers must be a list of specs, not the text 'easy,fcfs'"),
+        (lambda: schedlab.compare(KTH, "easy,fcfs"), "schedulers must be a list of specs or schedlab.Scheduler instances, not str 'easy,fcfs'"),
         (lambda: schedlab.compare(KTH, ["easy", 3]), r"schedulers\[\] must be a text, not int 3"),
         (lambda: schedlab.generate_talby(cpu_work="x", jobs_per_day=100), "cpu_work must be a number, not str 'x'"),
         (lambda: schedlab.categorize(KTH, groups=1.5), "groups must be a text, not float 1.5"),

@@ -160,11 +160,15 @@ CompareResult run_compare(const CompareSpec& spec, const swf::Log& log) {
   if (spec.period <= 0) throw std::invalid_argument(fmt::format("compare: --period must be > 0 (got {} s)", spec.period));
   CompareResult r;
   r.spec = spec;
+  if (!spec.scheduler_objects.empty() && spec.scheduler_objects.size() != spec.schedulers.size())
+    throw std::invalid_argument(fmt::format("compare: {} scheduler objects for {} schedulers (none, or one per entry)",
+                                            spec.scheduler_objects.size(), spec.schedulers.size()));
   // Make every policy first: a bad name fails before anything is simulated.
   std::vector<PreparedSimulation> prepared;
-  for (const std::string& s : spec.schedulers) {
+  for (size_t i = 0; i < spec.schedulers.size(); ++i) {
     SimulationSpec one;
-    one.scheduler = s;
+    one.scheduler = spec.schedulers[i];
+    if (!spec.scheduler_objects.empty()) one.scheduler_object = spec.scheduler_objects[i];
     one.predictor = spec.predictor;
     one.correction = spec.correction;
     one.predictor_object = spec.predictor_object;

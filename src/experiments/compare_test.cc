@@ -10,6 +10,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "schedlab/sim/scheduler_registry.h"
 #include "fixed_predictor.h"
 #include "test_util.h"
 
@@ -86,6 +87,30 @@ TEST(CompareTest, APredictorObjectServesEveryScheduler) {
     }
   }
   EXPECT_EQ(mine.period_means, registered.period_means);
+}
+
+// Scheduler objects take their places among the named schedulers, in order, named as given or by name().
+TEST(CompareTest, SchedulerObjectsTakeTheirPlaces) {
+  CompareSpec spec;
+  spec.schedulers = {"", "easy"};
+  spec.scheduler_objects = {sim::make_scheduler("fcfs"), nullptr};
+  spec.period = 100;
+  spec.threads = 2;
+  const CompareResult mine = run_compare(spec, scenario());
+  const CompareResult named = compare();  // fcfs, easy by name
+  EXPECT_EQ(mine.names, (std::vector<std::string>{"fcfs", "easy"}));
+  EXPECT_EQ(mine.period_means, named.period_means);
+  spec.schedulers = {"first", "easy"};
+  EXPECT_EQ(run_compare(spec, scenario()).names, (std::vector<std::string>{"first", "easy"}));
+  spec.schedulers = {"", "fcfs"};
+  EXPECT_THROW(run_compare(spec, scenario()), std::invalid_argument);  // fcfs twice
+  spec.scheduler_objects = {nullptr};
+  try {
+    run_compare(spec, scenario());
+    ADD_FAILURE() << "one object for two schedulers";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "compare: 1 scheduler objects for 2 schedulers (none, or one per entry)");
+  }
 }
 
 TEST(CompareTest, CsvHasOneRowPerPeriodAndQuotesSpecsWithCommas) {

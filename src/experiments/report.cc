@@ -241,6 +241,8 @@ json workload_section(const swf::Log& log, const ReportOptions& o, const analysi
 json scheduling_section(const swf::Log& log, const ReportOptions& o) {
   CompareSpec spec;
   spec.schedulers = o.schedulers;
+  spec.scheduler_objects = o.scheduler_objects;
+  spec.sim.check = o.check;
   spec.predictor = o.predictor;
   spec.correction = o.correction;
   spec.predictor_object = o.predictor_object;

@@ -21,10 +21,18 @@ PreparedSimulation prepare_simulation(const SimulationSpec& spec) {
                                             spec.predictor, spec.predictor_object->label()));
   // An object's label stands for its spec here: a preset, which sets its own predictor, refuses it by name.
   const std::string predictor = spec.predictor_object ? std::string(spec.predictor_object->label()) : spec.predictor;
-  const sim::Policy policy = sim::resolve_policy(spec.scheduler, predictor, spec.correction, spec.files_dir);
+  sim::Policy policy;
+  if (spec.scheduler_object) {  // no preset: the predictor given, or the default, as for any named scheduler
+    policy.name = spec.scheduler.empty() ? std::string(spec.scheduler_object->name()) : spec.scheduler;
+    policy.predictor = predictor.empty() ? std::string(predict::kDefaultPredictor) : predictor;
+    if (!spec.correction.empty()) policy.predictor_params.emplace("correction", spec.correction);
+    out.scheduler = spec.scheduler_object->clone();
+  } else {
+    policy = sim::resolve_policy(spec.scheduler, predictor, spec.correction, spec.files_dir);
+    out.scheduler =
+        sim::make_scheduler(policy.scheduler, sim::SchedulerConfig{spec.sim.seed, {}, policy.scheduler_files_dir});
+  }
   out.name = policy.name;
-  out.scheduler =
-      sim::make_scheduler(policy.scheduler, sim::SchedulerConfig{spec.sim.seed, {}, policy.scheduler_files_dir});
   if (spec.event_cost) {
     auto wrapped = std::make_unique<sim::EventCostRecorder>(std::move(out.scheduler));
     out.recorder = wrapped.get();

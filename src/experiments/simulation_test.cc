@@ -11,6 +11,7 @@
 #include <string>
 
 #include "schedlab/predict/predictor.h"
+#include "schedlab/sim/scheduler_registry.h"
 #include "schedlab/sim/simulate.h"
 #include "fixed_predictor.h"
 
@@ -198,6 +199,30 @@ TEST(Simulation, APredictorObjectIsRefusedBesideASpecOrAPreset) {
   spec.scheduler = "easy";
   spec.correction = "tsafrri";
   EXPECT_THROW(prepare_simulation(spec), std::invalid_argument);
+}
+
+// A scheduler object of the caller's own runs in the place of a registered one, named as given (else by its name()),
+// with the predictor and correction any scheduler takes.
+TEST(Simulation, ASchedulerObjectRunsWithThePredictorGiven) {
+  const swf::Log log = swf::read_log(std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz");
+  const auto run = [&](const std::string& scheduler, std::shared_ptr<const sim::Scheduler> object) {
+    SimulationSpec spec;
+    spec.scheduler = scheduler;
+    spec.scheduler_object = std::move(object);
+    spec.predictor = "user-last2";
+    spec.correction = "tsafrir";
+    return run_simulation(prepare_simulation(spec), log);
+  };
+  const std::shared_ptr<const sim::Scheduler> mine = sim::make_scheduler("conservative");
+  const Simulation object = run("", mine);
+  const Simulation named = run("conservative", nullptr);
+  EXPECT_EQ(object.result.scheduler, "conservative");  // its name()
+  EXPECT_EQ(object.result.predictor, "user-last2:correction=tsafrir");
+  ASSERT_EQ(object.result.jobs.size(), named.result.jobs.size());
+  for (size_t i = 0; i < named.result.jobs.size(); ++i) ASSERT_EQ(object.result.jobs[i].start, named.result.jobs[i].start);
+  EXPECT_EQ(run("my policy", mine).result.scheduler, "my policy");
+  // No preset behind a name: "easy++" names the object, and the predictor given is the one used.
+  EXPECT_EQ(run("easy++", mine).result.predictor, "user-last2:correction=tsafrir");
 }
 
 TEST(Simulation, UnknownNamesFailWhenPrepared) {

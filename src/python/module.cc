@@ -492,7 +492,9 @@ py::tuple simulate_python(const LogPtr& log, const py::object& scheduler, const 
                           std::optional<double> load, double arrival_scale, bool kill_at_estimate,
                           bool extend_estimates, double warmup_fraction, int64_t bsld_tau, uint64_t seed) {
   experiments::SimulationSpec spec;
-  spec.scheduler = "fcfs";  // replaced below: prepare_simulation builds the predictor and checks the options
+  const auto py_scheduler = std::make_shared<PyScheduler>(scheduler, name);  // its clones share its return counts
+  spec.scheduler = name;
+  spec.scheduler_object = py_scheduler;
   spec.predictor = predictor;
   spec.predictor_object = predictor_object;
   spec.correction = correction;
@@ -506,10 +508,6 @@ py::tuple simulate_python(const LogPtr& log, const py::object& scheduler, const 
   spec.sim.seed = seed;
   spec.sim.check = true;  // a user's scheduler runs under the engine's invariant checks
   experiments::PreparedSimulation prepared = experiments::prepare_simulation(spec);
-  auto owned = std::make_unique<PyScheduler>(scheduler, name);
-  const PyScheduler& py_scheduler = *owned;
-  prepared.scheduler = std::move(owned);
-  prepared.name = name;
   nlohmann::json metrics;
   std::string jobs;
   try {
@@ -518,7 +516,7 @@ py::tuple simulate_python(const LogPtr& log, const py::object& scheduler, const 
     metrics = experiments::to_json(s);
     jobs = sim::jobs_csv(s.workload, s.result);
   } catch (const std::logic_error& e) {  // the engine's invariants: say why a scheduler that never returned started nothing
-    if (!py_scheduler.returned_only_none()) throw;
+    if (!py_scheduler->returned_only_none()) throw;
     throw py::value_error(fmt::format("{}; its schedule(state) returned None at every call (no `return` at its end?)",
                                       e.what()));
   }
@@ -576,12 +574,31 @@ py::tuple predict_replay(const LogPtr& log, const std::string& predictor, const 
   return py::make_tuple(to_python(j), csv);
 }
 
-py::object compare(const LogPtr& log, const std::vector<std::string>& schedulers, const std::string& predictor,
-                   const PyPredictorPtr& predictor_object, std::optional<int64_t> procs, std::optional<double> load, int64_t period, const std::string& baseline,
-                   int threads, const std::string& correction, bool kill_at_estimate, double arrival_scale,
-                   int64_t bsld_tau, double warmup_fraction, uint64_t seed) {
+// Schedulers written in Python among a list of schedulers (None in the places of the named ones), as the library
+// takes them (CompareSpec::scheduler_objects); `names[i]` names the one at i. Empty when there is none.
+std::vector<std::shared_ptr<const sim::Scheduler>> python_schedulers(const std::vector<py::object>& objects,
+                                                                     const std::vector<std::string>& names) {
+  std::vector<std::shared_ptr<const sim::Scheduler>> out(names.size());
+  bool any = false;
+  for (size_t i = 0; i < objects.size() && i < names.size(); ++i) {
+    if (objects[i].is_none()) continue;
+    out[i] = std::make_shared<PyScheduler>(objects[i], names[i]);
+    any = true;
+  }
+  if (!any) out.clear();
+  return out;
+}
+
+py::object compare(const LogPtr& log, const std::vector<std::string>& schedulers,
+                   const std::vector<py::object>& scheduler_objects, const std::string& predictor,
+                   const PyPredictorPtr& predictor_object, std::optional<int64_t> procs, std::optional<double> load,
+                   int64_t period, const std::string& baseline, int threads, const std::string& correction,
+                   bool kill_at_estimate, double arrival_scale, int64_t bsld_tau, double warmup_fraction,
+                   uint64_t seed) {
   experiments::CompareSpec spec;
   spec.schedulers = schedulers;
+  spec.scheduler_objects = python_schedulers(scheduler_objects, schedulers);
+  spec.sim.check = !spec.scheduler_objects.empty();  // a user's scheduler runs under the engine's invariant checks
   spec.predictor = predictor;
   spec.predictor_object = predictor_object;
   spec.correction = correction;
@@ -832,11 +849,14 @@ PYBIND11_MODULE(_core, m) {
   // The report's page (experiments/report.h); `libraries_path`: the plotting libraries the package ships.
   m.def("report", [](const std::string& libraries_path, const LogPtr& l, const std::string& output,
                      const std::string& title, const std::vector<std::string>& schedulers,
-                     const std::string& predictor, const PyPredictorPtr& predictor_object,
+                     const std::vector<py::object>& scheduler_objects, const std::string& predictor,
+                     const PyPredictorPtr& predictor_object,
                      const std::string& correction, std::optional<int64_t> procs, int threads) {
     experiments::ReportOptions ro;
     ro.title = title;
     ro.schedulers = schedulers;
+    ro.scheduler_objects = python_schedulers(scheduler_objects, schedulers);
+    ro.check = !ro.scheduler_objects.empty();  // a user's scheduler runs under the engine's invariant checks
     ro.predictor = predictor;
     ro.predictor_object = predictor_object;
     ro.correction = correction;
@@ -854,7 +874,7 @@ PYBIND11_MODULE(_core, m) {
     });
     return warnings;
   }, py::arg("libraries"), py::arg("log"), py::arg("output"), py::arg("title"), py::arg("schedulers"),
-     py::arg("predictor"), py::arg("predictor_object").none(true), py::arg("correction"), py::arg("procs"),
+     py::arg("scheduler_objects"), py::arg("predictor"), py::arg("predictor_object").none(true), py::arg("correction"), py::arg("procs"),
      py::arg("threads"));
   m.def("report_sweep", [](const std::string& libraries_path, const std::string& results, const std::string& output,
                            const std::string& metric, const std::string& x, const std::string& title) {
@@ -868,7 +888,7 @@ PYBIND11_MODULE(_core, m) {
   m.def("predict", &predict_replay, py::arg("log"), py::arg("predictor"), py::arg("predictor_object").none(true),
         py::arg("correction"), py::arg("procs"),
         py::arg("warmup_fraction"), py::arg("seed"), py::arg("extend_estimates"), py::arg("jobs"));
-  m.def("compare", &compare, py::arg("log"), py::arg("schedulers"), py::arg("predictor"),
+  m.def("compare", &compare, py::arg("log"), py::arg("schedulers"), py::arg("scheduler_objects"), py::arg("predictor"),
         py::arg("predictor_object").none(true), py::arg("procs"),
         py::arg("load"), py::arg("period"), py::arg("baseline"), py::arg("threads"), py::arg("correction"),
         py::arg("kill_at_estimate"), py::arg("arrival_scale"), py::arg("bsld_tau"), py::arg("warmup_fraction"),

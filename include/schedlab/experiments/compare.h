@@ -31,6 +31,7 @@
 
 #include "schedlab/predict/predictor.h"
 #include "schedlab/sim/result.h"
+#include "schedlab/sim/scheduler.h"
 #include "schedlab/swf/reader.h"
 #include "schedlab/workload/workload.h"
 
@@ -43,6 +44,9 @@ struct CompareSpec {
   // A predictor of the caller's own instead of `predictor` (SimulationSpec::predictor_object): every scheduler runs
   // a clone of it.
   std::shared_ptr<const predict::Predictor> predictor_object = {};
+  // Empty, or one per entry of `schedulers`: a non-null entry is a policy of the caller's own run in that place
+  // (SimulationSpec::scheduler_object), `schedulers[i]` naming it (empty: its name()).
+  std::vector<std::shared_ptr<const sim::Scheduler>> scheduler_objects = {};
   workload::WorkloadOptions workload;
   sim::SimOptions sim;
   int64_t period = 30 * 86400;  // seconds, > 0

@@ -27,6 +27,7 @@
 #include <nlohmann/json.hpp>
 
 #include "schedlab/predict/predictor.h"
+#include "schedlab/sim/scheduler.h"
 #include "schedlab/swf/reader.h"
 
 namespace schedlab::experiments {
@@ -38,6 +39,9 @@ struct ReportOptions {
   std::string correction;                              // empty: none (predict/correction.h)
   // A predictor of the caller's own instead of `predictor` (SimulationSpec::predictor_object).
   std::shared_ptr<const predict::Predictor> predictor_object = {};
+  // Policies of the caller's own among `schedulers` (CompareSpec::scheduler_objects).
+  std::vector<std::shared_ptr<const sim::Scheduler>> scheduler_objects = {};
+  bool check = false;  // the engine's invariants checked while simulating (sim::SimOptions::check)
   std::optional<int64_t> procs;
   int locality_rounds = 100;
   int threads = 0;

@@ -39,6 +39,10 @@ struct SimulationSpec {
   // `predictor`, which must then be empty: the simulation runs a clone of it, with `correction` applied
   // (predict::with_correction). A preset refuses it as it refuses a predictor spec.
   std::shared_ptr<const predict::Predictor> predictor_object = {};
+  // A scheduling policy of the caller's own (written in Python, or in C++ against the installed library), used
+  // instead of a registered one: the simulation runs a clone of it, named `scheduler` in results (empty: its
+  // name()). It has no preset's predictor: `predictor` (or the object) and `correction` apply as to any scheduler.
+  std::shared_ptr<const sim::Scheduler> scheduler_object = {};
 };
 
 struct PreparedSimulation {
