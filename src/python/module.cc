@@ -486,6 +486,23 @@ class PyScheduler : public sim::Scheduler {
   std::shared_ptr<Returns> returns_ = std::make_shared<Returns>();  // shared by the clones the engine makes
 };
 
+// Runs `work`. When it stops on an engine invariant that a Python scheduler broke because its schedule(state)
+// returned None at every call (a function without `return`: it started nothing), the message says so; the engine
+// alone said only that jobs were left waiting.
+template <typename Work>
+void naming_none_returns(const std::vector<std::shared_ptr<PyScheduler>>& schedulers, Work&& work) {
+  try {
+    work();
+  } catch (const std::logic_error& e) {
+    for (const auto& s : schedulers)
+      if (s && s->returned_only_none())
+        throw py::value_error(fmt::format("{}; the schedule(state) of {} returned None at every call (no `return` at "
+                                          "its end?)",
+                                          e.what(), s->name()));
+    throw;
+  }
+}
+
 py::tuple simulate_python(const LogPtr& log, const py::object& scheduler, const std::string& name,
                           const std::string& predictor, const PyPredictorPtr& predictor_object,
                           const std::string& correction, std::optional<int64_t> procs,
@@ -510,16 +527,12 @@ py::tuple simulate_python(const LogPtr& log, const py::object& scheduler, const 
   experiments::PreparedSimulation prepared = experiments::prepare_simulation(spec);
   nlohmann::json metrics;
   std::string jobs;
-  try {
+  naming_none_returns({py_scheduler}, [&] {
     py::gil_scoped_release release;
     const experiments::Simulation s = experiments::run_simulation(prepared, *log);
     metrics = experiments::to_json(s);
     jobs = sim::jobs_csv(s.workload, s.result);
-  } catch (const std::logic_error& e) {  // the engine's invariants: say why a scheduler that never returned started nothing
-    if (!py_scheduler->returned_only_none()) throw;
-    throw py::value_error(fmt::format("{}; its schedule(state) returned None at every call (no `return` at its end?)",
-                                      e.what()));
-  }
+  });
   prepared.scheduler.reset();
   return py::make_tuple(to_python(metrics), py::bytes(jobs));
 }
@@ -576,9 +589,9 @@ py::tuple predict_replay(const LogPtr& log, const std::string& predictor, const 
 
 // Schedulers written in Python among a list of schedulers (None in the places of the named ones), as the library
 // takes them (CompareSpec::scheduler_objects); `names[i]` names the one at i. Empty when there is none.
-std::vector<std::shared_ptr<const sim::Scheduler>> python_schedulers(const std::vector<py::object>& objects,
-                                                                     const std::vector<std::string>& names) {
-  std::vector<std::shared_ptr<const sim::Scheduler>> out(names.size());
+std::vector<std::shared_ptr<PyScheduler>> python_schedulers(const std::vector<py::object>& objects,
+                                                            const std::vector<std::string>& names) {
+  std::vector<std::shared_ptr<PyScheduler>> out(names.size());
   bool any = false;
   for (size_t i = 0; i < objects.size() && i < names.size(); ++i) {
     if (objects[i].is_none()) continue;
@@ -597,8 +610,9 @@ py::object compare(const LogPtr& log, const std::vector<std::string>& schedulers
                    uint64_t seed) {
   experiments::CompareSpec spec;
   spec.schedulers = schedulers;
-  spec.scheduler_objects = python_schedulers(scheduler_objects, schedulers);
-  spec.sim.check = !spec.scheduler_objects.empty();  // a user's scheduler runs under the engine's invariant checks
+  const auto py_schedulers = python_schedulers(scheduler_objects, schedulers);
+  spec.scheduler_objects.assign(py_schedulers.begin(), py_schedulers.end());
+  spec.sim.check = !py_schedulers.empty();  // a user's scheduler runs under the engine's invariant checks
   spec.predictor = predictor;
   spec.predictor_object = predictor_object;
   spec.correction = correction;
@@ -615,7 +629,9 @@ py::object compare(const LogPtr& log, const std::vector<std::string>& schedulers
   nlohmann::json j;
   std::atomic<bool> stop{false};
   spec.sim.progress = stop_hook(stop);  // Ctrl-C
-  interruptible(stop, [&] { j = experiments::to_json(experiments::run_compare(spec, *log)); });
+  naming_none_returns(py_schedulers, [&] {
+    interruptible(stop, [&] { j = experiments::to_json(experiments::run_compare(spec, *log)); });
+  });
   return to_python(j);
 }
 
@@ -855,8 +871,9 @@ PYBIND11_MODULE(_core, m) {
     experiments::ReportOptions ro;
     ro.title = title;
     ro.schedulers = schedulers;
-    ro.scheduler_objects = python_schedulers(scheduler_objects, schedulers);
-    ro.check = !ro.scheduler_objects.empty();  // a user's scheduler runs under the engine's invariant checks
+    const auto py_schedulers = python_schedulers(scheduler_objects, schedulers);
+    ro.scheduler_objects.assign(py_schedulers.begin(), py_schedulers.end());
+    ro.check = !py_schedulers.empty();  // a user's scheduler runs under the engine's invariant checks
     ro.predictor = predictor;
     ro.predictor_object = predictor_object;
     ro.correction = correction;
@@ -865,12 +882,14 @@ PYBIND11_MODULE(_core, m) {
     std::atomic<bool> stop{false};
     ro.progress = stop_hook(stop);  // Ctrl-C
     std::vector<std::string> warnings;  // the CLI's on standard error: the module issues them as Python warnings
-    interruptible(stop, [&] {
-      const std::string libraries = experiments::read_report_libraries(libraries_path);
-      swf::check_output_is_not_input(output, {l->path});
-      const nlohmann::json data = experiments::report_data(*l, ro);
-      for (const auto& w : data["scheduling"]["warnings"]) warnings.push_back(w.get<std::string>());
-      swf::write_text_file(output, experiments::render_report(data, libraries));
+    naming_none_returns(py_schedulers, [&] {
+      interruptible(stop, [&] {
+        const std::string libraries = experiments::read_report_libraries(libraries_path);
+        swf::check_output_is_not_input(output, {l->path});
+        const nlohmann::json data = experiments::report_data(*l, ro);
+        for (const auto& w : data["scheduling"]["warnings"]) warnings.push_back(w.get<std::string>());
+        swf::write_text_file(output, experiments::render_report(data, libraries));
+      });
     });
     return warnings;
   }, py::arg("libraries"), py::arg("log"), py::arg("output"), py::arg("title"), py::arg("schedulers"),
