@@ -179,6 +179,13 @@ LocalityResult locality(std::span<const int64_t> times, std::span<const double> 
     throw std::invalid_argument(fmt::format(
         "no usable slice: every slice has fewer than {} jobs ({} bins x {} expected per bin)",
         static_cast<int64_t>(std::ceil(options.min_expected * options.bins)), options.bins, options.min_expected));
+  // One slice holding every job (a --slice as long as the log) is the log itself and deviates from it by nothing,
+  // whatever the log: M' = 0 and p = 1 read as "no locality" when the test could not see any.
+  if (usable.size() == 1 && res.jobs_in_usable == res.jobs)
+    throw std::invalid_argument(fmt::format(
+        "one slice holds all {} jobs (slices of {} s; the log spans {} s): locality of sampling compares slices with "
+        "the whole log, so it needs more than one; give a shorter --slice",
+        res.jobs, options.slice_seconds, times.back() - times.front()));
 
   std::vector<double> ms;
   std::tie(res.m_max_prime, res.m_med_prime) = summarize(job_bin, usable, res.bins, options.expected, counts, ms);

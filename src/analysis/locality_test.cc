@@ -184,6 +184,18 @@ TEST(Locality, SlicesShiftAndUsability) {
   EXPECT_EQ(s.slices[2].start, 4 * 86400);
   opt.bins = 48;
   EXPECT_THROW(locality(t, v, opt), std::invalid_argument);  // no slice has 240 jobs
+  // One slice holding every job is the log itself: M' would be 0 whatever the log, p 1 ("no locality").
+  opt.bins = 24;
+  opt.shift = 0;
+  opt.slice_seconds = 7 * 86400;
+  try {
+    locality(t, v, opt);
+    ADD_FAILURE() << "one slice of the whole log measured";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "one slice holds all 240 jobs (slices of 604800 s; the log spans 518400 s): locality of "
+                           "sampling compares slices with the whole log, so it needs more than one; give a shorter "
+                           "--slice");
+  }
 }
 
 TEST(Locality, EmptySlicesAreCountedNotStored) {

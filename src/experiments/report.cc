@@ -189,7 +189,7 @@ json workload_section(const swf::Log& log, const ReportOptions& o, const analysi
     w["locality"] = {{"attribute", "runtime"},       {"slice_days", 3},  {"slices", slices},
                      {"m_med", loc.m_med_prime},      {"baseline", loc.g_med}, {"baseline_p95", loc.boot_med_p95}};
   } catch (const std::invalid_argument&) {
-    w["locality"] = nullptr;  // too few jobs for a usable slice
+    w["locality"] = nullptr;  // too few jobs for a usable slice, or one slice holding them all (a short log)
   }
   // Users' share.
   std::map<int32_t, int64_t> per_user;

@@ -100,7 +100,7 @@ struct LocalityResult {
 };
 
 // `times` ascending (seconds), `values` one per time. Throws std::invalid_argument on bad options, an
-// empty series or no usable slice.
+// empty series, no usable slice, or one slice holding every job (it is the log: M' = 0 whatever the log).
 LocalityResult locality(std::span<const int64_t> times, std::span<const double> values,
                         const LocalityOptions& options);
 
