@@ -317,10 +317,12 @@ class Predictor:
         raise NotImplementedError("a Predictor subclass defines on_arrival(now, job) -> predicted runtime (int seconds)")
 
     def update(self, job_id, prediction):
-        """A new prediction (seconds from the job's start) for a waiting or running job, applied when the hook
-        that gave it returns."""
-        self.__dict__.setdefault("_schedlab_updates", []).append(
-            (_whole(job_id, "update()'s job_id", 32), _whole(prediction, "update()'s prediction")))
+        """A new prediction (seconds from the job's start, >= 0) for a waiting or running job, applied when the
+        hook that gave it returns."""
+        prediction = _whole(prediction, "update()'s prediction")
+        if prediction < 0:
+            raise ValueError(f"update()'s prediction must be >= 0 seconds, not {prediction}")
+        self.__dict__.setdefault("_schedlab_updates", []).append((_whole(job_id, "update()'s job_id", 32), prediction))
 
 
 def _plugin_name(plugin, base):
@@ -777,8 +779,8 @@ def distance(a, b):
 def report(log, output, schedulers=("easy", "conservative"), predictor="", procs=None, threads=0, title=None, *,
            correction=""):
     """Write the HTML report of a log (`schedlab report LOG -o OUTPUT`, docs/report.md): its workload and the
-    schedules of `schedulers` (specs and schedlab.Scheduler instances), with `predictor` (a spec or a schedlab.Predictor instance) and `correction`.
-    `title`: shown on the page (default: the path, or "DataFrame"). The warnings the CLI prints (a predictor left
+    schedules of `schedulers` (specs and schedlab.Scheduler instances), with `predictor` (a spec or a
+    schedlab.Predictor instance) and `correction`. `title`: shown on the page (default: the path, or "DataFrame"). The warnings the CLI prints (a predictor left
     uncorrected) are Python warnings."""
     if title is None:
         title = _path(log) if isinstance(log, (str, os.PathLike)) else "DataFrame"

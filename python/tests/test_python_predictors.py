@@ -214,6 +214,16 @@ def test_mistakes_in_a_predictor_are_named():
         schedlab.simulate((df, header), "easy++", predictor=Last2())
     with pytest.raises(ValueError, match="update\\(\\)'s prediction must be a whole number"):
         Returns(1).update(0, 2.5)
+    with pytest.raises(ValueError, match="update\\(\\)'s prediction must be >= 0 seconds, not -5"):
+        Returns(1).update(0, -5)
+
+    class Appends(Returns):  # around update(): a negative prediction is named, not rounded up to 0
+        def on_arrival(self, now, job):
+            self.__dict__.setdefault("_schedlab_updates", []).append((job.id, -5))
+            return 10
+
+    with pytest.raises(ValueError, match=r"predictor Appends: on_arrival\(\) predicted -5 s for job 0: a runtime"):
+        schedlab.simulate((df, header), "easy", predictor=Appends(10))
     with pytest.raises(NotImplementedError, match=r"defines on_arrival\(now, job\)"):
         schedlab.simulate((df, header), "easy", predictor=schedlab.Predictor())
 

@@ -101,6 +101,9 @@ TEST(CliReport, ACorrectionIsAppliedAndNamed) {
   ASSERT_EQ(d["scheduling"]["accuracy"].size(), 2u);
   EXPECT_EQ(d["scheduling"]["accuracy"][0]["absolute_error"], sim["accuracy"]["absolute_error"]);
   EXPECT_EQ(run_cli({"report", "--sweep", "r.csv", "--correction", "tsafrir", "-o", dir.file("s.html")}).exit_code, 2);
+  // A correction of the estimate alone is named too (the page said "estimate" for the corrected runs).
+  ASSERT_EQ(run_cli({"report", kKth, "-s", "easy", "--correction", "tsafrir", "-o", dir.file("e.html")}).exit_code, 0);
+  EXPECT_EQ(page_data(read_file(dir.file("e.html")))["scheduling"]["predictor"], "estimate:correction=tsafrir");
 }
 
 TEST(CliReport, SweepPage) {

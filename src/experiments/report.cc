@@ -253,9 +253,10 @@ json scheduling_section(const swf::Log& log, const ReportOptions& o) {
   const workload::Workload wl = workload::build_workload(log.header, log.records, spec.workload);
   json s;
   s["procs"] = r.procs;
-  // As the results name it (with its correction: "ruh" and "ruh:correction=tsafrir" are different pages); a preset
-  // cannot be given a predictor, so every result has it.
-  const bool predictor_given = !o.predictor.empty() || o.predictor_object != nullptr;
+  // As the results name it (with its correction: "ruh" and "ruh:correction=tsafrir" are different pages, and so are
+  // the estimate and "estimate:correction=tsafrir"); a preset cannot be given a predictor or a correction, so every
+  // result has it.
+  const bool predictor_given = !o.predictor.empty() || o.predictor_object != nullptr || !o.correction.empty();
   s["predictor"] = predictor_given ? r.results.front().predictor : "estimate";
   s["warnings"] = r.warnings;  // a predictor that left jobs overdue: said on the page under the section's title
   json table = json::array(), cdf = json::array(), timeline = json::array(), monthly = json::array(),

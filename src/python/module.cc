@@ -893,8 +893,8 @@ PYBIND11_MODULE(_core, m) {
     });
     return warnings;
   }, py::arg("libraries"), py::arg("log"), py::arg("output"), py::arg("title"), py::arg("schedulers"),
-     py::arg("scheduler_objects"), py::arg("predictor"), py::arg("predictor_object").none(true), py::arg("correction"), py::arg("procs"),
-     py::arg("threads"));
+     py::arg("scheduler_objects"), py::arg("predictor"), py::arg("predictor_object").none(true),
+     py::arg("correction"), py::arg("procs"), py::arg("threads"));
   m.def("report_sweep", [](const std::string& libraries_path, const std::string& results, const std::string& output,
                            const std::string& metric, const std::string& x, const std::string& title) {
     py::gil_scoped_release release;

@@ -2,7 +2,6 @@
 
 #include <pybind11/stl.h>
 
-#include <algorithm>
 #include <utility>
 
 #include <fmt/core.h>
@@ -61,13 +60,18 @@ void PyPredictor::finish(const char* hook, const py::object& returned, predict::
   const py::object pending = py::getattr(obj_, "_schedlab_updates", py::none());
   if (pending.is_none() || py::len(pending) == 0) return;
   for (const py::handle u : pending) {
+    std::pair<predict::JobId, int64_t> update;
     try {
-      const auto [id, prediction] = u.cast<std::pair<predict::JobId, int64_t>>();
-      updates.push_back({id, std::max<int64_t>(0, prediction)});
+      update = u.cast<std::pair<predict::JobId, int64_t>>();
     } catch (const py::cast_error&) {
       throw py::value_error(fmt::format("predictor {}: an update must be a (job id, seconds) pair of ints, not {}",
                                         name_, shown(u)));
     }
+    // As on_arrival's prediction: a negative one is the predictor's mistake, not something to round up silently.
+    if (update.second < 0)
+      throw py::value_error(fmt::format("predictor {}: {}() predicted {} s for job {}: a runtime is >= 0", name_, hook,
+                                        update.second, update.first));
+    updates.push_back({update.first, update.second});
   }
   pending.attr("clear")();
 }
