@@ -244,6 +244,17 @@ TEST(SweepRun, AnUncorrectedPredictorIsWarnedOfOnce) {
   EXPECT_NE(warnings[0].find("(said once for this predictor)"), std::string::npos) << warnings[0];
   EXPECT_EQ(c.rows[0].warned_predictor, "ruh");
   EXPECT_FALSE(c.rows[0].warnings.empty());
+  // The misses are in the rows (what the warning is about, per run): ruh's many, the estimate's few (KTH's own
+  // overruns), each that of `simulate` for the same run.
+  SimulationSpec spec;
+  spec.scheduler = "easy";
+  spec.predictor = "ruh";
+  spec.workload.load = 0.6;
+  const nlohmann::json direct = to_json(run_simulation(prepare_simulation(spec), swf::read_log(kKth)));
+  EXPECT_EQ(c.rows[0].values[column("overdue_misses")], direct["overdue_misses"]);
+  EXPECT_EQ(c.rows[0].values[column("deadline_misses")], direct["deadline_misses"]);
+  EXPECT_GT(c.rows[0].values[column("overdue_misses")].get<int64_t>(), 1000);
+  EXPECT_LT(c.rows[2].values[column("overdue_misses")].get<int64_t>(), 1000);  // easy, estimate, 0.6
 }
 
 TEST(SweepRun, ARowThatCannotBeWrittenEndsTheSweepWithItsError) {
