@@ -1119,6 +1119,12 @@ def test_a_dataframe_is_checked_as_a_file_is(tmp_path):
     header_lines = len(df.attrs["swf_header"])
     assert {k: v["count"] for k, v in from_file.items()} == {k: v["count"] for k, v in from_frame.items()}
     assert from_file["duplicate_job_number"]["first_line"] == 6 + header_lines
+    # Fractions are counted alike (a float column's said 0 decimal fields, the file it writes 2).
+    df["avg_cpu_time"] = df["avg_cpu_time"].astype(float)
+    df.loc[[3, 4], "avg_cpu_time"] = [107.77, 0.5]
+    schedlab.write_swf(df, tmp_path / "f.swf")
+    assert schedlab.stats(df)["read"]["decimal_fields"] == 2
+    assert schedlab.stats(tmp_path / "f.swf")["read"]["decimal_fields"] == 2
     with pytest.raises(ValueError, match="^DataFrame: the log has no job"):
         schedlab.distance(df.iloc[0:0], df)
 

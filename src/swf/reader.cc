@@ -714,8 +714,12 @@ Log log_from_records(std::string path, Header header, std::vector<Record> record
   log.records = std::move(records);
   log.report.records = static_cast<int64_t>(log.records.size());
   RecordChecks checks;
-  for (size_t i = 0; i < log.records.size(); ++i)
-    checks.check(log.records[i], log.header, static_cast<int64_t>(i) + 1, log.report);
+  for (size_t i = 0; i < log.records.size(); ++i) {
+    const Record& r = log.records[i];
+    checks.check(r, log.header, static_cast<int64_t>(i) + 1, log.report);
+    if (r.has_fractions())
+      for (int f = 1; f <= kFieldCount; ++f) log.report.decimal_fields += r.fractional(f) ? 1 : 0;
+  }
   return log;
 }
 

@@ -317,6 +317,16 @@ TEST(ReaderWarnings, RecordsBuiltInMemoryAreCheckedAlike) {
   }
   EXPECT_EQ(built.report.warning(Warning::kDuplicateJobNumber).count, 1);
   EXPECT_EQ(built.report.warning(Warning::kSubmitOutOfOrder).first_line, 2);
+  EXPECT_EQ(built.report.decimal_fields, 0);
+}
+
+// Fractions in records built in memory are counted as the reader counts decimals in a file (a float column of a
+// DataFrame said 0 while the same values written to a file said 3).
+TEST(ReaderWarnings, FractionsInRecordsBuiltInMemoryAreCounted) {
+  const Log read = parse_log("; MaxProcs: 16\n" + rec("1 0 0 10.7 2.5 -1 -1 2.5 20 -1 1") + "\n" +
+                             rec("2 5 0 10 4 -1 -1 4 20 -1 1") + "\n");
+  ASSERT_EQ(read.report.decimal_fields, 3);
+  EXPECT_EQ(log_from_records("DataFrame", read.header, read.records).report.decimal_fields, 3);
 }
 
 TEST(ReaderWarnings, NoneWithoutOddities) {

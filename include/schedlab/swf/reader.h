@@ -173,7 +173,9 @@ Log read_log(const std::string& path, ReadOptions options = {});
 Log parse_log(std::string_view text, const std::string& name = "<memory>", ReadOptions options = {});
 
 // A log of records built in memory (`records` in log order), with the report a reader would have given: records
-// counted and every record checked (first_line = its 1-based row). No line, header-line or decimal counts.
+// counted and every record checked (first_line = its 1-based row), and decimal_fields the fields that hold a
+// fraction (a float column's 107.77: what the file would have written with a decimal part). No line or
+// header-line counts.
 Log log_from_records(std::string path, Header header, std::vector<Record> records);
 
 }  // namespace schedlab::swf
