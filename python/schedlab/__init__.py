@@ -79,7 +79,7 @@ def _log(log, header=None):
         return _warn_header_problems(_core.read_log(_path(log)))
     # What read_swf returns, passed on whole ("log = schedlab.read_swf(path); schedlab.simulate(log)"): its header
     # goes with it.
-    if isinstance(log, tuple) and len(log) == 2 and isinstance(log[0], pd.DataFrame) and isinstance(log[1], list):
+    if _is_read_swf_pair(log):
         return _log(log[0], header if header is not None else log[1])
     if isinstance(log, pd.DataFrame):
         lines = header if header is not None else log.attrs.get("swf_header", [])
@@ -117,6 +117,19 @@ def _warn_misnamed_columns(columns):
             meant = " or ".join(repr(f) for f in close)
             _warn(f"column {column!r} is not an SWF column, and {meant} is missing (read as -1, unknown): "
                   f"did you mean {meant}? (rename it: df.rename(columns={{{column!r}: {close[0]!r}}}))")
+
+
+def _is_read_swf_pair(log):
+    """True for what read_swf returns, (DataFrame, header lines): one log, not a list of two."""
+    return isinstance(log, tuple) and len(log) == 2 and isinstance(log[0], pd.DataFrame) and isinstance(log[1], list)
+
+
+def _log_list(log):
+    """The logs of a parameter that takes one log or a list of them: a path, DataFrame, Log or read_swf's pair is
+    one (the pair was taken for a list of two, its header list then refused as a log)."""
+    if isinstance(log, (str, os.PathLike, pd.DataFrame, _core.Log)) or _is_read_swf_pair(log):
+        return [log]
+    return list(log)
 
 
 def _logs(logs):
@@ -603,7 +616,7 @@ def sessions(log, classify=False, think_time="20m", online=False, pca=False, see
     seconds or a duration text as --think-time. `seed`, `restarts`, `transform` ("none" or "log"): the k-means
     options of --classify. rows=True returns (summary, sessions, users): one DataFrame row per session (as -o
     writes) and, with classify=True, one per user with its variables and class (as --users-output; else None)."""
-    logs = list(log) if isinstance(log, (list, tuple)) else [log]
+    logs = _log_list(log)
     if not logs:
         raise ValueError("sessions: give at least one log")
     names = [_path(l) if isinstance(l, (str, os.PathLike)) else f"log {i + 1}" for i, l in enumerate(logs)]
@@ -692,6 +705,7 @@ def generate_talby(procs=None, cpu_work=None, jobs_per_day=None, load=None, week
 
 def diversity(logs, attribute="runtime", bins=24, bootstrap=100, seed=1, threads=0, expected="share"):
     """Diversity between logs (`schedlab analyze diversity --json`): `logs` a list of paths or DataFrames."""
+    logs = _log_list(logs)
     names = [_path(l) if isinstance(l, (str, os.PathLike)) else f"log {i + 1}" for i, l in enumerate(logs)]
     return _core.diversity(_logs(logs), names, _text(attribute, "attribute"), _whole(bins, "bins", 32),
                            _whole(bootstrap, "bootstrap", 32), _seed(seed), _text(expected, "expected"), _whole(threads, "threads", 32))
@@ -715,7 +729,7 @@ def fit_estimates(log, top=2, model="tsafrir", family="beta", min_group_jobs=10)
     """An estimate model fitted to a log (`schedlab estimates fit`): the model file as a dict (what
     generate_estimates takes as params, saved with json.dump). `model`: "tsafrir" (one log; `top` popular
     values) or "song" (`log` may be a list of logs, pooled; `family` "beta" or "gamma")."""
-    logs = list(log) if isinstance(log, (list, tuple)) else [log]
+    logs = _log_list(log)
     names = [_path(l) if isinstance(l, (str, os.PathLike)) else "DataFrame" for l in logs]
     return _core.estimates_fit(_logs(logs), names, _text(model, "model"), _whole(top, "top"), _text(family, "family"),
                                _whole(min_group_jobs, "min_group_jobs"))
@@ -737,7 +751,7 @@ def profiler_ingest(db, logs, source=None):
     """Learn logs into the profiler's SQLite database (`schedlab profiler ingest --json`): a path or a DataFrame,
     or a list of them. `source`: the identity of the one log given (default: from its header's UnixStartTime,
     Computer and Installation, else a file's name; a DataFrame whose header has no UnixStartTime needs it)."""
-    items = [logs] if isinstance(logs, (str, os.PathLike, pd.DataFrame, _core.Log)) else list(logs)
+    items = _log_list(logs)
     if not items:
         raise ValueError("profiler_ingest: give at least one log")
     items = [_path(l) if isinstance(l, (str, os.PathLike)) else _log(l) for l in items]

@@ -588,6 +588,14 @@ def test_sessions_pool_logs_and_give_the_clis_rows(tmp_path):
     assert len(users) == summary["users"] and set(users["log"]) == {"KTH-SP2-1996-2.swf.gz", "early.swf"}
     assert users["class"].value_counts().to_dict() == {k: v["users"] for k, v in summary["user_classes"].items()
                                                        if v["users"] > 0}
+    # read_swf's pair is one log here too, as everywhere else (it was taken for a list of two logs and its header
+    # refused: "a log is a path, ... not list"); so in every function that takes one log or a list.
+    pair = schedlab.read_swf(early_path)
+    assert schedlab.sessions(pair)["sessions"] == schedlab.sessions(early_path)["sessions"]
+    assert schedlab.fit_estimates(pair, model="song") == schedlab.fit_estimates(early_path, model="song") | \
+        {"sources": ["DataFrame"]}
+    with pytest.raises(ValueError, match="at least two logs"):
+        schedlab.diversity(pair)
     # Without classify there is no user row (the rows carry the user's class).
     _, alone, none = schedlab.sessions(early, rows=True)
     assert none is None and len(alone) == schedlab.sessions(early)["sessions"] and "class" not in alone.columns
@@ -1156,6 +1164,8 @@ def test_profiler_ingests_a_dataframe_as_its_file(tmp_path):
     assert from_frame["logs"][0]["added"] == from_file["logs"][0]["added"] > 0
     again = schedlab.profiler_ingest(tmp_path / "p.db", [head])
     assert again["logs"][0]["added"] == 0 and again["logs"][0]["already_present"] == from_file["logs"][0]["added"]
+    pair = schedlab.profiler_ingest(tmp_path / "p.db", schedlab.read_swf(tmp_path / "h.swf"))  # one log, not two
+    assert len(pair["logs"]) == 1 and pair["logs"][0]["already_present"] == from_file["logs"][0]["added"]
     bare = head.copy()
     bare.attrs["swf_header"] = []
     with pytest.raises(ValueError, match="DataFrame: a log held in memory without UnixStartTime in its header needs "
