@@ -5,7 +5,7 @@
 // - J jobs; D duration = latest recorded end - first submit (seconds).
 // - Rm/Ri runtime median / 90% interval (type-7 p95 - p5); runtimes < 0 count as 0.
 // - Pm/Pi parallelism (job size) median / 90% interval, normalised to a 128-processor machine
-//   (size x 128 / machine procs).
+//   (size x 128 / machine procs); an unknown size counts as 0, as an unknown runtime does.
 // - Im/Ii inter-arrival times between the session's consecutive submits; Tm/Ti think times (submit minus
 //   the previous job's recorded end, may be negative); both 0 for a one-job session.
 // - UP/UR number of unique sizes / runtimes, values "unique" when more than 5% above the previous unique
