@@ -129,3 +129,76 @@ def test_session_variables_equal_an_independent_computation(path):
     for key in want.columns:
         np.testing.assert_allclose(rows[key].to_numpy(float), want[key].to_numpy(float), rtol=1e-9, atol=1e-9,
                                    err_msg=key)
+
+
+def test_compare_equals_an_independent_computation_from_each_schedule():
+    """`compare` (experiments/compare.h) recomputed from each scheduler's per-job schedule (simulate().jobs) and the
+    log: 30-day periods from the first submit, each period's attributes (type-7 quartiles), the per-period means
+    of wait and bounded slowdown, periods won, gaps, gains against the baseline (the last listed), correlations."""
+    names = ["easy", "fcfs", "conservative"]
+    got = schedlab.compare(KTH, names)
+    df, _ = schedlab.read_swf(KTH)
+    period = 30 * 86400
+    jobs = {}
+    for name in names:
+        j = schedlab.simulate(KTH, name).jobs
+        assert (j.submit.to_numpy() == df.submit_time.to_numpy()).all()  # KTH: every record a job, in log order
+        jobs[name] = j.assign(user=df.user_id.to_numpy(), period=(j.submit - j.submit.min()) // period,
+                              w=j.start - j.submit,
+                              bsld=np.maximum(1.0, (j.end - j.submit) / np.maximum(j.end - j.start, 10)))
+    base = jobs[names[0]]
+    periods = sorted(base.period.unique())
+    assert [p["index"] for p in got["periods"]] == periods
+
+    def quartiles(x):
+        q1, q2, q3 = np.percentile(x, [25, 50, 75])
+        return q2, q3 - q1
+
+    means = {m: {n: np.array([jobs[n][jobs[n].period == p][m].mean() for p in periods]) for n in names}
+             for m in ("w", "bsld")}
+    attributes = {k: [] for k in ("jobs", "users", "load", "runtime", "procs", "work", "interarrival")}
+    for p, row in zip(periods, got["periods"]):
+        j = base[base.period == p]
+        runtime, procs = j.runtime.to_numpy(float), j.procs.to_numpy(float)
+        want = {"jobs": len(j), "users": j.user.nunique(), "load": (runtime * procs).sum() / (100 * period)}
+        for key, values in (("runtime", runtime), ("procs", procs), ("work", runtime * procs),
+                            ("interarrival", np.diff(j.submit.to_numpy()).astype(float))):
+            want[key + "_median"], want[key + "_iqr"] = quartiles(values)
+        for key, value in want.items():
+            assert row[key] == pytest.approx(value, rel=1e-12), (p, key)
+        for n in names:
+            assert row["schedulers"][n]["wait"] == pytest.approx(means["w"][n][periods.index(p)], rel=1e-12)
+            assert row["schedulers"][n]["bounded_slowdown"] == pytest.approx(means["bsld"][n][periods.index(p)],
+                                                                              rel=1e-12)
+        for key in attributes:
+            attributes[key].append(want[key] if key in want else want[key + "_median"])
+    baseline = names[-1]
+    assert got["baseline"] == baseline
+    for s in got["schedulers"]:
+        n = s["name"]
+        for metric, m in (("wait", "w"), ("bounded_slowdown", "bsld")):
+            whole = jobs[n][m].mean()
+            won = sum(1 for i in range(len(periods)) if n == min(names, key=lambda x: (means[m][x][i], names.index(x))))
+            assert s[metric]["mean"] == pytest.approx(whole, rel=1e-12)
+            assert s[metric]["periods_won"] == won
+            assert s[metric]["period_sd"] == pytest.approx(np.std(means[m][n]), rel=1e-9)
+            b_whole = jobs[baseline][m].mean()
+            assert s[metric]["performance_gain"] == pytest.approx((b_whole - whole) / b_whole, rel=1e-9, abs=1e-12)
+            sd_b = np.std(means[m][baseline])
+            assert s[metric]["stability_gain"] == pytest.approx((sd_b - np.std(means[m][n])) / sd_b, rel=1e-9,
+                                                                abs=1e-12)
+        if n != baseline:
+            diff = means["w"][n] - means["w"][baseline]
+            corr = s["correlations_with_baseline_difference"]
+            for key in ("jobs", "users", "load"):
+                assert corr[key]["absolute"] == pytest.approx(np.corrcoef(attributes[key], diff)[0, 1], rel=1e-9)
+                assert corr[key]["relative"] == pytest.approx(
+                    np.corrcoef(attributes[key], diff / means["w"][baseline])[0, 1], rel=1e-9)
+    for gap in got["wait_gaps"]:
+        a, b = means["w"][gap["a"]], means["w"][gap["b"]]
+        a_wins = a <= b  # a tie goes to the first listed
+        for side, wins, mine, other in (("won_by_a", a_wins, a, b), ("won_by_b", ~a_wins, b, a)):
+            rel = (other[wins] - mine[wins]) / mine[wins]
+            assert gap[side]["periods"] == int(wins.sum())
+            assert gap[side]["mean_gap"] == pytest.approx(rel.mean() if wins.any() else 0.0, rel=1e-9)
+            assert gap[side]["max_gap"] == pytest.approx(rel.max() if wins.any() else 0.0, rel=1e-9)
