@@ -14,6 +14,11 @@ TRACES = os.path.join(ROOT, "..", "shared", "traces")
 KTH = os.path.join(ROOT, "data", "KTH-SP2-1996-2.swf.gz")
 
 
+def whole(x):
+    """Whole seconds as the library takes a fraction: rounded half away from zero (pandas' round is half to even)."""
+    return np.sign(x) * np.floor(np.abs(x) + 0.5)
+
+
 def logs():
     """The bundled KTH, and two shared logs with unknown values (-1 runtimes, sizes) when they are there."""
     out = [KTH]
@@ -31,7 +36,7 @@ def attribute(df, name):
     job's (unknown for the first); a job whose value is unknown is left out."""
     d = df[df.submit_time >= 0].sort_values("submit_time", kind="stable")
     submit = d.submit_time.to_numpy(np.int64)
-    runtime = d.run_time.to_numpy(np.float64).round()
+    runtime = whole(d.run_time.to_numpy(np.float64))
     size = np.where(d.requested_procs > 0, d.requested_procs, d.allocated_procs).astype(np.float64)
     if name == "jobs":
         return submit, np.ones(len(submit))
@@ -92,8 +97,8 @@ def sessions_of(df, procs, threshold=1200):
     session, ordered by (start, user): user, start, J, D, the medians and 5-95% widths (type 7) of runtime and of
     size x 128 / procs (unknown ones as 0), the medians of inter-arrival and think times (0 for one job)."""
     d = df[(df.submit_time >= 0) & (df.user_id >= 0)].sort_values("submit_time", kind="stable")
-    d = d.assign(end=d.submit_time + d.wait_time.clip(lower=0).round() + d.run_time.clip(lower=0).round(),
-                 runtime=d.run_time.clip(lower=0).round().astype(float),
+    d = d.assign(end=d.submit_time + whole(d.wait_time.clip(lower=0)) + whole(d.run_time.clip(lower=0)),
+                 runtime=whole(d.run_time.clip(lower=0)).astype(float),
                  size=np.where(d.requested_procs > 0, d.requested_procs, d.allocated_procs).clip(min=0) * 128.0 / procs)
     d = d.sort_values(["user_id", "submit_time"], kind="stable")
     by_user = d.groupby("user_id", sort=False)
@@ -202,3 +207,60 @@ def test_compare_equals_an_independent_computation_from_each_schedule():
             assert gap[side]["periods"] == int(wins.sum())
             assert gap[side]["mean_gap"] == pytest.approx(rel.mean() if wins.any() else 0.0, rel=1e-9)
             assert gap[side]["max_gap"] == pytest.approx(rel.max() if wins.any() else 0.0, rel=1e-9)
+
+
+def shared_logs():
+    """Every shared log, or the bundled KTH alone where they are absent."""
+    found = sorted(os.path.join(TRACES, f) for f in os.listdir(TRACES) if f.endswith(".swf.gz")) \
+        if os.path.isdir(TRACES) else []
+    return found or [KTH]
+
+
+@pytest.mark.parametrize("path", shared_logs(), ids=os.path.basename)
+def test_stats_equal_an_independent_computation(path):
+    """`stats` (analysis/summary.h) against pandas: the distributions over the records whose value is known,
+    the estimate shares and popularity, the distinct ids, the power-of-two share and the offered load."""
+    df, header = schedlab.read_swf(path)
+    got = schedlab.stats((df, header))
+    procs = got["machine"]["procs"]
+    runtime = whole(df.run_time)
+    size = pd.Series(np.where(df.requested_procs > 0, df.requested_procs, df.allocated_procs), index=df.index)
+    estimate = whole(df.requested_time)
+    submit = whole(df.submit_time)
+    known_submit = np.sort(submit[submit >= 0].to_numpy())
+    with_estimate = estimate > 0
+    accuracy = (runtime / estimate)[(runtime >= 0) & with_estimate]
+    series = {"runtime": runtime[runtime >= 0], "size": size[size > 0], "estimate": estimate[with_estimate],
+              "interarrival": pd.Series(np.diff(known_submit)), "wait": whole(df.wait_time)[df.wait_time >= 0],
+              "accuracy": accuracy}
+    for name, values in series.items():
+        d = got["distributions"][name]
+        v = values.to_numpy(float)
+        assert d["count"] == len(v), name
+        if len(v) == 0:
+            assert d["mean"] is None, name
+            continue
+        q = dict(zip(("p10", "p25", "median", "p75", "p90", "p99"), np.percentile(v, [10, 25, 50, 75, 90, 99])))
+        want = {"min": v.min(), "max": v.max(), "mean": v.mean(), **q}
+        for key, value in want.items():
+            assert d[key] == pytest.approx(value, rel=1e-9, abs=1e-9), (name, key)
+        assert d["cv"] == pytest.approx(v.std() / v.mean(), rel=1e-9), name  # population standard deviation
+    if len(accuracy):
+        over = ((runtime > estimate) & (runtime >= 0) & with_estimate).sum() / len(accuracy)
+        assert got["estimates"]["runtime_over_estimate_share"] == pytest.approx(over, rel=1e-12)
+    popularity = estimate[with_estimate].value_counts().to_numpy()
+    assert got["estimates"]["distinct"] == len(popularity)
+    for share, key in ((0.5, "popular_for_50pct"), (0.9, "popular_for_90pct")):
+        cumulative = np.cumsum(popularity)
+        want = int(np.argmax(cumulative >= share * cumulative[-1]) + 1) if len(popularity) else 0
+        assert got["estimates"][key] == want, key
+    for field, key in (("user_id", "users"), ("group_id", "groups"), ("executable", "executables"),
+                       ("queue", "queues"), ("partition", "partitions")):
+        assert got["distinct"][key] == df[field][df[field] >= 0].nunique(), key
+    sized = size[size > 0].to_numpy()
+    assert got["power_of_two_share"] == pytest.approx(((sized & (sized - 1)) == 0).mean(), rel=1e-12)
+    valid = (submit >= 0) & (runtime >= 0) & (size > 0) & (size <= procs)
+    assert got["valid_jobs"] == int(valid.sum())
+    span = submit[valid].max() - submit[valid].min()
+    load = (size[valid] * runtime[valid]).sum() / (procs * span)
+    assert got["offered_load"] == pytest.approx(load, rel=1e-12)
