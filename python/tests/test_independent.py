@@ -264,3 +264,48 @@ def test_stats_equal_an_independent_computation(path):
     span = submit[valid].max() - submit[valid].min()
     load = (size[valid] * runtime[valid]).sum() / (procs * span)
     assert got["offered_load"] == pytest.approx(load, rel=1e-12)
+
+
+@pytest.mark.parametrize("path", shared_logs(), ids=os.path.basename)
+def test_flurries_and_runs_equal_an_independent_computation(path):
+    """Flurries (trace/flurries.h: a (user, week) with more than factor x any other user's jobs that week and more
+    than min_jobs) and runs (analysis/runs.h: maximal sequences of a user's consecutive jobs of the same size, and
+    executable when matched, in stable submit order; unplaceable jobs neither join nor break a run)."""
+    df, header = schedlab.read_swf(path)
+    log = (df, header)
+    known = df[(df.submit_time >= 0) & (df.user_id >= 0)]
+    week = (known.submit_time - df.submit_time[df.submit_time >= 0].min()) // (7 * 86400)
+    counts = known.groupby([week.rename("week"), known.user_id]).size().rename("jobs").reset_index()
+    for factor, min_jobs in ((3.0, 500), (2.0, 100)):  # the second finds 2-86 flurries in each shared log
+        # The largest count of any other user that week: the week's largest, or for the user holding it (the first
+        # in count order) the second largest (equal to it on a tie), 0 when alone.
+        c = counts.sort_values(["week", "jobs"], ascending=[True, False], kind="stable")
+        by_week = c.groupby("week").jobs
+        first, second = by_week.transform("max"), by_week.transform(lambda j: j.iloc[1] if len(j) > 1 else 0)
+        top = np.where(by_week.cumcount() == 0, second, first)
+        hit = c[(c.jobs > factor * top) & (c.jobs > min_jobs)].assign(top=top[(c.jobs > factor * top) &
+                                                                              (c.jobs > min_jobs)])
+        hit = hit.sort_values(["week", "user_id"])
+        want = [(int(w), int(u), int(j), j / max(t, 1)) for w, u, j, t in zip(hit.week, hit.user_id, hit.jobs, hit.top)]
+        got = schedlab.flurries(log, factor=factor, min_jobs=min_jobs)["flurries"]
+        assert [(f["week"], f["user"], f["jobs"]) for f in got] == [t[:3] for t in want], (factor, min_jobs)
+        assert [f["ratio"] for f in got] == pytest.approx([t[3] for t in want], rel=1e-12)
+    size = pd.Series(np.where(df.requested_procs > 0, df.requested_procs, df.allocated_procs), index=df.index)
+    for size_only in (True, False):
+        keep = (df.submit_time >= 0) & (df.user_id >= 0) & (size > 0)
+        if not size_only:
+            keep &= df.executable >= 0
+            if not keep.any():
+                with pytest.raises(ValueError, match="no job has an executable number"):
+                    schedlab.runs(log, size_only=False)
+                continue
+        d = df[keep].assign(size=size[keep]).sort_values("submit_time", kind="stable")
+        d = d.sort_values("user_id", kind="stable")
+        key = d["size"].astype(str) if size_only else d["size"].astype(str) + "/" + d.executable.astype(str)
+        new_run = (d.user_id != d.user_id.shift()) | (key != key.shift())
+        lengths = new_run.cumsum().value_counts()
+        got = schedlab.runs(log, size_only=size_only)
+        assert got["runs"] == len(lengths) and got["jobs"] == len(d)
+        assert got["histogram"] == [[int(k), int(v)] for k, v in lengths.value_counts().sort_index().items()]
+        assert got["longest"] == lengths.max()
+        assert got["jobs_in_repeated_runs_share"] == pytest.approx(lengths[lengths >= 2].sum() / len(d), rel=1e-12)
