@@ -309,3 +309,60 @@ def test_flurries_and_runs_equal_an_independent_computation(path):
         assert got["histogram"] == [[int(k), int(v)] for k, v in lengths.value_counts().sort_index().items()]
         assert got["longest"] == lengths.max()
         assert got["jobs_in_repeated_runs_share"] == pytest.approx(lengths[lengths >= 2].sum() / len(d), rel=1e-12)
+
+
+def history_predictions(df, rule):
+    """The prediction at arrival of each job of a replayed log (predict/replay.h: each job ends at submit + wait
+    + runtime; at one instant terminations come before arrivals, in job id order) by a user-history rule, capped by
+    the estimate (the runtime when there is none): "user-last2" = the user's finished jobs with the 2 latest
+    (submit, id), their mean in whole seconds (truncated), one alone its runtime, none the estimate; "ruh" = the
+    median of the user's last 3 terminated jobs by (end, id), fewer than 3 the estimate."""
+    import bisect
+    n = len(df)
+    submit = df.submit_time.to_numpy()
+    runtime = df.run_time.to_numpy()
+    end = submit + df.wait_time.to_numpy() + runtime
+    estimate = np.where(df.requested_time > 0, df.requested_time, runtime)
+    out = np.empty(n, dtype=np.int64)
+    for _, ids in pd.Series(np.arange(n)).groupby(df.user_id.to_numpy()):
+        ids = ids.to_numpy()  # job ids (= rows: KTH is in submit order) of one user, ascending
+        by_end = sorted(ids, key=lambda i: (end[i], i))
+        finished = []  # (submit, id, runtime) of the finished jobs, sorted
+        k = 0
+        for i in ids:
+            while k < len(by_end) and end[by_end[k]] <= submit[i]:
+                j = by_end[k]
+                bisect.insort(finished, (submit[j], j, runtime[j]))
+                k += 1
+            if rule == "user-last2":
+                last = finished[-2:]
+                p = estimate[i] if not last else last[0][2] if len(last) == 1 else (last[0][2] + last[1][2]) // 2
+            else:
+                last = [runtime[j] for j in by_end[max(0, k - 3):k]]
+                p = estimate[i] if len(last) < 3 else sorted(last)[1]
+            out[i] = min(p, estimate[i])
+    return out
+
+
+@pytest.mark.parametrize("rule", ["user-last2", "ruh"])
+def test_history_predictors_equal_an_independent_replay(rule):
+    """`predict` with user-last2 and ruh (no propagation, no correction: one prediction per job) on KTH against
+    history_predictions, and the accuracy of each job and of the whole log (predict/accuracy.h) from them."""
+    df, _ = schedlab.read_swf(KTH)
+    summary, jobs = schedlab.predict(KTH, predictor=rule, jobs=True)
+    want = history_predictions(df, rule)
+    assert summary["accuracy"]["predictions_per_job"] == 1.0
+    assert (jobs.initial_prediction.to_numpy() == want).all()
+    runtime = df.run_time.to_numpy()
+    ra = np.where(runtime == want, 1.0, np.where((runtime <= 0) | (want <= 0), 0.0,
+                                                 np.minimum(runtime, want) / np.maximum(np.maximum(runtime, want), 1)))
+    error = np.abs(runtime - want).astype(float)
+    np.testing.assert_allclose(jobs.relative_accuracy, ra, rtol=1e-12)
+    np.testing.assert_allclose(jobs.absolute_error, error, rtol=1e-12)
+    accuracy = summary["accuracy"]
+    assert accuracy["relative_accuracy"]["mean"] == pytest.approx(ra.mean(), rel=1e-9)
+    assert accuracy["relative_accuracy"]["median"] == pytest.approx(np.median(ra), rel=1e-12)
+    assert accuracy["absolute_error"]["mean"] == pytest.approx(error.mean(), rel=1e-9)
+    assert accuracy["absolute_error"]["median"] == pytest.approx(np.median(error), rel=1e-12)
+    assert accuracy["underestimated_share"] == pytest.approx((want < runtime).mean(), rel=1e-12)
+    assert summary["deadline_misses"] == int((want < runtime).sum())

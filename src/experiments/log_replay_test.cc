@@ -40,8 +40,9 @@ TEST(LogReplay, CsvHasOneLinePerReplayedJob) {
   EXPECT_EQ(csv.substr(0, csv.find('\n')),
             "job_id,user,submit,start,end,runtime,estimate,initial_prediction,prediction_at_start,absolute_error,"
             "relative_accuracy,underestimated");
-  EXPECT_NE(csv.find("\n1,7,0,10,110,100,200,200,200,"), std::string::npos) << csv;
-  EXPECT_NE(csv.find("\n2,8,5,5,55,50,40,40,40,"), std::string::npos) << csv;
+  // Accuracies as the shortest text that reads back to the same double (six fixed decimals lost digits).
+  EXPECT_NE(csv.find("\n1,7,0,10,110,100,200,200,200,100,0.5,0\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("\n2,8,5,5,55,50,40,40,40,10,0.8,1\n"), std::string::npos) << csv;
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 3);
 }
 
