@@ -366,3 +366,31 @@ def test_history_predictors_equal_an_independent_replay(rule):
     assert accuracy["absolute_error"]["median"] == pytest.approx(np.median(error), rel=1e-12)
     assert accuracy["underestimated_share"] == pytest.approx((want < runtime).mean(), rel=1e-12)
     assert summary["deadline_misses"] == int((want < runtime).sum())
+
+
+@pytest.mark.parametrize("scheduler", ["easy", "conservative", "easy-preemptive"])
+def test_simulation_metrics_equal_an_independent_computation(scheduler):
+    """simulate's metrics (sim/metrics.h) from its own per-job schedule: wait, response, slowdown and bounded
+    slowdown (runtime = the time run, end - start without suspension), the first 1% by (end, id) left out of
+    the averages; utilization and makespan over every job. A preemptive scheduler's suspended jobs are checked
+    by utilization alone (their time run is not in the per-job table)."""
+    r = schedlab.simulate(KTH, scheduler, warmup_fraction=0.01, bsld_tau=60)
+    j = r.jobs
+    m = r.metrics["metrics"]
+    span = j.end.max() - j.submit.min()
+    assert m["makespan"] == span
+    assert m["utilization"] == pytest.approx((j.procs * j.runtime).sum() / (100 * span), rel=1e-12)
+    if r.metrics["metrics"]["suspensions"]:
+        return
+    ordered = j.sort_values(["end", "job_id"], kind="stable").iloc[int(0.01 * len(j)):]
+    wait = ordered.start - ordered.submit
+    response = ordered.end - ordered.submit
+    ran = ordered.end - ordered.start
+    values = {"wait": wait, "response": response, "slowdown": np.maximum(1, response / np.maximum(ran, 1)),
+              "bounded_slowdown": np.maximum(1, response / np.maximum(ran, 60))}
+    assert r.metrics["jobs"]["warmup_excluded"] == int(0.01 * len(j))
+    for name, v in values.items():
+        v = v.to_numpy(float)
+        want = {"mean": v.mean(), "median": np.median(v), "p90": np.percentile(v, 90), "max": v.max()}
+        for key, value in want.items():
+            assert m[name][key] == pytest.approx(value, rel=1e-9), (name, key)
