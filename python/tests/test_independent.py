@@ -394,3 +394,30 @@ def test_simulation_metrics_equal_an_independent_computation(scheduler):
         want = {"mean": v.mean(), "median": np.median(v), "p90": np.percentile(v, 90), "max": v.max()}
         for key, value in want.items():
             assert m[name][key] == pytest.approx(value, rel=1e-9), (name, key)
+
+
+@pytest.mark.parametrize("path", shared_logs(), ids=os.path.basename)
+def test_categorize_equals_an_independent_computation(path):
+    """categorize (analysis/categories.h): per key, groups of >= 6 jobs with a known run time (partial-execution
+    lines and jobs of unknown key left out), the mean of their jobs and the job-weighted mean of the groups'
+    C.V. (sample standard deviation / mean), groups whose jobs all ran 0 s left out."""
+    df, header = schedlab.read_swf(path)
+    got = {k["key"]: k for k in schedlab.categorize((df, header))["keys"]}
+    size = pd.Series(np.where(df.requested_procs > 0, df.requested_procs, df.allocated_procs), index=df.index)
+    d = df.assign(size=size, runtime=whole(df.run_time))
+    d = d[~d.status.isin([2, 3, 4]) & (d.runtime >= 0)]
+    keys = {"system": [], "user": ["user_id"], "queue": ["queue"], "parallelism": ["size"],
+            "executable": ["executable"], "executable+user+parallelism": ["executable", "user_id", "size"]}
+    for key, columns in keys.items():
+        k = d
+        for c in columns:
+            k = k[k[c] > 0] if c == "size" else k[k[c] >= 0]
+        groups = k.groupby(columns).runtime if columns else k.assign(one=0).groupby("one").runtime
+        n, mean, sd = groups.size(), groups.mean(), groups.std(ddof=1)
+        keep = (n >= 6) & (mean > 0)
+        assert got[key]["groups"] == int(keep.sum()), key
+        assert got[key]["jobs"] == int(n[keep].sum()), key
+        if keep.any():
+            cv = (sd / mean)[keep]
+            assert got[key]["weighted_cv"] == pytest.approx((cv * n[keep]).sum() / n[keep].sum(), rel=1e-9), key
+            assert got[key]["mean_runtime"] == pytest.approx((mean * n)[keep].sum() / n[keep].sum(), rel=1e-9), key
