@@ -35,7 +35,7 @@ def attribute(df, name):
     else allocated, known when > 0; cpu = runtime x procs; interarrival = the submit time minus the previous
     job's (unknown for the first); a job whose value is unknown is left out."""
     d = df[df.submit_time >= 0].sort_values("submit_time", kind="stable")
-    submit = d.submit_time.to_numpy(np.int64)
+    submit = whole(d.submit_time.to_numpy(np.float64)).astype(np.int64)
     runtime = whole(d.run_time.to_numpy(np.float64))
     size = np.where(d.requested_procs > 0, d.requested_procs, d.allocated_procs).astype(np.float64)
     if name == "jobs":
@@ -421,3 +421,41 @@ def test_categorize_equals_an_independent_computation(path):
             cv = (sd / mean)[keep]
             assert got[key]["weighted_cv"] == pytest.approx((cv * n[keep]).sum() / n[keep].sum(), rel=1e-9), key
             assert got[key]["mean_runtime"] == pytest.approx((mean * n)[keep].sum() / n[keep].sum(), rel=1e-9), key
+
+
+@pytest.mark.parametrize("path", logs(), ids=os.path.basename)
+def test_locality_of_sampling_equals_an_independent_computation(path):
+    """analyze locality without bootstrap (analysis/locality.h): r = 24 global bins, boundary k the smallest value
+    whose cumulative share exceeds k/r (a value on a boundary in the upper bin, so that the bins below hold k/r
+    exactly when ties allow), each bin's share; 3-day slices from the series' first submit time (an inter-arrival
+    series starts at the second job); a slice usable when N / r >= 5; m = max over bins of |o - N p| / (N (1 - p));
+    M'_max and M'_med over the usable slices."""
+    df, header = schedlab.read_swf(path)
+    r = 24
+    for name in ("runtime", "procs", "interarrival"):
+        got = schedlab.locality((df, header), attribute=name, bootstrap=0)
+        times, values = attribute(df, name)
+        v = np.sort(values)
+        through = np.searchsorted(v, v, side="right")  # values <= each value
+        bounds = [v[np.argmax(through * r > k * len(v))] for k in range(1, r)]  # integers: exact on a tie
+        np.testing.assert_array_equal(got["bins"]["bounds"], bounds, err_msg=name)
+        which = np.searchsorted(np.array(bounds), values, side="right")  # the number of boundaries <= value
+        shares = np.bincount(which, minlength=r) / len(values)
+        np.testing.assert_allclose(got["bins"]["shares"], shares, rtol=1e-12, err_msg=name)
+        first = int(times.min())
+        slice_of = (times - first) // (3 * 86400)
+        ms = {}
+        for s in np.unique(slice_of):
+            bins = which[slice_of == s]
+            n = len(bins)
+            if n / r < 5:
+                continue
+            o = np.bincount(bins, minlength=r)
+            p = shares
+            dev = np.where(p > 0, np.abs(o - n * p) / (n * np.where(p < 1, 1 - p, 1)), 0)
+            ms[int(s)] = dev.max()
+        usable = [x for x in got["series"] if x["usable"]]
+        assert [x["index"] for x in usable] == sorted(ms), name
+        np.testing.assert_allclose([x["m"] for x in usable], [ms[i] for i in sorted(ms)], rtol=1e-12, err_msg=name)
+        assert got["m_prime"]["max"] == pytest.approx(max(ms.values()), rel=1e-12)
+        assert got["m_prime"]["median"] == pytest.approx(np.median(list(ms.values())), rel=1e-12)

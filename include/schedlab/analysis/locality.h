@@ -2,9 +2,10 @@
 // Sec. 3; docs/analysis.md).
 //
 // Global bins (make_bins): r ranges that are as equally likely as ties allow. Boundary k (k = 1..r-1) is
-// the inverse-CDF quantile k/r of the (weighted) sample: the smallest value x whose cumulative weight
-// (all values <= x) reaches k/r of the total. A value equal to a boundary goes to the upper bin. Ties can
-// make ranges empty or fat, so every bin also records its actual global share.
+// the smallest value x whose cumulative weight (all values <= x) exceeds k/r of the total (sorted[floor(kN/r)]
+// unweighted); a value equal to a boundary goes to the upper bin, so the bins below hold exactly k/r when the
+// values up to the boundary's predecessor reach it (KTH's inter-arrival times: 669 s at exactly 75%, the
+// boundary is 670 s). Ties can make ranges empty or fat, so every bin also records its actual global share.
 //
 // Deviation of a slice from the global distribution (max_deviation), for N items with counts o_j:
 // - ExpectedCounts::kShare (default, Decision of the spec): e_j = N p_j with p_j the global share of bin
