@@ -459,3 +459,67 @@ def test_locality_of_sampling_equals_an_independent_computation(path):
         np.testing.assert_allclose([x["m"] for x in usable], [ms[i] for i in sorted(ms)], rtol=1e-12, err_msg=name)
         assert got["m_prime"]["max"] == pytest.approx(max(ms.values()), rel=1e-12)
         assert got["m_prime"]["median"] == pytest.approx(np.median(list(ms.values())), rel=1e-12)
+
+
+def test_log_distance_equals_an_independent_computation():
+    """analyze distance (analysis/log_distance.h): per attribute the two-sample KS statistic (the largest gap
+    between the two empirical CDFs, over every value of either) and both medians, sizes and CPU work as fractions
+    of each log's machine; the estimate with the runtime standing in where a log has none."""
+    logs_ = logs()
+    if len(logs_) < 2:
+        pytest.skip("needs a shared log beside KTH")
+    a_path, b_path = logs_[0], logs_[1]
+    got = schedlab.distance(a_path, b_path)
+    frames = [schedlab.read_swf(p)[0] for p in (a_path, b_path)]
+    procs = [got["a"]["procs"], got["b"]["procs"]]
+    for name in ("runtime", "procs", "cpu", "interarrival", "estimate"):
+        series = []
+        for df, machine in zip(frames, procs):
+            if name == "estimate":
+                d = df[df.submit_time >= 0]
+                v = np.where(d.requested_time > 0, whole(d.requested_time), whole(d.run_time))
+                v = v[v >= 0].astype(float)
+            else:
+                v = attribute(df, name)[1]
+                if name in ("procs", "cpu"):
+                    v = v / machine
+            series.append(np.sort(v))
+        a, b = series
+        grid = np.union1d(a, b)
+        ks = np.max(np.abs(np.searchsorted(a, grid, side="right") / len(a) -
+                           np.searchsorted(b, grid, side="right") / len(b)))
+        cell = got["attributes"][name]
+        assert (cell["count_a"], cell["count_b"]) == (len(a), len(b)), name
+        assert cell["ks"] == pytest.approx(ks, rel=1e-12), name
+        assert cell["median_a"] == pytest.approx(np.median(a), rel=1e-12), name
+        assert cell["median_b"] == pytest.approx(np.median(b), rel=1e-12), name
+
+
+@pytest.mark.parametrize("path", shared_logs(), ids=os.path.basename)
+def test_estimate_bins_equal_an_independent_computation(path):
+    """estimates bins (model/estimate_bins.h): one bin per distinct estimate (field 9 > 0), popularity rank by
+    descending count then ascending value, time rank by value, the cover of each fraction (the fewest most popular
+    bins holding at least it), T_max and its rank and share."""
+    df, header = schedlab.read_swf(path)
+    estimate = whole(df.requested_time)
+    estimate = estimate[estimate > 0]
+    got = schedlab.estimate_bins((df, header), top=10)
+    assert got["without_estimate"] == len(df) - len(estimate)
+    if len(estimate) == 0:
+        assert got["jobs"] == 0 and got["modes"] == []
+        return
+    counts = estimate.value_counts()
+    table = pd.DataFrame({"value": counts.index.astype(int), "jobs": counts.to_numpy()})
+    table = table.sort_values(["jobs", "value"], ascending=[False, True], kind="stable").reset_index(drop=True)
+    table["time_rank"] = table.value.rank(method="first").astype(int)
+    assert got["jobs"] == len(estimate) and got["distinct"] == len(table)
+    top = table.head(10)
+    assert [(m["value"], m["jobs"], m["popularity_rank"], m["time_rank"]) for m in got["modes"]] == \
+        [(int(v), int(j), i + 1, int(t)) for i, (v, j, t) in enumerate(zip(top.value, top.jobs, top.time_rank))]
+    cumulative = np.cumsum(table.jobs.to_numpy())
+    for cover in got["cover"]:
+        assert cover["bins"] == int(np.argmax(cumulative >= cover["fraction"] * len(estimate)) + 1), cover
+    t_max = table.value.max()
+    assert got["t_max"] == t_max
+    assert got["t_max_popularity_rank"] == int(table.index[table.value == t_max][0]) + 1
+    assert got["t_max_share"] == pytest.approx(table.jobs[table.value == t_max].iloc[0] / len(estimate), rel=1e-12)
