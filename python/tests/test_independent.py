@@ -523,3 +523,28 @@ def test_estimate_bins_equal_an_independent_computation(path):
     assert got["t_max"] == t_max
     assert got["t_max_popularity_rank"] == int(table.index[table.value == t_max][0]) + 1
     assert got["t_max_share"] == pytest.approx(table.jobs[table.value == t_max].iloc[0] / len(estimate), rel=1e-12)
+
+
+def test_filter_equals_an_independent_selection():
+    """filter (trace/filter.h) against a pandas selection: the date window in the log's zone (KTH: Europe/
+    Stockholm, across a DST change), users, size bounds (requested processors, else allocated) and status; each
+    excluded record counted under the first criterion in the documented order."""
+    df, header = schedlab.read_swf(KTH)
+    unix_start = int(next(l.split(":", 1)[1] for l in header if "UnixStartTime" in l))
+    lo = pd.Timestamp("1996-10-20", tz="Europe/Stockholm").timestamp() - unix_start  # DST ends on the 27th
+    hi = pd.Timestamp("1997-04-01T06:30", tz="Europe/Stockholm").timestamp() - unix_start  # and begins on 3/30
+    users = sorted(df.user_id.unique())[::3]
+    got = schedlab.filter_log(df, from_="1996-10-20", to="1997-04-01T06:30", exclude_users=users, min_procs=2,
+                              max_procs=32, status=[1])
+    size = np.where(df.requested_procs > 0, df.requested_procs, df.allocated_procs)
+    criteria = [("before_from", df.submit_time < lo), ("not_before_to", df.submit_time >= hi),
+                ("user", df.user_id.isin(users)), ("below_min_procs", size < 2), ("above_max_procs", size > 32),
+                ("status", df.status != 1)]
+    left = pd.Series(True, index=df.index)
+    counts = {}
+    for name, out in criteria:
+        counts[name] = int((left & out).sum())
+        left &= ~out
+    pd.testing.assert_frame_equal(got.reset_index(drop=True), df[left].reset_index(drop=True), check_like=True)
+    excluded = {k: v for k, v in got.attrs["filter"]["excluded"].items() if v}
+    assert excluded == {k: v for k, v in counts.items() if v}, (excluded, counts)
