@@ -548,3 +548,31 @@ def test_filter_equals_an_independent_selection():
     pd.testing.assert_frame_equal(got.reset_index(drop=True), df[left].reset_index(drop=True), check_like=True)
     excluded = {k: v for k, v in got.attrs["filter"]["excluded"].items() if v}
     assert excluded == {k: v for k, v in counts.items() if v}, (excluded, counts)
+
+
+@pytest.mark.parametrize("path", logs(), ids=os.path.basename)
+def test_fcfs_equals_an_independent_simulation(path):
+    """FCFS (no backfilling) simulated plainly: jobs in (submit, id) order, each starting at the first instant at
+    or after its submit and its predecessor's start when enough processors are free (jobs ending at an instant
+    free their processors before starts at it)."""
+    import heapq
+    r = schedlab.simulate(path, "fcfs")
+    j = r.jobs.sort_values(["submit", "job_id"], kind="stable")
+    procs = r.metrics["procs"]
+    running = []  # (end, procs)
+    free, now = procs, 0
+    want = {}
+    for job_id, submit, size, runtime in zip(j.job_id, j.submit, j.procs, j.runtime):
+        now = max(now, submit)
+        while running and running[0][0] <= now:
+            free += heapq.heappop(running)[1]
+        while free < size:
+            end, p = heapq.heappop(running)
+            now = max(now, end)
+            free += p
+            while running and running[0][0] <= now:
+                free += heapq.heappop(running)[1]
+        want[job_id] = now
+        free -= size
+        heapq.heappush(running, (now + runtime, size))
+    assert (j.start.to_numpy() == np.array([want[i] for i in j.job_id])).all()
