@@ -356,10 +356,21 @@ class PyScheduler : public sim::Scheduler {
   }
   PyScheduler(const PyScheduler&) = delete;
   PyScheduler& operator=(const PyScheduler&) = delete;
+  // Each simulation runs a deep copy, as for a Python predictor: it shared the instance, so what a stateful
+  // scheduler learnt in one run (a counter, a table) changed the next run's schedule, and compare's or a report's
+  // runs of one instance each other's.
   std::unique_ptr<Scheduler> clone() const override {
     py::gil_scoped_acquire gil;
-    auto copy = std::make_unique<PyScheduler>(obj_, name_);  // the same Python object: its state is shared
-    copy->returns_ = returns_;
+    py::object own;
+    try {
+      own = py::module_::import("copy").attr("deepcopy")(obj_);
+    } catch (py::error_already_set& e) {
+      throw py::value_error(fmt::format("scheduler {}: each simulation runs a copy of it (copy.deepcopy), and it "
+                                        "cannot be copied: {} (define __deepcopy__ to say how)",
+                                        name_, e.what()));
+    }
+    auto copy = std::make_unique<PyScheduler>(std::move(own), name_);
+    copy->returns_ = returns_;  // the None returns are counted over every copy
     return copy;
   }
   // schedule(state) returned None at every call, which starts nothing (a function without `return`).
