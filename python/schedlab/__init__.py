@@ -411,7 +411,23 @@ def _warned(result):
     return result
 
 
-def _toml_value(value, key):
+def _toml_value(value, key, objects=None):
+    """`value` as TOML text. A Python scheduler or predictor in a list of schedulers or predictors (or an include or
+    exclude table's) stands there by its name, and goes into `objects` ({"schedulers": {name: instance},
+    "predictors": {...}}) for the library."""
+    if isinstance(value, (Predictor, Scheduler)):
+        kind = "predictors" if isinstance(value, Predictor) else "schedulers"
+        if objects is None or key not in (kind, f"include.{kind[:-1]}", f"exclude.{kind[:-1]}"):
+            raise TypeError(f"sweep spec: {key}: a Python {type(value).__mro__[1].__name__} ({type(value).__name__}) "
+                            f"goes in the list of {kind}")
+        name = _plugin_name(value, Predictor if kind == "predictors" else Scheduler)
+        if key.startswith("exclude."):  # matched by its name; not run
+            return json.dumps(name, ensure_ascii=False)
+        if objects[kind].get(name, value) is not value:
+            raise ValueError(f"sweep spec: {key}: two {kind} named '{name}' (rows name a run by it): give each its "
+                             f"own name")
+        objects[kind][name] = value
+        return json.dumps(name, ensure_ascii=False)
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, numbers.Integral):
@@ -421,17 +437,14 @@ def _toml_value(value, key):
     if isinstance(value, (str, os.PathLike)):
         return json.dumps(os.fspath(value), ensure_ascii=False)  # a TOML basic string: JSON's escapes
     if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(_toml_value(v, key) for v in value) + "]"
-    if isinstance(value, (Predictor, Scheduler)):  # a sweep's runs are named, resumed and sharded by their specs
-        raise TypeError(f"sweep spec: {key}: a sweep takes specs (texts); a Python "
-                        f"{'Predictor' if isinstance(value, Predictor) else 'Scheduler'} "
-                        f"({type(value).__name__}) runs in simulate() and compare(), one run at a time")
+        return "[" + ", ".join(_toml_value(v, key, objects) for v in value) + "]"
     raise TypeError(f"sweep spec: {key}: a text, number, boolean or list, not {type(value).__name__}")
 
 
-def _spec_text(spec):
+def _spec_text(spec, objects):
     """A spec given as a dict ({"logs": [...], "schedulers": [...], "include": [{...}], ...}) as its TOML text:
-    its keys are the file's, "include" and "exclude" lists of tables."""
+    its keys are the file's, "include" and "exclude" lists of tables; Python schedulers and predictors by their
+    names, collected into `objects`."""
     lines, tables = [], []
     for key, value in spec.items():
         if key in ("include", "exclude"):
@@ -439,9 +452,9 @@ def _spec_text(spec):
                 if not isinstance(table, dict):
                     raise TypeError(f"sweep spec: {key}: a list of dicts, not {type(table).__name__}")
                 tables.append(f"[[{key}]]")
-                tables += [f"{k} = {_toml_value(v, f'{key}.{k}')}" for k, v in table.items()]
+                tables += [f"{k} = {_toml_value(v, f'{key}.{k}', objects)}" for k, v in table.items()]
         else:
-            lines.append(f"{key} = {_toml_value(value, key)}")
+            lines.append(f"{key} = {_toml_value(value, key, objects)}")
     return "\n".join(lines + tables) + "\n"
 
 
@@ -453,26 +466,33 @@ def sweep(spec, threads=0, output=None):
 
     With `output` (a .csv or .jsonl path) the rows are also written there as `schedlab sweep -o` writes them, and a
     second call with the same output resumes: the runs already in it are not run again (ValueError if the spec
-    changed since). The DataFrame is then the whole file."""
+    changed since). The DataFrame is then the whole file.
+
+    In a dict, the lists of schedulers and predictors may hold schedlab.Scheduler and schedlab.Predictor instances
+    beside specs: each run works on a copy, the rows name it by its name (which must differ from the built-in
+    ones), and a resumed output takes rows of that name as its runs: give your plug-in a new name when its code
+    changes."""
+    objects = {"schedulers": {}, "predictors": {}}
     if isinstance(spec, dict):
-        spec = _spec_text(spec)
+        spec = _spec_text(spec, objects)
     elif not isinstance(spec, (str, os.PathLike)):
         raise TypeError(f"spec is a path, a TOML text or a dict, not {type(spec).__name__}")
     # A one-line text without '=' is a file name, existing or not (a missing file was parsed as TOML: "saw '/'").
     is_path = isinstance(spec, os.PathLike) or (isinstance(spec, str) and (
         os.path.exists(spec) or ("\n" not in spec and "=" not in spec and spec.strip() != "")))
     path = _path(spec) if is_path else ""
+    plugins = (objects["schedulers"], {name: _predictor(p, "")[1] for name, p in objects["predictors"].items()})
     if output is not None:
         output = _path(output)
         if output in ("-", b"-"):  # the rows are the DataFrame returned; the library would print them
             raise ValueError("output='-': the sweep's rows are the DataFrame returned; output=None writes no file")
         jsonl = os.fsdecode(output).endswith(".jsonl")
         *_, log_warnings = _core.sweep_to_file("" if path else spec, path, _whole(threads, "threads", 32), output,
-                                               jsonl)
+                                               jsonl, *plugins)
         for w in log_warnings:
             _warn(w)
         return _read_sweep_output(output, jsonl)
-    csv, log_warnings = _core.sweep("" if path else spec, path, _whole(threads, "threads", 32))
+    csv, log_warnings = _core.sweep("" if path else spec, path, _whole(threads, "threads", 32), *plugins)
     for w in log_warnings:
         _warn(w)
     return _read_sweep_output(io.BytesIO(csv), False)

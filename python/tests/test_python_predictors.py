@@ -228,12 +228,6 @@ def test_mistakes_in_a_predictor_are_named():
         schedlab.simulate((df, header), "easy", predictor=schedlab.Predictor())
 
 
-def test_a_sweep_says_it_takes_specs():
-    with pytest.raises(TypeError, match=r"sweep spec: predictors: a sweep takes specs \(texts\); a Python Predictor "
-                                        r"\(Last2\) runs in simulate\(\) and compare\(\)"):
-        schedlab.sweep({"logs": [KTH], "schedulers": ["easy"], "predictors": [Last2()]})
-
-
 def test_a_python_predictor_in_a_report_is_the_builtin_page_under_its_name(tmp_path):
     schedlab.report(KTH, tmp_path / "mine.html", schedulers=["easy"], predictor=Last2(), correction="tsafrir")
     schedlab.report(KTH, tmp_path / "builtin.html", schedulers=["easy"], predictor="user-last2:order=end",
@@ -266,3 +260,45 @@ def test_a_name_that_is_no_text_is_refused(name):
     NamedFcfs.name = name
     with pytest.raises(TypeError, match="Scheduler NamedFcfs: name must be a non-empty text, not "):
         schedlab.simulate((df, header), NamedFcfs())
+
+
+def test_a_sweep_runs_python_plugins_beside_the_builtin_ones(tmp_path):
+    """Python schedulers and predictors in a sweep's lists run under their names, each run on a copy, on threads:
+    the rows are those of the built-in policies with the same rules (Last2 = user-last2:order=end, PyFcfs = fcfs),
+    a resumed output keeps them, and names that would make two policies alike in the rows are refused. (A sweep
+    refused them: "a sweep takes specs".)"""
+    df, header = schedlab.read_swf(KTH)
+    log = str(tmp_path / "kth3000.swf")
+    schedlab.write_swf(df.head(3000), log, header=header)
+    spec = {"logs": [log], "schedulers": ["easy", PyFcfs()], "predictors": [Last2(), "user-last2:order=end"],
+            "corrections": ["tsafrir"], "loads": [0.6, 0.8]}
+    rows = schedlab.sweep(spec, threads=2)
+    assert list(rows.scheduler) == ["easy"] * 4 + ["py-fcfs"] * 4 and (rows.status == "ok").all()
+    assert list(rows.predictor) == ["Last2", "Last2", "user-last2:order=end", "user-last2:order=end"] * 2
+    metrics = ["wait_mean", "bounded_slowdown_mean", "utilization", "deadline_misses", "overdue_misses"]
+    builtin = schedlab.sweep({**spec, "schedulers": ["easy", "fcfs"], "predictors": ["user-last2:order=end"]})
+    for i, row in rows.iterrows():
+        same = builtin.iloc[(i // 4) * 2 + i % 2]
+        assert list(row[metrics]) == list(same[metrics]), i
+    assert rows.wait_mean[0] != rows.wait_mean[1]  # the loads differ
+    # Resumed from a file: the rows already there are kept, the rest run.
+    out = tmp_path / "r.csv"
+    first = schedlab.sweep({**spec, "exclude": [{"scheduler": PyFcfs(), "load": 0.8}]}, output=out)
+    assert len(first) == 6
+    resumed = schedlab.sweep({**spec, "exclude": [{"scheduler": PyFcfs(), "load": 0.8}]}, output=out)
+    pd.testing.assert_frame_equal(resumed.drop(columns="wall_seconds"), first.drop(columns="wall_seconds"))
+    # Names: a built-in one, two plug-ins under one name, a plug-in under the wrong key.
+    with pytest.raises(ValueError, match="'ruh' names a built-in predictor, and a predictor of your own too"):
+        schedlab.sweep({**spec, "predictors": [type("Ruh", (Last2,), {"name": "ruh"})()]})
+
+    class Other(schedlab.Predictor):
+        name = "Last2"
+
+        def on_arrival(self, now, job):
+            return job.estimate
+
+    with pytest.raises(ValueError, match=r"sweep spec: predictors: two predictors named 'Last2'"):
+        schedlab.sweep({**spec, "predictors": [Last2(), Other()]})
+    with pytest.raises(TypeError, match=r"sweep spec: schedulers: a Python Predictor \(Last2\) goes in the list of "
+                                        r"predictors"):
+        schedlab.sweep({**spec, "schedulers": [Last2()]})

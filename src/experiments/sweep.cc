@@ -30,6 +30,8 @@
 #include "schedlab/base/threads.h"
 #include "schedlab/experiments/simulation.h"
 #include "schedlab/model/estimate_models.h"
+#include "schedlab/predict/registry.h"
+#include "schedlab/sim/scheduler_registry.h"
 #include "schedlab/swf/csv.h"
 #include "schedlab/swf/reader.h"
 #include "schedlab/trace/log_time.h"
@@ -269,7 +271,52 @@ std::string sweep_log_path(const SweepSpec& spec, const std::string& log) {
   return (std::filesystem::path(spec.dir) / log).lexically_normal().string();
 }
 
+namespace {
+
+// The simulation of a (scheduler, predictor, correction) of the spec: a name the caller gave an object of its own
+// runs that object (named so in the rows), any other is a spec of the registries.
+SimulationSpec policy_spec(const SweepSpec& s, const std::string& scheduler, const std::string& predictor,
+                           const std::string& correction) {
+  SimulationSpec spec;
+  spec.scheduler = scheduler;
+  spec.correction = correction;
+  spec.files_dir = s.dir;
+  if (const auto it = s.scheduler_objects.find(scheduler); it != s.scheduler_objects.end()) {
+    spec.scheduler_object = it->second;
+    spec.sim.check = true;  // a scheduler of one's own runs under the engine's invariant checks, as in simulate
+  }
+  if (const auto it = s.predictor_objects.find(predictor); it != s.predictor_objects.end())
+    spec.predictor_object = it->second;
+  else
+    spec.predictor = predictor;
+  return spec;
+}
+
+// The caller's objects are named apart from the built-in policies: a row names its run by that name alone.
+void check_object_names(const SweepSpec& s) {
+  for (const auto& [name, object] : s.scheduler_objects) {
+    if (!object) throw SweepError(fmt::format("{}: scheduler '{}' has no object", s.name, name));
+    const auto& known = sim::schedulers();
+    if (sim::find_preset(name) ||
+        std::any_of(known.begin(), known.end(), [&](const sim::SchedulerEntry& e) { return e.name == name; }))
+      throw SweepError(fmt::format("{}: schedulers: '{}' names a built-in scheduler, and a scheduler of your own "
+                                   "too; give yours another name (rows name a run by it)",
+                                   s.name, base::excerpt(name)));
+  }
+  for (const auto& [name, object] : s.predictor_objects) {
+    if (!object) throw SweepError(fmt::format("{}: predictor '{}' has no object", s.name, name));
+    const auto& known = predict::predictors();
+    if (std::any_of(known.begin(), known.end(), [&](const predict::PredictorEntry& e) { return e.name == name; }))
+      throw SweepError(fmt::format("{}: predictors: '{}' names a built-in predictor, and a predictor of your own "
+                                   "too; give yours another name (rows name a run by it)",
+                                   s.name, base::excerpt(name)));
+  }
+}
+
+}  // namespace
+
 std::vector<SweepRun> expand_sweep(const SweepSpec& s) {
+  check_object_names(s);
   // A value given twice in a list would run every run with it twice (and count twice in a report's means).
   const auto refuse_repeats = [&](const auto& list, const std::string& key, const auto& text) {
     std::map<std::decay_t<decltype(list.front())>, size_t> first;  // value -> its first item (a long list: n log n)
@@ -306,11 +353,7 @@ std::vector<SweepRun> expand_sweep(const SweepSpec& s) {
   std::set<std::string> models;
   const auto check_policy = [&](const std::string& sch, const std::string& pred, const std::string& cor, int64_t line) {
     if (!policies.insert({sch, pred, cor}).second) return;
-    SimulationSpec spec;
-    spec.scheduler = sch;
-    spec.predictor = pred;
-    spec.correction = cor;
-    spec.files_dir = s.dir;
+    const SimulationSpec spec = policy_spec(s, sch, pred, cor);
     try {
       (void)prepare_simulation(spec);
     } catch (const std::exception& e) {
@@ -392,18 +435,16 @@ std::vector<SweepRun> expand_sweep(const SweepSpec& s) {
   runs.reserve(product_runs + s.includes.size());  // no doubling of the vector at the peak
   // Each list alone first, so that the message points at the key that is wrong; then the combinations (a preset
   // takes no predictor or correction).
-  const auto check_alone = [&](const std::string& key, SimulationSpec spec, const std::string& value) {
-    spec.files_dir = s.dir;
+  const auto check_alone = [&](const std::string& key, const SimulationSpec& spec, const std::string& value) {
     try {
       (void)prepare_simulation(spec);
     } catch (const std::exception& e) {
       fail(s.name, spec_line(s, key), key, fmt::format("'{}': {}", base::excerpt(value), e.what()));
     }
   };
-  for (const auto& sch : s.schedulers) check_alone("schedulers", SimulationSpec{sch, "", "", {}, {}, false}, sch);
-  for (const auto& pred : s.predictors)
-    check_alone("predictors", SimulationSpec{"easy", pred, "", {}, {}, false}, pred);
-  for (const auto& cor : s.corrections) check_alone("corrections", SimulationSpec{"easy", "", cor, {}, {}, false}, cor);
+  for (const auto& sch : s.schedulers) check_alone("schedulers", policy_spec(s, sch, "", ""), sch);
+  for (const auto& pred : s.predictors) check_alone("predictors", policy_spec(s, "easy", pred, ""), pred);
+  for (const auto& cor : s.corrections) check_alone("corrections", policy_spec(s, "easy", "", cor), cor);
   for (const auto& sch : s.schedulers)
     for (const auto& pred : s.predictors)
       for (const auto& cor : s.corrections) check_policy(sch, pred, cor, spec_line(s, "schedulers"));
@@ -538,8 +579,7 @@ std::vector<nlohmann::json> parameter_values(const SweepRun& r) {
           r.seed};
 }
 
-// `files_dir`: the spec's directory, where a predictor's relative files are read from (as its logs are).
-SweepRow run_one(const SweepRun& r, const swf::Log& log, const std::string& files_dir) {
+SweepRow run_one(const SweepRun& r, const swf::Log& log, const SweepSpec& s) {
   SweepRow row;
   row.index = r.index;
   row.values = parameter_values(r);
@@ -547,10 +587,7 @@ SweepRow run_one(const SweepRun& r, const swf::Log& log, const std::string& file
   const auto t0 = std::chrono::steady_clock::now();
   nlohmann::json result;
   try {
-    SimulationSpec spec;
-    spec.scheduler = r.scheduler;
-    spec.predictor = r.predictor;
-    spec.correction = r.correction;
+    SimulationSpec spec = policy_spec(s, r.scheduler, r.predictor, r.correction);
     spec.workload.procs = r.procs;
     spec.workload.kill_at_estimate = r.kill_at_estimate;
     spec.workload.extend_estimates = r.extend_estimates;
@@ -559,7 +596,6 @@ SweepRow run_one(const SweepRun& r, const swf::Log& log, const std::string& file
     spec.sim.bsld_tau = r.bsld_tau;
     spec.sim.warmup_fraction = r.warmup_fraction;
     spec.sim.seed = r.seed;
-    spec.files_dir = files_dir;
     const PreparedSimulation prepared = prepare_simulation(spec);
     if (r.estimate_model == "real") {
       result = to_json(run_simulation(prepared, log));
@@ -689,7 +725,7 @@ SweepSummary run_sweep(const SweepSpec& spec, const std::vector<SweepRun>& runs,
   // A row that cannot be written (a full disk) ends the sweep with that error, the rows before it written.
   base::parallel_for(base::worker_threads(o.threads, todo.size()), todo.size(), [&](size_t k, unsigned) {
     if (o.stop != nullptr && o.stop->load()) return;
-    SweepRow row = run_one(*todo[k], *logs.at(todo[k]->log), spec.dir);
+    SweepRow row = run_one(*todo[k], *logs.at(todo[k]->log), spec);
     std::lock_guard<std::mutex> lock(mu);
     if (row.values[14] != "ok") ++sum.failed;
     if (o.on_warning && !row.warnings.empty() && warned.insert(row.warned_predictor).second)

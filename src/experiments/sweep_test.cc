@@ -8,6 +8,8 @@
 #include <string>
 
 #include "schedlab/experiments/simulation.h"
+#include "schedlab/sim/scheduler_registry.h"
+#include "fixed_predictor.h"
 #include "schedlab/swf/reader.h"
 
 namespace schedlab::experiments {
@@ -255,6 +257,49 @@ TEST(SweepRun, AnUncorrectedPredictorIsWarnedOfOnce) {
   EXPECT_EQ(c.rows[0].values[column("deadline_misses")], direct["deadline_misses"]);
   EXPECT_GT(c.rows[0].values[column("overdue_misses")].get<int64_t>(), 1000);
   EXPECT_LT(c.rows[2].values[column("overdue_misses")].get<int64_t>(), 1000);  // easy, estimate, 0.6
+}
+
+// Policies of the caller's own (the Python module's plug-ins) run under the names the lists give them, each run a
+// clone, beside the built-in ones: their rows are those of the registered policies with the same rules.
+TEST(SweepRun, ObjectsOfTheCallersOwnRunUnderTheirNames) {
+  SweepSpec s = parse_sweep_spec("logs = 'x'\nschedulers = ['mine', 'easy']\npredictors = ['fixed', 'constant:value=600']\n"
+                                 "corrections = ['tsafrir']\nloads = [0.6, 0.8]\n",
+                                 "s.toml");
+  s.logs = {kKth};
+  s.scheduler_objects["mine"] = sim::make_scheduler("easy");
+  s.predictor_objects["fixed"] = std::make_shared<testing::FixedPredictor>(600);
+  SweepOptions o;
+  o.threads = 2;
+  const Collected c = run(s, o);
+  ASSERT_EQ(c.rows.size(), 8u);  // mine × (fixed, constant) × loads, then easy × ...
+  for (size_t i = 0; i < 8; ++i) {
+    SCOPED_TRACE(i);
+    const SweepRow& row = c.rows[i];
+    EXPECT_EQ(row.values[column("status")], "ok");
+    EXPECT_EQ(row.values[column("scheduler")], i < 4 ? "mine" : "easy");
+    EXPECT_EQ(row.values[column("predictor")], i % 4 < 2 ? "fixed" : "constant:value=600");
+    // Every run is the same schedule: EASY with every job predicted 600 s, corrected alike.
+    const SweepRow& same = c.rows[i % 2 == 0 ? 6 : 7];
+    for (const char* m : {"wait_mean", "bounded_slowdown_p90", "utilization", "deadline_misses"})
+      EXPECT_EQ(row.values[column(m)], same.values[column(m)]) << m;
+  }
+  EXPECT_NE(c.rows[0].values[column("wait_mean")], c.rows[1].values[column("wait_mean")]);  // the loads differ
+
+  // A name that is a built-in one would give two policies one name in the rows.
+  SweepSpec clash = s;
+  clash.predictors = {"ruh"};
+  clash.predictor_objects = {{"ruh", std::make_shared<testing::FixedPredictor>(600)}};
+  try {
+    (void)expand_sweep(clash);
+    ADD_FAILURE() << "a predictor of one's own named as a built-in one was taken";
+  } catch (const SweepError& e) {
+    EXPECT_EQ(std::string(e.what()), "s.toml: predictors: 'ruh' names a built-in predictor, and a predictor of your "
+                                     "own too; give yours another name (rows name a run by it)");
+  }
+  clash = s;
+  clash.schedulers = {"easy++"};
+  clash.scheduler_objects = {{"easy++", sim::make_scheduler("easy")}};
+  EXPECT_THROW((void)expand_sweep(clash), SweepError);  // a preset's name
 }
 
 TEST(SweepRun, ARowThatCannotBeWrittenEndsTheSweepWithItsError) {

@@ -21,6 +21,7 @@
 #include <exception>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -657,9 +658,21 @@ LogPtr with_records(const LogPtr& source, std::vector<swf::Record> records, swf:
 // Returns (CSV text, warnings): the rows as `schedlab sweep -o X.csv` writes them, which Python reads as it reads
 // such a file (so that a sweep in memory and one to a file give one DataFrame), and the warnings about the logs'
 // headers, which Python issues.
-py::tuple sweep(const std::string& text, const std::string& name, int threads) {
-  const experiments::SweepSpec spec = name.empty() ? experiments::parse_sweep_spec(text, "<spec>")
-                                                   : experiments::read_sweep_spec(name);
+// The spec, with the Python schedulers and predictors its lists name (schedlab.sweep() put their names there).
+experiments::SweepSpec sweep_spec(const std::string& text, const std::string& name,
+                                  const std::map<std::string, py::object>& schedulers,
+                                  const std::map<std::string, PyPredictorPtr>& predictors) {
+  experiments::SweepSpec spec = name.empty() ? experiments::parse_sweep_spec(text, "<spec>")
+                                             : experiments::read_sweep_spec(name);
+  for (const auto& [n, object] : schedulers) spec.scheduler_objects[n] = std::make_shared<PyScheduler>(object, n);
+  for (const auto& [n, object] : predictors) spec.predictor_objects[n] = object;
+  return spec;
+}
+
+py::tuple sweep(const std::string& text, const std::string& name, int threads,
+                const std::map<std::string, py::object>& schedulers,
+                const std::map<std::string, PyPredictorPtr>& predictors) {
+  const experiments::SweepSpec spec = sweep_spec(text, name, schedulers, predictors);
   const auto runs = experiments::expand_sweep(spec);
   std::string csv = experiments::sweep_csv_header();
   std::vector<std::string> warnings;
@@ -675,9 +688,9 @@ py::tuple sweep(const std::string& text, const std::string& name, int threads) {
 
 // The sweep into a resumable file (the CLI's -o): returns (runs now, runs already there, failed, warnings).
 py::tuple sweep_to_file(const std::string& text, const std::string& name, int threads, const std::string& output,
-                        bool jsonl) {
-  const experiments::SweepSpec spec = name.empty() ? experiments::parse_sweep_spec(text, "<spec>")
-                                                   : experiments::read_sweep_spec(name);
+                        bool jsonl, const std::map<std::string, py::object>& schedulers,
+                        const std::map<std::string, PyPredictorPtr>& predictors) {
+  const experiments::SweepSpec spec = sweep_spec(text, name, schedulers, predictors);
   const auto runs = experiments::expand_sweep(spec);
   experiments::SweepSummary sum;
   std::vector<std::string> warnings;
@@ -728,14 +741,15 @@ PYBIND11_MODULE(_core, m) {
         py::arg("procs"), py::arg("load"), py::arg("arrival_scale"), py::arg("kill_at_estimate"),
         py::arg("extend_estimates"), py::arg("warmup_fraction"), py::arg("bsld_tau"), py::arg("seed"),
         py::arg("check"));
-  m.def("sweep", &sweep, py::arg("text"), py::arg("path"), py::arg("threads"));
+  m.def("sweep", &sweep, py::arg("text"), py::arg("path"), py::arg("threads"), py::arg("schedulers"),
+        py::arg("predictors"));
   m.def("simulate_python", &simulate_python, py::arg("log"), py::arg("scheduler"), py::arg("name"),
         py::arg("predictor"), py::arg("predictor_object").none(true), py::arg("correction"), py::arg("procs"),
         py::arg("load"), py::arg("arrival_scale"), py::arg("kill_at_estimate"), py::arg("extend_estimates"),
         py::arg("warmup_fraction"), py::arg("bsld_tau"), py::arg("seed"));
   m.def("sweep_columns", &experiments::sweep_columns);
   m.def("sweep_to_file", &sweep_to_file, py::arg("text"), py::arg("path"), py::arg("threads"), py::arg("output"),
-        py::arg("jsonl"));
+        py::arg("jsonl"), py::arg("schedulers"), py::arg("predictors"));
   m.def("sweep_collect",
         [](const std::string& dir, const std::string& output) {
           py::gil_scoped_release release;

@@ -25,6 +25,8 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <stdexcept>
@@ -32,6 +34,9 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "schedlab/predict/predictor.h"
+#include "schedlab/sim/scheduler.h"
 
 namespace schedlab::experiments {
 
@@ -68,6 +73,12 @@ struct SweepSpec {
   std::vector<uint64_t> seeds{0};
   std::vector<SweepPattern> excludes, includes;
   std::vector<std::pair<std::string, int64_t>> lines;  // key -> its line in the spec (messages)
+  // Schedulers and predictors of the caller's own (written in Python: the module's sweep), each under the name
+  // `schedulers` / `predictors` give it: a run naming one runs a clone of it (SimulationSpec::scheduler_object,
+  // predictor_object), its rows naming it by that name. Never read from a spec file. A name that is also a
+  // built-in scheduler, preset or predictor is an error (two policies would share a row's name).
+  std::map<std::string, std::shared_ptr<const sim::Scheduler>> scheduler_objects = {};
+  std::map<std::string, std::shared_ptr<const predict::Predictor>> predictor_objects = {};
 };
 
 struct SweepRun {
