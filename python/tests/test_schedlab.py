@@ -477,7 +477,7 @@ def test_python_schedulers_kill_and_suspend():
         schedlab.simulate(KTH, scheduler=type("Bad", (PyFcfs,), {"overrun": "stop"})())
 
 
-def test_a_python_scheduler_that_returns_nothing_is_told_why():
+def test_a_python_scheduler_that_returns_nothing_is_told_why(tmp_path):
     """A schedule() without `return` started nothing and the engine said only that jobs were left waiting; one that
     returned a number gave Python's "'int' object is not iterable". Both are named now, with the class's name."""
     class NoReturn(schedlab.Scheduler):
@@ -495,6 +495,11 @@ def test_a_python_scheduler_that_returns_nothing_is_told_why():
     # Among other schedulers too (compare and report run it beside them).
     with pytest.raises(ValueError, match=r"the schedule\(state\) of NoReturn returned None at every call"):
         schedlab.compare(first, ["easy", NoReturn()])
+    # In a sweep its runs fail alone (status "error: ..."), and a warning says why.
+    schedlab.write_swf(df.head(500), tmp_path / "k.swf", header=header)
+    with pytest.warns(UserWarning, match=r"the schedule\(state\) of NoReturn returned None at every call"):
+        rows = schedlab.sweep({"logs": [str(tmp_path / "k.swf")], "schedulers": [NoReturn(), "easy"]})
+    assert rows.status[0].startswith("error: scheduler NoReturn left 500 jobs waiting") and rows.status[1] == "ok"
 
     class Count(schedlab.Scheduler):
         def schedule(self, state):

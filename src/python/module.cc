@@ -669,6 +669,18 @@ experiments::SweepSpec sweep_spec(const std::string& text, const std::string& na
   return spec;
 }
 
+// After a sweep: a Python scheduler whose schedule(state) returned None at every call failed its runs with the
+// engine's "left N jobs waiting" in their status; the warning says why (as simulate's error does).
+void warn_of_none_returns(const experiments::SweepSpec& spec, std::vector<std::string>& warnings) {
+  for (const auto& [n, object] : spec.scheduler_objects) {
+    const auto* s = dynamic_cast<const PyScheduler*>(object.get());
+    if (s && s->returned_only_none())
+      warnings.push_back(fmt::format("the schedule(state) of {} returned None at every call (no `return` at its "
+                                     "end?): its runs started nothing and failed",
+                                     n));
+  }
+}
+
 py::tuple sweep(const std::string& text, const std::string& name, int threads,
                 const std::map<std::string, py::object>& schedulers,
                 const std::map<std::string, PyPredictorPtr>& predictors) {
@@ -683,6 +695,7 @@ py::tuple sweep(const std::string& text, const std::string& name, int threads,
   o.on_row = [&](const experiments::SweepRow& r) { csv += experiments::sweep_csv_line(r); };
   o.on_warning = [&](const std::string& w) { warnings.push_back(w); };
   interruptible(stop, [&] { experiments::run_sweep(spec, runs, o); });
+  warn_of_none_returns(spec, warnings);
   return py::make_tuple(py::bytes(csv), py_texts(warnings));
 }
 
@@ -700,6 +713,7 @@ py::tuple sweep_to_file(const std::string& text, const std::string& name, int th
   o.stop = &stop;  // interrupted: the rows written are whole, and the same call resumes
   o.on_warning = [&](const std::string& w) { warnings.push_back(w); };
   interruptible(stop, [&] { sum = experiments::run_sweep_to_file(spec, runs, output, jsonl, o); });
+  warn_of_none_returns(spec, warnings);
   return py::make_tuple(sum.run, sum.skipped, sum.failed, py_texts(warnings));
 }
 
