@@ -44,7 +44,7 @@ class SameSize(schedlab.Predictor):
         return min(job.estimate, guess)
 
 
-log = schedlab._log(log)  # read once, used by every run
+log = schedlab.read_log(log)  # read once, used by every run
 rows = []
 for predictor in ("estimate", "user-last2", "ruh", "sbh", SameSize()):
     accuracy = schedlab.predict(log, predictor=predictor)["accuracy"]

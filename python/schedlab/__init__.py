@@ -26,7 +26,7 @@ import pandas as pd
 
 from . import _core
 
-__all__ = ["read_swf", "read_sacct", "write_swf", "filter_log", "stats", "simulate", "Result", "Scheduler", "Predictor",
+__all__ = ["read_swf", "read_log", "read_sacct", "write_swf", "filter_log", "stats", "simulate", "Result", "Scheduler", "Predictor",
            "Job", "sweep",
            "sweep_collect", "schedulers", "predictors", "locality", "temporal", "runs", "flurries", "sessions",
            "predict", "compare", "generate_estimates", "generate_locality", "generate_talby", "diversity", "categorize",
@@ -174,6 +174,15 @@ def read_swf(path):
     df.attrs["swf_header"], so the DataFrame can be written or simulated as it is."""
     df = _frame(_warn_header_problems(_core.read_log(_path(path))))
     return df, df.attrs["swf_header"]
+
+
+def read_log(path):
+    """Read a log into the library once, for many calls (every function that takes a log takes it): no DataFrame
+    is built, and each call then starts from the records in memory. It was reachable only as the private
+    schedlab._log(path)."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"read_log takes a path, not {type(path).__name__} (a DataFrame is a log as it is)")
+    return _log(path)
 
 
 def read_sacct(path, procs=None, timezone="", keep_unstarted=False):

@@ -260,8 +260,18 @@ def test_registries_list_what_the_cli_lists():
     assert "user-last2" in schedlab.predictors()
 
 
+def test_a_log_read_once_serves_every_call():
+    log = schedlab.read_log(KTH)
+    assert len(log) == 28489 and log.path == KTH
+    assert schedlab.stats(log) == schedlab.stats(KTH)
+    once, each = schedlab.simulate(log, "easy").metrics, schedlab.simulate(KTH, "easy").metrics
+    assert once.pop("wall_time_s") >= 0 and each.pop("wall_time_s") >= 0 and once == each
+    with pytest.raises(TypeError, match="read_log takes a path, not DataFrame"):
+        schedlab.read_log(schedlab.read_swf(KTH)[0])
+
+
 def test_simulations_release_the_gil():
-    log = schedlab._log(KTH)  # read once, shared by both threads
+    log = schedlab.read_log(KTH)  # read once, shared by both threads
     spans = []
 
     def run():
@@ -340,7 +350,7 @@ class PyEasy(schedlab.Scheduler):
 
 @pytest.mark.parametrize("py_scheduler,builtin", [(PyFcfs, "fcfs"), (PyEasy, "easy")])
 def test_python_schedulers_give_the_builtin_schedules(py_scheduler, builtin):
-    log = schedlab._log(KTH)
+    log = schedlab.read_log(KTH)
     mine = schedlab.simulate(log, scheduler=py_scheduler())
     ref = schedlab.simulate(log, scheduler=builtin)
     assert mine.metrics["checked"] is True
@@ -379,7 +389,7 @@ def test_python_schedulers_kill_and_suspend():
     class KillingFcfs(PyFcfs):
         overrun = "kill"
 
-    log = schedlab._log(KTH)
+    log = schedlab.read_log(KTH)
     mine = schedlab.simulate(log, scheduler=KillingFcfs())
     ref = schedlab.simulate(log, scheduler="fcfs", kill_at_estimate=True)
     assert list(mine.jobs["end"]) == list(ref.jobs["end"]) and mine.jobs["killed"].sum() == 475
@@ -799,7 +809,7 @@ class PyEasyWithDecision(PyEasy):
 
 
 def test_schedule_with_a_decision_and_reservations():
-    log = schedlab._log(KTH)
+    log = schedlab.read_log(KTH)
     mine = schedlab.simulate(log, scheduler=PyEasyWithDecision(), correction="tsafrir")
     ref = schedlab.simulate(log, scheduler="easy", correction="tsafrir")
     pd.testing.assert_frame_equal(mine.jobs, ref.jobs)
@@ -1406,7 +1416,7 @@ def test_ctrl_c_stops_a_long_simulation(tmp_path):
     curie = os.path.join(ROOT, "..", "shared", "traces", "CEA-Curie-2011-2.1-cln.swf.gz")
     if not os.path.exists(curie):
         pytest.skip("../shared/traces is absent")
-    log = schedlab._log(curie)
+    log = schedlab.read_log(curie)
     out = str(tmp_path / "interrupted-report.html")
     for call in (lambda: schedlab.report(log, out, schedulers=["flex", "easy"]),
                  lambda: schedlab.simulate(log, scheduler="flex"),
@@ -1431,7 +1441,7 @@ def test_ctrl_c_stops_the_temporal_analysis_of_a_misdated_log(tmp_path):
     lines[data[999]] = " ".join(fields)
     misdated = tmp_path / "misdated.swf"
     misdated.write_text("\n".join(lines) + "\n")
-    log = schedlab._log(str(misdated))
+    log = schedlab.read_log(str(misdated))
     assert seconds_to_interrupt(lambda: schedlab.temporal(log), 1.0) < 8 * SLOWER
     assert schedlab.temporal(log, hurst=False)["span_days"] == pytest.approx(2000000000 / 86400)
 
