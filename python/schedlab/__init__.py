@@ -427,8 +427,8 @@ def _toml_value(value, key, objects=None):
     if isinstance(value, (Predictor, Scheduler)):
         kind = "predictors" if isinstance(value, Predictor) else "schedulers"
         if objects is None or key not in (kind, f"include.{kind[:-1]}", f"exclude.{kind[:-1]}"):
-            raise TypeError(f"sweep spec: {key}: a Python {type(value).__mro__[1].__name__} ({type(value).__name__}) "
-                            f"goes in the list of {kind}")
+            raise TypeError(f"sweep spec: {key}: a Python {'Predictor' if kind == 'predictors' else 'Scheduler'} "
+                            f"({type(value).__name__}) goes in the list of {kind}")
         name = _plugin_name(value, Predictor if kind == "predictors" else Scheduler)
         if key.startswith("exclude."):  # matched by its name; not run
             return json.dumps(name, ensure_ascii=False)
