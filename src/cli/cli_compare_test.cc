@@ -42,7 +42,9 @@ TEST(CompareCliTest, TextJsonAndCsv) {
   const auto repeated = run_cli({"compare", log, "-s", "fcfs", "--schedulers", "[conservative:check=1]", "--period", "100"});
   ASSERT_EQ(repeated.exit_code, 0) << repeated.err;
   EXPECT_NE(repeated.out.find("fcfs vs conservative:check=1: fcfs wins 0"), std::string::npos) << repeated.out;
-  EXPECT_NE(run_cli({"compare", log, "-s", "fcfs,easy", "--period", "2d"}).out.find(" periods of 2d\n"),
+  EXPECT_NE(run_cli({"compare", log, "-s", "fcfs,easy", "--period", "2d"}).out.find(", 1 period of 2d\n"),
+            std::string::npos);  // it said "1 periods"
+  EXPECT_NE(run_cli({"compare", log, "-s", "fcfs,easy", "--period", "100"}).out.find(" periods of 1m40s\n"),
             std::string::npos);
   const std::string csv = dir.file("periods.csv");
   const auto json = run_cli({"compare", log, "-s", "fcfs,[easy]", "--period", "100s", "--json", "--csv", csv,
