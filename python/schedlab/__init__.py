@@ -480,7 +480,7 @@ def sweep(spec, threads=0, output=None):
     In a dict, the lists of schedulers and predictors may hold schedlab.Scheduler and schedlab.Predictor instances
     beside specs: each run works on a copy, the rows name it by its name (which must differ from the built-in
     ones), and a resumed output takes rows of that name as its runs: give your plug-in a new name when its code
-    changes."""
+    changes. Such a sweep runs on one thread unless `threads` says otherwise (the plug-ins' calls take the GIL)."""
     objects = {"schedulers": {}, "predictors": {}}
     if isinstance(spec, dict):
         spec = _spec_text(spec, objects)
@@ -491,17 +491,19 @@ def sweep(spec, threads=0, output=None):
         os.path.exists(spec) or ("\n" not in spec and "=" not in spec and spec.strip() != "")))
     path = _path(spec) if is_path else ""
     plugins = (objects["schedulers"], {name: _predictor(p, "")[1] for name, p in objects["predictors"].items()})
+    threads = _whole(threads, "threads", 32)
+    if threads == 0 and (objects["schedulers"] or objects["predictors"]):
+        threads = 1  # every call into a plug-in takes the GIL: more threads only contend for it (docs/python.md)
     if output is not None:
         output = _path(output)
         if output in ("-", b"-"):  # the rows are the DataFrame returned; the library would print them
             raise ValueError("output='-': the sweep's rows are the DataFrame returned; output=None writes no file")
         jsonl = os.fsdecode(output).endswith(".jsonl")
-        *_, log_warnings = _core.sweep_to_file("" if path else spec, path, _whole(threads, "threads", 32), output,
-                                               jsonl, *plugins)
+        *_, log_warnings = _core.sweep_to_file("" if path else spec, path, threads, output, jsonl, *plugins)
         for w in log_warnings:
             _warn(w)
         return _read_sweep_output(output, jsonl)
-    csv, log_warnings = _core.sweep("" if path else spec, path, _whole(threads, "threads", 32), *plugins)
+    csv, log_warnings = _core.sweep("" if path else spec, path, threads, *plugins)
     for w in log_warnings:
         _warn(w)
     return _read_sweep_output(io.BytesIO(csv), False)
