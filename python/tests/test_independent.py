@@ -576,3 +576,53 @@ def test_fcfs_equals_an_independent_simulation(path):
         free -= size
         heapq.heappush(running, (now + runtime, size))
     assert (j.start.to_numpy() == np.array([want[i] for i in j.job_id])).all()
+
+
+@pytest.mark.parametrize("path", logs(), ids=os.path.basename)
+def test_profiler_fit_equals_an_independent_weighted_least_squares(tmp_path, path):
+    """The profiler's execution-time function (predict/profiler.h) at the system level and, where the log names
+    executables, for its busiest one, against NumPy: jobs with a runtime >= 0 and a size > 0 (not partial lines);
+    processor buckets ceil(log2 p); per bucket the mean runtime, the mean size and the variance of the mean s²/n (a
+    one-job bucket takes the pooled within-bucket variance, every s² at least 1 s²); T(p) = a/p + b + c p by
+    weighted least squares, and the standard error of T(p) from (X'V^-1 X)^-1."""
+    db = tmp_path / "p.db"
+    schedlab.profiler_ingest(db, path)
+    df, _ = schedlab.read_swf(path)
+    size = np.where(df.requested_procs > 0, df.requested_procs, df.allocated_procs)
+    d = df.assign(size=size, runtime=whole(df.run_time).astype(float))
+    d = d[(d.runtime >= 0) & (d["size"] > 0) & ~d.status.isin([2, 3, 4])]
+    d = d.assign(bucket=np.ceil(np.log2(d["size"])).astype(int))
+    levels = [(-1, d)]
+    fitted = d[d.executable >= 0].groupby("executable").bucket.nunique()
+    if (fitted >= 3).any():  # the busiest executable run at three or more bucket sizes (a fit needs three)
+        counts = d[d.executable.isin(fitted[fitted >= 3].index)].executable.value_counts()
+        levels.append((int(counts.index[0]), d[d.executable == counts.index[0]]))
+    for executable, jobs in levels:
+        g = jobs.groupby("bucket")
+        n, y, pbar, s2 = g.size(), g.runtime.mean(), g["size"].mean(), g.runtime.var(ddof=1)
+        pooled = ((n - 1) * s2.fillna(0)).sum() / (n - 1).sum()
+        s2 = np.maximum(s2.where(n > 1, pooled), 1.0)
+        x = np.column_stack([1 / pbar, np.ones(len(n)), pbar])
+        w = n / s2
+        cov = np.linalg.inv(x.T @ (x * w.to_numpy()[:, None]))
+        coef = cov @ (x.T @ (w * y).to_numpy())
+        fits = 0
+        for procs in (1, 8, 64, 256):
+            got = schedlab.profiler_query(db, user=-1, executable=executable, procs=procs)
+            x0 = np.array([1 / procs, 1, procs])
+            if x0 @ coef > 0:  # a fit not positive at p is not used: the bucket's mean, or the next level
+                fits += 1
+                assert got["method"] == "fit" and got["level"] == ("system" if executable < 0 else "exe"), got
+                assert [got["function"][k] for k in "abc"] == pytest.approx(list(coef), rel=1e-6)
+                assert got["estimate"] == pytest.approx(x0 @ coef, rel=1e-9)
+                assert got["std_error"] == pytest.approx(np.sqrt(x0 @ cov @ x0), rel=1e-6)
+                assert got["samples"] == len(jobs)
+            elif executable < 0:  # the last level: the bucket's mean when it has two jobs, else nothing
+                b = int(np.ceil(np.log2(procs)))
+                if n.get(b, 0) >= 2:
+                    assert got["method"] == "bucket_mean" and got["samples"] == n[b], got
+                    assert got["estimate"] == pytest.approx(y[b], rel=1e-9)
+                    assert got["std_error"] == pytest.approx(np.sqrt(g.runtime.var(ddof=1)[b] / n[b]), rel=1e-9)
+                else:
+                    assert got == {"ok": False}
+        assert fits > 0
