@@ -8,18 +8,27 @@
 namespace schedlab::predict {
 
 UserHistoryPredictor::Entry* UserHistoryPredictor::entry(JobId id) {
-  if (id < 0 || static_cast<size_t>(id) >= entries_.size()) return nullptr;
-  Entry& e = entries_[static_cast<size_t>(id)];
-  return e.user >= 0 ? &e : nullptr;
+  if (id < 0 || static_cast<size_t>(id) >= slot_.size()) return nullptr;
+  const int32_t s = slot_[static_cast<size_t>(id)];
+  return s >= 0 ? &slots_[static_cast<size_t>(s)] : nullptr;
 }
 
 int64_t UserHistoryPredictor::on_arrival(int64_t now, const Job& job, Updates& /*updates*/) {
   if (job.id < 0) throw std::invalid_argument("history predictors need job ids");
   const auto idx = static_cast<size_t>(job.id);
-  if (idx >= entries_.size()) entries_.resize(std::max(idx + 1, entries_.size() * 2));
+  if (idx >= slot_.size()) slot_.resize(std::max(idx + 1, slot_.size() * 2), -1);
   const auto [it, fresh] = user_index_.emplace(job.user, static_cast<int32_t>(active_.size()));
   if (fresh) active_.emplace_back();
-  Entry& e = entries_[idx];
+  if (slot_[idx] < 0) {
+    if (free_slots_.empty()) {
+      slot_[idx] = static_cast<int32_t>(slots_.size());
+      slots_.emplace_back();
+    } else {
+      slot_[idx] = free_slots_.back();
+      free_slots_.pop_back();
+    }
+  }
+  Entry& e = slots_[static_cast<size_t>(slot_[idx])];
   e = Entry{};
   e.job = SeenJob{job.id, job.procs, job.executable, job.submit, job.estimate};
   e.user = it->second;
@@ -44,13 +53,16 @@ void UserHistoryPredictor::on_termination(int64_t now, const Job& job, int64_t s
   auto& list = active_[static_cast<size_t>(e->user)];
   const JobId moved = list.back();
   list[static_cast<size_t>(e->pos)] = moved;
-  entries_[static_cast<size_t>(moved)].pos = e->pos;
+  entry(moved)->pos = e->pos;
   list.pop_back();
   e->pos = -1;
   record(now, *e, now - start);
+  // Its slot is free for the next arrival (the entry is not read again: a terminated job gets no event).
+  free_slots_.push_back(slot_[static_cast<size_t>(job.id)]);
+  slot_[static_cast<size_t>(job.id)] = -1;
   if (!propagate_) return;
   for (const JobId id : list) {
-    Entry& other = entries_[static_cast<size_t>(id)];
+    Entry& other = *entry(id);
     if (other.missed || (other.start >= 0 && !propagate_running_)) continue;
     const int64_t p = std::max<int64_t>(0, predict(other));
     if (p == other.prediction) continue;
