@@ -31,7 +31,8 @@ __all__ = ["read_swf", "read_log", "read_sacct", "write_swf", "filter_log", "sta
            "sweep_collect", "schedulers", "predictors", "locality", "temporal", "runs", "flurries", "sessions",
            "predict", "compare", "generate_estimates", "generate_locality", "generate_talby", "diversity", "categorize",
            "estimate_bins", "fit_estimates", "compare_estimates", "scramble", "profiler_ingest", "profiler_query",
-           "profiler_compare", "generate_profiler_experiment", "distance", "report", "report_sweep", "FIELDS"]
+           "profiler_compare", "generate_profiler_experiment", "distance", "report", "report_sweep", "show_progress",
+           "FIELDS"]
 
 FIELDS = list(_core.field_names())
 __version__ = _core.version  # the library's, as `schedlab --version` prints it
@@ -174,6 +175,19 @@ def read_swf(path):
     df.attrs["swf_header"], so the DataFrame can be written or simulated as it is."""
     df = _frame(_warn_header_problems(_core.read_log(_path(path))))
     return df, df.attrs["swf_header"]
+
+
+def show_progress(on=True, after=2.0):
+    """The progress of long calls on sys.stderr, as the CLI shows it (on by default): `simulate`, `compare`,
+    `report`, `predict`, `sweep`, `temporal`, the bootstraps of `locality` and `diversity`, and `sessions`'
+    k-means. Nothing for a call shorter than `after` seconds; then a line every 10 s ("schedlab sweep: 12/40 runs
+    (30%), 21 s, about 49 s left"), or one redrawn in place and erased at the end when sys.stderr is a terminal."""
+    if not isinstance(on, bool):
+        raise TypeError(f"on must be True or False, not {type(on).__name__} {on!r}")
+    after = float(after)
+    if not after >= 0 or after == float("inf"):
+        raise ValueError(f"after must be a number of seconds >= 0, not {after!r}")
+    _core.set_progress(on, after)
 
 
 def read_log(path):

@@ -1,6 +1,7 @@
 """Runtime predictors written in Python (schedlab.Predictor): run as the built-in ones with the same rule, their
 updates applied as hand-computed, their mistakes named (pytest; PythonTests in CTest)."""
 import os
+import re
 import threading
 
 import pandas as pd
@@ -302,3 +303,24 @@ def test_a_sweep_runs_python_plugins_beside_the_builtin_ones(tmp_path):
     with pytest.raises(TypeError, match=r"sweep spec: schedulers: a Python Predictor \(Last2\) goes in the list of "
                                         r"predictors"):
         schedlab.sweep({**spec, "schedulers": [Last2()]})
+
+
+def test_long_calls_show_progress_on_sys_stderr(capsys):
+    """As the CLI shows it, on sys.stderr (where a notebook shows it; the C stderr of the library is not): a sweep's
+    runs, here after 0 s instead of 2. show_progress(False) silences it. (A long call said nothing at all.)"""
+    spec = {"logs": [KTH], "schedulers": ["easy"], "predictors": [Last2()], "corrections": ["tsafrir"],
+            "loads": [0.6, 0.7]}
+    try:
+        schedlab.show_progress(after=0)
+        schedlab.sweep(spec)
+        err = capsys.readouterr().err
+        assert re.search(r"^schedlab sweep: [12]/2 runs done, [0-9.]+ runs/s, ETA \w+$", err, re.M), err
+        schedlab.show_progress(False)
+        schedlab.sweep(spec)
+        assert "schedlab sweep" not in capsys.readouterr().err
+        with pytest.raises(ValueError, match="after must be a number of seconds >= 0"):
+            schedlab.show_progress(after=-1)
+        with pytest.raises(TypeError, match="on must be True or False"):
+            schedlab.show_progress("yes")
+    finally:
+        schedlab.show_progress()

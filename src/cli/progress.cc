@@ -12,14 +12,6 @@
 
 namespace schedlab::cli {
 
-std::string duration_text(double s) {
-  if (!(s >= 0) || s > 1e7) return "?";
-  const auto t = static_cast<int64_t>(s + 0.5);
-  return t >= 3600 ? fmt::format("{}h{:02}m", t / 3600, t / 60 % 60)
-         : t >= 60 ? fmt::format("{}m{:02}s", t / 60, t % 60)
-                   : fmt::format("{}s", t);
-}
-
 Progress::Progress(std::string what, std::string unit, double quiet_seconds, bool keep)
     : what_(std::move(what)),
       unit_(std::move(unit)),
@@ -66,19 +58,11 @@ void Progress::finish() {
 
 void Progress::print(bool end) {
   const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-  const double rate = elapsed > 0 ? static_cast<double>(done_) / elapsed : 0;
-  const double eta = rate > 0 ? static_cast<double>(total_ - done_) / rate : -1;
-  const std::string counts = fmt::format("{}/{} {} done", group_thousands(static_cast<int64_t>(done_)),
-                                         group_thousands(static_cast<int64_t>(total_)), unit_);
-  const std::string per_second = fmt::format("{:.{}f} {}/s", rate, rate >= 100 ? 0 : 1, unit_);
   if (tty_) {
-    const int width = 30;
-    const int filled = total_ ? static_cast<int>(width * done_ / total_) : width;
-    fmt::print(stderr, "\r{}: [{}{}] {}, ETA {}   ", what_, std::string(static_cast<size_t>(filled), '#'),
-               std::string(static_cast<size_t>(width - filled), '.'), counts, duration_text(eta));
+    fmt::print(stderr, "\r{}   ", base::progress_text(what_, unit_, done_, total_, elapsed, true));
     if (end) fmt::print(stderr, "\n");
   } else {
-    fmt::print(stderr, "{}: {}, {}, ETA {}\n", what_, counts, per_second, duration_text(eta));
+    fmt::print(stderr, "{}\n", base::progress_text(what_, unit_, done_, total_, elapsed, false));
   }
   std::fflush(stderr);
   shown_ = true;

@@ -9,6 +9,8 @@
 #include <mutex>
 #include <string>
 
+#include "schedlab/base/progress_text.h"
+
 namespace schedlab::cli {
 
 class Progress {
@@ -38,7 +40,6 @@ class Progress {
   void print(bool end);
 };
 
-// "1h02m", "3m05s", "42s"; "?" when unknown.
-std::string duration_text(double seconds);
+using base::duration_text;  // "1h02m", "3m05s", "42s"
 
 }  // namespace schedlab::cli

@@ -8,18 +8,6 @@
 
 namespace schedlab::cli {
 
-std::string group_thousands(int64_t n) {
-  const uint64_t magnitude = n < 0 ? 0 - static_cast<uint64_t>(n) : static_cast<uint64_t>(n);
-  const std::string digits = std::to_string(magnitude);
-  std::string out;
-  const size_t len = digits.size();
-  for (size_t i = 0; i < len; ++i) {
-    if (i > 0 && (len - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return n < 0 ? "-" + out : out;
-}
-
 int64_t parse_int_option(std::string_view option, std::string_view text, int64_t min_value, int64_t max_value) {
   int64_t value = 0;
   const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);

@@ -7,6 +7,8 @@
 #include <string>
 #include <string_view>
 
+#include "schedlab/base/progress_text.h"
+
 namespace schedlab::cli {
 
 // The help of every log argument (swf::read_swf_or_csv reads either format, by name).
@@ -20,8 +22,7 @@ inline constexpr const char* kLogOutputHelp =
 // An output path as messages name it: "-" is "standard output".
 inline std::string output_name(const std::string& path) { return path == "-" ? "standard output" : path; }
 
-// 28489 -> "28,489" (negative numbers keep their sign).
-std::string group_thousands(int64_t n);
+using base::group_thousands;  // 28489 -> "28,489"
 
 // Parses a whole decimal integer option value; throws std::invalid_argument naming `option` otherwise.
 int64_t parse_int_option(std::string_view option, std::string_view text, int64_t min_value, int64_t max_value);

@@ -44,6 +44,7 @@
 #include "schedlab/analysis/categories.h"
 #include "schedlab/analysis/diversity.h"
 #include "schedlab/base/json_text.h"
+#include "schedlab/base/progress_text.h"
 #include "schedlab/base/version.h"
 #include "schedlab/experiments/categorize_report.h"
 #include "schedlab/experiments/compare.h"
@@ -114,12 +115,79 @@ void set_error(PyObject* type, const char* message) {
   Py_DECREF(text);
 }
 
-// Runs `work` (without the GIL) on a thread of its own while this one looks for a signal every 0.1 s: Ctrl-C
-// sets `stop`, the work ends after the runs under way, and KeyboardInterrupt is raised. Without it a sweep went on
-// to its last run, however many hours away, and only then raised it (and a sweep to a file had written every
-// row). Only Python's main thread sees signals; elsewhere this just waits.
+// What a long call is doing: Ctrl-C's flag, and the progress its work reports (done of total units), which the
+// waiting thread shows on sys.stderr (schedlab.show_progress).
+struct Control {
+  Control(const char* what_, const char* unit_) : what(what_), unit(unit_) {}
+  std::atomic<bool> stop{false};
+  std::atomic<size_t> done{0}, total{0};
+  const char* what;
+  const char* unit;
+};
+
+// schedlab.show_progress(on, after): as the CLI, nothing for a call shorter than `after` seconds, then a line every
+// 10 s, or one redrawn in place five times a second when sys.stderr is a terminal.
+struct ProgressSettings {
+  bool on = true;
+  double after = 2.0;
+};
+ProgressSettings& progress_settings() {
+  static ProgressSettings settings;
+  return settings;
+}
+
+// The progress line of `c` on sys.stderr (the GIL held). `tty`: redrawn in place.
+class ProgressLine {
+ public:
+  explicit ProgressLine(const Control& c) : c_(c), start_(std::chrono::steady_clock::now()) {}
+  void tick() {
+    const ProgressSettings& ps = progress_settings();
+    const size_t total = c_.total, done = c_.done;
+    const auto now = std::chrono::steady_clock::now();
+    const double elapsed = std::chrono::duration<double>(now - start_).count();
+    if (!ps.on || total == 0 || elapsed < ps.after) return;
+    if (!shown_) tty_ = is_tty();
+    if (shown_ && std::chrono::duration<double>(now - last_).count() < (tty_ ? 0.2 : 10.0)) return;
+    const std::string text =
+        base::progress_text(fmt::format("schedlab {}", c_.what), c_.unit, done, total, elapsed, tty_);
+    write(tty_ ? fmt::format("\r{:<{}}", text, width_) : text + "\n");
+    width_ = std::max(width_, text.size());
+    shown_ = true;
+    last_ = now;
+  }
+  // A line redrawn in place is erased at the end (the result follows it).
+  void finish() {
+    if (shown_ && tty_) write(fmt::format("\r{:<{}}\r", "", width_));
+  }
+
+ private:
+  static bool is_tty() {
+    try {
+      return py::module_::import("sys").attr("stderr").attr("isatty")().cast<bool>();
+    } catch (const std::exception&) {
+      return false;
+    }
+  }
+  static void write(const std::string& text) {
+    try {
+      const py::object err = py::module_::import("sys").attr("stderr");
+      err.attr("write")(text);
+      err.attr("flush")();
+    } catch (py::error_already_set&) {  // no stderr to write to (None): no progress
+    }
+  }
+  const Control& c_;
+  std::chrono::steady_clock::time_point start_, last_;
+  bool shown_ = false, tty_ = false;
+  size_t width_ = 0;
+};
+
+// Runs `work` (without the GIL) on a thread of its own while this one looks for a signal every 0.1 s and shows the
+// progress: Ctrl-C sets `stop`, the work ends after the runs under way, and KeyboardInterrupt is raised. Without it
+// a sweep went on to its last run, however many hours away, and only then raised it (and a sweep to a file had
+// written every row). Only Python's main thread sees signals; elsewhere this just waits.
 template <class Work>
-void interruptible(std::atomic<bool>& stop, Work&& work) {
+void interruptible(Control& control, Work&& work) {
   std::mutex mu;
   std::condition_variable cv;
   bool done = false;
@@ -135,6 +203,7 @@ void interruptible(std::atomic<bool>& stop, Work&& work) {
     cv.notify_all();
   });
   bool interrupted = false;
+  ProgressLine line(control);
   for (;;) {
     {
       py::gil_scoped_release release;
@@ -143,22 +212,31 @@ void interruptible(std::atomic<bool>& stop, Work&& work) {
     }
     if (!interrupted && PyErr_CheckSignals() != 0) {  // the handler's exception (KeyboardInterrupt) is now set
       interrupted = true;
-      stop = true;
+      control.stop = true;
     }
+    if (!interrupted) line.tick();
   }
   worker.join();
-  if (interrupted) throw py::error_already_set();
+  if (interrupted) {
+    py::error_already_set e;  // takes KeyboardInterrupt out of the way of the progress line's write
+    line.finish();
+    throw e;
+  }
+  line.finish();
   if (error) std::rethrow_exception(error);
 }
 
-// A simulation's progress hook that ends it once `stop` is set (the engine calls it every 0.2 s at most; the
-// exception unwinds the run, and interruptible raises KeyboardInterrupt in its place).
+// A long computation's progress hook: it records the progress, and ends the computation once `stop` is set (the
+// engine calls it every 0.2 s at most; the exception unwinds the run, and interruptible raises KeyboardInterrupt
+// in its place).
 struct Interrupted : std::exception {
   const char* what() const noexcept override { return "interrupted"; }
 };
-std::function<void(size_t, size_t)> stop_hook(const std::atomic<bool>& stop) {
-  return [&stop](size_t, size_t) {
-    if (stop) throw Interrupted();
+std::function<void(size_t, size_t)> stop_hook(Control& control) {
+  return [&control](size_t done, size_t total) {
+    control.done = done;
+    control.total = total;
+    if (control.stop) throw Interrupted();
   };
 }
 
@@ -313,7 +391,7 @@ py::tuple simulate(const LogPtr& log, const std::string& scheduler, const std::s
   spec.sim.check = check;
   nlohmann::json metrics;
   std::string jobs;
-  std::atomic<bool> stop{false};
+  Control stop("simulate", "jobs");
   spec.sim.progress = stop_hook(stop);  // Ctrl-C
   interruptible(stop, [&] {
     const experiments::PreparedSimulation prepared = experiments::prepare_simulation(spec);
@@ -571,7 +649,7 @@ py::object locality(const LogPtr& log, const std::string& attribute, int64_t sli
   lo.shift = shift;
   lo.expected = expected_counts(expected);
   nlohmann::ordered_json j;
-  std::atomic<bool> stop{false};
+  Control stop("locality: bootstrap", "rounds");
   lo.progress = stop_hook(stop);  // Ctrl-C ends the bootstrap
   interruptible(stop, [&] {
     const auto series = analysis::attribute_series(log->records, attr);
@@ -590,7 +668,7 @@ py::tuple predict_replay(const LogPtr& log, const std::string& predictor, const 
                                   : predict::make_predictor(predictor, config);
   nlohmann::json j;
   std::optional<std::string> csv;
-  std::atomic<bool> stop{false};
+  Control stop("predict", "jobs");
   interruptible(stop, [&] {  // Ctrl-C ends the replay within 0.2 s
     const auto r = experiments::replay_log(*log, *p, {procs, extend_estimates, warmup_fraction, stop_hook(stop)});
     j = experiments::to_json(r);
@@ -639,7 +717,7 @@ py::object compare(const LogPtr& log, const std::vector<std::string>& schedulers
   spec.baseline = baseline;
   spec.threads = threads;
   nlohmann::json j;
-  std::atomic<bool> stop{false};
+  Control stop("compare", "jobs");  // summed over the schedulers
   spec.sim.progress = stop_hook(stop);  // Ctrl-C
   naming_none_returns(py_schedulers, [&] {
     interruptible(stop, [&] { j = experiments::to_json(experiments::run_compare(spec, *log)); });
@@ -688,10 +766,11 @@ py::tuple sweep(const std::string& text, const std::string& name, int threads,
   const auto runs = experiments::expand_sweep(spec);
   std::string csv = experiments::sweep_csv_header();
   std::vector<std::string> warnings;
-  std::atomic<bool> stop{false};
+  Control stop("sweep", "runs");
   experiments::SweepOptions o;
   o.threads = threads;
-  o.stop = &stop;
+  o.stop = &stop.stop;
+  o.progress = [&stop](size_t done, size_t total) { stop.done = done, stop.total = total; };
   o.on_row = [&](const experiments::SweepRow& r) { csv += experiments::sweep_csv_line(r); };
   o.on_warning = [&](const std::string& w) { warnings.push_back(w); };
   interruptible(stop, [&] { experiments::run_sweep(spec, runs, o); });
@@ -707,10 +786,11 @@ py::tuple sweep_to_file(const std::string& text, const std::string& name, int th
   const auto runs = experiments::expand_sweep(spec);
   experiments::SweepSummary sum;
   std::vector<std::string> warnings;
-  std::atomic<bool> stop{false};
+  Control stop("sweep", "runs");
   experiments::SweepOptions o;
   o.threads = threads;
-  o.stop = &stop;  // interrupted: the rows written are whole, and the same call resumes
+  o.stop = &stop.stop;  // interrupted: the rows written are whole, and the same call resumes
+  o.progress = [&stop](size_t done, size_t total) { stop.done = done, stop.total = total; };
   o.on_warning = [&](const std::string& w) { warnings.push_back(w); };
   interruptible(stop, [&] { sum = experiments::run_sweep_to_file(spec, runs, output, jsonl, o); });
   warn_of_none_returns(spec, warnings);
@@ -755,6 +835,12 @@ PYBIND11_MODULE(_core, m) {
         py::arg("procs"), py::arg("load"), py::arg("arrival_scale"), py::arg("kill_at_estimate"),
         py::arg("extend_estimates"), py::arg("warmup_fraction"), py::arg("bsld_tau"), py::arg("seed"),
         py::arg("check"));
+  m.def(
+      "set_progress",
+      [](bool on, double after) {
+        progress_settings() = ProgressSettings{on, after};
+      },
+      py::arg("on"), py::arg("after"));
   m.def("sweep", &sweep, py::arg("text"), py::arg("path"), py::arg("threads"), py::arg("schedulers"),
         py::arg("predictors"));
   m.def("simulate_python", &simulate_python, py::arg("log"), py::arg("scheduler"), py::arg("name"),
@@ -774,7 +860,7 @@ PYBIND11_MODULE(_core, m) {
         py::arg("rounds"), py::arg("seed"), py::arg("threads"), py::arg("shift"), py::arg("expected"));
   m.def("temporal", [](const LogPtr& l, bool hurst) {
     nlohmann::ordered_json j;
-    std::atomic<bool> stop{false};
+    Control stop("temporal", "steps");
     interruptible(stop, [&] {  // Ctrl-C ends it after the step under way (seconds only for a span of decades)
       j = experiments::to_json(analysis::temporal(l->records, hurst, stop_hook(stop)), hurst);
     });
@@ -812,8 +898,11 @@ PYBIND11_MODULE(_core, m) {
     for (size_t i = 0; i < logs.size(); ++i) pooled.emplace_back(names.at(i), *logs[i]);
     nlohmann::ordered_json j;
     std::optional<std::string> session_csv, user_csv;
-    std::atomic<bool> stop{false};
-    so.classify_options.after_restart = [hook = stop_hook(stop)] { hook(0, 0); };  // Ctrl-C ends the k-means
+    Control stop("sessions: k-means", "restarts");  // two clusterings (sessions, then users) of `restarts` each
+    size_t restarts_done = 0;
+    so.classify_options.after_restart = [hook = stop_hook(stop), &restarts_done, restarts] {
+      hook(++restarts_done, 2 * static_cast<size_t>(restarts));  // Ctrl-C ends the k-means
+    };
     interruptible(stop, [&] {
       const experiments::SessionStudy st = experiments::run_session_study(std::move(pooled), so);
       j = experiments::to_json(st);
@@ -918,7 +1007,7 @@ PYBIND11_MODULE(_core, m) {
     ro.correction = correction;
     ro.procs = procs;
     ro.threads = threads;
-    std::atomic<bool> stop{false};
+    Control stop("report: schedules", "jobs");  // summed over the schedulers
     ro.progress = stop_hook(stop);  // Ctrl-C
     std::vector<std::string> warnings;  // the CLI's on standard error: the module issues them as Python warnings
     naming_none_returns(py_schedulers, [&] {
@@ -974,7 +1063,7 @@ PYBIND11_MODULE(_core, m) {
     d.threads = threads;
     analysis::check_bins_and_rounds(d.bins, d.rounds);  // before the logs are prepared
     nlohmann::ordered_json j;
-    std::atomic<bool> stop{false};
+    Control stop("diversity: baseline", "rounds");
     d.progress = stop_hook(stop);  // Ctrl-C ends the baseline
     interruptible(stop, [&] {
       std::vector<experiments::DiversityLog> dl;
