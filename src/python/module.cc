@@ -440,15 +440,7 @@ class PyScheduler : public sim::Scheduler {
   // runs of one instance each other's.
   std::unique_ptr<Scheduler> clone() const override {
     py::gil_scoped_acquire gil;
-    py::object own;
-    try {
-      own = py::module_::import("copy").attr("deepcopy")(obj_);
-    } catch (py::error_already_set& e) {
-      throw py::value_error(fmt::format("scheduler {}: each simulation runs a copy of it (copy.deepcopy), and it "
-                                        "cannot be copied: {} (define __deepcopy__ to say how)",
-                                        name_, e.what()));
-    }
-    auto copy = std::make_unique<PyScheduler>(std::move(own), name_);
+    auto copy = std::make_unique<PyScheduler>(python::deep_copy(obj_, "scheduler", name_), name_);
     copy->returns_ = returns_;  // the None returns are counted over every copy
     return copy;
   }

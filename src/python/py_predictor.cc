@@ -32,17 +32,19 @@ PyPredictor::~PyPredictor() {
   job_type_ = py::object();
 }
 
+py::object deep_copy(const py::object& obj, std::string_view kind, std::string_view name) {
+  try {
+    return py::module_::import("copy").attr("deepcopy")(obj);
+  } catch (py::error_already_set& e) {
+    throw py::value_error(fmt::format("{} {}: each simulation runs a copy of it (copy.deepcopy), and it cannot be "
+                                      "copied: {} (define __deepcopy__ to say how)",
+                                      kind, name, e.what()));
+  }
+}
+
 std::unique_ptr<predict::Predictor> PyPredictor::clone() const {
   py::gil_scoped_acquire gil;
-  py::object copy;
-  try {
-    copy = py::module_::import("copy").attr("deepcopy")(obj_);
-  } catch (py::error_already_set& e) {
-    throw py::value_error(fmt::format("predictor {}: each simulation runs a copy of it (copy.deepcopy), and it cannot "
-                                      "be copied: {} (define __deepcopy__ to say how)",
-                                      name_, e.what()));
-  }
-  auto p = std::make_unique<PyPredictor>(std::move(copy), name_, job_type_);
+  auto p = std::make_unique<PyPredictor>(deep_copy(obj_, "predictor", name_), name_, job_type_);
   p->set_label(std::string(label()));
   return p;
 }

@@ -17,6 +17,10 @@
 
 namespace schedlab::python {
 
+// The copy of a plug-in each simulation runs (copy.deepcopy; the GIL held): `kind` and `name` ("predictor",
+// "Last2") name an object that cannot be copied in the ValueError.
+pybind11::object deep_copy(const pybind11::object& obj, std::string_view kind, std::string_view name);
+
 class PyPredictor final : public predict::Predictor {
  public:
   // `obj`: the schedlab.Predictor instance; `name`: what results call it; `job_type`: schedlab.Job.
