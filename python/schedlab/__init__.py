@@ -502,7 +502,7 @@ def sweep(spec, threads=0, output=None):
     In a dict, the lists of schedulers and predictors may hold schedlab.Scheduler and schedlab.Predictor instances
     beside specs: each run works on a copy, the rows name it by its name (which must differ from the built-in
     ones), and a resumed output takes rows of that name as its runs: give your plug-in a new name when its code
-    changes. Such a sweep runs on one thread unless `threads` says otherwise (the plug-ins' calls take the GIL)."""
+    changes. Such a sweep runs on one thread unless `threads` is 1 or more (the plug-ins' calls take the GIL)."""
     objects = {"schedulers": {}, "predictors": {}}
     if isinstance(spec, dict):
         spec = _spec_text(spec, objects)
