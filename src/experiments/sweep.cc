@@ -294,8 +294,11 @@ SimulationSpec policy_spec(const SweepSpec& s, const std::string& scheduler, con
 
 // The caller's objects are named apart from the built-in policies: a row names its run by that name alone.
 void check_object_names(const SweepSpec& s) {
-  for (const auto& [name, object] : s.scheduler_objects) {
-    if (!object) throw SweepError(fmt::format("{}: scheduler '{}' has no object", s.name, name));
+  // Plain loops over the pairs, not structured bindings: the lambdas below compare with the name (clang 14 cannot
+  // capture a binding).
+  for (const auto& entry : s.scheduler_objects) {
+    const std::string& name = entry.first;
+    if (!entry.second) throw SweepError(fmt::format("{}: scheduler '{}' has no object", s.name, name));
     const auto& known = sim::schedulers();
     if (sim::find_preset(name) ||
         std::any_of(known.begin(), known.end(), [&](const sim::SchedulerEntry& e) { return e.name == name; }))
@@ -303,8 +306,9 @@ void check_object_names(const SweepSpec& s) {
                                    "too; give yours another name (rows name a run by it)",
                                    s.name, base::excerpt(name)));
   }
-  for (const auto& [name, object] : s.predictor_objects) {
-    if (!object) throw SweepError(fmt::format("{}: predictor '{}' has no object", s.name, name));
+  for (const auto& entry : s.predictor_objects) {
+    const std::string& name = entry.first;
+    if (!entry.second) throw SweepError(fmt::format("{}: predictor '{}' has no object", s.name, name));
     const auto& known = predict::predictors();
     if (std::any_of(known.begin(), known.end(), [&](const predict::PredictorEntry& e) { return e.name == name; }))
       throw SweepError(fmt::format("{}: predictors: '{}' names a built-in predictor, and a predictor of your own "
