@@ -26,8 +26,8 @@ import pandas as pd
 
 from . import _core
 
-__all__ = ["read_swf", "read_log", "read_sacct", "write_swf", "filter_log", "stats", "simulate", "Result", "Scheduler", "Predictor",
-           "Job", "sweep",
+__all__ = ["read_swf", "read_log", "read_sacct", "write_swf", "filter_log", "stats", "simulate", "Result",
+           "Scheduler", "Predictor", "Job", "sweep",
            "sweep_collect", "schedulers", "predictors", "locality", "temporal", "runs", "flurries", "sessions",
            "predict", "compare", "generate_estimates", "generate_locality", "generate_talby", "diversity", "categorize",
            "estimate_bins", "fit_estimates", "compare_estimates", "scramble", "profiler_ingest", "profiler_query",
@@ -181,7 +181,7 @@ def show_progress(on=True, after=2.0):
     """The progress of long calls on sys.stderr, as the CLI shows it (on by default): `simulate`, `compare`,
     `report`, `predict`, `sweep`, `temporal`, the bootstraps of `locality` and `diversity`, and `sessions`'
     k-means. Nothing for a call shorter than `after` seconds; then a line every 10 s ("schedlab sweep: 12/40 runs
-    (30%), 21 s, about 49 s left"), or one redrawn in place and erased at the end when sys.stderr is a terminal."""
+    done, 0.6 runs/s, ETA 47s"), or a bar redrawn in place and erased at the end when sys.stderr is a terminal."""
     if not isinstance(on, bool):
         raise TypeError(f"on must be True or False, not {type(on).__name__} {on!r}")
     after = float(after)
@@ -192,8 +192,7 @@ def show_progress(on=True, after=2.0):
 
 def read_log(path):
     """Read a log into the library once, for many calls (every function that takes a log takes it): no DataFrame
-    is built, and each call then starts from the records in memory. It was reachable only as the private
-    schedlab._log(path)."""
+    is built, and each call then starts from the records in memory."""
     if not isinstance(path, (str, os.PathLike)):
         raise TypeError(f"read_log takes a path, not {type(path).__name__} (a DataFrame is a log as it is)")
     return _log(path)
@@ -412,6 +411,12 @@ def _threads(threads, python_runs):
     return 1 if threads == 0 and python_runs >= 2 else threads
 
 
+def _python_runs(scheduler_objects, predictor_object):
+    """How many of a compare's or a report's simulations call Python: all of them with a Python predictor (each
+    scheduler runs a copy), else one per Python scheduler."""
+    return len(scheduler_objects) if predictor_object is not None else sum(o is not None for o in scheduler_objects)
+
+
 def simulate(log, scheduler="easy", predictor="", procs=None, load=None, *, correction="", arrival_scale=1.0,
              kill_at_estimate=False, extend_estimates=False, warmup_fraction=0.0, bsld_tau=10, seed=0, check=False):
     """Simulate a scheduler on a log, as `schedlab simulate`: the options are named as its flags
@@ -513,8 +518,11 @@ def sweep(spec, threads=0, output=None):
         os.path.exists(spec) or ("\n" not in spec and "=" not in spec and spec.strip() != "")))
     path = _path(spec) if is_path else ""
     plugins = (objects["schedulers"], {name: _predictor(p, "")[1] for name, p in objects["predictors"].items()})
-    # Every run naming a plug-in calls into Python; a sweep of one such run is still one thread, as a rule it has more.
-    threads = _threads(threads, 2 if objects["schedulers"] or objects["predictors"] else 0)
+    # The runs naming a plug-in call into Python: a sweep of them has several as a rule (the product of its lists).
+    if objects["schedulers"] or objects["predictors"]:
+        threads = _threads(threads, python_runs=2)
+    else:
+        threads = _whole(threads, "threads", 32)
     if output is not None:
         output = _path(output)
         if output in ("-", b"-"):  # the rows are the DataFrame returned; the library would print them
@@ -700,10 +708,9 @@ def compare(log, schedulers, predictor="", procs=None, load=None, period="30d", 
     scheduler runs a copy of it). The simulation options are simulate()'s."""
     names, objects = _schedulers(schedulers)
     predictor, predictor_object, correction = _predictor(predictor, correction)
-    python_runs = len(names) if predictor_object is not None else sum(o is not None for o in objects)
     out = _core.compare(_log(log), names, objects, predictor, predictor_object,
                         _whole_or_none(procs, "procs"), _real_or_none(load, "load"), _seconds(period, "period"),
-                        _text(baseline, "baseline", True), _threads(threads, python_runs),
+                        _text(baseline, "baseline", True), _threads(threads, _python_runs(objects, predictor_object)),
                         correction,
                         bool(kill_at_estimate), float(arrival_scale), _whole(bsld_tau, "bsld_tau"),
                         float(warmup_fraction), _seed(seed))
@@ -847,17 +854,16 @@ def report(log, output, schedulers=("easy", "conservative"), predictor="", procs
            correction=""):
     """Write the HTML report of a log (`schedlab report LOG -o OUTPUT`, docs/report.md): its workload and the
     schedules of `schedulers` (specs and schedlab.Scheduler instances), with `predictor` (a spec or a
-    schedlab.Predictor instance) and `correction`. `title`: shown on the page (default: the path, or "DataFrame"). The warnings the CLI prints (a predictor left
-    uncorrected) are Python warnings."""
+    schedlab.Predictor instance) and `correction`. `title`: shown on the page (default: the path, or "DataFrame").
+    The warnings the CLI prints (a predictor left uncorrected) are Python warnings."""
     if title is None:
         title = _path(log) if isinstance(log, (str, os.PathLike)) else "DataFrame"
     names, objects = _schedulers(schedulers)
     title = title if isinstance(title, bytes) else str(title)  # bytes: a path that is not UTF-8
     predictor, predictor_object, correction = _predictor(predictor, correction)
-    python_runs = len(names) if predictor_object is not None else sum(o is not None for o in objects)
     for w in _core.report(_data_file("report-libs.js"), _log(log), _path(output), title,
                           names, objects, predictor, predictor_object, correction,
-                          _whole_or_none(procs, "procs"), _threads(threads, python_runs)):
+                          _whole_or_none(procs, "procs"), _threads(threads, _python_runs(objects, predictor_object))):
         _warn(w)
 
 

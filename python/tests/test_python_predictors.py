@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 import schedlab
-from test_schedlab import PyFcfs  # pytest puts this directory on sys.path
+from test_schedlab import PyEasy, PyFcfs  # pytest puts this directory on sys.path
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 KTH = os.path.join(ROOT, "data", "KTH-SP2-1996-2.swf.gz")
@@ -315,7 +315,10 @@ def test_long_calls_show_progress_on_sys_stderr(capsys):
         schedlab.sweep(spec)
         err = capsys.readouterr().err
         assert re.search(r"^schedlab sweep: [12]/2 runs done, [0-9.]+ runs/s, ETA \w+$", err, re.M), err
-        schedlab.show_progress(False)
+        # A simulation with a Python scheduler too (it ran to its end silently, and Ctrl-C waited for it).
+        schedlab.simulate(KTH, scheduler=PyEasy())
+        assert re.search(r"^schedlab simulate: [0-9,]+/28,489 jobs done", capsys.readouterr().err, re.M)
+        schedlab.show_progress(False, after=0)  # silenced, not merely later than the sweep's second
         schedlab.sweep(spec)
         assert "schedlab sweep" not in capsys.readouterr().err
         with pytest.raises(ValueError, match="after must be a number of seconds >= 0"):

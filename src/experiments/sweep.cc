@@ -543,7 +543,8 @@ const std::vector<std::pair<std::string, std::string>>& metric_columns() {
         c.emplace_back(fmt::format("{}_{}", m, q), fmt::format("/metrics/{}/{}", m, q));
     for (const char* m : {"utilization", "makespan", "kills", "suspensions"})
       c.emplace_back(m, fmt::format("/metrics/{}", m));
-    for (const char* m : {"offered_load", "deadline_misses", "overdue_misses"}) c.emplace_back(m, fmt::format("/{}", m));
+    for (const char* m : {"offered_load", "deadline_misses", "overdue_misses"})
+      c.emplace_back(m, fmt::format("/{}", m));
     c.emplace_back("machine_procs", "/procs");
     for (const char* m : {"records", "simulated", "excluded_total", "warmup_excluded", "killed", "extended",
                           "without_estimate"})

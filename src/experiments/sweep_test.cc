@@ -262,8 +262,9 @@ TEST(SweepRun, AnUncorrectedPredictorIsWarnedOfOnce) {
 // Policies of the caller's own (the Python module's plug-ins) run under the names the lists give them, each run a
 // clone, beside the built-in ones: their rows are those of the registered policies with the same rules.
 TEST(SweepRun, ObjectsOfTheCallersOwnRunUnderTheirNames) {
-  SweepSpec s = parse_sweep_spec("logs = 'x'\nschedulers = ['mine', 'easy']\npredictors = ['fixed', 'constant:value=600']\n"
-                                 "corrections = ['tsafrir']\nloads = [0.6, 0.8]\n",
+  SweepSpec s = parse_sweep_spec("logs = 'x'\nschedulers = ['mine', 'easy']\n"
+                                 "predictors = ['fixed', 'constant:value=600']\ncorrections = ['tsafrir']\n"
+                                 "loads = [0.6, 0.8]\n",
                                  "s.toml");
   s.logs = {kKth};
   s.scheduler_objects["mine"] = sim::make_scheduler("easy");

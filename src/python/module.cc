@@ -606,14 +606,19 @@ py::tuple simulate_python(const LogPtr& log, const py::object& scheduler, const 
   spec.sim.warmup_fraction = warmup_fraction;
   spec.sim.seed = seed;
   spec.sim.check = true;  // a user's scheduler runs under the engine's invariant checks
+  // Progress and Ctrl-C as for a built-in scheduler (this run went to its end silently: a Python FCFS on a large log
+  // takes minutes); the scheduler takes the GIL back at each call.
+  Control stop("simulate", "jobs");
+  spec.sim.progress = stop_hook(stop);
   experiments::PreparedSimulation prepared = experiments::prepare_simulation(spec);
   nlohmann::json metrics;
   std::string jobs;
   naming_none_returns({py_scheduler}, [&] {
-    py::gil_scoped_release release;
-    const experiments::Simulation s = experiments::run_simulation(prepared, *log);
-    metrics = experiments::to_json(s);
-    jobs = sim::jobs_csv(s.workload, s.result);
+    interruptible(stop, [&] {
+      const experiments::Simulation s = experiments::run_simulation(prepared, *log);
+      metrics = experiments::to_json(s);
+      jobs = sim::jobs_csv(s.workload, s.result);
+    });
   });
   prepared.scheduler.reset();
   return py::make_tuple(to_python(metrics), py::bytes(jobs));
@@ -725,9 +730,6 @@ LogPtr with_records(const LogPtr& source, std::vector<swf::Record> records, swf:
   return out;
 }
 
-// Returns (CSV text, warnings): the rows as `schedlab sweep -o X.csv` writes them, which Python reads as it reads
-// such a file (so that a sweep in memory and one to a file give one DataFrame), and the warnings about the logs'
-// headers, which Python issues.
 // The spec, with the Python schedulers and predictors its lists name (schedlab.sweep() put their names there).
 experiments::SweepSpec sweep_spec(const std::string& text, const std::string& name,
                                   const std::map<std::string, py::object>& schedulers,
@@ -751,6 +753,9 @@ void warn_of_none_returns(const experiments::SweepSpec& spec, std::vector<std::s
   }
 }
 
+// Returns (CSV text, warnings): the rows as `schedlab sweep -o X.csv` writes them, which Python reads as it reads
+// such a file (so that a sweep in memory and one to a file give one DataFrame), and the warnings about the logs'
+// headers, which Python issues.
 py::tuple sweep(const std::string& text, const std::string& name, int threads,
                 const std::map<std::string, py::object>& schedulers,
                 const std::map<std::string, PyPredictorPtr>& predictors) {
