@@ -47,6 +47,19 @@ def compare(schedlab, log, schedulers, extra=()):
     return doc
 
 
+def won(metric):
+    """Months won alone, and "+k" those where the lowest mean was shared."""
+    shared = metric["periods_shared_best"]
+    return f"{metric['periods_won']}+{shared}" if shared else str(metric["periods_won"])
+
+
+def gap_text(side):
+    """The mean and largest gap over the months won (none where the winner did not wait at all)."""
+    if side["mean_gap"] is None:
+        return ""
+    return f", average gap {100 * side['mean_gap']:.0f}%, maximal {100 * side['max_gap']:.0f}%"
+
+
 def by_name(doc):
     return {s["name"]: s for s in doc["schedulers"]}
 
@@ -91,13 +104,14 @@ def table8(schedlab, log, name):
                 print(f"| {metric} mean | " + " | ".join(fmt.format(s[k][metric]["mean"]) for k in
                                                         ("conservative", "easy", "flex", "maui")) + " |")
             for metric in ("wait", "bounded_slowdown"):
-                print(f"| months won ({metric}) | " + " | ".join(str(s[k][metric]["periods_won"]) for k in
+                print(f"| months won ({metric}) | " + " | ".join(won(s[k][metric]) for k in
                                                                ("conservative", "easy", "flex", "maui")) + " |")
+            if any(s[k][m]["periods_shared_best"] for k in s for m in ("wait", "bounded_slowdown")):
+                print("\n(+k: months where the lowest mean was shared with another scheduler, won by none)")
             gap = next(g for g in doc["wait_gaps"] if {g["a"], g["b"]} == {"flex", "maui"})
             fw, mw = (gap["won_by_a"], gap["won_by_b"]) if gap["a"] == "flex" else (gap["won_by_b"], gap["won_by_a"])
-            print(f"\nFlex vs Maui wait gaps (Table 10): months won by Flex {fw['periods']}, average gap "
-                  f"{100 * fw['mean_gap']:.0f}%, maximal {100 * fw['max_gap']:.0f}%; won by Maui {mw['periods']}, "
-                  f"average {100 * mw['mean_gap']:.0f}%, maximal {100 * mw['max_gap']:.0f}%.\n")
+            print(f"\nFlex vs Maui wait gaps (Table 10): months won by Flex {fw['periods']}{gap_text(fw)}; won by Maui "
+                  f"{mw['periods']}{gap_text(mw)}" + (f"; equal in {gap['tied']}" if gap["tied"] else "") + ".\n")
 
 
 def gains_row(label, s):

@@ -140,7 +140,7 @@ def test_compare_equals_an_independent_computation_from_each_schedule():
     """`compare` (experiments/compare.h) recomputed from each scheduler's per-job schedule (simulate().jobs) and the
     log: 30-day periods from the first submit, each period's attributes (type-7 quartiles), the per-period means
     of wait and bounded slowdown, periods won, gaps, gains against the baseline (the last listed), correlations."""
-    names = ["easy", "fcfs", "conservative"]
+    names = ["easy", "fcfs", "conservative", "maui"]  # maui with its defaults is EASY: every period a shared best
     got = schedlab.compare(KTH, names)
     df, _ = schedlab.read_swf(KTH)
     period = 30 * 86400
@@ -183,9 +183,14 @@ def test_compare_equals_an_independent_computation_from_each_schedule():
         n = s["name"]
         for metric, m in (("wait", "w"), ("bounded_slowdown", "bsld")):
             whole = jobs[n][m].mean()
-            won = sum(1 for i in range(len(periods)) if n == min(names, key=lambda x: (means[m][x][i], names.index(x))))
+            lowest = [min(means[m][x][i] for x in names) for i in range(len(periods))]
+            sharing = [sum(means[m][x][i] == lowest[i] for x in names) for i in range(len(periods))]
+            at_lowest = [means[m][n][i] == lowest[i] for i in range(len(periods))]
+            won = sum(1 for i in range(len(periods)) if at_lowest[i] and sharing[i] == 1)
+            shared = sum(1 for i in range(len(periods)) if at_lowest[i] and sharing[i] > 1)
             assert s[metric]["mean"] == pytest.approx(whole, rel=1e-12)
             assert s[metric]["periods_won"] == won
+            assert s[metric]["periods_shared_best"] == shared
             assert s[metric]["period_sd"] == pytest.approx(np.std(means[m][n]), rel=1e-9)
             b_whole = jobs[baseline][m].mean()
             assert s[metric]["performance_gain"] == pytest.approx((b_whole - whole) / b_whole, rel=1e-9, abs=1e-12)
@@ -196,17 +201,26 @@ def test_compare_equals_an_independent_computation_from_each_schedule():
             diff = means["w"][n] - means["w"][baseline]
             corr = s["correlations_with_baseline_difference"]
             for key in ("jobs", "users", "load"):
+                if not diff.any():  # the same schedule as the baseline's: no correlation is defined
+                    assert corr[key]["absolute"] is None and corr[key]["relative"] is None
+                    continue
                 assert corr[key]["absolute"] == pytest.approx(np.corrcoef(attributes[key], diff)[0, 1], rel=1e-9)
                 assert corr[key]["relative"] == pytest.approx(
                     np.corrcoef(attributes[key], diff / means["w"][baseline])[0, 1], rel=1e-9)
     for gap in got["wait_gaps"]:
         a, b = means["w"][gap["a"]], means["w"][gap["b"]]
-        a_wins = a <= b  # a tie goes to the first listed
-        for side, wins, mine, other in (("won_by_a", a_wins, a, b), ("won_by_b", ~a_wins, b, a)):
-            rel = (other[wins] - mine[wins]) / mine[wins]
+        assert gap["tied"] == int((a == b).sum())  # won by neither
+        for side, wins, mine, other in (("won_by_a", a < b, a, b), ("won_by_b", b < a, b, a)):
+            measured = wins & (mine > 0)  # a gap over a winner's mean of 0 is none
+            rel = (other[measured] - mine[measured]) / mine[measured]
             assert gap[side]["periods"] == int(wins.sum())
-            assert gap[side]["mean_gap"] == pytest.approx(rel.mean() if wins.any() else 0.0, rel=1e-9)
-            assert gap[side]["max_gap"] == pytest.approx(rel.max() if wins.any() else 0.0, rel=1e-9)
+            assert gap[side]["periods_with_gap"] == int(measured.sum())
+            if measured.any():
+                assert gap[side]["mean_gap"] == pytest.approx(rel.mean(), rel=1e-9)
+                assert gap[side]["max_gap"] == pytest.approx(rel.max(), rel=1e-9)
+            else:
+                assert gap[side]["mean_gap"] is None and gap[side]["max_gap"] is None
+    assert any(g["tied"] == len(periods) for g in got["wait_gaps"])  # easy and maui: the ties were exercised
 
 
 def shared_logs():

@@ -70,8 +70,16 @@ void print_text(const CompareArgs& a, const experiments::CompareResult& r) {
   for (const auto& s : r.names) width = std::max(width, s.size() + 2);
   fmt::print("{:<{}} {:>10} {:>8} {:>8} {:>9} {:>9} {:>8} {:>8} {:>9} {:>9}\n", "scheduler", width, "wait (s)", "won",
              "perf", "stability", "bsld", "won", "perf", "stability", "util");
-  const auto won_wait = r.wins(CompareMetric::kWait);
-  const auto won_bsld = r.wins(CompareMetric::kBoundedSlowdown);
+  // "won": the periods won alone, "+k" the periods where the lowest mean was shared with another.
+  const auto won = [&r](CompareMetric m) {
+    const auto alone = r.wins(m), shared = r.shared_wins(m);
+    std::vector<std::string> out;
+    for (size_t s = 0; s < alone.size(); ++s)
+      out.push_back(shared[s] == 0 ? fmt::format("{}", alone[s]) : fmt::format("{}+{}", alone[s], shared[s]));
+    return out;
+  };
+  const auto won_wait = won(CompareMetric::kWait);
+  const auto won_bsld = won(CompareMetric::kBoundedSlowdown);
   for (size_t s = 0; s < n; ++s) {
     fmt::print("{:<{}} {:>10.0f} {:>8} {:>8} {:>9} {:>9.1f} {:>8} {:>8} {:>9} {:>9.4f}\n", r.names[s], width,
                r.whole(CompareMetric::kWait, s), won_wait[s], percent(r.performance_gain(CompareMetric::kWait, s)),
@@ -79,17 +87,22 @@ void print_text(const CompareArgs& a, const experiments::CompareResult& r) {
                won_bsld[s], percent(r.performance_gain(CompareMetric::kBoundedSlowdown, s)),
                percent(r.stability_gain(CompareMetric::kBoundedSlowdown, s)), r.results[s].metrics.utilization);
   }
-  fmt::print("(won: periods with the lowest mean; perf, stability: gains over {} in the whole-log mean and in the "
-             "standard deviation of the period means)\n",
+  fmt::print("(won: periods with the lowest mean, +k: those where another had the same; perf, "
+             "stability: gains over {} in the whole-log mean and in the standard deviation of the period means)\n",
              r.names[r.baseline]);
 
-  fmt::print("\nwait gaps between two schedulers (periods won, mean and largest gap over the winner's mean wait)\n");
+  fmt::print("\nwait gaps between two schedulers (periods won, mean and largest gap over the winner's mean wait, over the periods where the winner waited at all)\n");
   for (size_t x = 0; x < n; ++x) {
     for (size_t y = x + 1; y < n; ++y) {
-      const auto [gx, gy] = r.gaps(x, y);
-      fmt::print("  {} vs {}: {} wins {} ({} mean, {} max), {} wins {} ({} mean, {} max)\n", r.names[x], r.names[y],
-                 r.names[x], gx.periods, percent(gx.mean), percent(gx.max), r.names[y], gy.periods, percent(gy.mean),
-                 percent(gy.max));
+      const auto g = r.gaps(x, y);
+      const auto gap_text = [](const std::string& name, const experiments::CompareResult::Gap& gap) {
+        if (gap.gap_periods == 0) return fmt::format("{} wins {}", name, gap.periods);
+        const std::string over = gap.gap_periods == gap.periods ? "" : fmt::format(" over {}", gap.gap_periods);
+        return fmt::format("{} wins {} ({} mean, {} max{})", name, gap.periods, percent(gap.mean), percent(gap.max),
+                           over);
+      };
+      fmt::print("  {} vs {}: {}, {}{}\n", r.names[x], r.names[y], gap_text(r.names[x], g.a), gap_text(r.names[y], g.b),
+                 g.tied == 0 ? "" : fmt::format(", equal in {}", g.tied));
     }
   }
 

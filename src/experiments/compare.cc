@@ -77,38 +77,55 @@ double CompareResult::whole(CompareMetric m, size_t s) const {
   return m == CompareMetric::kWait ? x.wait.mean : x.bounded_slowdown.mean;
 }
 
-std::vector<int64_t> CompareResult::wins(CompareMetric m) const {
-  const auto& means = period_means[static_cast<size_t>(m)];
-  std::vector<int64_t> out(names.size(), 0);
-  for (size_t p = 0; p < periods.size(); ++p) {
-    size_t best = 0;
-    for (size_t s = 1; s < names.size(); ++s) {
-      if (means[s][p] < means[best][p]) best = s;
-    }
-    ++out[best];
+namespace {
+
+// Per scheduler, the periods where its mean is the lowest: alone (`shared` false) or with others (true).
+std::vector<int64_t> count_best(const std::vector<std::vector<double>>& means, size_t periods, bool shared) {
+  std::vector<int64_t> out(means.size(), 0);
+  for (size_t p = 0; p < periods; ++p) {
+    double lowest = means[0][p];
+    for (const auto& m : means) lowest = std::min(lowest, m[p]);
+    size_t at_lowest = 0;
+    for (const auto& m : means) at_lowest += m[p] == lowest;
+    if ((at_lowest > 1) != shared) continue;
+    for (size_t s = 0; s < means.size(); ++s) out[s] += means[s][p] == lowest;
   }
   return out;
 }
 
-std::pair<CompareResult::Gap, CompareResult::Gap> CompareResult::gaps(size_t a, size_t b) const {
+}  // namespace
+
+std::vector<int64_t> CompareResult::wins(CompareMetric m) const {
+  return count_best(period_means[static_cast<size_t>(m)], periods.size(), false);
+}
+
+std::vector<int64_t> CompareResult::shared_wins(CompareMetric m) const {
+  return count_best(period_means[static_cast<size_t>(m)], periods.size(), true);
+}
+
+CompareResult::PairGaps CompareResult::gaps(size_t a, size_t b) const {
   const auto& w = period_means[static_cast<size_t>(CompareMetric::kWait)];
-  Gap ga, gb;
+  PairGaps out;
   auto add = [](Gap& g, double winner, double loser) {
-    const double gap = winner > 0 ? (loser - winner) / winner : 0.0;
-    g.mean += gap;
-    g.max = g.periods == 0 ? gap : std::max(g.max, gap);
     ++g.periods;
+    if (winner <= 0) return;
+    const double gap = (loser - winner) / winner;
+    g.mean = g.gap_periods == 0 ? gap : g.mean + gap;
+    g.max = g.gap_periods == 0 ? gap : std::max(g.max, gap);
+    ++g.gap_periods;
   };
   for (size_t p = 0; p < periods.size(); ++p) {
-    if (w[a][p] <= w[b][p]) {
-      add(ga, w[a][p], w[b][p]);
+    if (w[a][p] < w[b][p]) {
+      add(out.a, w[a][p], w[b][p]);
+    } else if (w[b][p] < w[a][p]) {
+      add(out.b, w[b][p], w[a][p]);
     } else {
-      add(gb, w[b][p], w[a][p]);
+      ++out.tied;
     }
   }
-  if (ga.periods > 0) ga.mean /= static_cast<double>(ga.periods);
-  if (gb.periods > 0) gb.mean /= static_cast<double>(gb.periods);
-  return {ga, gb};
+  if (out.a.gap_periods > 0) out.a.mean /= static_cast<double>(out.a.gap_periods);
+  if (out.b.gap_periods > 0) out.b.mean /= static_cast<double>(out.b.gap_periods);
+  return out;
 }
 
 std::vector<std::vector<double>> CompareResult::deviations(CompareMetric m) const {
@@ -302,6 +319,7 @@ nlohmann::json to_json(const CompareResult& r) {
       const auto metric = static_cast<CompareMetric>(m);
       one[kMetricNames[m]] = {{"mean", r.whole(metric, s)},
                               {"periods_won", r.wins(metric)[s]},
+                              {"periods_shared_best", r.shared_wins(metric)[s]},
                               {"performance_gain", number(r.performance_gain(metric, s))},
                               {"stability_gain", number(r.stability_gain(metric, s))},
                               {"period_sd", population_sd(r.period_means[m][s])}};
@@ -322,11 +340,12 @@ nlohmann::json to_json(const CompareResult& r) {
   nlohmann::json gaps = nlohmann::json::array();
   for (size_t a = 0; a < r.names.size(); ++a) {
     for (size_t b = a + 1; b < r.names.size(); ++b) {
-      const auto [ga, gb] = r.gaps(a, b);
+      const auto g = r.gaps(a, b);
       gaps.push_back({{"a", r.names[a]},
                       {"b", r.names[b]},
-                      {"won_by_a", {{"periods", ga.periods}, {"mean_gap", ga.mean}, {"max_gap", ga.max}}},
-                      {"won_by_b", {{"periods", gb.periods}, {"mean_gap", gb.mean}, {"max_gap", gb.max}}}});
+                      {"won_by_a", {{"periods", g.a.periods}, {"periods_with_gap", g.a.gap_periods}, {"mean_gap", number(g.a.mean)}, {"max_gap", number(g.a.max)}}},
+                      {"won_by_b", {{"periods", g.b.periods}, {"periods_with_gap", g.b.gap_periods}, {"mean_gap", number(g.b.mean)}, {"max_gap", number(g.b.max)}}},
+                      {"tied", g.tied}});
     }
   }
   doc["wait_gaps"] = gaps;

@@ -52,15 +52,51 @@ TEST(CompareTest, PeriodMeansWinsAndGaps) {
   // bounded slowdown of J4 under EASY: response 10, runtime 10 -> 1
   EXPECT_DOUBLE_EQ(r.period_means[1][1][1], 1.0);
   EXPECT_EQ(r.wins(CompareMetric::kWait), (std::vector<int64_t>{0, 2}));
-  const auto [fcfs_won, easy_won] = r.gaps(0, 1);
+  const auto gaps = r.gaps(0, 1);
+  const auto& fcfs_won = gaps.a;
+  const auto& easy_won = gaps.b;
+  EXPECT_EQ(gaps.tied, 0);
   EXPECT_EQ(fcfs_won.periods, 0);
   EXPECT_EQ(easy_won.periods, 2);
+  EXPECT_TRUE(std::isnan(fcfs_won.mean) && std::isnan(fcfs_won.max));  // over no periods
+  // The second period's winner waited 0: no relative gap (it was averaged in as 0 until 2026-11).
+  EXPECT_EQ(easy_won.gap_periods, 1);
   EXPECT_NEAR(easy_won.max, (199.0 - 299.0 / 3) / (299.0 / 3), 1e-9);
-  EXPECT_NEAR(easy_won.mean, easy_won.max / 2, 1e-9);  // the second period's winner waited 0: gap 0
+  EXPECT_NEAR(easy_won.mean, easy_won.max, 1e-9);
   // Figure 7's deviations: (199 - 149.33) / 149.33 and its opposite.
   const double avg = (199.0 + 299.0 / 3) / 2;
   EXPECT_NEAR(r.deviations(CompareMetric::kWait)[0][0], (199.0 - avg) / avg, 1e-9);
   EXPECT_NEAR(r.deviations(CompareMetric::kWait)[1][0], (299.0 / 3 - avg) / avg, 1e-9);
+}
+
+// A lowest mean two schedulers share is a win of neither: Maui with its defaults is EASY, and a third period
+// where J5 runs alone has no wait under any. Given to the first listed (until 2026-11), EASY won every period
+// and Maui none, and the quiet period was FCFS's.
+TEST(CompareTest, SharedLowestMeansAreNoWins) {
+  swf::Log log = scenario();
+  log.records.push_back(schedlab::testing::records({J{5, 1000, 10, 2, 10}})[0]);
+  CompareSpec spec;
+  spec.schedulers = {"fcfs", "easy", "maui"};
+  spec.period = 100;
+  spec.threads = 2;
+  const CompareResult r = run_compare(spec, log);
+  ASSERT_EQ(r.periods.size(), 3u);
+  for (const auto m : {CompareMetric::kWait, CompareMetric::kBoundedSlowdown}) {
+    EXPECT_EQ(r.wins(m), (std::vector<int64_t>{0, 0, 0}));
+    EXPECT_EQ(r.shared_wins(m), (std::vector<int64_t>{1, 3, 3}));
+  }
+  const auto fcfs_easy = r.gaps(0, 1);
+  EXPECT_EQ(fcfs_easy.a.periods, 0);
+  EXPECT_EQ(fcfs_easy.b.periods, 2);
+  EXPECT_EQ(fcfs_easy.tied, 1);
+  EXPECT_NEAR(fcfs_easy.b.mean, (199.0 - 299.0 / 3) / (299.0 / 3), 1e-9);
+  const auto easy_maui = r.gaps(1, 2);
+  EXPECT_EQ(easy_maui.a.periods + easy_maui.b.periods, 0);
+  EXPECT_EQ(easy_maui.tied, 3);
+  const auto j = to_json(r);
+  EXPECT_EQ(j["schedulers"][2]["wait"]["periods_won"], 0);
+  EXPECT_EQ(j["schedulers"][2]["wait"]["periods_shared_best"], 3);
+  EXPECT_EQ(j["wait_gaps"][2]["tied"], 3);
 }
 
 // A predictor object (a Python one, say) serves every scheduler as the registered predictor with its rule does:
@@ -217,6 +253,8 @@ TEST(CompareTest, JsonCarriesEveryTable) {
   EXPECT_TRUE(j["schedulers"][0].contains("correlations_with_baseline_difference"));
   EXPECT_TRUE(j["schedulers"][0]["correlations_with_baseline_difference"]["procs_median"]["absolute"].is_null());
   EXPECT_EQ(j["wait_gaps"].size(), 1u);
+  EXPECT_TRUE(j["wait_gaps"][0]["won_by_a"]["mean_gap"].is_null());  // fcfs won no period
+  EXPECT_EQ(j["wait_gaps"][0]["won_by_b"]["periods_with_gap"], 1);
   EXPECT_EQ(j["periods"].size(), 2u);
   EXPECT_DOUBLE_EQ(j["periods"][0]["schedulers"]["fcfs"]["wait"].get<double>(), 199.0);
 }

@@ -8,9 +8,14 @@
 // - Periods: consecutive `period`-long windows from the first job's submit time; a job belongs to the
 //   period it was submitted in. Period means are over all the jobs of the period (the warm-up applies to
 //   the whole-log averages only). Periods without jobs are left out of everything.
-// - Wins (Table 9): per metric, the scheduler with the lowest period mean (a tie goes to the first listed).
-// - Gaps (Table 10), for each pair (a, b) and the wait metric: over the periods a wins, the mean and the
-//   largest (mean wait of b − mean wait of a) / mean wait of a; and the same for b.
+// - Wins (Table 9): per metric, a period is won by the scheduler whose period mean is lower than every other's.
+//   A lowest mean two or more share (equal schedules; no wait at all in a quiet month) is won by none of them
+//   and counted for each as a shared best (the thesis is silent on ties; given to the first listed, a Maui equal
+//   to EASY listed after it showed 0 months won, and a quiet month was a win of whichever came first).
+// - Gaps (Table 10), for each pair (a, b) and the wait metric: over the periods a wins (a's mean lower than
+//   b's), the mean and the largest (mean wait of b − mean wait of a) / mean wait of a; the same for b; and the
+//   periods where the two are equal, in neither. A period whose winner had no wait at all is won but has no
+//   relative gap: it is left out of the mean and the largest (it counted as a gap of 0 until 2026-11).
 // - Deviation (Figure 7): (scheduler's period mean − mean of all schedulers' period means) / that mean.
 // - Gains against the baseline (Tables 11, 14): performance = (baseline's whole-log mean − the scheduler's)
 //   / the baseline's; stability = (σ_baseline − σ_scheduler) / σ_baseline, σ the population standard deviation
@@ -22,6 +27,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <memory>
 #include <string>
@@ -88,14 +94,20 @@ struct CompareResult {
   std::vector<std::string> warnings;  // what the results say about how they were asked for (simulation_warnings)
 
   double whole(CompareMetric m, size_t s) const;
-  // Periods won per scheduler.
+  // Per scheduler: the periods it won alone, and those where it shared the lowest mean with another.
   std::vector<int64_t> wins(CompareMetric m) const;
+  std::vector<int64_t> shared_wins(CompareMetric m) const;
   struct Gap {
-    int64_t periods = 0;
-    double mean = 0, max = 0;  // fractions (0.5 = 50%)
+    int64_t periods = 0;      // won
+    int64_t gap_periods = 0;  // of those, the ones whose winner waited at all (a gap over a mean of 0 is none)
+    // Over the gap periods, fractions (0.5 = 50%); NaN over none (JSON null).
+    double mean = std::numeric_limits<double>::quiet_NaN(), max = std::numeric_limits<double>::quiet_NaN();
   };
-  // Periods won by a (first) and by b (second), with their wait gaps.
-  std::pair<Gap, Gap> gaps(size_t a, size_t b) const;
+  struct PairGaps {
+    Gap a, b;            // the periods won by a (first) and by b (second), with their wait gaps
+    int64_t tied = 0;  // periods of equal mean waits
+  };
+  PairGaps gaps(size_t a, size_t b) const;
   // [scheduler][period]
   std::vector<std::vector<double>> deviations(CompareMetric m) const;
   // (baseline − s) / baseline of the whole-log mean, and of the standard deviation of the period means; 0 for the
