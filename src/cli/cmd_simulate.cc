@@ -211,12 +211,18 @@ void run(const SimulateArgs& a) {
   check_one_stdout_document(a.json, a.jobs_out);
   swf::check_output_is_not_input(a.jobs_out, {a.trace});
   swf::Log log = read_input_log(a.trace);
-  // Without --jobs-out the records are not needed once the workload is built: freed before the simulation.
-  const experiments::Simulation sim = a.jobs_out.empty() ? experiments::run_simulation(prepared, std::move(log))
-                                                         : experiments::run_simulation(prepared, log);
+  // Unless the schedule is written as SWF (the input's records with simulated times) the records are not needed
+  // once the workload is built: freed before the simulation.
+  const bool keep_records = !a.jobs_out.empty() && sim::jobs_path_is_swf(a.jobs_out);
+  const experiments::Simulation sim = keep_records ? experiments::run_simulation(prepared, log)
+                                                   : experiments::run_simulation(prepared, std::move(log));
   progress.finish();
   for (const std::string& w : sim.warnings) fmt::print(stderr, "schedlab: warning: {}\n", w);
-  if (!a.jobs_out.empty()) sim::write_jobs(a.jobs_out, log.header, log.records, sim.workload, sim.result);
+  if (keep_records) {
+    sim::write_jobs(a.jobs_out, log.header, log.records, sim.workload, sim.result);
+  } else if (!a.jobs_out.empty()) {
+    sim::write_jobs(a.jobs_out, {}, {}, sim.workload, sim.result);
+  }
   if (a.jobs_out == "-") return;  // the CSV is the output (the report followed it there)
   if (a.json) {
     print_json(a, sim);

@@ -2,9 +2,11 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <iterator>
 #include <stdexcept>
+#include <string_view>
 
-#include <fmt/core.h>
+#include <fmt/format.h>
 
 #include "schedlab/swf/writer.h"
 
@@ -17,14 +19,44 @@ bool ends_with(const std::string& s, const std::string& suffix) {
 
 }  // namespace
 
+namespace {
+
+constexpr std::string_view kCsvHead = "job_id,submit,start,end,procs,runtime,estimate,killed,wait,prediction\n";
+
+void append_csv_row(std::string& out, const Workload& workload, const SimResult& result, size_t i) {
+  const Job& j = workload.jobs[i];
+  const JobOutcome& o = result.jobs[i];
+  fmt::format_to(std::back_inserter(out), "{},{},{},{},{},{},{},{},{},{}\n", j.job_number, j.submit, o.start, o.end,
+                 j.procs, o.ran, j.estimate, j.killed || o.killed ? 1 : 0, o.start - j.submit, o.prediction_at_start);
+}
+
+// The input record of simulated job i with the simulated submit, wait and runtime.
+swf::Record simulated_record(const std::vector<swf::Record>& records, const Workload& workload,
+                             const SimResult& result, size_t i) {
+  swf::Record r = records[workload.record_index[i]];
+  const JobOutcome& o = result.jobs[i];
+  // The simulation counts in 64 bits: a scaled arrival (--load, --arrival-scale) or a start behind a long queue
+  // can pass the SWF's 32-bit fields, which would wrap to a negative time without a word.
+  const auto put = [&](int field, int64_t v, const char* what) {
+    if (v > INT32_MAX || v < INT32_MIN)
+      throw std::runtime_error(fmt::format(
+          "job {}: its simulated {} ({} s) does not fit the SWF's 32-bit field {}: write the per-job results as "
+          ".csv instead",
+          workload.jobs[i].job_number, what, v, field));
+    // set_value drops a fraction the log gave these fields: they now hold the simulated integer seconds.
+    r.set_value(field, static_cast<double>(v));
+  };
+  put(2, workload.jobs[i].submit, "submit time");
+  put(3, o.start - workload.jobs[i].submit, "wait");
+  put(4, o.ran, "runtime");
+  return r;
+}
+
+}  // namespace
+
 std::string jobs_csv(const Workload& workload, const SimResult& result) {
-  std::string out = "job_id,submit,start,end,procs,runtime,estimate,killed,wait,prediction\n";
-  for (size_t i = 0; i < workload.jobs.size(); ++i) {
-    const Job& j = workload.jobs[i];
-    const JobOutcome& o = result.jobs[i];
-    out += fmt::format("{},{},{},{},{},{},{},{},{},{}\n", j.job_number, j.submit, o.start, o.end, j.procs,
-                       o.ran, j.estimate, j.killed || o.killed ? 1 : 0, o.start - j.submit, o.prediction_at_start);
-  }
+  std::string out(kCsvHead);
+  for (size_t i = 0; i < workload.jobs.size(); ++i) append_csv_row(out, workload, result, i);
   return out;
 }
 
@@ -32,26 +64,13 @@ std::vector<swf::Record> simulated_records(const std::vector<swf::Record>& recor
                                            const SimResult& result) {
   std::vector<swf::Record> out;
   out.reserve(workload.jobs.size());
-  for (size_t i = 0; i < workload.jobs.size(); ++i) {
-    swf::Record r = records[workload.record_index[i]];
-    const JobOutcome& o = result.jobs[i];
-    // The simulation counts in 64 bits: a scaled arrival (--load, --arrival-scale) or a start behind a long queue
-    // can pass the SWF's 32-bit fields, which would wrap to a negative time without a word.
-    const auto put = [&](int field, int64_t v, const char* what) {
-      if (v > INT32_MAX || v < INT32_MIN)
-        throw std::runtime_error(fmt::format(
-            "job {}: its simulated {} ({} s) does not fit the SWF's 32-bit field {}: write the per-job results as "
-            ".csv instead",
-            workload.jobs[i].job_number, what, v, field));
-      // set_value drops a fraction the log gave these fields: they now hold the simulated integer seconds.
-      r.set_value(field, static_cast<double>(v));
-    };
-    put(2, workload.jobs[i].submit, "submit time");
-    put(3, o.start - workload.jobs[i].submit, "wait");
-    put(4, o.ran, "runtime");
-    out.push_back(r);
-  }
+  for (size_t i = 0; i < workload.jobs.size(); ++i) out.push_back(simulated_record(records, workload, result, i));
   return out;
+}
+
+bool jobs_path_is_swf(const std::string& path) {
+  const std::string base = ends_with(path, ".gz") ? path.substr(0, path.size() - 3) : path;
+  return path != "-" && ends_with(base, ".swf");
 }
 
 void check_jobs_path(const std::string& path) {
@@ -67,7 +86,9 @@ void write_jobs(const std::string& path, const swf::Header& header, const std::v
   check_jobs_path(path);
   const std::string base = ends_with(path, ".gz") ? path.substr(0, path.size() - 3) : path;
   if (path == "-" || ends_with(base, ".csv")) {
-    swf::write_text_file(path, jobs_csv(workload, result));
+    // Row by row: a table of a million jobs is not held whole (nor is the schedule's SWF copy below).
+    swf::write_text_file(path, kCsvHead, workload.jobs.size(),
+                         [&](std::string& out, size_t i) { append_csv_row(out, workload, result, i); });
   } else if (ends_with(base, ".swf")) {
     swf::Header h = header;
     // The machine simulated, when it is not the one the header's MaxProcs describes (--procs), and the records
@@ -92,7 +113,8 @@ void write_jobs(const std::string& path, const swf::Header& header, const std::v
       h.add_note(fmt::format("{} of {} records were excluded from the simulation and are not in this log ({})",
                              workload.excluded_total, records.size(), reasons));
     }
-    swf::write_log(path, h, simulated_records(records, workload, result));
+    swf::write_log(path, h, workload.jobs.size(),
+                   [&](size_t i) { return simulated_record(records, workload, result, i); });
   }
 }
 

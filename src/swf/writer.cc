@@ -6,6 +6,7 @@
 #include <charconv>
 #include <filesystem>
 #include <memory>
+#include <utility>
 
 #include <fmt/core.h>
 
@@ -33,9 +34,10 @@ void append_record(std::string& out, const Record& record) {
   }
 }
 
-// Calls `flush(buffer)` whenever the text reaches kFlushAt bytes and at the end.
-template <class Flush>
-void format_all(const Header& header, const std::vector<Record>& records, Flush&& flush) {
+// Calls `flush(buffer)` whenever the text reaches kFlushAt bytes and at the end: the header's lines, then
+// `count` records, the i-th appended by `append(buffer, i)`.
+template <class Append, class Flush>
+void format_all(const Header& header, size_t count, Append&& append, Flush&& flush) {
   std::string buf;
   buf.reserve(kFlushAt + 4096);
   for (const auto& line : header.lines) {
@@ -46,8 +48,8 @@ void format_all(const Header& header, const std::vector<Record>& records, Flush&
       buf.clear();
     }
   }
-  for (const auto& r : records) {
-    append_record(buf, r);
+  for (size_t i = 0; i < count; ++i) {
+    append(buf, i);
     buf += '\n';
     if (buf.size() >= kFlushAt) {
       flush(buf);
@@ -55,6 +57,13 @@ void format_all(const Header& header, const std::vector<Record>& records, Flush&
     }
   }
   if (!buf.empty()) flush(buf);
+}
+
+template <class Flush>
+void format_all(const Header& header, const std::vector<Record>& records, Flush&& flush) {
+  format_all(
+      header, records.size(), [&records](std::string& buf, size_t i) { append_record(buf, records[i]); },
+      std::forward<Flush>(flush));
 }
 
 }  // namespace
@@ -76,6 +85,31 @@ void write_log(std::ostream& out, const Header& header, const std::vector<Record
 void write_log(const std::string& path, const Header& header, const std::vector<Record>& records) {
   OutputFile out(path);
   format_all(header, records, [&](const std::string& buf) { out.write(buf.data(), buf.size()); });
+  out.commit();
+}
+
+void write_log(const std::string& path, const Header& header, size_t count,
+               const std::function<Record(size_t)>& record) {
+  OutputFile out(path);
+  format_all(
+      header, count, [&record](std::string& buf, size_t i) { append_record(buf, record(i)); },
+      [&](const std::string& buf) { out.write(buf.data(), buf.size()); });
+  out.commit();
+}
+
+void write_text_file(const std::string& path, std::string_view head, size_t count,
+                     const std::function<void(std::string& out, size_t i)>& append) {
+  OutputFile out(path);
+  std::string buf(head);
+  buf.reserve(kFlushAt + 4096);
+  for (size_t i = 0; i < count; ++i) {
+    append(buf, i);
+    if (buf.size() >= kFlushAt) {
+      out.write(buf.data(), buf.size());
+      buf.clear();
+    }
+  }
+  if (!buf.empty()) out.write(buf.data(), buf.size());
   out.commit();
 }
 

@@ -168,6 +168,56 @@ TEST(WriterFile, AFailedWriteLeavesTheOldFileWhole) {
   EXPECT_EQ(entries(dir.path()), (std::vector<std::string>{"out.swf", "out.swf.gz", "table.csv"}));
 }
 
+// The record-by-record and piece-by-piece forms write the bytes the whole-vector and whole-text forms do, over
+// several 1 MiB flushes (plain and gzip); an exception from the producer part-way (the 32-bit check of a simulated
+// schedule, say) leaves what was at the path and no temporary.
+TEST(WriterFile, RecordByRecordAndPieceByPieceWriteTheSameBytes) {
+  TempDir dir;
+  std::vector<Record> records;  // about 5 MB of text
+  for (int i = 1; i <= 60000; ++i) records.push_back(sample(i));
+  records[7].set_value(4, 12.5);  // a record with a fraction takes the other formatting path
+  std::string text = "head\n";
+  for (int i = 0; i < 150000; ++i) text += std::to_string(i) + ",row\n";
+  for (const std::string ext : {"", ".gz"}) {
+    SCOPED_TRACE(ext);
+    write_log(dir.file("whole.swf" + ext), sample_header(), records);
+    size_t calls = 0;
+    write_log(dir.file("streamed.swf" + ext), sample_header(), records.size(), [&](size_t i) {
+      EXPECT_EQ(i, calls++);  // once each, in order
+      return records[i];
+    });
+    EXPECT_EQ(calls, records.size());
+    EXPECT_EQ(read_file(dir.file("streamed.swf" + ext)), read_file(dir.file("whole.swf" + ext)));
+    write_text_file(dir.file("whole.csv" + ext), text);
+    write_text_file(dir.file("pieces.csv" + ext), "head\n", 150000,
+                    [](std::string& out, size_t i) { out += std::to_string(i) + ",row\n"; });
+    EXPECT_EQ(read_file(dir.file("pieces.csv" + ext)), read_file(dir.file("whole.csv" + ext)));
+  }
+  EXPECT_EQ(read_file(dir.file("pieces.csv")), text);
+  write_text_file(dir.file("empty.csv"), "only the head\n", 0, [](std::string&, size_t) { FAIL(); });
+  EXPECT_EQ(read_file(dir.file("empty.csv")), "only the head\n");
+
+  const std::string before = read_file(dir.file("whole.swf"));
+  const auto fail_at = [](size_t i) {
+    if (i == 50000) throw std::runtime_error("job 50001 does not fit");  // past the first flush
+  };
+  EXPECT_THROW(write_log(dir.file("whole.swf"), sample_header(), records.size(),
+                         [&](size_t i) {
+                           fail_at(i);
+                           return records[i];
+                         }),
+               std::runtime_error);
+  EXPECT_EQ(read_file(dir.file("whole.swf")), before);
+  EXPECT_THROW(write_text_file(dir.file("whole.swf"), "", records.size(),
+                               [&](std::string& out, size_t i) {
+                                 fail_at(i);
+                                 out += format_record(records[i]) + "\n";
+                               }),
+               std::runtime_error);
+  EXPECT_EQ(read_file(dir.file("whole.swf")), before);
+  EXPECT_EQ(entries(dir.path()).size(), 9u);  // the 8 written and empty.csv: no temporary left
+}
+
 TEST(WriterFile, AReplacedFileKeepsItsPermissionsAndDevicesAreWrittenInPlace) {
   TempDir dir;
   const std::string path = dir.file("out.swf");

@@ -27,11 +27,16 @@ std::string jobs_csv(const Workload& workload, const SimResult& result);
 std::vector<swf::Record> simulated_records(const std::vector<swf::Record>& records, const Workload& workload,
                                            const SimResult& result);
 
+// Whether write_jobs writes `path` as SWF, the one form that needs the log's records (the CSV is made from the
+// workload and the result alone: a caller writing CSV can let the records go before simulating).
+bool jobs_path_is_swf(const std::string& path);
+
 // Throws std::invalid_argument naming `path` when it is neither "-" nor a name ending in .csv, .swf, .csv.gz or
 // .swf.gz.
 void check_jobs_path(const std::string& path);
 
-// Writes per-job results to `path`, CSV or SWF by extension ("-": CSV on standard output). Throws
+// Writes per-job results to `path`, CSV or SWF by extension ("-": CSV on standard output), row by row (no copy of
+// the table or of the records in memory); `header` and `records` are read for SWF only. Throws
 // std::runtime_error on failure, std::invalid_argument for a path check_jobs_path refuses.
 void write_jobs(const std::string& path, const swf::Header& header, const std::vector<swf::Record>& records,
                 const Workload& workload, const SimResult& result);

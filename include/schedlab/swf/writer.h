@@ -3,6 +3,7 @@
 // Reading a log and writing it back gives the same records and the same header lines.
 #pragma once
 
+#include <functional>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -27,9 +28,21 @@ std::string format_record(const Record& record);
 // /dev/null are written in place). A replaced file keeps its permissions.
 void write_log(const std::string& path, const Header& header, const std::vector<Record>& records);
 
+// The same for a log made record by record: `record(i)` gives the i-th of `count` records, called once each in
+// order, so a log derived from another (a simulated schedule) is written without a second copy of its records.
+// An exception from `record` leaves what was at the path.
+void write_log(const std::string& path, const Header& header, size_t count,
+               const std::function<Record(size_t)>& record);
+
 // Writes any text output (CSV tables, JSON, fitted models) to `path` the way write_log does: ".gz" -> gzip,
 // "-" -> standard output, else a plain file, whole or not at all. Throws WriteError naming the path on failure.
 void write_text_file(const std::string& path, std::string_view text);
+
+// The same for text made piece by piece: `head`, then `append(out, i)` appends the i-th of `count` pieces (a row)
+// to `out`, written in chunks of about 1 MiB, so a large table is never whole in memory. An exception from
+// `append` leaves what was at the path (standard output has had the chunks before it).
+void write_text_file(const std::string& path, std::string_view head, size_t count,
+                     const std::function<void(std::string& out, size_t i)>& append);
 
 // Throws WriteError when `output` is one of `inputs` (the same file, through any path or link): a command writing
 // its result over the log it reads would replace the log ("-" and missing files never match).
