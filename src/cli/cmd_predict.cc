@@ -48,7 +48,7 @@ void run(const PredictArgs& a) {
       {a.procs, a.extend_estimates, a.warmup_fraction,
        [&progress](size_t done, size_t total) { progress.update(done, total); }});
   progress.finish();
-  if (!a.jobs_out.empty()) swf::write_text_file(a.jobs_out, experiments::log_replay_csv(r));
+  if (!a.jobs_out.empty()) experiments::write_log_replay_csv(a.jobs_out, r);
   if (a.jobs_out == "-") return;  // the CSV is the output
   if (a.json) {
     nlohmann::json doc = experiments::to_json(r);

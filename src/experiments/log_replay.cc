@@ -1,11 +1,14 @@
 #include "schedlab/experiments/log_replay.h"
 
 #include <algorithm>
+#include <iterator>
 #include <stdexcept>
+#include <string_view>
 
-#include <fmt/core.h>
+#include <fmt/format.h>
 
 #include "schedlab/experiments/results_json.h"
+#include "schedlab/swf/writer.h"
 
 namespace schedlab::experiments {
 
@@ -32,23 +35,35 @@ LogReplay replay_log(const swf::Log& log, const predict::Predictor& predictor, c
   return out;
 }
 
-std::string log_replay_csv(const LogReplay& replay) {
-  const workload::Workload& w = replay.workload;
+namespace {
+
+constexpr std::string_view kCsvHead =
+    "job_id,user,submit,start,end,runtime,estimate,initial_prediction,prediction_at_start,absolute_error,"
+    "relative_accuracy,underestimated\n";
+
+void append_csv_row(std::string& out, const LogReplay& replay, size_t i) {
+  const auto& j = replay.workload.jobs[i];
   const predict::ReplayResult& r = replay.result;
-  std::string out =
-      "job_id,user,submit,start,end,runtime,estimate,initial_prediction,prediction_at_start,absolute_error,"
-      "relative_accuracy,underestimated\n";
-  for (size_t i = 0; i < w.jobs.size(); ++i) {
-    const auto& j = w.jobs[i];
-    const auto& a = r.jobs[i];
-    const int64_t start = replay.start[i];
-    // The accuracies at full precision (shortest text that reads back to the same double): six decimals made a
-    // relative accuracy of 0.0002717576 read 0.000272, and one below 5e-7 read 0.
-    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{}\n", j.job_number, j.user, j.submit, start,
-                       start + j.runtime, j.runtime, j.estimate, r.initial[i], r.at_start[i], a.absolute_error,
-                       a.relative_accuracy, a.underestimated ? 1 : 0);
-  }
+  const auto& a = r.jobs[i];
+  const int64_t start = replay.start[i];
+  // The accuracies at full precision (shortest text that reads back to the same double): six decimals made a
+  // relative accuracy of 0.0002717576 read 0.000272, and one below 5e-7 read 0.
+  fmt::format_to(std::back_inserter(out), "{},{},{},{},{},{},{},{},{},{},{},{}\n", j.job_number, j.user, j.submit,
+                 start, start + j.runtime, j.runtime, j.estimate, r.initial[i], r.at_start[i], a.absolute_error,
+                 a.relative_accuracy, a.underestimated ? 1 : 0);
+}
+
+}  // namespace
+
+std::string log_replay_csv(const LogReplay& replay) {
+  std::string out(kCsvHead);
+  for (size_t i = 0; i < replay.workload.jobs.size(); ++i) append_csv_row(out, replay, i);
   return out;
+}
+
+void write_log_replay_csv(const std::string& path, const LogReplay& replay) {
+  swf::write_text_file(path, kCsvHead, replay.workload.jobs.size(),
+                       [&replay](std::string& out, size_t i) { append_csv_row(out, replay, i); });
 }
 
 nlohmann::json to_json(const LogReplay& replay) {

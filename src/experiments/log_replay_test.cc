@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "schedlab/predict/basic_predictors.h"
+#include "test_util.h"
 
 namespace schedlab::experiments {
 namespace {
@@ -44,6 +45,10 @@ TEST(LogReplay, CsvHasOneLinePerReplayedJob) {
   EXPECT_NE(csv.find("\n1,7,0,10,110,100,200,200,200,100,0.5,0\n"), std::string::npos) << csv;
   EXPECT_NE(csv.find("\n2,8,5,5,55,50,40,40,40,10,0.8,1\n"), std::string::npos) << csv;
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 3);
+  // Written to a file row by row (predict --jobs-out), the same text.
+  schedlab::testing::TempDir dir;
+  write_log_replay_csv(dir.file("jobs.csv"), r);
+  EXPECT_EQ(schedlab::testing::read_file(dir.file("jobs.csv")), csv);
 }
 
 TEST(LogReplay, JsonCarriesCountsAndAccuracy) {

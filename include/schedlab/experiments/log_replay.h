@@ -42,6 +42,8 @@ LogReplay replay_log(const swf::Log& log, const predict::Predictor& predictor, c
 // Per-job CSV: job_id,user,submit,start,end,runtime,estimate,initial_prediction,prediction_at_start,
 // absolute_error,relative_accuracy,underestimated (one line per replayed job, with a header line).
 std::string log_replay_csv(const LogReplay& replay);
+// The same written to `path` row by row (swf::write_text_file: ".gz", "-", whole or not at all).
+void write_log_replay_csv(const std::string& path, const LogReplay& replay);
 
 // The result as one JSON object (jobs, warm-up, accuracy, deadline misses, prediction updates, notes).
 nlohmann::json to_json(const LogReplay& replay);
