@@ -90,6 +90,85 @@ def test_temporal_autocorrelations_equal_an_independent_computation(path):
                 (series, group, key)
 
 
+def log_levels(lo, hi, count=20):
+    """Up to `count` distinct log-spaced integers in [lo, hi] (analysis/hurst.h)."""
+    if hi < lo:
+        return []
+    return sorted(set(int(np.floor(v + 0.5)) for v in np.exp(np.linspace(np.log(lo), np.log(hi), count))))
+
+
+def slope(x, y):
+    return float(np.polyfit(np.asarray(x, float), np.asarray(y, float), 1)[0]) if len(x) >= 3 else float("nan")
+
+
+def hurst_variance_time(x, lo=100, hi=50000):
+    """log Var(X^(m)) against log m over non-overlapping blocks of m values: slope -beta, H = 1 - beta / 2."""
+    lx, ly = [], []
+    for m in log_levels(lo, min(hi, len(x) // 10)):
+        var = x[:len(x) // m * m].reshape(-1, m).mean(axis=1).var()
+        if var > 0:
+            lx.append(np.log(m))
+            ly.append(np.log(var))
+    return 1 + slope(lx, ly) / 2
+
+
+def hurst_rs(x, lo=100, hi=50000):
+    """The mean R/S over non-overlapping blocks of n values (blocks without spread left out) against n, log-log."""
+    lx, ly = [], []
+    for n in log_levels(max(lo, 2), min(hi, len(x) // 2)):
+        blocks = x[:len(x) // n * n].reshape(-1, n)
+        dev = blocks - blocks.mean(axis=1, keepdims=True)
+        w = np.cumsum(dev, axis=1)
+        r = np.maximum(w.max(axis=1), 0) - np.minimum(w.min(axis=1), 0)
+        sd = np.sqrt((dev ** 2).mean(axis=1))
+        rs = r[sd > 0] / sd[sd > 0]
+        if len(rs) and rs.sum() > 0:
+            lx.append(np.log(n))
+            ly.append(np.log(rs.mean()))
+    return slope(lx, ly)
+
+
+def hurst_periodogram(x, fraction=0.1):
+    """The periodogram's slope s over the lowest 10% of the frequencies of the longest 5-smooth prefix, log-log:
+    H = (1 - s) / 2."""
+    def smooth(n):
+        for p in (2, 3, 5):
+            while n % p == 0:
+                n //= p
+        return n == 1
+    n = len(x)
+    while n > 0 and not smooth(n):
+        n -= 1
+    y = x[:n] - x[:n].mean()
+    top = max(3, int(fraction * n / 2))
+    j = np.arange(1, top + 1)
+    power = np.abs(np.fft.rfft(y)[1:top + 1]) ** 2 / (2 * np.pi * n)
+    keep = power > 0
+    return (1 - slope(np.log(2 * np.pi * j[keep] / n), np.log(power[keep]))) / 2
+
+
+@pytest.mark.parametrize("path", logs(), ids=os.path.basename)
+def test_hurst_estimates_equal_an_independent_computation(path):
+    """temporal.h's self-similarity: 1-minute bins from the first submit, the jobs per minute and the sums of
+    runtime, procs and cpu per minute (0 when none), the inter-arrival times in job order; each through the three
+    estimators of analysis/hurst.h written again in NumPy (np.fft for the periodogram), and their average."""
+    df, _ = schedlab.read_swf(path)
+    got = schedlab.temporal(df)["series"]
+    origin = int(df.submit_time[df.submit_time >= 0].min())
+    for series in ("runtime", "procs", "cpu", "interarrival", "jobs"):
+        times, values = attribute(df, series)
+        if series == "interarrival":
+            x = values
+        else:
+            span = int((attribute(df, "jobs")[0].max() - origin) // 60) + 1
+            x = np.bincount((times - origin) // 60, weights=values, minlength=span).astype(float)
+        want = {"variance_time": hurst_variance_time(x), "rs": hurst_rs(x), "periodogram": hurst_periodogram(x)}
+        want["average"] = float(np.nanmean(list(want.values())))
+        for key, value in want.items():
+            assert got[series]["hurst"][key] == pytest.approx(value, rel=1e-7), (series, key)
+        assert 0.3 < want["average"] < 1.1  # a real log's series: long-range dependent, near the thesis's .67-.77
+
+
 def sessions_of(df, procs, threshold=1200):
     """Sessions as trace/sessions.h defines them, and their variables as analysis/session_vars.h does: per user
     (known submit and user) the jobs in stable submit order; a new session at the user's first job or when submit -
