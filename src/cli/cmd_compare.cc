@@ -68,8 +68,6 @@ void print_text(const CompareArgs& a, const experiments::CompareResult& r) {
   fmt::print("baseline   {}\n\n", r.names[r.baseline]);
   size_t width = 12;
   for (const auto& s : r.names) width = std::max(width, s.size() + 2);
-  fmt::print("{:<{}} {:>10} {:>8} {:>8} {:>9} {:>9} {:>8} {:>8} {:>9} {:>9}\n", "scheduler", width, "wait (s)", "won",
-             "perf", "stability", "bsld", "won", "perf", "stability", "util");
   // "won": the periods won alone, "+k" the periods where the lowest mean was shared with another.
   const auto won = [&r](CompareMetric m) {
     const auto alone = r.wins(m), shared = r.shared_wins(m);
@@ -80,11 +78,17 @@ void print_text(const CompareArgs& a, const experiments::CompareResult& r) {
   };
   const auto won_wait = won(CompareMetric::kWait);
   const auto won_bsld = won(CompareMetric::kBoundedSlowdown);
+  size_t won_width = 8;  // wider for many short periods ("24693+3234")
+  for (const auto& w : won_wait) won_width = std::max(won_width, w.size() + 1);
+  for (const auto& w : won_bsld) won_width = std::max(won_width, w.size() + 1);
+  fmt::print("{:<{}} {:>10} {:>{}} {:>8} {:>9} {:>9} {:>{}} {:>8} {:>9} {:>9}\n", "scheduler", width, "wait (s)", "won",
+             won_width, "perf", "stability", "bsld", "won", won_width, "perf", "stability", "util");
   for (size_t s = 0; s < n; ++s) {
-    fmt::print("{:<{}} {:>10.0f} {:>8} {:>8} {:>9} {:>9.1f} {:>8} {:>8} {:>9} {:>9.4f}\n", r.names[s], width,
-               r.whole(CompareMetric::kWait, s), won_wait[s], percent(r.performance_gain(CompareMetric::kWait, s)),
-               percent(r.stability_gain(CompareMetric::kWait, s)), r.whole(CompareMetric::kBoundedSlowdown, s),
-               won_bsld[s], percent(r.performance_gain(CompareMetric::kBoundedSlowdown, s)),
+    fmt::print("{:<{}} {:>10.0f} {:>{}} {:>8} {:>9} {:>9.1f} {:>{}} {:>8} {:>9} {:>9.4f}\n", r.names[s], width,
+               r.whole(CompareMetric::kWait, s), won_wait[s], won_width,
+               percent(r.performance_gain(CompareMetric::kWait, s)), percent(r.stability_gain(CompareMetric::kWait, s)),
+               r.whole(CompareMetric::kBoundedSlowdown, s), won_bsld[s], won_width,
+               percent(r.performance_gain(CompareMetric::kBoundedSlowdown, s)),
                percent(r.stability_gain(CompareMetric::kBoundedSlowdown, s)), r.results[s].metrics.utilization);
   }
   fmt::print("(won: periods with the lowest mean, +k: those where another had the same; perf, "
