@@ -49,6 +49,8 @@ check estimate_models_sweep "feit" "$py" examples/estimate_models_sweep.py --see
 check temporal_vs_thesis "Hurst avg" "$py" examples/temporal_vs_thesis.py "$cli" "$traces"
 check user_classes_vs_thesis "STWD" "$py" examples/user_classes_vs_thesis.py "$cli" "$traces"
 check locality_model_fig11 "| 2.5 |" "$py" examples/locality_model_fig11.py --schedlab "$cli"
+check backfilled_jobs "| KTH-SP2-1996-2 | 60.4% (114.6 / 91.76)" "$py" examples/backfilled_jobs.py --schedlab "$cli" \
+  --traces "$work/traces"
 check talby_validation "| Talby 128, seed 1 |" "$py" examples/talby_validation.py "$cli" --seeds 1 --sizes 128 --rounds 20
 echo "examples_test: $failed failed"
 [ $failed -eq 0 ]

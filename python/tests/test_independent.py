@@ -461,7 +461,7 @@ def test_history_predictors_equal_an_independent_replay(rule):
     assert summary["deadline_misses"] == int((want < runtime).sum())
 
 
-@pytest.mark.parametrize("scheduler", ["easy", "conservative", "easy-preemptive"])
+@pytest.mark.parametrize("scheduler", ["fcfs", "easy", "easy-sjbf", "conservative", "lewf", "easy-preemptive"])
 def test_simulation_metrics_equal_an_independent_computation(scheduler):
     """simulate's metrics (sim/metrics.h) from its own per-job schedule: wait, response, slowdown and bounded
     slowdown (runtime = the time run, end - start without suspension), the first 1% by (end, id) left out of
@@ -473,9 +473,20 @@ def test_simulation_metrics_equal_an_independent_computation(scheduler):
     span = j.end.max() - j.submit.min()
     assert m["makespan"] == span
     assert m["utilization"] == pytest.approx((j.procs * j.runtime).sum() / (100 * span), rel=1e-12)
+    ordered = j.sort_values(["end", "job_id"], kind="stable").iloc[int(0.01 * len(j)):]
+    # Backfilled: a job of the averages that started while a job submitted before it (or in the same second
+    # with a lower job number) had not started yet.
+    arrival = j.sort_values(["submit", "job_id"], kind="stable")
+    latest_ahead = arrival.start.cummax().shift(fill_value=-1)
+    passed = arrival.job_id[arrival.start.to_numpy() < latest_ahead.to_numpy()]
+    assert m["backfilled"] == int(passed.isin(ordered.job_id).sum())
+    assert m["backfilled_share"] == pytest.approx(m["backfilled"] / len(ordered), rel=1e-12)
+    if scheduler == "fcfs":
+        assert m["backfilled"] == 0
+    else:
+        assert m["backfilled"] > 0.3 * len(ordered)  # KTH's queue: most jobs pass one that waits
     if r.metrics["metrics"]["suspensions"]:
         return
-    ordered = j.sort_values(["end", "job_id"], kind="stable").iloc[int(0.01 * len(j)):]
     wait = ordered.start - ordered.submit
     response = ordered.end - ordered.submit
     ran = ordered.end - ordered.start

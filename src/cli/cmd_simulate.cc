@@ -171,6 +171,8 @@ void print_text(const SimulateArgs& a, const experiments::Simulation& sim) {
   row(fmt::format("bounded slowdown (tau={})", a.sim.bsld_tau).c_str(), m.bounded_slowdown, 1, 2);
   fmt::print("\n{:<26} {:>14.4f}\n", "utilization", m.utilization);
   fmt::print("{:<26} {:>14} s ({:.2f} days)\n", "makespan", m.makespan, static_cast<double>(m.makespan) / 86400.0);
+  fmt::print("{:<26} {:>14.4f} ({} jobs started while an earlier one waited)\n", "backfilled share",
+             r.backfilled_share(), r.backfilled);
   print_accuracy_text(r.accuracy);
   fmt::print("{:<26} {:>14}\n", "deadline misses", r.deadline_misses);
   if (r.suspensions > 0 || r.kills > 0) {

@@ -325,6 +325,7 @@ nlohmann::json to_json(const CompareResult& r) {
                               {"period_sd", population_sd(r.period_means[m][s])}};
     }
     one["utilization"] = r.results[s].metrics.utilization;
+    one["backfilled_share"] = r.results[s].backfilled_share();
     if (r.results[s].adaptive) one["adaptive"] = to_json(*r.results[s].adaptive);
     if (s != r.baseline) {
       nlohmann::json corr;

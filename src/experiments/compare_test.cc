@@ -250,6 +250,8 @@ TEST(CompareTest, JsonCarriesEveryTable) {
   EXPECT_EQ(j["baseline"], "easy");
   ASSERT_EQ(j["schedulers"].size(), 2u);
   EXPECT_EQ(j["schedulers"][1]["wait"]["periods_won"], 2);
+  EXPECT_EQ(j["schedulers"][0]["backfilled_share"], 0.0);   // fcfs
+  EXPECT_EQ(j["schedulers"][1]["backfilled_share"], 0.5);  // easy: J3 and J4 pass J2 (starts 2 and 150 < 300)
   EXPECT_TRUE(j["schedulers"][0].contains("correlations_with_baseline_difference"));
   EXPECT_TRUE(j["schedulers"][0]["correlations_with_baseline_difference"]["procs_median"]["absolute"].is_null());
   EXPECT_EQ(j["wait_gaps"].size(), 1u);

@@ -284,6 +284,7 @@ json scheduling_section(const swf::Log& log, const ReportOptions& o) {
                      {"response_mean", m.response.mean},
                      {"bounded_slowdown_mean", m.bounded_slowdown.mean},
                      {"utilization", m.utilization},
+                     {"backfilled_share", res.backfilled_share()},
                      {"jobs", m.jobs}});
     std::vector<double> waits;
     int64_t end = last;

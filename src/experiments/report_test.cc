@@ -34,6 +34,19 @@ ReportOptions fcfs() {
   return o;
 }
 
+// The summary table's backfilled share: on 2 processors J2 (2 procs) waits for J1 (1 proc, 2 h); J3 (1 proc, 1 h)
+// ends before J2's shadow time and backfills under EASY at 0 (1 job of 3); FCFS keeps it behind J2.
+TEST(ReportTest, SummaryHasTheBackfilledShare) {
+  swf::Log log;
+  log.header.max_procs = 2;
+  log.records = schedlab::testing::records({J{1, 0, 7200, 1, 7200}, J{2, 0, 3600, 2, 3600}, J{3, 0, 3600, 1, 3600}});
+  ReportOptions o = fcfs();
+  o.schedulers = {"fcfs", "easy"};
+  const nlohmann::json d = report_data(log, o);
+  EXPECT_DOUBLE_EQ(d["scheduling"]["summary"][0]["backfilled_share"].get<double>(), 0.0);
+  EXPECT_DOUBLE_EQ(d["scheduling"]["summary"][1]["backfilled_share"].get<double>(), 1.0 / 3);
+}
+
 TEST(ReportTest, HandComputedSeriesOfAScenario) {
   const nlohmann::json d = report_data(scenario(), fcfs());
   const auto& w = d["workload"];

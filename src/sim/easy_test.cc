@@ -23,6 +23,30 @@ TEST(EasyTest, RefusesABackfillThatWouldDelayTheHead) {
   EXPECT_GT(testing::start_of(w, f, 2), 100);
 }
 
+// SimResult::backfilled: jobs that started while one ahead of them in arrival order still waited.
+TEST(EasyTest, BackfilledCountsTheJobsThatPassedAWaitingOne) {
+  // RefusesABackfillThatWouldDelayTheHead's schedule: starts 0, 100, 150, 3, 4. J4 and J5 pass J2 (and J3).
+  const auto w = testing::workload(10, {J{1, 0, 100, 6, 100}, J{2, 1, 50, 8, 50}, J{3, 2, 200, 4, 200},
+                                        J{4, 3, 500, 2, 500}, J{5, 4, 90, 2, 90}});
+  const auto r = testing::run(w, "easy");
+  EXPECT_EQ(r.backfilled, 2);
+  EXPECT_DOUBLE_EQ(r.backfilled_share(), 0.4);
+  EXPECT_EQ(testing::run(w, "fcfs").backfilled, 0);  // in order by construction
+  EXPECT_EQ(testing::run(w, "fcfs-fill").backfilled, 3);  // J3, J4, J5 pass J2 at once
+  // Warm-up: the first job to end (J5 at 94) is left out of the averages, and of the count.
+  SimOptions o;
+  o.warmup_fraction = 0.2;
+  const auto warm = simulate(w, "easy", "estimate", o);
+  EXPECT_EQ(warm.metrics.jobs, 4);
+  EXPECT_EQ(warm.backfilled, 1);
+  EXPECT_DOUBLE_EQ(warm.backfilled_share(), 0.25);
+  // All at t=0, starts 0, 100, 0, 100, 150: J3 passes J2; J4 starts with J2, at the same instant, and passes
+  // nobody; J5 starts after all of them.
+  const auto t = testing::workload(10, {J{1, 0, 100, 6, 100}, J{2, 0, 50, 8, 50}, J{3, 0, 100, 4, 100},
+                                        J{4, 0, 300, 2, 300}, J{5, 0, 101, 4, 101}});
+  EXPECT_EQ(testing::run(t, "easy").backfilled, 1);
+}
+
 TEST(EasyTest, OverdueJobCountsAsEndingNow) {
   // 12 processors. J1 (4) estimated 10 s, runs 100 s: overdue from t=10. At t=50 head J3 (6) would fit
   // "now" once J1 ends, so shadow = 50 and extra = 0: J4 (2 procs, ends 70) may not backfill.

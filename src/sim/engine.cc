@@ -611,6 +611,15 @@ void Engine::finish() {
         }
       },
       workload_->procs, options_.bsld_tau, options_.warmup_fraction);
+  // Passed jobs: in arrival order (JobId), a job that starts before the latest start among the jobs ahead of it
+  // started while that one still waited (it had arrived: its submit is not later).
+  int64_t latest_start_ahead = std::numeric_limits<int64_t>::min();
+  result_.backfilled = 0;
+  for (size_t idx = 0; idx < jobs.size(); ++idx) {
+    const int64_t start = result_.jobs[idx].start;
+    if (kept[idx] && start < latest_start_ahead) ++result_.backfilled;
+    latest_start_ahead = std::max(latest_start_ahead, start);
+  }
   // Accuracy over the same jobs as the averages (termination order minus the warm-up).
   result_.accuracy = predict::summarize_accuracy(result_.job_accuracy, result_.termination_order,
                                                  static_cast<size_t>(result_.metrics.warmup_excluded));

@@ -58,6 +58,15 @@ struct SimResult {
   // Deadline misses after which the job ran on with no longer prediction (no correction raised it): overdue,
   // the scheduler took it to end at once until it did, and reservations behind it promised nothing.
   int64_t overdue_misses = 0;
+  // Jobs of the averages (warm-up excluded) that started while a job ahead of them in arrival order (submitted
+  // earlier, or in the same second with a lower JobId) still waited: they passed it — EASY's "backfilled" (Talby
+  // §2.1, Figure 17), or moved ahead by a policy that reorders its queue (lewf, SJBF's candidates). First starts
+  // (a preempted job's later resumptions do not count). FCFS: 0 by construction.
+  int64_t backfilled = 0;
+  // backfilled / the jobs of the averages (0 without any).
+  double backfilled_share() const {
+    return metrics.jobs > 0 ? static_cast<double>(backfilled) / static_cast<double>(metrics.jobs) : 0.0;
+  }
   int64_t suspensions = 0;             // by preemptive schedulers (sum over jobs)
   int64_t kills = 0;                   // jobs killed by the scheduler's overrun policy
   int64_t reservations_checked = 0;    // reservations verified by --check
