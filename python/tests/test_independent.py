@@ -565,6 +565,43 @@ def test_locality_of_sampling_equals_an_independent_computation(path):
         assert got["m_prime"]["median"] == pytest.approx(np.median(list(ms.values())), rel=1e-12)
 
 
+def test_diversity_equals_an_independent_computation():
+    """analyze diversity without bootstrap (analysis/diversity.h): each log's values against two pools of every
+    log's values, job-weighted (weight 1) and same-weight (weight 1 / N_l): per pool r = 24 bins, boundary k the
+    smallest value whose cumulative weight exceeds k/r of the total, each bin's weighted share; a log's m is
+    max |o - N p| / (N (1 - p)) over its counts, and the bin reaching it."""
+    paths = logs()
+    if len(paths) < 2:
+        pytest.skip("the shared logs are absent")
+    r = 24
+    for name in ("runtime", "procs", "interarrival"):
+        got = schedlab.diversity(paths, attribute=name, bootstrap=0)
+        values = [attribute(schedlab.read_swf(p)[0], name)[1] for p in paths]
+        pooled = np.concatenate(values)
+        for pool, weight in (("job_weighted", [np.ones(len(v)) for v in values]),
+                             ("same_weight", [np.full(len(v), 1.0 / len(v)) for v in values])):
+            w = np.concatenate(weight)
+            order = np.argsort(pooled, kind="stable")
+            v, cum = pooled[order], np.cumsum(w[order])
+            last = np.r_[v[1:] != v[:-1], True]  # the last of each run of equal values: the weight through it
+            distinct, through = v[last], cum[last]
+            total = through[-1]
+            bounds = [distinct[np.argmax(through > k / r * total)] for k in range(1, r)]
+            np.testing.assert_array_equal(got["bins"][pool]["bounds"], bounds, err_msg=(name, pool))
+            which = np.searchsorted(np.array(bounds), pooled, side="right")
+            shares = np.bincount(which, weights=w, minlength=r) / total
+            np.testing.assert_allclose(got["bins"][pool]["shares"], shares, rtol=1e-9, err_msg=(name, pool))
+            start = 0
+            for row, v_log in zip(got["logs"], values):
+                n = len(v_log)
+                o = np.bincount(which[start:start + n], minlength=r)
+                start += n
+                dev = np.where(shares > 0, np.abs(o - n * shares) / (n * (1 - shares)), 0)
+                assert row["jobs"] == n
+                assert row[pool] == pytest.approx(dev.max(), rel=1e-9), (name, pool, row["path"])
+                assert row["top_bin_" + pool] == int(np.argmax(dev)), (name, pool, row["path"])
+
+
 def test_log_distance_equals_an_independent_computation():
     """analyze distance (analysis/log_distance.h): per attribute the two-sample KS statistic (the largest gap
     between the two empirical CDFs, over every value of either) and both medians, sizes and CPU work as fractions
