@@ -192,8 +192,49 @@ def sessions_of(df, procs, threshold=1200):
     # Inter-arrival and think times within a session: the session's first job has none.
     inner = d[d.session == d.session.shift()].groupby("session")
     rows["Im"] = inner.interarrival.median().reindex(rows.index, fill_value=0.0)
+    rows["Ii"] = (inner.interarrival.quantile(0.95) - inner.interarrival.quantile(0.05)).reindex(rows.index,
+                                                                                                 fill_value=0.0)
     rows["Tm"] = inner.think.median().reindex(rows.index, fill_value=0.0)
+    rows["Ti"] = (inner.think.quantile(0.95) - inner.think.quantile(0.05)).reindex(rows.index, fill_value=0.0)
+
+    def unique(values):
+        """Values more than 5% above the previous unique one, ascending (exactly: 21 is not more than 5% above
+        20)."""
+        count, last = 0, None
+        for v in sorted(values):
+            if last is None or v * 100 > last * 105:
+                count, last = count + 1, v
+        return count
+    raw_size = np.where(d.requested_procs > 0, d.requested_procs, d.allocated_procs).clip(min=0)
+    d["raw_size"] = raw_size.astype(np.int64)
+    d["raw_runtime"] = whole(d.run_time.clip(lower=0)).astype(np.int64)
+    rows["UP"] = g.raw_size.agg(unique)
+    rows["UR"] = g.raw_runtime.agg(unique)
+    rows["end"] = g.end.max()
+    rows["first_estimate"] = g.apply(lambda x: x.requested_time.iloc[0] if x.requested_time.iloc[0] > 0
+                                     else x.run_time.iloc[0])
+    rows["first_size"] = g.raw_size.first()
     return rows.sort_values(["start", "user"], kind="stable").reset_index(drop=True)
+
+
+def local_share(start, end, inside):
+    """Share of [start, end] (local seconds) in the parts `inside(day)` gives for each day ([lo, hi) offsets in
+    the day, or None); the start's own state for a zero-length span."""
+    if end <= start:
+        lo_hi = inside(start // 86400)
+        return float(lo_hi is not None and lo_hi[0] <= start % 86400 < lo_hi[1])
+    covered = 0
+    for day in range(start // 86400, end // 86400 + 1):
+        lo_hi = inside(day)
+        if lo_hi is None:
+            continue
+        lo, hi = max(start, day * 86400 + lo_hi[0]), min(end, day * 86400 + lo_hi[1])
+        covered += max(0, hi - lo)
+    return covered / (end - start)
+
+
+def workday(day):
+    return (day + 3) % 7 < 5  # day 0, 1970-01-01, was a Thursday (3 = Monday-based index)
 
 
 @pytest.mark.parametrize("path", logs(), ids=os.path.basename)
@@ -210,7 +251,26 @@ def test_session_variables_equal_an_independent_computation(path):
     minute = local.dt.hour * 60 + local.dt.minute
     want["SD"] = ((minute >= 7 * 60 + 30) & (minute < 17 * 60 + 30)).astype(int)  # starts in daytime, local
     want["SW"] = (local.dt.dayofweek < 5).astype(int)  # starts Monday to Friday
-    for key in want.columns:
+    # Shares of [start, end] in daytime and on workdays, in local seconds with the start's UTC offset throughout.
+    offset = local.apply(lambda t: int(t.utcoffset().total_seconds()))
+    local_start = (unix_start + want.start + offset).astype(np.int64)
+    local_end = (unix_start + want.end + offset).astype(np.int64)
+    daytime = lambda day: (7 * 3600 + 1800, 17 * 3600 + 1800)
+    want["PD"] = [local_share(a, b, daytime) for a, b in zip(local_start, local_end)]
+    want["PW"] = [local_share(a, b, lambda day: (0, 86400) if workday(day) else None)
+                  for a, b in zip(local_start, local_end)]
+    # The online classifier (§9.6) from the session's first job: estimate above half the longest runtime the
+    # header allows (else the longest estimate) BHD; size above half the machine BHP; then weekend IW, workday
+    # daytime IWD, else IWN.
+    limit = next((int(l.split(":", 1)[1]) for l in header if l.lstrip("; ").startswith("MaxRuntime:")), 0)
+    if limit <= 0:
+        limit = int(np.where(df.requested_time > 0, df.requested_time, df.run_time).max())
+    online = np.where(2 * want.first_estimate > limit, "BHD",
+                      np.where(2 * want.first_size > procs, "BHP",
+                               np.where(want.SW == 0, "IW", np.where(want.SD == 1, "IWD", "IWN"))))
+    assert (rows_online := schedlab.sessions((df, header), rows=True, online=True)[1].online_class).tolist() == \
+        online.tolist()
+    for key in want.columns.drop(["end", "first_estimate", "first_size"]):
         np.testing.assert_allclose(rows[key].to_numpy(float), want[key].to_numpy(float), rtol=1e-9, atol=1e-9,
                                    err_msg=key)
 

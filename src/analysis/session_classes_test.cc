@@ -81,6 +81,31 @@ TEST(SessionVars, VariablesOfOneSession) {
   }
 }
 
+// UP / UR count a value as unique when it is more than 5% above the previous unique one: exactly 5% is not. On a
+// 430-processor machine sizes 180 and 189 scale to 53.58... and 56.26...; compared in floating point the product
+// 53.58... x 1.05 rounded below 56.26... and 189 counted apart (UP 2, and on 400 processors 340 and 357 too).
+TEST(SessionVars, UniqueCountsAreExactAtFivePercent) {
+  swf::Header h;
+  h.add_line("; UnixStartTime: 345600");
+  const auto unique = [&h](int64_t procs, std::vector<int32_t> sizes, std::vector<int32_t> runtimes) {
+    std::vector<swf::Record> log(sizes.size());
+    for (size_t i = 0; i < log.size(); ++i) {
+      log[i].submit_time = static_cast<int32_t>(10 * i);
+      log[i].wait_time = 0;
+      log[i].run_time = runtimes[i];
+      log[i].requested_procs = sizes[i];
+      log[i].user_id = 1;
+    }
+    const auto sessions = trace::build_sessions(log);
+    const SessionRow r = session_variables(log, h, sessions.sessions, procs).at(0);
+    return std::pair{r[kUP], r[kUR]};
+  };
+  EXPECT_EQ(unique(430, {180, 189}, {20, 21}), (std::pair{1.0, 1.0}));
+  EXPECT_EQ(unique(400, {340, 357}, {60, 63}), (std::pair{1.0, 1.0}));
+  EXPECT_EQ(unique(430, {180, 190}, {20, 22}), (std::pair{2.0, 2.0}));  // just above
+  EXPECT_EQ(unique(430, {0, 1, 180, 189, 199}, {0, 1, 2, 3, 4}), (std::pair{4.0, 5.0}));  // 0 then any: unique
+}
+
 TEST(UserVars, VariablesOfTwoUsersByHand) {
   swf::Header h;
   h.add_line("; UnixStartTime: 345600");  // Monday 1970-01-05 00:00 UTC
