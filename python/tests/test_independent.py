@@ -625,6 +625,41 @@ def test_locality_of_sampling_equals_an_independent_computation(path):
         assert got["m_prime"]["median"] == pytest.approx(np.median(list(ms.values())), rel=1e-12)
 
 
+@pytest.mark.parametrize("path", logs(), ids=os.path.basename)
+def test_user_variables_equal_an_independent_computation(path):
+    """sessions --users-output (analysis/session_classes.h, user_variables): per user over the jobs with a known
+    submit time and user, PD / PW the shares of jobs submitted in local daytime 07:30-17:30 / Monday-Friday (each
+    job in its own UTC offset), Pm and Rm the medians of the 128-normalised size and of the runtime (unknown as
+    0), J, Im the median inter-arrival time of the user's submits, JW = J per week of max(span, 1 day), pBHD the
+    share of the user's sessions the session classification called BHD."""
+    df, header = schedlab.read_swf(path)
+    _, sessions, users = schedlab.sessions((df, header), classify=True, rows=True)
+    procs = schedlab.stats((df, header))["machine"]["procs"]
+    zone = next((l.split(":", 1)[1].strip() for l in header if "TimeZoneString" in l), "UTC")
+    unix_start = int(next(l.split(":", 1)[1] for l in header if "UnixStartTime" in l))
+    d = df[(df.submit_time >= 0) & (df.user_id >= 0)].copy()
+    local = pd.to_datetime(unix_start + d.submit_time, unit="s", utc=True).dt.tz_convert(zone)
+    minute = local.dt.hour * 60 + local.dt.minute
+    d["day"] = ((minute >= 7 * 60 + 30) & (minute < 17 * 60 + 30)).astype(float)
+    d["work"] = (local.dt.dayofweek < 5).astype(float)
+    d["size"] = np.where(d.requested_procs > 0, d.requested_procs, d.allocated_procs).clip(min=0) * 128.0 / procs
+    d["runtime"] = whole(d.run_time.clip(lower=0)).astype(float)
+    rows = []
+    for user, u in d.groupby("user_id"):
+        submits = np.sort(u.submit_time.to_numpy(np.int64))
+        span = max(submits[-1] - submits[0], 86400) / (7 * 86400)
+        mine = sessions[sessions.user == user]
+        rows.append({"user": user, "PD": u.day.mean(), "Pm": u["size"].median(), "Rm": u.runtime.median(),
+                     "J": len(u), "PW": u.work.mean(),
+                     "Im": float(np.median(np.diff(submits))) if len(submits) > 1 else 0.0, "JW": len(u) / span,
+                     "pBHD": (mine["class"] == "BHD").mean()})
+    want = pd.DataFrame(rows)
+    assert users.user.tolist() == want.user.tolist()
+    for key in ("PD", "Pm", "Rm", "J", "PW", "Im", "JW", "pBHD"):
+        np.testing.assert_allclose(users[key].to_numpy(float), want[key].to_numpy(float), rtol=1e-9, atol=1e-12,
+                                   err_msg=key)
+
+
 def test_diversity_equals_an_independent_computation():
     """analyze diversity without bootstrap (analysis/diversity.h): each log's values against two pools of every
     log's values, job-weighted (weight 1) and same-weight (weight 1 / N_l): per pool r = 24 bins, boundary k the
