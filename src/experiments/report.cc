@@ -412,6 +412,9 @@ nlohmann::json sweep_report_data(const std::string& csv_text, const std::string&
   std::vector<size_t> series_cols;
   for (const std::string& c : kSweepParameters)
     if (c != x && c != "seed" && varies(c)) series_cols.push_back(col(c));
+  // An empty parameter (no load, arrival scale or machine size given: the log's own) is named, not an unlabelled
+  // tick on the axis and a blank in the legend.
+  const auto shown = [](const std::string& value) { return value.empty() ? std::string("log's own") : value; };
   struct Point {
     double sum = 0, lo = INFINITY, hi = -INFINITY;
     int64_t runs = 0;
@@ -430,14 +433,14 @@ nlohmann::json sweep_report_data(const std::string& csv_text, const std::string&
       continue;
     }
     std::string series;
-    for (size_t c : series_cols) series += (series.empty() ? "" : " · ") + r[c];
+    for (size_t c : series_cols) series += (series.empty() ? "" : " · ") + shown(r[c]);
     if (series.empty()) series = r[col("scheduler")];
     if (std::find(order.begin(), order.end(), series) == order.end()) order.push_back(series);
     const std::optional<double> v = base::parse_csv_number(r[m]);
     if (!v)
       throw std::invalid_argument(
           fmt::format("{}:{}: '{}' is not a number in column {}", name, row_line[i], r[m], metric));
-    Point& p = points[{series, r[xc]}];
+    Point& p = points[{series, shown(r[xc])}];
     p.sum += *v;
     p.lo = std::min(p.lo, *v);
     p.hi = std::max(p.hi, *v);

@@ -85,7 +85,10 @@ if (D.kind === "sweep") {
     fmt(D.rows) + " runs" + (D.failed_runs ? ", " + fmt(D.failed_runs) + " failed (left out)" : "") +
     ". One line per " + D.series_name + "; a point is the mean over its runs (seeds), the band their range.");
   const xEnc = {field: "x", type: D.x_numeric ? "quantitative" : "ordinal", title: D.x, sort: null};
-  const color = {field: "series", type: "nominal", title: D.series_name, sort: null};
+  // The series are parameter lists ("user-last2:correction=tsafrir · false · easy"): two wide legend columns,
+  // where the page's four narrow ones cut them off.
+  const color = {field: "series", type: "nominal", title: D.series_name, sort: null,
+                 legend: {columns: 2, labelLimit: 440, titleLimit: 880}};
   chart(c, "sweep-metric", {
     width: 900, height: 400, data: {values: D.points},
     layer: [{mark: {type: "area", opacity: 0.15}, encoding: {x: xEnc, y: {field: "min", type: "quantitative"},

@@ -155,6 +155,20 @@ TEST(ReportTest, SweepPointsAreMeansOverSeedsPerScheduler) {
   EXPECT_DOUBLE_EQ(d["points"][3]["value"].get<double>(), 7.0);  // (fcfs, 0.8): the failed run left out
 }
 
+// A run without a load (the log's own, as the example spec's [[include]] gives) is a named point on the axis; it
+// was an unlabelled tick.
+TEST(ReportTest, SweepRunsWithoutALoadAreTheLogsOwn) {
+  const std::string csv = sweep_csv_header() + sweep_row("easy", "0.7", "1", "ok", "100") +
+                          sweep_row("easy", "", "1", "ok", "50");
+  const nlohmann::json d = sweep_report_data(csv, "r.csv", "wait_mean", "");
+  EXPECT_EQ(d["x"], "load");
+  EXPECT_FALSE(d["x_numeric"].get<bool>());
+  ASSERT_EQ(d["points"].size(), 2u);
+  EXPECT_EQ(d["points"][0]["x"], "0.7");
+  EXPECT_EQ(d["points"][1]["x"], "log's own");
+  EXPECT_DOUBLE_EQ(d["points"][1]["value"].get<double>(), 50.0);
+}
+
 TEST(ReportTest, SweepErrorsNameTheProblem) {
   const auto message = [](const std::string& csv, const std::string& metric) {
     try {
