@@ -3,6 +3,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
@@ -41,10 +42,10 @@ void run(const PredictArgs& a) {
   if (!a.correction.empty()) config.params.emplace("correction", a.correction);  // joins the spec's parameters
   const auto predictor = predict::make_predictor(a.predictor, config);
   swf::check_output_is_not_input(a.jobs_out, {a.trace});
-  const swf::Log log = read_input_log(a.trace);
+  swf::Log log = read_input_log(a.trace);
   Progress progress("predict", "jobs", 2.0, false);  // shown on a terminal once a replay takes over 2 s
   const experiments::LogReplay r = experiments::replay_log(
-      log, *predictor,
+      std::move(log), *predictor,
       {a.procs, a.extend_estimates, a.warmup_fraction,
        [&progress](size_t done, size_t total) { progress.update(done, total); }});
   progress.finish();

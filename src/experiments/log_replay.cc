@@ -12,7 +12,10 @@
 
 namespace schedlab::experiments {
 
-LogReplay replay_log(const swf::Log& log, const predict::Predictor& predictor, const LogReplayOptions& options) {
+namespace {
+
+// The workload and the logged starts: all a replay needs of the log's records.
+LogReplay prepare(const swf::Log& log, const LogReplayOptions& options) {
   if (!(options.warmup_fraction >= 0.0 && options.warmup_fraction < 1.0)) {
     throw std::invalid_argument(fmt::format("warm-up fraction must be in [0, 1), got {}", options.warmup_fraction));
   }
@@ -28,10 +31,28 @@ LogReplay replay_log(const swf::Log& log, const predict::Predictor& predictor, c
     if (wait < 0) ++out.unknown_wait;
     out.start[i] = w.jobs[i].submit + std::max<int64_t>(wait, 0);
   }
+  return out;
+}
+
+void replay(LogReplay& out, const predict::Predictor& predictor, const LogReplayOptions& options) {
   const auto p = predictor.clone();  // the caller's predictor stays untouched, as in sim::simulate
   out.predictor = std::string(p->label());
   out.warmup_fraction = options.warmup_fraction;
-  out.result = predict::replay(w.jobs, out.start, *p, options.warmup_fraction, options.progress);
+  out.result = predict::replay(out.workload.jobs, out.start, *p, options.warmup_fraction, options.progress);
+}
+
+}  // namespace
+
+LogReplay replay_log(const swf::Log& log, const predict::Predictor& predictor, const LogReplayOptions& options) {
+  LogReplay out = prepare(log, options);
+  replay(out, predictor, options);
+  return out;
+}
+
+LogReplay replay_log(swf::Log&& log, const predict::Predictor& predictor, const LogReplayOptions& options) {
+  LogReplay out = prepare(log, options);
+  std::vector<swf::Record>().swap(log.records);  // not needed past here: freed before the replay's own tables
+  replay(out, predictor, options);
   return out;
 }
 

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <utility>
 
 #include "schedlab/predict/basic_predictors.h"
 #include "test_util.h"
@@ -49,6 +50,17 @@ TEST(LogReplay, CsvHasOneLinePerReplayedJob) {
   schedlab::testing::TempDir dir;
   write_log_replay_csv(dir.file("jobs.csv"), r);
   EXPECT_EQ(schedlab::testing::read_file(dir.file("jobs.csv")), csv);
+}
+
+// The log given up (predict's command): the same replay, and the records are let go before it runs.
+TEST(LogReplay, AGivenUpLogGivesTheSameReplayAndFreesItsRecords) {
+  const LogReplay kept = replay_log(swf::parse_log(kLog), predict::EstimatePredictor());
+  swf::Log log = swf::parse_log(kLog);
+  const LogReplay moved = replay_log(std::move(log), predict::EstimatePredictor());
+  EXPECT_EQ(log_replay_csv(moved), log_replay_csv(kept));
+  EXPECT_EQ(to_json(moved), to_json(kept));
+  EXPECT_TRUE(log.records.empty());  // NOLINT(bugprone-use-after-move): the overload's contract
+  EXPECT_EQ(log.records.capacity(), 0u);
 }
 
 TEST(LogReplay, JsonCarriesCountsAndAccuracy) {

@@ -38,6 +38,8 @@ struct LogReplay {
 // Throws std::invalid_argument on a warm-up fraction outside [0, 1), NoJobLeft (simulation.h) when no job is left
 // to replay.
 LogReplay replay_log(const swf::Log& log, const predict::Predictor& predictor, const LogReplayOptions& options = {});
+// The same, the log's records freed once the workload and the starts are taken from them (the header is kept).
+LogReplay replay_log(swf::Log&& log, const predict::Predictor& predictor, const LogReplayOptions& options = {});
 
 // Per-job CSV: job_id,user,submit,start,end,runtime,estimate,initial_prediction,prediction_at_start,
 // absolute_error,relative_accuracy,underestimated (one line per replayed job, with a header line).
