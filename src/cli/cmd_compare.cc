@@ -95,7 +95,8 @@ void print_text(const CompareArgs& a, const experiments::CompareResult& r) {
              "stability: gains over {} in the whole-log mean and in the standard deviation of the period means)\n",
              r.names[r.baseline]);
 
-  fmt::print("\nwait gaps between two schedulers (periods won, mean and largest gap over the winner's mean wait, over the periods where the winner waited at all)\n");
+  fmt::print("\nwait gaps between two schedulers (periods won, mean and largest gap over the winner's mean wait, over "
+             "the periods where the winner waited at all)\n");
   for (size_t x = 0; x < n; ++x) {
     for (size_t y = x + 1; y < n; ++y) {
       const auto g = r.gaps(x, y);

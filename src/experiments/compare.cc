@@ -342,10 +342,13 @@ nlohmann::json to_json(const CompareResult& r) {
   for (size_t a = 0; a < r.names.size(); ++a) {
     for (size_t b = a + 1; b < r.names.size(); ++b) {
       const auto g = r.gaps(a, b);
-      gaps.push_back({{"a", r.names[a]},
-                      {"b", r.names[b]},
-                      {"won_by_a", {{"periods", g.a.periods}, {"periods_with_gap", g.a.gap_periods}, {"mean_gap", number(g.a.mean)}, {"max_gap", number(g.a.max)}}},
-                      {"won_by_b", {{"periods", g.b.periods}, {"periods_with_gap", g.b.gap_periods}, {"mean_gap", number(g.b.mean)}, {"max_gap", number(g.b.max)}}},
+      const auto side = [&number](const CompareResult::Gap& gap) {
+        return nlohmann::json{{"periods", gap.periods},
+                              {"periods_with_gap", gap.gap_periods},
+                              {"mean_gap", number(gap.mean)},
+                              {"max_gap", number(gap.max)}};
+      };
+      gaps.push_back({{"a", r.names[a]}, {"b", r.names[b]}, {"won_by_a", side(g.a)}, {"won_by_b", side(g.b)},
                       {"tied", g.tied}});
     }
   }
