@@ -58,6 +58,20 @@ std::pair<double, double> median_iqr(std::vector<double> v) {
   return {analysis::quantile_sorted(v, 0.5), analysis::quantile_sorted(v, 0.75) - analysis::quantile_sorted(v, 0.25)};
 }
 
+// Per scheduler, the periods where its mean is the lowest: alone (`shared` false) or with others (true).
+std::vector<int64_t> count_best(const std::vector<std::vector<double>>& means, size_t periods, bool shared) {
+  std::vector<int64_t> out(means.size(), 0);
+  for (size_t p = 0; p < periods; ++p) {
+    double lowest = means[0][p];
+    for (const auto& m : means) lowest = std::min(lowest, m[p]);
+    size_t at_lowest = 0;
+    for (const auto& m : means) at_lowest += m[p] == lowest;
+    if ((at_lowest > 1) != shared) continue;
+    for (size_t s = 0; s < means.size(); ++s) out[s] += means[s][p] == lowest;
+  }
+  return out;
+}
+
 }  // namespace
 
 const std::vector<std::string>& period_attribute_names() {
@@ -76,24 +90,6 @@ double CompareResult::whole(CompareMetric m, size_t s) const {
   const sim::Metrics& x = results[s].metrics;
   return m == CompareMetric::kWait ? x.wait.mean : x.bounded_slowdown.mean;
 }
-
-namespace {
-
-// Per scheduler, the periods where its mean is the lowest: alone (`shared` false) or with others (true).
-std::vector<int64_t> count_best(const std::vector<std::vector<double>>& means, size_t periods, bool shared) {
-  std::vector<int64_t> out(means.size(), 0);
-  for (size_t p = 0; p < periods; ++p) {
-    double lowest = means[0][p];
-    for (const auto& m : means) lowest = std::min(lowest, m[p]);
-    size_t at_lowest = 0;
-    for (const auto& m : means) at_lowest += m[p] == lowest;
-    if ((at_lowest > 1) != shared) continue;
-    for (size_t s = 0; s < means.size(); ++s) out[s] += means[s][p] == lowest;
-  }
-  return out;
-}
-
-}  // namespace
 
 std::vector<int64_t> CompareResult::wins(CompareMetric m) const {
   return count_best(period_means[static_cast<size_t>(m)], periods.size(), false);

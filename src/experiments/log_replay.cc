@@ -34,29 +34,12 @@ LogReplay prepare(const swf::Log& log, const LogReplayOptions& options) {
   return out;
 }
 
-void replay(LogReplay& out, const predict::Predictor& predictor, const LogReplayOptions& options) {
+void run_replay(LogReplay& out, const predict::Predictor& predictor, const LogReplayOptions& options) {
   const auto p = predictor.clone();  // the caller's predictor stays untouched, as in sim::simulate
   out.predictor = std::string(p->label());
   out.warmup_fraction = options.warmup_fraction;
   out.result = predict::replay(out.workload.jobs, out.start, *p, options.warmup_fraction, options.progress);
 }
-
-}  // namespace
-
-LogReplay replay_log(const swf::Log& log, const predict::Predictor& predictor, const LogReplayOptions& options) {
-  LogReplay out = prepare(log, options);
-  replay(out, predictor, options);
-  return out;
-}
-
-LogReplay replay_log(swf::Log&& log, const predict::Predictor& predictor, const LogReplayOptions& options) {
-  LogReplay out = prepare(log, options);
-  std::vector<swf::Record>().swap(log.records);  // not needed past here: freed before the replay's own tables
-  replay(out, predictor, options);
-  return out;
-}
-
-namespace {
 
 constexpr std::string_view kCsvHead =
     "job_id,user,submit,start,end,runtime,estimate,initial_prediction,prediction_at_start,absolute_error,"
@@ -75,6 +58,19 @@ void append_csv_row(std::string& out, const LogReplay& replay, size_t i) {
 }
 
 }  // namespace
+
+LogReplay replay_log(const swf::Log& log, const predict::Predictor& predictor, const LogReplayOptions& options) {
+  LogReplay out = prepare(log, options);
+  run_replay(out, predictor, options);
+  return out;
+}
+
+LogReplay replay_log(swf::Log&& log, const predict::Predictor& predictor, const LogReplayOptions& options) {
+  LogReplay out = prepare(log, options);
+  std::vector<swf::Record>().swap(log.records);  // not needed past here: freed before the replay's own tables
+  run_replay(out, predictor, options);
+  return out;
+}
 
 std::string log_replay_csv(const LogReplay& replay) {
   std::string out(kCsvHead);

@@ -17,10 +17,6 @@ bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-}  // namespace
-
-namespace {
-
 constexpr std::string_view kCsvHead = "job_id,submit,start,end,procs,runtime,estimate,killed,wait,prediction\n";
 
 void append_csv_row(std::string& out, const Workload& workload, const SimResult& result, size_t i) {
