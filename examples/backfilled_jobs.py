@@ -9,7 +9,7 @@ configurations against RUH (Tables 17 and 18). Prints the Markdown of docs/repro
 usage: examples/backfilled_jobs.py [--schedlab build/schedlab] [--traces ../shared/traces] [LOG ...]
 (default logs: KTH-SP2-1996-2 and CTC-SP2-1996-3.1-cln, the two of the thesis's four logs in ../shared/traces)
 """
-import argparse, json, os, subprocess, sys, tempfile
+import argparse, gzip, json, os, subprocess, sys, tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -33,8 +33,8 @@ SBH = [("[PE,P,E,\\*] + propagation", "sbh:criteria=PE,P,E,*;propagate=1;correct
 
 def max_runtime(log):
     """The header's MaxRuntime, else 1 week."""
-    import gzip
-    opener = gzip.open if open(log, "rb").read(2) == b"\x1f\x8b" else open
+    with open(log, "rb") as f:
+        opener = gzip.open if f.read(2) == b"\x1f\x8b" else open
     with opener(log, "rt") as f:
         for line in f:
             if not line.startswith(";"):

@@ -268,8 +268,7 @@ def test_session_variables_equal_an_independent_computation(path):
     online = np.where(2 * want.first_estimate > limit, "BHD",
                       np.where(2 * want.first_size > procs, "BHP",
                                np.where(want.SW == 0, "IW", np.where(want.SD == 1, "IWD", "IWN"))))
-    assert (rows_online := schedlab.sessions((df, header), rows=True, online=True)[1].online_class).tolist() == \
-        online.tolist()
+    assert schedlab.sessions((df, header), rows=True, online=True)[1].online_class.tolist() == online.tolist()
     for key in want.columns.drop(["end", "first_estimate", "first_size"]):
         np.testing.assert_allclose(rows[key].to_numpy(float), want[key].to_numpy(float), rtol=1e-9, atol=1e-9,
                                    err_msg=key)

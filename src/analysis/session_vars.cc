@@ -35,9 +35,10 @@ double interval_of(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return quantile_sorted(v, 0.95) - quantile_sorted(v, 0.05);
 }
-// Values more than 5% above the previous unique one, in integers: x * 100 > last * 105 exactly (on the scaled sizes
-// in floating point, 21 after 20 on a 100-processor machine, 26.88 after 25.6, turned on the last bit of a
-// product). The count does not depend on the scale, so it is taken on the log's own whole numbers.
+// Values more than 5% above the previous unique one, in integers: x * 100 > last * 105 exactly (on the sizes scaled
+// to 128 processors in floating point, 189 after 180 on a 430-processor machine, exactly 5% above, counted as
+// new on the last bit of a product). The count does not depend on the scale: it is taken on the log's own whole
+// numbers.
 double unique_count(std::vector<int64_t> v) {
   if (v.empty()) return 0;
   std::sort(v.begin(), v.end());

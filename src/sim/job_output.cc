@@ -56,14 +56,6 @@ std::string jobs_csv(const Workload& workload, const SimResult& result) {
   return out;
 }
 
-std::vector<swf::Record> simulated_records(const std::vector<swf::Record>& records, const Workload& workload,
-                                           const SimResult& result) {
-  std::vector<swf::Record> out;
-  out.reserve(workload.jobs.size());
-  for (size_t i = 0; i < workload.jobs.size(); ++i) out.push_back(simulated_record(records, workload, result, i));
-  return out;
-}
-
 bool jobs_path_is_swf(const std::string& path) {
   const std::string base = ends_with(path, ".gz") ? path.substr(0, path.size() - 3) : path;
   return path != "-" && ends_with(base, ".swf");

@@ -6,7 +6,7 @@
 // SWF: the input records of the simulated jobs with field 2 = submit (after arrival scaling),
 //   field 3 = simulated wait and field 4 = simulated runtime; the input header plus a Note line saying how
 //   it was simulated. Excluded records are not written. A value past the 32-bit fields (a submit scaled by
-//   --load beyond 2^31 - 1 s) is a std::runtime_error naming the job, before anything is written.
+//   --load beyond 2^31 - 1 s) is a std::runtime_error naming the job, and nothing is written at the path.
 // Both: ".gz" at the end of the path compresses with gzip. The format is chosen by extension (".csv[.gz]" or
 // ".swf[.gz]"); "-" is the CSV on standard output; anything else is an error (check_jobs_path, before a
 // simulation whose results could not be written is run).
@@ -23,9 +23,6 @@
 namespace schedlab::sim {
 
 std::string jobs_csv(const Workload& workload, const SimResult& result);
-
-std::vector<swf::Record> simulated_records(const std::vector<swf::Record>& records, const Workload& workload,
-                                           const SimResult& result);
 
 // Whether write_jobs writes `path` as SWF, the one form that needs the log's records (the CSV is made from the
 // workload and the result alone: a caller writing CSV can let the records go before simulating).
