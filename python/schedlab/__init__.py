@@ -697,6 +697,8 @@ def predict(log, predictor="estimate", correction="", procs=None, extend_estimat
     predictor, predictor_object, correction = _predictor(predictor, correction, optional=False)
     summary, csv = _core.predict(_log(log), predictor, predictor_object, correction, _whole_or_none(procs, "procs"),
                                  float(warmup_fraction), _seed(seed), bool(extend_estimates), bool(jobs))
+    for w in summary.get("warnings", []):  # a predictor raising missed predictions one second at a time
+        _warn(w)
     return (summary, pd.read_csv(io.StringIO(csv))) if jobs else summary
 
 

@@ -82,6 +82,21 @@ def test_a_predictor_left_uncorrected_is_warned_of():
     assert len(c["warnings"]) == 1
 
 
+def test_a_prediction_raised_second_by_second_is_warned_of():
+    # KTH's longest job runs 226,709 s: past a no-estimate SBH's cap of 216,000, predicted one second at a time.
+    spec = "sbh:noest=1;criteria=P,*;cap=216000"
+    with pytest.warns(UserWarning, match=r"raised their predictions by one second at a time, for a minute or more "
+                                         r"\(1 job\)"):
+        r = schedlab.simulate(KTH, scheduler="easy", predictor=spec)
+    assert r.metrics["second_by_second_jobs"] == 1
+    with pytest.warns(UserWarning, match=r"for a minute or more \(1 job\)"):
+        summary = schedlab.predict(KTH, predictor=spec)
+    assert summary["second_by_second_jobs"] == 1 and len(summary["warnings"]) == 1
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert schedlab.predict(KTH, predictor="sbh:noest=1;criteria=P,*")["warnings"] == []
+
+
 def test_fractional_fields_are_kept(tmp_path):
     p = tmp_path / "f.swf"
     p.write_text("; MaxProcs: 4\n1 0 0 10 1 107.77 -1 1 60 -1 1 1 -1 -1 -1 -1 -1 -1\n")

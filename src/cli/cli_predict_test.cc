@@ -51,6 +51,26 @@ TEST(PredCliTest, PredictReplaysTheLogAndReportsAccuracy) {
       << both.err;
 }
 
+// A no-estimate SBH capped below a job's runtime: the replay warns of the job predicted one second at a time (on
+// standard error and in the JSON), as simulate does.
+TEST(PredCliTest, APredictionRaisedSecondBySecondIsWarnedOf) {
+  const std::string kth = std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz";
+  const auto r = run_cli({"predict", kth, "-p", "sbh:noest=1;criteria=P,*;cap=216000", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto doc = nlohmann::json::parse(r.out);
+  EXPECT_EQ(doc["second_by_second_jobs"], 1);
+  ASSERT_EQ(doc["warnings"].size(), 1u);
+  EXPECT_NE(r.err.find("schedlab: warning: jobs ran past their predicted end and the predictor "
+                       "(sbh:cap=216000;criteria=P,*;noest=1) raised their predictions by one second at a time, for "
+                       "a minute or more (1 job)"),
+            std::string::npos)
+      << r.err;
+  const auto plain = run_cli({"predict", kth, "-p", "sbh", "--json"});
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  EXPECT_TRUE(nlohmann::json::parse(plain.out)["warnings"].empty());
+  EXPECT_EQ(plain.err.find("warning"), std::string::npos) << plain.err;
+}
+
 TEST(PredCliTest, ErrorsAreClear) {
   schedlab::testing::TempDir dir;
   const std::string log = dir.file("small.swf");

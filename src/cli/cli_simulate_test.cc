@@ -83,6 +83,29 @@ TEST(SimCliTest, AnUncorrectedPredictorIsWarnedOf) {
   EXPECT_EQ(run_cli({"simulate", kth, "-s", "easy"}).err.find("warning"), std::string::npos);
 }
 
+// A no-estimate SBH capped below a job's runtime predicts it one second at a time past the cap: warned of, with the
+// jobs counted (KTH's longest job runs 226,709 s, 10,709 s past a cap of 216,000; without a cap, nothing).
+TEST(SimCliTest, APredictionRaisedSecondBySecondIsWarnedOf) {
+  const std::string kth = std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz";
+  const auto r = run_cli({"simulate", kth, "-s", "easy", "-p", "sbh:noest=1;criteria=P,*;cap=216000", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto doc = nlohmann::json::parse(r.out);
+  EXPECT_EQ(doc["second_by_second_jobs"], 1);
+  ASSERT_EQ(doc["warnings"].size(), 1u);
+  EXPECT_NE(doc["warnings"][0].get<std::string>().find("raised their predictions by one second at a time, for a "
+                                                       "minute or more (1 job)"),
+            std::string::npos);
+  EXPECT_NE(r.err.find("schedlab: warning: " + doc["warnings"][0].get<std::string>()), std::string::npos) << r.err;
+  const auto uncapped = run_cli({"simulate", kth, "-s", "easy", "-p", "sbh:noest=1;criteria=P,*", "--json"});
+  ASSERT_EQ(uncapped.exit_code, 0) << uncapped.err;
+  EXPECT_EQ(nlohmann::json::parse(uncapped.out)["second_by_second_jobs"], 0);
+  EXPECT_EQ(uncapped.err.find("warning"), std::string::npos) << uncapped.err;
+  // compare: per predictor, each scheduler's count.
+  const auto c = run_cli({"compare", kth, "-s", "easy,fcfs", "-p", "sbh:noest=1;criteria=P,*;cap=216000"});
+  ASSERT_EQ(c.exit_code, 0) << c.err;
+  EXPECT_NE(c.err.find("for a minute or more (1 job with easy, 1 with fcfs)"), std::string::npos) << c.err;
+}
+
 // --event-cost times the policy without changing its schedule, and reports the cost by queue length.
 TEST(SimCliTest, EventCost) {
   schedlab::testing::TempDir dir;

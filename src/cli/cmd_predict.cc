@@ -49,6 +49,7 @@ void run(const PredictArgs& a) {
       {a.procs, a.extend_estimates, a.warmup_fraction,
        [&progress](size_t done, size_t total) { progress.update(done, total); }});
   progress.finish();
+  for (const std::string& w : r.warnings) fmt::print(stderr, "schedlab: warning: {}\n", w);
   if (!a.jobs_out.empty()) experiments::write_log_replay_csv(a.jobs_out, r);
   if (a.jobs_out == "-") return;  // the CSV is the output
   if (a.json) {

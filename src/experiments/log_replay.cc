@@ -39,6 +39,8 @@ void run_replay(LogReplay& out, const predict::Predictor& predictor, const LogRe
   out.predictor = std::string(p->label());
   out.warmup_fraction = options.warmup_fraction;
   out.result = predict::replay(out.workload.jobs, out.start, *p, options.warmup_fraction, options.progress);
+  if (const int64_t n = out.result.second_by_second_jobs; n > 0)
+    out.warnings.push_back(second_by_second_warning(n == 1 ? "1 job" : fmt::format("{} jobs", n), out.predictor));
 }
 
 constexpr std::string_view kCsvHead =
@@ -97,8 +99,10 @@ nlohmann::json to_json(const LogReplay& replay) {
       {"warmup_fraction", replay.warmup_fraction},
       {"accuracy", to_json(replay.result.summary)},
       {"deadline_misses", replay.result.deadline_misses},
+      {"second_by_second_jobs", replay.result.second_by_second_jobs},
       {"prediction_updates", replay.result.updates},
       {"notes", w.notes},
+      {"warnings", replay.warnings},
   };
 }
 

@@ -414,6 +414,20 @@ TEST(PredReplayTest, ReplaysTheLogsScheduleWithCorrection) {
   EXPECT_DOUBLE_EQ(r.jobs[0].absolute_error, 700.0);
 }
 
+// A no-estimate SBH capped below a job's runtime raises the prediction by one second at each miss past the cap: the
+// replay counts the jobs that go on so for a minute or more (the warning of `schedlab predict`).
+TEST(PredReplayTest, JobsPredictedSecondBySecondAreCounted) {
+  std::vector<Job> jobs = {job(0, 1, 0, 1000), job(1, 2, 0, 1000), job(2, 3, 0, 1000)};
+  jobs[0].runtime = 500;  // past the cap of 100 by 400 s
+  jobs[1].runtime = 159;  // by 59 s
+  jobs[2].runtime = 160;  // by 60 s: a minute of raises by one second (101, 102, ... 160)
+  const ReplayResult capped = replay(jobs, {0, 0, 0}, *make_predictor("sbh:noest=1;criteria=P,*;cap=100"));
+  EXPECT_EQ(capped.second_by_second_jobs, 2);
+  const ReplayResult uncapped = replay(jobs, {0, 0, 0}, *make_predictor("sbh:noest=1;criteria=P,*"));
+  EXPECT_EQ(uncapped.second_by_second_jobs, 0);
+  EXPECT_LT(uncapped.deadline_misses, 10);  // 1, 10, 100, 1000 s: a few misses a job
+}
+
 // The progress hook: called at the end with every job ended (and now and then before, on a long replay), and a
 // way to stop the replay by throwing from it (Python's Ctrl-C).
 TEST(PredReplayTest, ProgressIsReportedAndCanStopTheReplay) {

@@ -36,6 +36,7 @@ ReplayResult replay(const std::vector<Job>& jobs, const std::vector<int64_t>& st
   out.termination_order.reserve(n);
   std::vector<int64_t> prediction(n, -1);
   std::vector<char> phase(n, 0);  // 0 not arrived, 1 waiting, 2 running, 3 ended
+  std::vector<uint8_t> streak(n, 0);  // deadline misses in a row that raised the prediction by one second only
   AccuracyTracker tracker(n);
   Updates updates;
 
@@ -87,6 +88,9 @@ ReplayResult replay(const std::vector<Job>& jobs, const std::vector<int64_t>& st
         if (phase[i] != 2 || start[i] + prediction[i] != t) break;
         ++out.deadline_misses;
         predictor.on_deadline_miss(t, job, start[i], prediction[i], updates);
+        apply(t);
+        if (start[i] + prediction[i] != t + 1) streak[i] = 0;
+        else if (streak[i] < kSecondBySecondStreak && ++streak[i] == kSecondBySecondStreak) ++out.second_by_second_jobs;
         break;
       case kStart:
         phase[i] = 2;

@@ -279,8 +279,13 @@ bool Engine::step() {
   apply_updates();
   for (JobId id : missed_now_) {  // the predictor gave no longer prediction: the job stays overdue
     const auto idx = static_cast<size_t>(id);
-    if (status(idx) == Status::kRunning && live(idx).eff_start + live(idx).prediction <= t)
-      ++result_.overdue_misses;
+    if (status(idx) != Status::kRunning) continue;
+    Live& l = live(idx);
+    const int64_t end = l.eff_start + l.prediction;
+    if (end <= t) ++result_.overdue_misses;
+    if (end != t + 1) l.streak = 0;
+    else if (l.streak < predict::kSecondBySecondStreak && ++l.streak == predict::kSecondBySecondStreak)
+      ++result_.second_by_second_jobs;
   }
   for (JobId id : suspended_now_) {
     const auto idx = static_cast<size_t>(id);

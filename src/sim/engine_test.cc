@@ -190,6 +190,32 @@ TEST(EngineTest, MissesThatLeaveAJobOverdueAreCounted) {
   EXPECT_EQ(killed.overdue_misses, 0);
 }
 
+// Predicts 10 s and, at each deadline miss, one second more than the job has run (a no-estimate SBH past its cap).
+class OneMore final : public predict::Predictor {
+ public:
+  std::unique_ptr<Predictor> clone() const override { return std::make_unique<OneMore>(*this); }
+  std::string_view name() const override { return "one-more"; }
+  int64_t on_arrival(int64_t, const workload::Job&, predict::Updates&) override { return 10; }
+  void on_deadline_miss(int64_t now, const workload::Job& job, int64_t start, int64_t,
+                        predict::Updates& updates) override {
+    updates.push_back({job.id, now - start + 1});
+  }
+};
+
+TEST(EngineTest, JobsPredictedSecondBySecondAreCounted) {
+  // J1 runs 100 s: misses every second from 10 to 99, 90 raises by one second in a row. J2 runs 69 s: 59 of them,
+  // one short of a minute. J3 runs 5 s. Only J1 counts; Doubling's misses never do.
+  const auto w = testing::workload(10, {J{1, 0, 100, 3, 100}, J{2, 0, 69, 3, 100}, J{3, 0, 5, 3, 100}});
+  const SimResult r = simulate(w, EasyScheduler{}, OneMore{}, checked());
+  EXPECT_EQ(r.deadline_misses, 90 + 59);
+  EXPECT_EQ(r.overdue_misses, 0);
+  EXPECT_EQ(r.second_by_second_jobs, 1);
+  EXPECT_EQ(predict::kSecondBySecondStreak, 60);
+  const auto longer = testing::workload(10, {J{1, 0, 100, 3, 100}, J{2, 0, 70, 3, 100}});  // 60 in a row
+  EXPECT_EQ(simulate(longer, EasyScheduler{}, OneMore{}, SimOptions{}).second_by_second_jobs, 2);
+  EXPECT_EQ(simulate(w, EasyScheduler{}, Doubling{}, SimOptions{}).second_by_second_jobs, 0);
+}
+
 TEST(EngineTest, UpdatedPredictionsReachTheScheduler) {
   // 10 processors, every prediction 10 s at first. J1 (6) runs 100 s; J2 (8) waits: shadow 10, extra 2.
   // J3 (2 procs) arrives at 5 and uses the extra processors. Every deadline miss doubles a prediction and

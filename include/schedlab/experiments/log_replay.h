@@ -33,6 +33,9 @@ struct LogReplay {
   int64_t unknown_wait = 0;      // jobs whose log wait was -1 (replayed as 0)
   double warmup_fraction = 0.0;
   predict::ReplayResult result;  // per-job accuracy and the summary
+  // What the user should know about the result: a predictor that raised missed predictions by one second at a time
+  // (second_by_second_warning, simulation.h).
+  std::vector<std::string> warnings;
 };
 
 // Throws std::invalid_argument on a warm-up fraction outside [0, 1), NoJobLeft (simulation.h) when no job is left
@@ -47,7 +50,7 @@ std::string log_replay_csv(const LogReplay& replay);
 // The same written to `path` row by row (swf::write_text_file: ".gz", "-", whole or not at all).
 void write_log_replay_csv(const std::string& path, const LogReplay& replay);
 
-// The result as one JSON object (jobs, warm-up, accuracy, deadline misses, prediction updates, notes).
+// The result as one JSON object (jobs, warm-up, accuracy, deadline misses, prediction updates, notes, warnings).
 nlohmann::json to_json(const LogReplay& replay);
 
 }  // namespace schedlab::experiments

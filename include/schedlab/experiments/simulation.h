@@ -64,11 +64,16 @@ struct Simulation {
 
 // What a simulation's result says about how it was asked for: a predictor other than the estimate that left jobs
 // overdue (a deadline miss with no correction: Tsafrir et al. 2007 correct every miss, and without it EASY with
-// `ruh` waits 8x longer on KTH). The log's own overruns of the estimate are the papers' setting, not warned of.
+// `ruh` waits 8x longer on KTH) — the log's own overruns of the estimate are the papers' setting, not warned of —
+// and a predictor that raised missed predictions by one second at a time (second_by_second_warning).
 std::vector<std::string> simulation_warnings(const sim::SimResult& r);
-// That warning for several results (compare): per predictor that left jobs overdue, how many times with each
-// scheduler ("13513 times with easy, 14112 times with fcfs").
+// Those warnings for several results (compare): per predictor, how many times with each scheduler ("13513 times
+// with easy, 14112 with fcfs").
 std::vector<std::string> simulation_warnings(const std::vector<sim::SimResult>& results);
+// The warning of jobs whose predictions `predictor` raised by one second at a time for a minute or more
+// (`how_often`: "12 jobs"; sim::SimResult::second_by_second_jobs): a no-estimate SBH capped below their runtimes.
+// `schedlab predict` gives it too.
+std::string second_by_second_warning(const std::string& how_often, const std::string& predictor);
 
 // Throws std::invalid_argument on an unknown scheduler, preset or predictor, a bad parameter, a preset given with
 // a predictor or correction, or both a predictor spec and a predictor object.

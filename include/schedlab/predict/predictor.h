@@ -29,6 +29,12 @@
 
 namespace schedlab::predict {
 
+// Deadline misses in a row, each raising the prediction by one second only, after which a job counts as predicted
+// "second by second" (sim::SimResult::second_by_second_jobs, predict::ReplayResult's): a minute of them. The
+// profiler's rule does it once or twice at a multiple of the estimate; a no-estimate SBH capped below the job's
+// runtime does it until the job ends.
+inline constexpr int kSecondBySecondStreak = 60;
+
 // The job model (workload/job.h) is the predictors' vocabulary.
 using workload::Job;
 using workload::JobId;
@@ -69,7 +75,8 @@ class Predictor {
   virtual void on_termination(int64_t now, const Job& job, int64_t start, Updates& updates) {
     (void)now, (void)job, (void)start, (void)updates;
   }
-  // The job is still running at now = start + prediction.
+  // The job is still running at now = start + prediction. A prediction raised by one second only (to now + 1) at
+  // kSecondBySecondStreak misses in a row is warned of: the predictor has stopped predicting the job.
   virtual void on_deadline_miss(int64_t now, const Job& job, int64_t start, int64_t prediction,
                                 Updates& updates) {
     (void)now, (void)job, (void)start, (void)prediction, (void)updates;

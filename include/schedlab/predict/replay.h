@@ -23,6 +23,8 @@ struct ReplayResult {
   std::vector<int64_t> at_start;         // prediction when the job started, by job id
   std::vector<JobId> termination_order;  // (end, id)
   int64_t deadline_misses = 0;
+  // Jobs whose predictions were raised by one second at a time for a minute or more (kSecondBySecondStreak).
+  int64_t second_by_second_jobs = 0;
   int64_t updates = 0;                   // prediction changes applied
   AccuracySummary summary;               // over termination order minus the warm-up
 };

@@ -118,6 +118,7 @@ class Engine {
     int64_t attained = 0;            // waiting: time run before (suspended jobs)
     int64_t end_at = -1;             // running: when it terminates (stale heap entries differ)
     Status status = Status::kWaiting;
+    uint8_t streak = 0;              // running: deadline misses in a row that raised the prediction by 1 s only
   };
   static constexpr int32_t kPendingSlot = -1, kDoneSlot = -2;
   std::vector<int32_t> slot_;        // per job: its state in live_, or kPendingSlot / kDoneSlot

@@ -58,6 +58,11 @@ struct SimResult {
   // Deadline misses after which the job ran on with no longer prediction (no correction raised it): overdue,
   // the scheduler took it to end at once until it did, and reservations behind it promised nothing.
   int64_t overdue_misses = 0;
+  // Jobs that missed a deadline every second for a minute or more (predict::kSecondBySecondStreak misses in a row,
+  // each raising the prediction by one second only): the predictor has stopped predicting them, and the scheduler
+  // redoes its reservations every second. A no-estimate SBH capped below the job's runtime does this
+  // (docs/predictors.md).
+  int64_t second_by_second_jobs = 0;
   // Jobs of the averages (warm-up excluded) that started while a job ahead of them in arrival order (submitted
   // earlier, or in the same second with a lower JobId) still waited: they passed it — EASY's "backfilled" (Talby
   // §2.1, Figure 17), or moved ahead by a policy that reorders its queue (lewf, SJBF's candidates). First starts
