@@ -281,6 +281,17 @@ class Result:
             self._jobs = pd.read_csv(io.BytesIO(self._jobs_csv))
         return self._jobs
 
+    @property
+    def by_class(self):
+        """The metrics of the four job classes (simulate(by_class=True)) as a DataFrame indexed by class; None when
+        they were not asked for."""
+        by_class = self.metrics.get("by_class")
+        if by_class is None:
+            return None
+        columns = ["class", "jobs", "share", "work_share", "wait_mean", "response_mean", "slowdown_mean",
+                   "bounded_slowdown_mean", "backfilled", "backfilled_share"]
+        return pd.DataFrame(by_class["classes"], columns=columns).set_index("class")
+
     def __repr__(self):
         m = self.metrics.get("metrics", {})
         predictor = self.metrics.get("predictor", "estimate")  # named when it is not the default
@@ -418,12 +429,15 @@ def _python_runs(scheduler_objects, predictor_object):
 
 
 def simulate(log, scheduler="easy", predictor="", procs=None, load=None, *, correction="", arrival_scale=1.0,
-             kill_at_estimate=False, extend_estimates=False, warmup_fraction=0.0, bsld_tau=10, seed=0, check=False):
+             kill_at_estimate=False, extend_estimates=False, warmup_fraction=0.0, bsld_tau=10, seed=0, check=False,
+             by_class=False):
     """Simulate a scheduler on a log, as `schedlab simulate`: the options are named as its flags
     (warmup_fraction=0.01, kill_at_estimate=True, ...). `scheduler`: a name, spec or preset of schedulers(), or
     a schedlab.Scheduler instance; `predictor`: a predictor spec (default: the estimate) or a schedlab.Predictor
-    instance. Returns a Result."""
+    instance. `by_class`: True (or the limits, "RUNTIME,PROCS" as --class-limits: "30m,16") adds the metrics of
+    short/long x narrow/wide jobs, metrics["by_class"]. Returns a Result."""
     predictor, predictor_object, correction = _predictor(predictor, correction)
+    by_class = _by_class(by_class)
     load = _real_or_none(load, "load")
     if isinstance(scheduler, Scheduler):
         name = _plugin_name(scheduler, Scheduler)
@@ -431,13 +445,24 @@ def simulate(log, scheduler="easy", predictor="", procs=None, load=None, *, corr
                                               predictor, predictor_object, correction, _whole_or_none(procs, "procs"),
                                               load, float(arrival_scale), bool(kill_at_estimate),
                                               bool(extend_estimates), float(warmup_fraction),
-                                              _whole(bsld_tau, "bsld_tau"), _seed(seed))
+                                              _whole(bsld_tau, "bsld_tau"), _seed(seed), by_class)
         return _warned(Result(metrics, jobs))
     metrics, jobs = _core.simulate(_log(log), _text(scheduler, "scheduler"), predictor, predictor_object, correction,
                                    _whole_or_none(procs, "procs"), load, float(arrival_scale),
                                    bool(kill_at_estimate), bool(extend_estimates), float(warmup_fraction),
-                                   _whole(bsld_tau, "bsld_tau"), _seed(seed), bool(check))
+                                   _whole(bsld_tau, "bsld_tau"), _seed(seed), bool(check), by_class)
     return _warned(Result(metrics, jobs))
+
+
+def _by_class(value):
+    """by_class=: True (the default limits), False/None (none) or the limits as --class-limits writes them."""
+    if value is True:
+        return "1h,8"
+    if value is False or value is None:
+        return ""
+    if not isinstance(value, str) or not value:
+        raise TypeError(f"by_class must be True, False or the limits as a text (\"1h,8\"), not {value!r}")
+    return value
 
 
 def _warned(result):
@@ -703,11 +728,14 @@ def predict(log, predictor="estimate", correction="", procs=None, extend_estimat
 
 
 def compare(log, schedulers, predictor="", procs=None, load=None, period="30d", baseline="", threads=0, *,
-            correction="", kill_at_estimate=False, arrival_scale=1.0, bsld_tau=10, warmup_fraction=0.0, seed=0):
+            correction="", kill_at_estimate=False, arrival_scale=1.0, bsld_tau=10, warmup_fraction=0.0, seed=0,
+            by_class=False):
     """Several schedulers on one log, period by period (`schedlab compare --json`): means, months won, gaps,
     deviations, gains, correlations. `schedulers`: a list of specs and schedlab.Scheduler instances (run under the
     engine's invariant checks, as simulate() runs one); `predictor`: a spec or a schedlab.Predictor instance (each
-    scheduler runs a copy of it). The simulation options are simulate()'s."""
+    scheduler runs a copy of it). The simulation options are simulate()'s; with `by_class`, each scheduler's entry
+    has its "by_class" list."""
+    by_class = _by_class(by_class)
     names, objects = _schedulers(schedulers)
     predictor, predictor_object, correction = _predictor(predictor, correction)
     out = _core.compare(_log(log), names, objects, predictor, predictor_object,
@@ -715,7 +743,7 @@ def compare(log, schedulers, predictor="", procs=None, load=None, period="30d", 
                         _text(baseline, "baseline", True), _threads(threads, _python_runs(objects, predictor_object)),
                         correction,
                         bool(kill_at_estimate), float(arrival_scale), _whole(bsld_tau, "bsld_tau"),
-                        float(warmup_fraction), _seed(seed))
+                        float(warmup_fraction), _seed(seed), by_class)
     for w in out.get("warnings", []):
         _warn(w)
     return out

@@ -27,6 +27,8 @@ class Result:
     metrics: dict[str, Any]
     @property
     def jobs(self) -> pd.DataFrame: ...
+    @property
+    def by_class(self) -> Optional[pd.DataFrame]: ...
 
 class Job(NamedTuple):
     id: int
@@ -51,7 +53,8 @@ def simulate(log: LogLike, scheduler: Union[str, "Scheduler"] = ..., predictor: 
              procs: Optional[int] = ...,
              load: Optional[float] = ..., *, correction: str = ..., arrival_scale: float = ...,
              kill_at_estimate: bool = ..., extend_estimates: bool = ..., warmup_fraction: float = ...,
-             bsld_tau: int = ..., seed: int = ..., check: bool = ...) -> Result: ...
+             bsld_tau: int = ..., seed: int = ..., check: bool = ...,
+             by_class: Union[bool, str] = ...) -> Result: ...
 def sweep(spec: Union[str, os.PathLike], threads: int = ...,
           output: Optional[Union[str, os.PathLike]] = ...) -> pd.DataFrame: ...
 def sweep_collect(directory: Union[str, os.PathLike], output: Union[str, os.PathLike]) -> pd.DataFrame: ...
@@ -74,7 +77,8 @@ def compare(log: LogLike, schedulers: list[Union[str, "Scheduler"]], predictor: 
             procs: Optional[int] = ...,
             load: Optional[float] = ..., period: Union[str, int, float] = ..., baseline: str = ...,
             threads: int = ..., *, correction: str = ..., kill_at_estimate: bool = ..., arrival_scale: float = ...,
-            bsld_tau: int = ..., warmup_fraction: float = ..., seed: int = ...) -> dict[str, Any]: ...
+            bsld_tau: int = ..., warmup_fraction: float = ..., seed: int = ...,
+            by_class: Union[bool, str] = ...) -> dict[str, Any]: ...
 def generate_estimates(log: LogLike, model: str,
                        params: Union[str, os.PathLike, dict[str, Any],
                                      list[Union[str, os.PathLike, dict[str, Any]]]] = ...,

@@ -559,6 +559,39 @@ def test_simulation_metrics_equal_an_independent_computation(scheduler):
             assert m[name][key] == pytest.approx(value, rel=1e-9), (name, key)
 
 
+@pytest.mark.parametrize("scheduler", ["easy", "easy-sjbf", "conservative"])
+def test_metrics_by_job_class_equal_an_independent_computation(scheduler):
+    """simulate(by_class=...) (sim/job_classes.h) from its own per-job schedule: short = runtime <= 30 min, narrow =
+    at most 16 processors; per class the jobs of the averages (the first 1% by (end, id) left out), their shares of
+    jobs and work, the means of wait, response, slowdown and bounded slowdown, and the backfilled jobs."""
+    r = schedlab.simulate(KTH, scheduler, warmup_fraction=0.01, bsld_tau=60, by_class="30m,16")
+    assert r.metrics["by_class"]["short_runtime"] == 1800 and r.metrics["by_class"]["narrow_procs"] == 16
+    j = r.jobs
+    ordered = j.sort_values(["end", "job_id"], kind="stable").iloc[int(0.01 * len(j)):]
+    arrival = j.sort_values(["submit", "job_id"], kind="stable")
+    latest_ahead = arrival.start.cummax().shift(fill_value=-1)
+    passed = set(arrival.job_id[arrival.start.to_numpy() < latest_ahead.to_numpy()])
+    names = np.where(ordered.runtime <= 1800, "short", "long").astype(object) + " " + \
+        np.where(ordered.procs <= 16, "narrow", "wide").astype(object)
+    got = r.by_class
+    assert list(got.index) == ["short narrow", "short wide", "long narrow", "long wide"]
+    work = ordered.procs * (ordered.end - ordered.start)
+    for name, group in ordered.groupby(names):
+        row = got.loc[name]
+        response = group.end - group.submit
+        ran = group.end - group.start
+        assert row.jobs == len(group)
+        assert row.share == pytest.approx(len(group) / len(ordered), rel=1e-12)
+        assert row.work_share == pytest.approx(work[group.index].sum() / work.sum(), rel=1e-12)
+        assert row.wait_mean == pytest.approx((group.start - group.submit).mean(), rel=1e-9)
+        assert row.response_mean == pytest.approx(response.mean(), rel=1e-9)
+        assert row.slowdown_mean == pytest.approx(np.maximum(1, response / np.maximum(ran, 1)).mean(), rel=1e-9)
+        assert row.bounded_slowdown_mean == pytest.approx(np.maximum(1, response / np.maximum(ran, 60)).mean(),
+                                                          rel=1e-9)
+        assert row.backfilled == int(group.job_id.isin(passed).sum())
+    assert got.jobs.sum() == len(ordered) and got.jobs.min() > 0
+
+
 @pytest.mark.parametrize("path", shared_logs(), ids=os.path.basename)
 def test_categorize_equals_an_independent_computation(path):
     """categorize (analysis/categories.h): per key, groups of >= 6 jobs with a known run time (partial-execution

@@ -97,6 +97,25 @@ def test_a_prediction_raised_second_by_second_is_warned_of():
         assert schedlab.predict(KTH, predictor="sbh:noest=1;criteria=P,*")["warnings"] == []
 
 
+def test_metrics_by_job_class():
+    r = schedlab.simulate(KTH, scheduler="easy", by_class=True)
+    assert r.metrics["by_class"]["limits"] == "1h,8"
+    c = r.by_class
+    assert list(c.columns) == ["jobs", "share", "work_share", "wait_mean", "response_mean", "slowdown_mean",
+                               "bounded_slowdown_mean", "backfilled", "backfilled_share"]
+    assert c.jobs.sum() == r.metrics["jobs"]["simulated"] and c.backfilled.sum() == r.metrics["metrics"]["backfilled"]
+    assert schedlab.simulate(KTH, scheduler="easy", by_class="30m,16").metrics["by_class"]["narrow_procs"] == 16
+    assert schedlab.simulate(KTH, scheduler="easy").by_class is None
+    with pytest.raises(ValueError, match=r"by_class: job class limits '1h,0': '0' is not a positive whole number"):
+        schedlab.simulate(KTH, scheduler="easy", by_class="1h,0")
+    with pytest.raises(TypeError, match="by_class must be True, False or the limits as a text"):
+        schedlab.simulate(KTH, scheduler="easy", by_class=8)
+    c = schedlab.compare(KTH, ["easy", "easy-sjbf"], by_class="30m,16")
+    assert c["by_class_limits"]["short_runtime"] == 1800
+    assert c["schedulers"][1]["by_class"] == \
+        schedlab.simulate(KTH, scheduler="easy-sjbf", by_class="30m,16").metrics["by_class"]["classes"]
+
+
 def test_fractional_fields_are_kept(tmp_path):
     p = tmp_path / "f.swf"
     p.write_text("; MaxProcs: 4\n1 0 0 10 1 107.77 -1 1 60 -1 1 1 -1 -1 -1 -1 -1 -1\n")
@@ -932,8 +951,9 @@ def test_filter_log_writes_the_clis_file(tmp_path):
 PARITY = [
     # function, command, renamed {flag: parameter}, presentation
     ("stats", ["stats"], {}, {"json", "skip-invalid"}),
-    ("simulate", ["simulate"], {}, {"json", "jobs-out", "list", "list-schedulers", "markdown", "event-cost"}),
-    ("compare", ["compare"], {}, {"json", "csv"}),
+    ("simulate", ["simulate"], {"class-limits": "by_class"},
+     {"json", "jobs-out", "list", "list-schedulers", "markdown", "event-cost"}),
+    ("compare", ["compare"], {"class-limits": "by_class"}, {"json", "csv"}),
     ("predict", ["predict"], {"jobs-out": "jobs"}, {"json"}),
     ("locality", ["analyze", "locality"], {"attr": "attribute"}, {"csv", "json", "skip-invalid"}),
     ("temporal", ["analyze", "temporal"], {"no-hurst": "hurst"},

@@ -72,6 +72,33 @@ TEST(CompareCliTest, TextJsonAndCsv) {
   EXPECT_NE(both.err.find("cannot be combined"), std::string::npos) << both.err;
 }
 
+// --by-class: each scheduler's classes, the same figures as `simulate --by-class` gives for it alone; a table of
+// the classes' mean waits in the text.
+TEST(CompareCliTest, MetricsByJobClass) {
+  const std::string kth = std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz";
+  const auto c = run_cli({"compare", kth, "-s", "easy,easy-sjbf", "--class-limits", "30m,16", "--warmup-fraction",
+                          "0.01", "--json"});
+  ASSERT_EQ(c.exit_code, 0) << c.err;
+  const auto doc = nlohmann::json::parse(c.out);
+  EXPECT_EQ(doc["by_class_limits"]["limits"], "30m,16");
+  for (const auto& s : doc["schedulers"]) {
+    const auto one = run_cli({"simulate", kth, "-s", s["name"].get<std::string>(), "--class-limits", "30m,16",
+                              "--warmup-fraction", "0.01", "--json"});
+    ASSERT_EQ(one.exit_code, 0) << one.err;
+    EXPECT_EQ(s["by_class"], nlohmann::json::parse(one.out)["by_class"]["classes"]) << s["name"];
+  }
+  EXPECT_NE(doc["schedulers"][0]["by_class"], doc["schedulers"][1]["by_class"]);
+  const auto text = run_cli({"compare", kth, "-s", "easy,easy-sjbf", "--by-class"});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("mean wait (s) and bounded slowdown by job class (short: runtime <= 1h, narrow: <= 8 "
+                          "processors; share of the jobs)\nscheduler        short narrow (50%)"),
+            std::string::npos)
+      << text.out;
+  const auto plain = run_cli({"compare", kth, "-s", "easy,easy-sjbf", "--json"});
+  EXPECT_FALSE(nlohmann::json::parse(plain.out).contains("by_class_limits"));
+  EXPECT_FALSE(nlohmann::json::parse(plain.out)["schedulers"][0].contains("by_class"));
+}
+
 TEST(CompareCliTest, ExcludedJobsAreCountedByReason) {
   // On 7 processors the 8-processor job is left out: compare said "3 jobs" and nothing of the fourth.
   schedlab::testing::TempDir dir;

@@ -106,6 +106,42 @@ TEST(SimCliTest, APredictionRaisedSecondBySecondIsWarnedOf) {
   EXPECT_NE(c.err.find("for a minute or more (1 job with easy, 1 with fcfs)"), std::string::npos) << c.err;
 }
 
+// --by-class: the four classes' metrics after the whole run's, in the text and the JSON; --class-limits sets the
+// limits (and implies --by-class); a bad one is an error naming the option. Without them the output is unchanged.
+TEST(SimCliTest, MetricsByJobClass) {
+  const std::string kth = std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz";
+  const auto text = run_cli({"simulate", kth, "-s", "easy", "--by-class"});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("by job class (short: runtime <= 1h, narrow: <= 8 processors; --class-limits)\n"),
+            std::string::npos)
+      << text.out;
+  for (const char* c : {"\nshort narrow ", "\nshort wide ", "\nlong narrow ", "\nlong wide "})
+    EXPECT_NE(text.out.find(c), std::string::npos) << c;
+  const auto j = run_cli({"simulate", kth, "-s", "easy", "--class-limits", "30m,16", "--json"});
+  ASSERT_EQ(j.exit_code, 0) << j.err;
+  const auto doc = nlohmann::json::parse(j.out);
+  EXPECT_EQ(doc["by_class"]["limits"], "30m,16");
+  EXPECT_EQ(doc["by_class"]["short_runtime"], 1800);
+  EXPECT_EQ(doc["by_class"]["narrow_procs"], 16);
+  ASSERT_EQ(doc["by_class"]["classes"].size(), 4u);
+  int64_t jobs = 0, backfilled = 0;
+  for (const auto& c : doc["by_class"]["classes"]) {
+    jobs += c["jobs"].get<int64_t>();
+    backfilled += c["backfilled"].get<int64_t>();
+  }
+  EXPECT_EQ(jobs, doc["jobs"]["simulated"].get<int64_t>() - doc["jobs"]["warmup_excluded"].get<int64_t>());
+  EXPECT_EQ(backfilled, doc["metrics"]["backfilled"].get<int64_t>());
+  const auto plain = run_cli({"simulate", kth, "-s", "easy", "--json"});
+  EXPECT_FALSE(nlohmann::json::parse(plain.out).contains("by_class"));
+  EXPECT_EQ(run_cli({"simulate", kth, "-s", "easy"}).out.find("by job class"), std::string::npos);
+  const auto bad = run_cli({"simulate", kth, "-s", "easy", "--class-limits", "1h"});
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_NE(bad.err.find("--class-limits: job class limits '1h': a runtime and a size separated by a comma are "
+                         "needed"),
+            std::string::npos)
+      << bad.err;
+}
+
 // --event-cost times the policy without changing its schedule, and reports the cost by queue length.
 TEST(SimCliTest, EventCost) {
   schedlab::testing::TempDir dir;

@@ -38,6 +38,7 @@ struct CompareArgs {
   int threads = 0;
   bool json = false;
   std::string csv;
+  JobClassCliOptions classes;
 };
 
 std::string percent(double x) { return std::isnan(x) ? "n/a" : fmt::format("{:+.0f}%", 100.0 * x); }
@@ -94,6 +95,21 @@ void print_text(const CompareArgs& a, const experiments::CompareResult& r) {
   fmt::print("(won: periods with the lowest mean, +k: those where another had the same; perf, "
              "stability: gains over {} in the whole-log mean and in the standard deviation of the period means)\n",
              r.names[r.baseline]);
+  if (!r.by_class.empty()) {
+    // Who gains and who pays: each class's mean wait and bounded slowdown under each scheduler.
+    const sim::JobClassLimits& limits = *r.spec.by_class;
+    fmt::print("\nmean wait (s) and bounded slowdown by job class (short: runtime <= {}, narrow: <= {} processors; "
+               "share of the jobs)\n{:<{}}",
+               base::format_duration(limits.short_runtime), limits.narrow_procs, "scheduler", width);
+    for (const sim::JobClassMetrics& c : r.by_class[0])
+      fmt::print(" {:>22}", fmt::format("{} ({:.0f}%)", c.name, 100 * c.share));
+    fmt::print("\n");
+    for (size_t s = 0; s < n; ++s) {
+      fmt::print("{:<{}}", r.names[s], width);
+      for (const sim::JobClassMetrics& c : r.by_class[s]) fmt::print(" {:>12.0f} {:>9.2f}", c.wait_mean, c.bounded_slowdown_mean);
+      fmt::print("\n");
+    }
+  }
 
   fmt::print("\nwait gaps between two schedulers (periods won, mean and largest gap over the winner's mean wait, over "
              "the periods where the winner waited at all)\n");
@@ -148,6 +164,7 @@ void run(const CompareArgs& a) {
   spec.period = *period;
   spec.baseline = a.baseline;
   spec.threads = a.threads;
+  spec.by_class = job_class_limits(a.classes);
   swf::check_output_is_not_input(a.csv, {a.trace});
   Progress progress("compare", "jobs", 2.0, false);  // summed over the schedulers
   spec.sim.progress = [&progress](size_t done, size_t total) { progress.update(done, total); };
@@ -183,6 +200,7 @@ void add_compare_command(CLI::App& app) {
   cmd->add_option("--period", args->period, "period length: seconds or a duration (30d, 12h, 1w; default 30d)");
   cmd->add_option("--baseline", args->baseline, "the scheduler gains are measured against (default: the last listed)");
   cmd->add_option("--threads", args->threads, "simulations run in parallel (default: the machine's cores)");
+  add_job_class_options(cmd, args->classes);
   cmd->add_flag("--json", args->json, "print one JSON document");
   cmd->add_option("--csv", args->csv, "write the per-period table (attributes, means, deviations) as CSV");
   cmd->callback([args]() { run(*args); });

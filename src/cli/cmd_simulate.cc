@@ -3,6 +3,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
@@ -18,6 +19,7 @@
 #include "schedlab/model/estimate_models.h"
 #include "schedlab/predict/registry.h"
 #include "schedlab/sim/event_cost.h"
+#include "schedlab/sim/job_classes.h"
 #include "schedlab/sim/job_output.h"
 #include "schedlab/sim/scheduler_registry.h"
 #include "schedlab/sim/simulate.h"
@@ -41,6 +43,7 @@ struct SimulateArgs {
   std::string jobs_out;
   bool check = false;
   bool event_cost = false;
+  JobClassCliOptions classes;
   bool list = false;
   bool markdown = false;
 };
@@ -179,6 +182,7 @@ void print_text(const SimulateArgs& a, const experiments::Simulation& sim) {
     fmt::print("{:<26} {:>14}\n", "suspensions", r.suspensions);
     fmt::print("{:<26} {:>14}\n", "killed by the scheduler", r.kills);
   }
+  if (!sim.by_class.empty()) print_job_classes_text(*sim.spec.by_class, sim.by_class);
   if (r.adaptive) print_adaptive_text(*r.adaptive);
   fmt::print("{:<26} {:>14.3f} s{}\n", "simulation wall time", r.wall_time_s, a.check ? " (invariants checked)" : "");
   if (sim.event_cost) print_event_cost_text(*sim.event_cost);
@@ -205,6 +209,7 @@ void run(const SimulateArgs& a) {
   spec.workload.extend_estimates = a.extend_estimates;
   spec.sim.check = a.check;
   spec.event_cost = a.event_cost;
+  spec.by_class = job_class_limits(a.classes);
   Progress progress("simulate", "jobs", 2.0, false);
   spec.sim.progress = [&progress](size_t done, size_t total) { progress.update(done, total); };
   // Unknown names and bad parameters fail here, before the log is read.
@@ -255,6 +260,7 @@ void add_simulate_command(CLI::App& app) {
   cmd->add_flag("--check", args->check, "verify the simulator's invariants while simulating");
   cmd->add_flag("--event-cost", args->event_cost,
                 "time the scheduler at every event and report its cost against the queue length");
+  add_job_class_options(cmd, args->classes);
   cmd->add_flag("--list,--list-schedulers", args->list, "list schedulers and predictors");
   cmd->add_flag("--markdown", args->markdown, "with --list: the parameter tables of docs/parameters.md");
   cmd->callback([args]() { run(*args); });

@@ -4,9 +4,11 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
+#include "schedlab/sim/job_classes.h"
 #include "schedlab/sim/result.h"
 #include "schedlab/workload/workload.h"
 
@@ -25,5 +27,17 @@ struct SimCliOptions {
 // --procs, --kill-at-estimate, --load | --arrival-scale, --bsld-tau, --warmup-fraction (`warmup_help`), --seed.
 void add_sim_options(CLI::App* cmd, SimCliOptions& o, const std::string& warmup_help);
 void apply_sim_options(const SimCliOptions& o, workload::WorkloadOptions& w, sim::SimOptions& s);
+
+// --by-class and --class-limits (simulate, compare): the metrics by job class (sim/job_classes.h).
+struct JobClassCliOptions {
+  bool by_class = false;
+  std::string limits;
+};
+void add_job_class_options(CLI::App* cmd, JobClassCliOptions& o);
+// The limits asked for (--class-limits implies --by-class), or nullopt; a bad one is std::invalid_argument naming
+// the option.
+std::optional<sim::JobClassLimits> job_class_limits(const JobClassCliOptions& o);
+// The text table of the classes, after a run's metrics.
+void print_job_classes_text(const sim::JobClassLimits& limits, const std::vector<sim::JobClassMetrics>& classes);
 
 }  // namespace schedlab::cli

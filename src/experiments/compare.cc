@@ -1,4 +1,5 @@
 #include "schedlab/experiments/compare.h"
+#include "schedlab/experiments/results_json.h"
 
 #include <algorithm>
 #include <cmath>
@@ -246,6 +247,10 @@ CompareResult run_compare(const CompareSpec& spec, const swf::Log& log) {
     if (e) std::rethrow_exception(e);
   }
   r.warnings = simulation_warnings(r.results);
+  if (spec.by_class) {
+    for (const sim::SimResult& result : r.results)
+      r.by_class.push_back(sim::metrics_by_class(w, result, *spec.by_class, spec.sim.bsld_tau));
+  }
 
   // Periods by submit time, and their attributes.
   const int64_t t0 = w.jobs.front().submit;
@@ -323,6 +328,7 @@ nlohmann::json to_json(const CompareResult& r) {
     one["utilization"] = r.results[s].metrics.utilization;
     one["backfilled_share"] = r.results[s].backfilled_share();
     if (r.results[s].adaptive) one["adaptive"] = to_json(*r.results[s].adaptive);
+    if (s < r.by_class.size()) one["by_class"] = to_json(r.by_class[s]);
     if (s != r.baseline) {
       nlohmann::json corr;
       const auto c = r.correlations(s);
@@ -334,6 +340,7 @@ nlohmann::json to_json(const CompareResult& r) {
     schedulers.push_back(one);
   }
   doc["schedulers"] = schedulers;
+  if (r.spec.by_class) doc["by_class_limits"] = to_json(*r.spec.by_class);
   nlohmann::json gaps = nlohmann::json::array();
   for (size_t a = 0; a < r.names.size(); ++a) {
     for (size_t b = a + 1; b < r.names.size(); ++b) {

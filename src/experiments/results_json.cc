@@ -27,4 +27,25 @@ nlohmann::json to_json(const sim::EventCostSummary& s) {
           {"buckets", buckets}};
 }
 
+nlohmann::json to_json(const sim::JobClassLimits& l) {
+  return {{"limits", sim::job_class_limits_text(l)}, {"short_runtime", l.short_runtime}, {"narrow_procs", l.narrow_procs}};
+}
+
+nlohmann::json to_json(const std::vector<sim::JobClassMetrics>& classes) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const sim::JobClassMetrics& c : classes) {
+    out.push_back({{"class", c.name},
+                   {"jobs", c.jobs},
+                   {"share", c.share},
+                   {"work_share", c.work_share},
+                   {"wait_mean", c.wait_mean},
+                   {"response_mean", c.response_mean},
+                   {"slowdown_mean", c.slowdown_mean},
+                   {"bounded_slowdown_mean", c.bounded_slowdown_mean},
+                   {"backfilled", c.backfilled},
+                   {"backfilled_share", c.backfilled_share}});
+  }
+  return out;
+}
+
 }  // namespace schedlab::experiments

@@ -79,6 +79,8 @@ Simulation simulate_workload(const PreparedSimulation& prepared, Simulation out)
   out.result = sim::simulate(out.workload, *prepared.scheduler, *prepared.predictor, prepared.spec.sim);
   out.result.scheduler = prepared.name;
   out.warnings = simulation_warnings(out.result);
+  if (prepared.spec.by_class)
+    out.by_class = sim::metrics_by_class(out.workload, out.result, *prepared.spec.by_class, prepared.spec.sim.bsld_tau);
   if (prepared.recorder != nullptr) {
     const auto& all = prepared.recorder->samples();
     out.event_cost = sim::summarize_event_cost(
@@ -235,7 +237,10 @@ nlohmann::json to_json(const Simulation& s) {
       {"wall_time_s", r.wall_time_s},
   };
   if (s.event_cost) doc["event_cost"] = to_json(*s.event_cost);
-  if (r.adaptive) doc["adaptive"] = to_json(*r.adaptive);
+  if (s.spec.by_class) {
+    doc["by_class"] = to_json(*s.spec.by_class);
+    doc["by_class"]["classes"] = to_json(s.by_class);
+  }
   return doc;
 }
 

@@ -78,6 +78,7 @@
 #include "schedlab/swf/csv.h"
 #include "schedlab/swf/sacct.h"
 #include "schedlab/swf/writer.h"
+#include "schedlab/sim/job_classes.h"
 #include "schedlab/sim/job_output.h"
 #include "schedlab/sim/scheduler_registry.h"
 #include "schedlab/swf/reader.h"
@@ -368,14 +369,25 @@ py::dict stats(const LogPtr& log, std::optional<int64_t> procs) {
   return to_python(ordered_to_plain(experiments::to_json(s, log->header)));
 }
 
+// simulate(by_class=...): "" none, else the limits ("1h,8"), a bad one a ValueError naming the parameter.
+std::optional<sim::JobClassLimits> job_class_limits(const std::string& text) {
+  if (text.empty()) return std::nullopt;
+  try {
+    return sim::parse_job_class_limits(text);
+  } catch (const std::invalid_argument& e) {
+    throw py::value_error(fmt::format("by_class: {}", e.what()));
+  }
+}
+
 // A predictor written in Python (schedlab.Predictor, py_predictor.h), or None: the spec names one.
 using PyPredictorPtr = std::shared_ptr<python::PyPredictor>;
 
 py::tuple simulate(const LogPtr& log, const std::string& scheduler, const std::string& predictor,
                    const PyPredictorPtr& predictor_object, const std::string& correction, std::optional<int64_t> procs,
                    std::optional<double> load, double arrival_scale, bool kill_at_estimate, bool extend_estimates,
-                   double warmup_fraction, int64_t bsld_tau, uint64_t seed, bool check) {
+                   double warmup_fraction, int64_t bsld_tau, uint64_t seed, bool check, const std::string& by_class) {
   experiments::SimulationSpec spec;
+  spec.by_class = job_class_limits(by_class);
   spec.scheduler = scheduler;
   spec.predictor = predictor;
   spec.predictor_object = predictor_object;
@@ -589,8 +601,10 @@ py::tuple simulate_python(const LogPtr& log, const py::object& scheduler, const 
                           const std::string& predictor, const PyPredictorPtr& predictor_object,
                           const std::string& correction, std::optional<int64_t> procs,
                           std::optional<double> load, double arrival_scale, bool kill_at_estimate,
-                          bool extend_estimates, double warmup_fraction, int64_t bsld_tau, uint64_t seed) {
+                          bool extend_estimates, double warmup_fraction, int64_t bsld_tau, uint64_t seed,
+                          const std::string& by_class) {
   experiments::SimulationSpec spec;
+  spec.by_class = job_class_limits(by_class);
   const auto py_scheduler = std::make_shared<PyScheduler>(scheduler, name);  // its clones share its return counts
   spec.scheduler = name;
   spec.scheduler_object = py_scheduler;
@@ -694,8 +708,9 @@ py::object compare(const LogPtr& log, const std::vector<std::string>& schedulers
                    const PyPredictorPtr& predictor_object, std::optional<int64_t> procs, std::optional<double> load,
                    int64_t period, const std::string& baseline, int threads, const std::string& correction,
                    bool kill_at_estimate, double arrival_scale, int64_t bsld_tau, double warmup_fraction,
-                   uint64_t seed) {
+                   uint64_t seed, const std::string& by_class) {
   experiments::CompareSpec spec;
+  spec.by_class = job_class_limits(by_class);
   spec.schedulers = schedulers;
   const auto py_schedulers = python_schedulers(scheduler_objects, schedulers);
   spec.scheduler_objects.assign(py_schedulers.begin(), py_schedulers.end());
@@ -831,7 +846,7 @@ PYBIND11_MODULE(_core, m) {
         py::arg("predictor_object").none(true), py::arg("correction"),
         py::arg("procs"), py::arg("load"), py::arg("arrival_scale"), py::arg("kill_at_estimate"),
         py::arg("extend_estimates"), py::arg("warmup_fraction"), py::arg("bsld_tau"), py::arg("seed"),
-        py::arg("check"));
+        py::arg("check"), py::arg("by_class"));
   m.def(
       "set_progress",
       [](bool on, double after) {
@@ -843,7 +858,7 @@ PYBIND11_MODULE(_core, m) {
   m.def("simulate_python", &simulate_python, py::arg("log"), py::arg("scheduler"), py::arg("name"),
         py::arg("predictor"), py::arg("predictor_object").none(true), py::arg("correction"), py::arg("procs"),
         py::arg("load"), py::arg("arrival_scale"), py::arg("kill_at_estimate"), py::arg("extend_estimates"),
-        py::arg("warmup_fraction"), py::arg("bsld_tau"), py::arg("seed"));
+        py::arg("warmup_fraction"), py::arg("bsld_tau"), py::arg("seed"), py::arg("by_class"));
   m.def("sweep_columns", &experiments::sweep_columns);
   m.def("sweep_to_file", &sweep_to_file, py::arg("text"), py::arg("path"), py::arg("threads"), py::arg("output"),
         py::arg("jsonl"), py::arg("schedulers"), py::arg("predictors"));
@@ -1036,7 +1051,7 @@ PYBIND11_MODULE(_core, m) {
         py::arg("predictor_object").none(true), py::arg("procs"),
         py::arg("load"), py::arg("period"), py::arg("baseline"), py::arg("threads"), py::arg("correction"),
         py::arg("kill_at_estimate"), py::arg("arrival_scale"), py::arg("bsld_tau"), py::arg("warmup_fraction"),
-        py::arg("seed"));
+        py::arg("seed"), py::arg("by_class"));
   m.def("estimates_generate", [](const LogPtr& l, const std::string& model, const std::vector<std::string>& params,
                                   uint64_t seed) {
     std::vector<swf::Record> records = l->records;

@@ -25,16 +25,10 @@ Metrics metrics_of(size_t n, Get&& get, EachKept&& each_kept, int64_t machine_pr
   m.warmup_excluded = static_cast<int64_t>(std::min(skip, n));
   m.jobs = static_cast<int64_t>(n) - m.warmup_excluded;
 
-  // The metric of each job, as the summaries have always computed it.
-  const auto run_of = [](const JobTimes& j) { return j.run >= 0 ? j.run : j.end - j.start; };
-  const auto wait = [](const JobTimes& j) { return static_cast<double>(j.start - j.submit); };
-  const auto response = [](const JobTimes& j) { return static_cast<double>(j.end - j.submit); };
-  const auto slowdown = [&](const JobTimes& j) {
-    return std::max(1.0, static_cast<double>(j.end - j.submit) / static_cast<double>(std::max<int64_t>(run_of(j), 1)));
-  };
-  const auto bounded = [&](const JobTimes& j) {
-    return std::max(1.0, static_cast<double>(j.end - j.submit) / static_cast<double>(std::max(run_of(j), bsld_tau)));
-  };
+  const auto wait = [](const JobTimes& j) { return wait_of(j); };
+  const auto response = [](const JobTimes& j) { return response_of(j); };
+  const auto slowdown = [](const JobTimes& j) { return slowdown_of(j); };
+  const auto bounded = [&](const JobTimes& j) { return bounded_slowdown_of(j, bsld_tau); };
 
   // One pass in termination order: the span, the work, and the sums of the means (added in that order, as
   // they always were). Then each metric's values, one metric at a time through one vector (8 bytes a job; no copy

@@ -30,12 +30,14 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "schedlab/predict/predictor.h"
+#include "schedlab/sim/job_classes.h"
 #include "schedlab/sim/result.h"
 #include "schedlab/sim/scheduler.h"
 #include "schedlab/swf/reader.h"
@@ -58,6 +60,8 @@ struct CompareSpec {
   int64_t period = 30 * 86400;  // seconds, > 0
   std::string baseline;         // one of `schedulers`; empty: the last one listed
   int threads = 0;              // parallel simulations; 0: the machine's cores
+  // Each scheduler's metrics by job class as well (sim/job_classes.h): CompareResult::by_class.
+  std::optional<sim::JobClassLimits> by_class = std::nullopt;
 };
 
 // The attributes of one period's jobs (Table 13's variables).
@@ -92,6 +96,9 @@ struct CompareResult {
   double arrival_scale = 1.0, offered_load = 0.0;
   std::vector<std::string> notes;
   std::vector<std::string> warnings;  // what the results say about how they were asked for (simulation_warnings)
+  // With spec.by_class: [scheduler][class], the four classes of sim::metrics_by_class (JSON: each scheduler's
+  // "by_class", and "by_class_limits").
+  std::vector<std::vector<sim::JobClassMetrics>> by_class;
 
   double whole(CompareMetric m, size_t s) const;
   // Per scheduler: the periods it won alone, and those where it shared the lowest mean with another.

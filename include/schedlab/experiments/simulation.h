@@ -18,6 +18,7 @@
 
 #include "schedlab/predict/predictor.h"
 #include "schedlab/sim/event_cost.h"
+#include "schedlab/sim/job_classes.h"
 #include "schedlab/sim/scheduler.h"
 #include "schedlab/sim/simulate.h"
 #include "schedlab/workload/workload.h"
@@ -32,6 +33,8 @@ struct SimulationSpec {
   workload::WorkloadOptions workload;
   sim::SimOptions sim;     // sim.seed also seeds the scheduler and predictor factories
   bool event_cost = false;  // time the scheduler at every event (sim/event_cost.h); decisions unchanged
+  // The metrics by job class as well (sim/job_classes.h): Simulation::by_class and the JSON's "by_class".
+  std::optional<sim::JobClassLimits> by_class = std::nullopt;
   // Where relative files are read from (a sweep spec's directory; empty: the working directory): a predictor's
   // file parameters and a scheduler or predictor given as "@PATH".
   std::string files_dir = {};
@@ -58,6 +61,7 @@ struct Simulation {
   workload::Workload workload;
   sim::SimResult result;  // result.scheduler: the name given (a preset's too), or a spec file's spec
   std::optional<sim::EventCostSummary> event_cost;
+  std::vector<sim::JobClassMetrics> by_class;  // with spec.by_class: the four classes (sim::metrics_by_class)
   // What the user should know about the result (simulation_warnings).
   std::vector<std::string> warnings;
 };

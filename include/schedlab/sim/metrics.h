@@ -41,6 +41,19 @@ struct JobTimes {
   int64_t run = -1;  // seconds run; -1: end - start
 };
 
+// One job's metrics, as defined above (the summaries and the breakdowns by class, sim/job_classes.h, use these).
+inline int64_t run_of(const JobTimes& j) { return j.run >= 0 ? j.run : j.end - j.start; }
+inline double wait_of(const JobTimes& j) { return static_cast<double>(j.start - j.submit); }
+inline double response_of(const JobTimes& j) { return static_cast<double>(j.end - j.submit); }
+inline double slowdown_of(const JobTimes& j) {
+  const double r = static_cast<double>(j.end - j.submit) / static_cast<double>(run_of(j) > 1 ? run_of(j) : 1);
+  return r > 1.0 ? r : 1.0;
+}
+inline double bounded_slowdown_of(const JobTimes& j, int64_t tau) {
+  const double r = static_cast<double>(j.end - j.submit) / static_cast<double>(run_of(j) > tau ? run_of(j) : tau);
+  return r > 1.0 ? r : 1.0;
+}
+
 // Computes the metrics of jobs listed in termination order.
 Metrics compute_metrics(const std::vector<JobTimes>& in_termination_order, int64_t machine_procs,
                         int64_t bsld_tau = 10, double warmup_fraction = 0.0);
