@@ -17,6 +17,7 @@
 #include "schedlab/analysis/summary.h"
 #include "schedlab/base/csv_field.h"
 #include "schedlab/base/csv_number.h"
+#include "schedlab/base/duration.h"
 #include "schedlab/base/nearest.h"
 #include "schedlab/base/threads.h"
 #include "schedlab/experiments/compare.h"
@@ -249,6 +250,7 @@ json scheduling_section(const swf::Log& log, const ReportOptions& o) {
   spec.workload.procs = o.procs;
   spec.threads = o.threads;
   spec.sim.progress = o.progress;
+  spec.by_class = sim::JobClassLimits{};  // who gains and who pays: the default classes (sim/job_classes.h)
   const CompareResult r = run_compare(spec, log);
   const workload::Workload wl = workload::build_workload(log.header, log.records, spec.workload);
   json s;
@@ -260,7 +262,7 @@ json scheduling_section(const swf::Log& log, const ReportOptions& o) {
   s["predictor"] = predictor_given ? r.results.front().predictor : "estimate";
   s["warnings"] = r.warnings;  // a predictor that left jobs overdue: said on the page under the section's title
   json table = json::array(), cdf = json::array(), timeline = json::array(), monthly = json::array(),
-       accuracy = json::array();
+       accuracy = json::array(), by_class = json::array();
   int64_t first = INT64_MAX, last = 0;
   for (const auto& j : wl.jobs) {
     first = std::min(first, j.submit);
@@ -319,6 +321,13 @@ json scheduling_section(const swf::Log& log, const ReportOptions& o) {
                          {"bsld", number(r.period_means[1][k][p])},
                          {"wait_deviation", number(dev_wait[k][p])},
                          {"bsld_deviation", number(dev_bsld[k][p])}});
+    for (const sim::JobClassMetrics& c : r.by_class[k])
+      by_class.push_back({{"scheduler", r.names[k]},
+                          {"class", c.name},
+                          {"jobs", c.jobs},
+                          {"share", c.share},
+                          {"wait_mean", c.wait_mean},
+                          {"bounded_slowdown_mean", c.bounded_slowdown_mean}});
     if (predictor_given) {  // the estimates' accuracy is the workload section's
       json a = to_json(res.accuracy);
       a["scheduler"] = r.names[k];
@@ -331,6 +340,10 @@ json scheduling_section(const swf::Log& log, const ReportOptions& o) {
   s["timeline"] = timeline;
   s["monthly"] = monthly;
   s["accuracy"] = accuracy;
+  s["by_class"] = by_class;
+  s["by_class_limits"] = {{"short_runtime", spec.by_class->short_runtime},
+                          {"short_text", base::format_duration(spec.by_class->short_runtime)},
+                          {"narrow_procs", spec.by_class->narrow_procs}};
   return s;
 }
 

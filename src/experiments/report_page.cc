@@ -225,6 +225,19 @@ if (D.kind === "sweep") {
   };
   monthly("wait", "wait", "wait", " (s)");
   monthly("bsld", "bsld", "bounded slowdown", "");
+  // Who gains and who pays: each job class's mean under each scheduler (simulate --by-class).
+  const L = S.by_class_limits;
+  const classTitle = " by job class (short: runtime <= " + L.short_text + ", narrow: <= " + L.narrow_procs + " processors)";
+  const classes = S.by_class.map(c => ({...c, label: c.class + " (" + fmt(100 * c.share, 0) + "%)"}));
+  chart(s, "s-class-wait", {title: "Mean wait" + classTitle, data: {values: classes}, mark: "bar",
+    encoding: {x: {field: "label", type: "nominal", sort: null, title: "class (share of the jobs)", axis: {labelAngle: 0}},
+               xOffset: {field: "scheduler"}, y: {field: "wait_mean", type: "quantitative", title: "mean wait (s)"},
+               color: {field: "scheduler", type: "nominal"}}});
+  chart(s, "s-class-bsld", {title: "Mean bounded slowdown" + classTitle, data: {values: classes}, mark: "bar",
+    encoding: {x: {field: "label", type: "nominal", sort: null, title: "class (share of the jobs)", axis: {labelAngle: 0}},
+               xOffset: {field: "scheduler"},
+               y: {field: "bounded_slowdown_mean", type: "quantitative", title: "mean bounded slowdown"},
+               color: {field: "scheduler", type: "nominal"}}});
   chart(s, "s-cdf", {title: "Wait time CDF", data: {values: S.wait_cdf.map(p => ({...p, wait1: p.wait + 1}))},
     mark: "line", encoding: {x: {field: "wait1", type: "quantitative", scale: {type: "log"}, title: "wait + 1 (s)"},
                              y: {field: "fraction", type: "quantitative"}, color: {field: "scheduler", type: "nominal"}}});

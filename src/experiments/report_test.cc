@@ -47,6 +47,31 @@ TEST(ReportTest, SummaryHasTheBackfilledShare) {
   EXPECT_DOUBLE_EQ(d["scheduling"]["summary"][1]["backfilled_share"].get<double>(), 1.0 / 3);
 }
 
+// The job classes' charts: J1 (2 h) is long narrow, J2 and J3 (1 h, at most 8 processors) short narrow. FCFS waits
+// J2 7200 s and J3 10800 s; EASY backfills J3 at 0: 3600 s mean for the short narrow jobs.
+TEST(ReportTest, JobClassesOfEachScheduler) {
+  swf::Log log;
+  log.header.max_procs = 2;
+  log.records = schedlab::testing::records({J{1, 0, 7200, 1, 7200}, J{2, 0, 3600, 2, 3600}, J{3, 0, 3600, 1, 3600}});
+  ReportOptions o = fcfs();
+  o.schedulers = {"fcfs", "easy"};
+  const nlohmann::json d = report_data(log, o);
+  const nlohmann::json& c = d["scheduling"]["by_class"];
+  ASSERT_EQ(c.size(), 8u);  // 2 schedulers x 4 classes
+  EXPECT_EQ(d["scheduling"]["by_class_limits"]["short_text"], "1h");
+  EXPECT_EQ(c[0]["scheduler"], "fcfs");
+  EXPECT_EQ(c[0]["class"], "short narrow");
+  EXPECT_EQ(c[0]["jobs"], 2);
+  EXPECT_DOUBLE_EQ(c[0]["wait_mean"].get<double>(), 9000);
+  EXPECT_DOUBLE_EQ(c[0]["share"].get<double>(), 2.0 / 3);
+  EXPECT_EQ(c[1]["jobs"], 0);
+  EXPECT_EQ(c[2]["class"], "long narrow");
+  EXPECT_DOUBLE_EQ(c[2]["wait_mean"].get<double>(), 0);
+  EXPECT_EQ(c[4]["scheduler"], "easy");
+  EXPECT_DOUBLE_EQ(c[4]["wait_mean"].get<double>(), 3600);
+  EXPECT_DOUBLE_EQ(c[4]["bounded_slowdown_mean"].get<double>(), 2);  // J2: 10800 / 3600 = 3, J3: 1
+}
+
 TEST(ReportTest, HandComputedSeriesOfAScenario) {
   const nlohmann::json d = report_data(scenario(), fcfs());
   const auto& w = d["workload"];
