@@ -281,6 +281,7 @@ SimulationSpec policy_spec(const SweepSpec& s, const std::string& scheduler, con
   spec.scheduler = scheduler;
   spec.correction = correction;
   spec.files_dir = s.dir;
+  spec.by_class = sim::JobClassLimits{};  // the class columns: runtime at most 1 h is short, 8 processors narrow
   if (const auto it = s.scheduler_objects.find(scheduler); it != s.scheduler_objects.end()) {
     spec.scheduler_object = it->second;
     spec.sim.check = true;  // a scheduler of one's own runs under the engine's invariant checks, as in simulate
@@ -554,6 +555,11 @@ const std::vector<std::pair<std::string, std::string>>& metric_columns() {
       c.emplace_back(fmt::format("accuracy_{}", m), fmt::format("/accuracy/{}", m));
     c.emplace_back("adaptive_switch_points", "/adaptive/switch_points");
     c.emplace_back("adaptive_switches", "/adaptive/switches");
+    // Who gains and who pays: the default job classes' means (sim/job_classes.h; the order of metrics_by_class).
+    const char* classes[] = {"short_narrow", "short_wide", "long_narrow", "long_wide"};
+    for (size_t i = 0; i < std::size(classes); ++i)
+      for (const char* m : {"wait_mean", "bounded_slowdown_mean"})
+        c.emplace_back(fmt::format("{}_{}", classes[i], m), fmt::format("/by_class/classes/{}/{}", i, m));
     return c;
   }();
   return cols;

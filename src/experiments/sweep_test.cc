@@ -203,6 +203,15 @@ TEST(SweepRun, RowsAreTheSimulationsInRunOrderWhateverTheThreads) {
   EXPECT_EQ(row.values[column("bounded_slowdown_p90")], direct["metrics"]["bounded_slowdown"]["p90"]);
   EXPECT_EQ(row.values[column("utilization")], direct["metrics"]["utilization"]);
   EXPECT_EQ(row.values[column("jobs_simulated")], direct["jobs"]["simulated"]);
+  // The job classes' columns: simulate --by-class's default classes.
+  spec.by_class = sim::JobClassLimits{};
+  const nlohmann::json classes = to_json(run_simulation(prepare_simulation(spec), log))["by_class"]["classes"];
+  ASSERT_EQ(classes.size(), 4u);
+  EXPECT_EQ(row.values[column("short_narrow_wait_mean")], classes[0]["wait_mean"]);
+  EXPECT_EQ(row.values[column("short_wide_bounded_slowdown_mean")], classes[1]["bounded_slowdown_mean"]);
+  EXPECT_EQ(row.values[column("long_narrow_wait_mean")], classes[2]["wait_mean"]);
+  EXPECT_EQ(row.values[column("long_wide_bounded_slowdown_mean")], classes[3]["bounded_slowdown_mean"]);
+  EXPECT_NE(row.values[column("short_narrow_wait_mean")], row.values[column("long_wide_wait_mean")]);
 }
 
 // Every run parameter a sweep spec may list reaches the simulation: warm-up fractions and bounded-slowdown
