@@ -34,15 +34,20 @@ ReportOptions fcfs() {
   return o;
 }
 
-// The summary table's backfilled share: on 2 processors J2 (2 procs) waits for J1 (1 proc, 2 h); J3 (1 proc, 1 h)
-// ends before J2's shadow time and backfills under EASY at 0 (1 job of 3); FCFS keeps it behind J2.
-TEST(ReportTest, SummaryHasTheBackfilledShare) {
+// On 2 processors J2 (2 procs) waits for J1 (1 proc, 2 h); J3 (1 proc, 1 h) ends before J2's shadow time and
+// backfills under EASY at 0; FCFS keeps it behind J2. The page of FCFS and EASY.
+nlohmann::json backfill_scenario() {
   swf::Log log;
   log.header.max_procs = 2;
   log.records = schedlab::testing::records({J{1, 0, 7200, 1, 7200}, J{2, 0, 3600, 2, 3600}, J{3, 0, 3600, 1, 3600}});
   ReportOptions o = fcfs();
   o.schedulers = {"fcfs", "easy"};
-  const nlohmann::json d = report_data(log, o);
+  return report_data(log, o);
+}
+
+// The summary table's backfilled share: J3 under EASY, 1 job of 3.
+TEST(ReportTest, SummaryHasTheBackfilledShare) {
+  const nlohmann::json d = backfill_scenario();
   EXPECT_DOUBLE_EQ(d["scheduling"]["summary"][0]["backfilled_share"].get<double>(), 0.0);
   EXPECT_DOUBLE_EQ(d["scheduling"]["summary"][1]["backfilled_share"].get<double>(), 1.0 / 3);
 }
@@ -50,12 +55,7 @@ TEST(ReportTest, SummaryHasTheBackfilledShare) {
 // The job classes' charts: J1 (2 h) is long narrow, J2 and J3 (1 h, at most 8 processors) short narrow. FCFS waits
 // J2 7200 s and J3 10800 s; EASY backfills J3 at 0: 3600 s mean for the short narrow jobs.
 TEST(ReportTest, JobClassesOfEachScheduler) {
-  swf::Log log;
-  log.header.max_procs = 2;
-  log.records = schedlab::testing::records({J{1, 0, 7200, 1, 7200}, J{2, 0, 3600, 2, 3600}, J{3, 0, 3600, 1, 3600}});
-  ReportOptions o = fcfs();
-  o.schedulers = {"fcfs", "easy"};
-  const nlohmann::json d = report_data(log, o);
+  const nlohmann::json d = backfill_scenario();
   const nlohmann::json& c = d["scheduling"]["by_class"];
   ASSERT_EQ(c.size(), 8u);  // 2 schedulers x 4 classes
   EXPECT_EQ(d["scheduling"]["by_class_limits"]["short_text"], "1h");
