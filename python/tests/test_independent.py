@@ -546,6 +546,17 @@ def test_simulation_metrics_equal_an_independent_computation(scheduler):
         assert m["backfilled"] > 0.3 * len(ordered)  # KTH's queue: most jobs pass one that waits
     if r.metrics["metrics"]["suspensions"]:
         return
+    # Loss of capacity: the processors idle while a job waited (submitted, not started), over the makespan.
+    times = np.concatenate([j.submit, j.start, j.end])
+    waiting = np.concatenate([np.ones(len(j)), -np.ones(len(j)), np.zeros(len(j))])
+    busy = np.concatenate([np.zeros(len(j)), j.procs, -j.procs])
+    order = np.argsort(times, kind="stable")
+    times, waiting, busy = times[order], np.cumsum(waiting[order]), np.cumsum(busy[order])
+    last = np.r_[times[1:] != times[:-1], True]  # the state after every change at an instant
+    times, waiting, busy = times[last], waiting[last], busy[last]
+    idle = ((100 - busy[:-1]) * np.diff(times) * (waiting[:-1] > 0)).sum()
+    assert m["loss_of_capacity"] == pytest.approx(idle / (100 * span), rel=1e-9)
+    assert 0.05 < m["loss_of_capacity"] < 1 - m["utilization"]
     wait = ordered.start - ordered.submit
     response = ordered.end - ordered.submit
     ran = ordered.end - ordered.start

@@ -176,6 +176,8 @@ void print_text(const SimulateArgs& a, const experiments::Simulation& sim) {
   fmt::print("{:<26} {:>14} s ({:.2f} days)\n", "makespan", m.makespan, static_cast<double>(m.makespan) / 86400.0);
   fmt::print("{:<26} {:>14.4f} ({} jobs started while an earlier one waited)\n", "backfilled share",
              r.backfilled_share(), r.backfilled);
+  fmt::print("{:<26} {:>14.4f} (processors idle while jobs waited, share of the capacity)\n", "loss of capacity",
+             r.loss_of_capacity());
   print_accuracy_text(r.accuracy);
   fmt::print("{:<26} {:>14}\n", "deadline misses", r.deadline_misses);
   if (r.suspensions > 0 || r.kills > 0) {

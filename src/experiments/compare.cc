@@ -327,6 +327,7 @@ nlohmann::json to_json(const CompareResult& r) {
     }
     one["utilization"] = r.results[s].metrics.utilization;
     one["backfilled_share"] = r.results[s].backfilled_share();
+    one["loss_of_capacity"] = r.results[s].loss_of_capacity();
     if (r.results[s].adaptive) one["adaptive"] = to_json(*r.results[s].adaptive);
     if (s < r.by_class.size()) one["by_class"] = to_json(r.by_class[s]);
     if (s != r.baseline) {

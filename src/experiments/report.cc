@@ -287,6 +287,7 @@ json scheduling_section(const swf::Log& log, const ReportOptions& o) {
                      {"bounded_slowdown_mean", m.bounded_slowdown.mean},
                      {"utilization", m.utilization},
                      {"backfilled_share", res.backfilled_share()},
+                     {"loss_of_capacity", res.loss_of_capacity()},
                      {"jobs", m.jobs}});
     std::vector<double> waits;
     int64_t end = last;

@@ -193,11 +193,12 @@ if (D.kind === "sweep") {
   const table = document.createElement("table");
   table.id = "summary-table";
   table.innerHTML = "<tr><th>scheduler</th><th>mean wait (s)</th><th>median wait</th><th>90th pct wait</th>" +
-    "<th>mean response (s)</th><th>mean bounded slowdown</th><th>utilization</th><th>backfilled</th></tr>" +
+    "<th>mean response (s)</th><th>mean bounded slowdown</th><th>utilization</th><th>backfilled</th>" +
+    "<th>loss of capacity</th></tr>" +
     S.summary.map(r => "<tr><td>" + esc(r.scheduler) + "</td><td>" + fmt(r.wait_mean, 0) + "</td><td>" + fmt(r.wait_median, 0) +
       "</td><td>" + fmt(r.wait_p90, 0) + "</td><td>" + fmt(r.response_mean, 0) + "</td><td>" +
       fmt(r.bounded_slowdown_mean, 2) + "</td><td>" + fmt(r.utilization, 3) + "</td><td>" +
-      fmt(100 * r.backfilled_share, 1) + "%</td></tr>").join("");
+      fmt(100 * r.backfilled_share, 1) + "%</td><td>" + fmt(100 * r.loss_of_capacity, 1) + "%</td></tr>").join("");
   s.parentNode.insertBefore(table, s);
   const timelineMark = lineOver(timeline, S.summary.length);
   chart(s, "s-queue", {title: "Queue length (time-averaged per " + per(S.bin_hours) + ")", data: {values: timeline},

@@ -542,7 +542,8 @@ const std::vector<std::pair<std::string, std::string>>& metric_columns() {
     for (const char* m : {"wait", "response", "slowdown", "bounded_slowdown"})
       for (const char* q : {"mean", "median", "p90", "max"})
         c.emplace_back(fmt::format("{}_{}", m, q), fmt::format("/metrics/{}/{}", m, q));
-    for (const char* m : {"utilization", "makespan", "kills", "suspensions", "backfilled", "backfilled_share"})
+    for (const char* m : {"utilization", "makespan", "kills", "suspensions", "backfilled", "backfilled_share",
+                          "loss_of_capacity"})
       c.emplace_back(m, fmt::format("/metrics/{}", m));
     for (const char* m : {"offered_load", "deadline_misses", "overdue_misses"})
       c.emplace_back(m, fmt::format("/{}", m));

@@ -219,6 +219,9 @@ int64_t Engine::next_time() const {
 bool Engine::step() {
   const int64_t t = next_time();
   if (t == kNever) return false;
+  // Loss of capacity: the state since the last instant held until now.
+  if (!state_.queue.empty() && t > state_.now)
+    result_.idle_while_waiting += static_cast<double>(state_.machine.free()) * static_cast<double>(t - state_.now);
   state_.now = t;
   // A wake-up the scheduler asked for counts as something happening: the scheduler is called.
   bool happened = wake_at_ == t;

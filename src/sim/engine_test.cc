@@ -216,6 +216,22 @@ TEST(EngineTest, JobsPredictedSecondBySecondAreCounted) {
   EXPECT_EQ(simulate(w, EasyScheduler{}, Doubling{}, SimOptions{}).second_by_second_jobs, 0);
 }
 
+// Loss of capacity: on 2 processors J1 (1 proc, 7200 s), J2 (2 procs, 3600 s) and J3 (1 proc, 3600 s) all at 0.
+// FCFS: one processor idle while J2 and J3 wait, 0..7200; J2 runs to 10800, J3 to 14400: 7200 / (2 x 14400).
+// EASY backfills J3 at 0: one idle while J2 waits, 3600..7200; J2 ends at 10800: 3600 / (2 x 10800).
+TEST(EngineTest, LossOfCapacityIsTheIdleTimeWhileJobsWait) {
+  const auto w = testing::workload(2, {J{1, 0, 7200, 1, 7200}, J{2, 0, 3600, 2, 3600}, J{3, 0, 3600, 1, 3600}});
+  const SimResult fcfs = testing::run(w, "fcfs");
+  EXPECT_DOUBLE_EQ(fcfs.idle_while_waiting, 7200);
+  EXPECT_DOUBLE_EQ(fcfs.loss_of_capacity(), 0.25);
+  const SimResult easy = testing::run(w, "easy");
+  EXPECT_DOUBLE_EQ(easy.idle_while_waiting, 3600);
+  EXPECT_DOUBLE_EQ(easy.loss_of_capacity(), 1.0 / 6);
+  // Idle processors with nobody waiting are no loss: J1 alone leaves one idle for 7200 s.
+  const auto alone = testing::workload(2, {J{1, 0, 7200, 1, 7200}});
+  EXPECT_DOUBLE_EQ(testing::run(alone, "fcfs").loss_of_capacity(), 0);
+}
+
 TEST(EngineTest, UpdatedPredictionsReachTheScheduler) {
   // 10 processors, every prediction 10 s at first. J1 (6) runs 100 s; J2 (8) waits: shadow 10, extra 2.
   // J3 (2 procs) arrives at 5 and uses the extra processors. Every deadline miss doubles a prediction and

@@ -63,6 +63,9 @@ TEST_P(SimRealLogTest, EverySchedulerKeepsTheInvariants) {
       EXPECT_EQ(r.backfilled, 0);
     }
     EXPECT_LE(r.backfilled, r.metrics.jobs);
+    // The processors idle while jobs waited are some of those idle at all: 0 <= loss <= 1 - utilization.
+    EXPECT_GE(r.loss_of_capacity(), 0.0);
+    EXPECT_LE(r.loss_of_capacity(), 1.0 - r.metrics.utilization + 1e-9);
   }
   if (!any_estimate) return;
   // Reservations fully checkable: predictions never below the runtime.

@@ -72,6 +72,16 @@ struct SimResult {
   double backfilled_share() const {
     return metrics.jobs > 0 ? static_cast<double>(backfilled) / static_cast<double>(metrics.jobs) : 0.0;
   }
+  // Loss of capacity (Zotkin & Keleher 1999): the processor-seconds left idle while at least one job waited (was
+  // submitted and not running: queued, or suspended), over the whole run (warm-up included, as the utilization);
+  // and that as a share of the machine's capacity over the makespan. What a policy wastes that the load does not
+  // explain: fragmentation, reservations that hold processors, a queue order that blocks. 0 without a span.
+  double idle_while_waiting = 0;
+  double loss_of_capacity() const {
+    return metrics.makespan > 0 && procs > 0
+               ? idle_while_waiting / (static_cast<double>(procs) * static_cast<double>(metrics.makespan))
+               : 0.0;
+  }
   int64_t suspensions = 0;             // by preemptive schedulers (sum over jobs)
   int64_t kills = 0;                   // jobs killed by the scheduler's overrun policy
   int64_t reservations_checked = 0;    // reservations verified by --check
