@@ -82,18 +82,20 @@ void print_text(const CompareArgs& a, const experiments::CompareResult& r) {
   size_t won_width = 8;  // wider for many short periods ("24693+3234")
   for (const auto& w : won_wait) won_width = std::max(won_width, w.size() + 1);
   for (const auto& w : won_bsld) won_width = std::max(won_width, w.size() + 1);
-  fmt::print("{:<{}} {:>10} {:>{}} {:>8} {:>9} {:>9} {:>{}} {:>8} {:>9} {:>9}\n", "scheduler", width, "wait (s)", "won",
-             won_width, "perf", "stability", "bsld", "won", won_width, "perf", "stability", "util");
+  fmt::print("{:<{}} {:>10} {:>{}} {:>8} {:>9} {:>9} {:>{}} {:>8} {:>9} {:>9} {:>7}\n", "scheduler", width, "wait (s)",
+             "won", won_width, "perf", "stability", "bsld", "won", won_width, "perf", "stability", "util", "lost");
   for (size_t s = 0; s < n; ++s) {
-    fmt::print("{:<{}} {:>10.0f} {:>{}} {:>8} {:>9} {:>9.1f} {:>{}} {:>8} {:>9} {:>9.4f}\n", r.names[s], width,
+    fmt::print("{:<{}} {:>10.0f} {:>{}} {:>8} {:>9} {:>9.1f} {:>{}} {:>8} {:>9} {:>9.4f} {:>7.4f}\n", r.names[s], width,
                r.whole(CompareMetric::kWait, s), won_wait[s], won_width,
                percent(r.performance_gain(CompareMetric::kWait, s)), percent(r.stability_gain(CompareMetric::kWait, s)),
                r.whole(CompareMetric::kBoundedSlowdown, s), won_bsld[s], won_width,
                percent(r.performance_gain(CompareMetric::kBoundedSlowdown, s)),
-               percent(r.stability_gain(CompareMetric::kBoundedSlowdown, s)), r.results[s].metrics.utilization);
+               percent(r.stability_gain(CompareMetric::kBoundedSlowdown, s)), r.results[s].metrics.utilization,
+               r.results[s].loss_of_capacity());
   }
   fmt::print("(won: periods with the lowest mean, +k: those where another had the same; perf, "
-             "stability: gains over {} in the whole-log mean and in the standard deviation of the period means)\n",
+             "stability: gains over {} in the whole-log mean and in the standard deviation of the period means; "
+             "lost: loss of capacity, processors idle while jobs waited)\n",
              r.names[r.baseline]);
   if (!r.by_class.empty()) {
     // Who gains and who pays: each class's mean wait and bounded slowdown under each scheduler.
