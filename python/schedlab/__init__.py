@@ -881,11 +881,12 @@ def distance(a, b):
 
 
 def report(log, output, schedulers=("easy", "conservative"), predictor="", procs=None, threads=0, title=None, *,
-           correction=""):
+           correction="", class_limits="1h,8"):
     """Write the HTML report of a log (`schedlab report LOG -o OUTPUT`, docs/report.md): its workload and the
     schedules of `schedulers` (specs and schedlab.Scheduler instances), with `predictor` (a spec or a
     schedlab.Predictor instance) and `correction`. `title`: shown on the page (default: the path, or "DataFrame").
-    The warnings the CLI prints (a predictor left uncorrected) are Python warnings."""
+    `class_limits`: "RUNTIME,PROCS" of the charts by job class. The warnings the CLI prints (a predictor left
+    uncorrected) are Python warnings."""
     if title is None:
         title = _path(log) if isinstance(log, (str, os.PathLike)) else "DataFrame"
     names, objects = _schedulers(schedulers)
@@ -893,7 +894,8 @@ def report(log, output, schedulers=("easy", "conservative"), predictor="", procs
     predictor, predictor_object, correction = _predictor(predictor, correction)
     for w in _core.report(_data_file("report-libs.js"), _log(log), _path(output), title,
                           names, objects, predictor, predictor_object, correction,
-                          _whole_or_none(procs, "procs"), _threads(threads, _python_runs(objects, predictor_object))):
+                          _whole_or_none(procs, "procs"), _threads(threads, _python_runs(objects, predictor_object)),
+                          _text(class_limits, "class_limits")):
         _warn(w)
 
 

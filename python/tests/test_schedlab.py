@@ -891,6 +891,13 @@ def test_sacct_distance_and_reports_equal_the_cli(tmp_path):
     schedlab.report(KTH, tmp_path / "k.html", schedulers=["easy"])
     subprocess.run([CLI, "report", KTH, "-o", str(tmp_path / "ck.html"), "-s", "easy"], check=True, capture_output=True)
     assert (tmp_path / "k.html").read_bytes() == (tmp_path / "ck.html").read_bytes()
+    schedlab.report(KTH, tmp_path / "k2.html", schedulers=["easy"], class_limits="30m,16")
+    subprocess.run([CLI, "report", KTH, "-o", str(tmp_path / "ck2.html"), "-s", "easy", "--class-limits", "30m,16"],
+                   check=True, capture_output=True)
+    assert (tmp_path / "k2.html").read_bytes() == (tmp_path / "ck2.html").read_bytes()
+    assert (tmp_path / "k2.html").read_bytes() != (tmp_path / "k.html").read_bytes()
+    with pytest.raises(ValueError, match="class_limits: job class limits '1h,x'"):
+        schedlab.report(KTH, tmp_path / "bad.html", schedulers=["easy"], class_limits="1h,x")
     spec = tmp_path / "s.toml"
     spec.write_text(f"logs = ['{KTH}']\nschedulers = ['fcfs', 'easy']\nloads = [0.6, 0.7]\n")
     schedlab.sweep(spec, output=tmp_path / "s.csv")
@@ -975,7 +982,8 @@ PARITY = [
     ("generate_talby", ["generate", "talby"], {}, {"output", "json"}),
     ("filter_log", ["filter"], {"from": "from_"}, {"output", "skip-invalid"}),
     ("report", ["report"], {}, {"output", "sweep", "metric", "x"}),
-    ("report_sweep", ["report"], {"sweep": "results"}, {"output", "schedulers", "predictor", "correction", "procs", "threads"}),
+    ("report_sweep", ["report"], {"sweep": "results"},
+     {"output", "schedulers", "predictor", "correction", "procs", "threads", "class-limits"}),
     ("profiler_ingest", ["profiler", "ingest"], {}, {"json"}),
     ("profiler_query", ["profiler", "query"], {"exe": "executable"}, {"json"}),
     ("profiler_compare", ["profiler", "compare"],

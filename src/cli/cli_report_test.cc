@@ -56,8 +56,15 @@ TEST(CliReport, NumbersOnThePageAreTheCliJson) {
   ASSERT_EQ(summary.size(), 2u);
   for (size_t k = 0; k < 2; ++k) {
     const std::string name = summary[k]["scheduler"];
-    const nlohmann::json sim = cli_json({"simulate", kKth, "-s", name, "--json"});
+    const nlohmann::json sim = cli_json({"simulate", kKth, "-s", name, "--by-class", "--json"});
     EXPECT_EQ(summary[k]["wait_mean"], sim["metrics"]["wait"]["mean"]) << name;
+    EXPECT_EQ(summary[k]["loss_of_capacity"], sim["metrics"]["loss_of_capacity"]) << name;
+    for (size_t c = 0; c < 4; ++c) {  // the charts by job class: simulate --by-class's classes
+      const auto& bar = d["scheduling"]["by_class"][4 * k + c];
+      EXPECT_EQ(bar["scheduler"], name);
+      EXPECT_EQ(bar["wait_mean"], sim["by_class"]["classes"][c]["wait_mean"]) << name << c;
+      EXPECT_EQ(bar["bounded_slowdown_mean"], sim["by_class"]["classes"][c]["bounded_slowdown_mean"]) << name << c;
+    }
     EXPECT_EQ(summary[k]["wait_median"], sim["metrics"]["wait"]["median"]) << name;
     EXPECT_EQ(summary[k]["bounded_slowdown_mean"], sim["metrics"]["bounded_slowdown"]["mean"]) << name;
     EXPECT_EQ(summary[k]["utilization"], sim["metrics"]["utilization"]) << name;
@@ -70,6 +77,22 @@ TEST(CliReport, NumbersOnThePageAreTheCliJson) {
     EXPECT_EQ(m["wait"], period["wait"]);
     EXPECT_EQ(m["bsld_deviation"], period["bounded_slowdown_deviation"]);
   }
+}
+
+// --class-limits sets the classes of the charts by job class; a bad one is an error naming the option, no page.
+TEST(CliReport, ClassLimits) {
+  TempDir dir;
+  const CliResult r = run_cli({"report", kKth, "-s", "easy", "--class-limits", "30m,16", "-o", dir.file("r.html")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json d = page_data(read_file(dir.file("r.html")));
+  EXPECT_EQ(d["scheduling"]["by_class_limits"]["short_text"], "30m");
+  EXPECT_EQ(d["scheduling"]["by_class_limits"]["narrow_procs"], 16);
+  const nlohmann::json sim = cli_json({"simulate", kKth, "-s", "easy", "--class-limits", "30m,16", "--json"});
+  EXPECT_EQ(d["scheduling"]["by_class"][3]["wait_mean"], sim["by_class"]["classes"][3]["wait_mean"]);
+  const CliResult bad = run_cli({"report", kKth, "-s", "easy", "--class-limits", "30m", "-o", dir.file("b.html")});
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_NE(bad.err.find("--class-limits: job class limits '30m'"), std::string::npos) << bad.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.file("b.html")));
 }
 
 // A predictor left uncorrected is warned of on standard error and its warning is in the page's data (compare's).

@@ -14,6 +14,7 @@
 #include "cli/text_util.h"
 #include "schedlab/base/params.h"
 #include "schedlab/experiments/report.h"
+#include "schedlab/sim/job_classes.h"
 #include "schedlab/swf/csv.h"
 #include "schedlab/swf/reader.h"
 #include "schedlab/swf/writer.h"
@@ -23,7 +24,7 @@ namespace {
 
 struct ReportCliOptions {
   std::string log, sweep, output, schedulers = "easy,conservative", predictor, correction, metric = "wait_mean", x,
-      title;
+      title, class_limits;
   std::optional<int64_t> procs;
   int threads = 0;
 };
@@ -48,6 +49,13 @@ void run_report(const ReportCliOptions& opt) {
     ro.correction = opt.correction;
     ro.procs = opt.procs;
     ro.threads = opt.threads;
+    if (!opt.class_limits.empty()) {
+      try {
+        ro.class_limits = sim::parse_job_class_limits(opt.class_limits);
+      } catch (const std::invalid_argument& e) {
+        throw std::invalid_argument(fmt::format("--class-limits: {}", e.what()));
+      }
+    }
     Progress progress("report: schedules", "jobs", 2.0, false);  // summed over the schedulers
     ro.progress = [&progress](size_t done, size_t total) { progress.update(done, total); };
     data = experiments::report_data(read_input_log(opt.log), ro);
@@ -86,6 +94,10 @@ void add_report_command(CLI::App& app) {
   cmd->add_option("--metric", opt->metric, "--sweep: the metric column plotted")->capture_default_str()->needs(sweep);
   cmd->add_option("--x", opt->x, "--sweep: the parameter on the x axis (default: the first that varies)")
       ->needs(sweep);
+  cmd->add_option("--class-limits", opt->class_limits,
+                  "RUNTIME,PROCS of the charts by job class: short jobs run at most RUNTIME, narrow ones use at most "
+                  "PROCS (default 1h,8)")
+      ->excludes(sweep);
   cmd->add_option("--threads", opt->threads, "parallel simulations (0 = all cores)")
       ->capture_default_str()
       ->excludes(sweep);

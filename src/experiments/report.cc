@@ -250,7 +250,7 @@ json scheduling_section(const swf::Log& log, const ReportOptions& o) {
   spec.workload.procs = o.procs;
   spec.threads = o.threads;
   spec.sim.progress = o.progress;
-  spec.by_class = sim::JobClassLimits{};  // who gains and who pays: the default classes (sim/job_classes.h)
+  spec.by_class = o.class_limits;  // who gains and who pays (sim/job_classes.h)
   const CompareResult r = run_compare(spec, log);
   const workload::Workload wl = workload::build_workload(log.header, log.records, spec.workload);
   json s;

@@ -369,13 +369,14 @@ py::dict stats(const LogPtr& log, std::optional<int64_t> procs) {
   return to_python(ordered_to_plain(experiments::to_json(s, log->header)));
 }
 
-// simulate(by_class=...): "" none, else the limits ("1h,8"), a bad one a ValueError naming the parameter.
-std::optional<sim::JobClassLimits> job_class_limits(const std::string& text) {
+// simulate(by_class=...), report(class_limits=...): "" none, else the limits ("1h,8"), a bad one a ValueError naming
+// the parameter.
+std::optional<sim::JobClassLimits> job_class_limits(const std::string& text, const char* parameter = "by_class") {
   if (text.empty()) return std::nullopt;
   try {
     return sim::parse_job_class_limits(text);
   } catch (const std::invalid_argument& e) {
-    throw py::value_error(fmt::format("by_class: {}", e.what()));
+    throw py::value_error(fmt::format("{}: {}", parameter, e.what()));
   }
 }
 
@@ -1007,8 +1008,10 @@ PYBIND11_MODULE(_core, m) {
                      const std::string& title, const std::vector<std::string>& schedulers,
                      const std::vector<py::object>& scheduler_objects, const std::string& predictor,
                      const PyPredictorPtr& predictor_object,
-                     const std::string& correction, std::optional<int64_t> procs, int threads) {
+                     const std::string& correction, std::optional<int64_t> procs, int threads,
+                     const std::string& class_limits) {
     experiments::ReportOptions ro;
+    if (const auto limits = job_class_limits(class_limits, "class_limits")) ro.class_limits = *limits;
     ro.title = title;
     ro.schedulers = schedulers;
     const auto py_schedulers = python_schedulers(scheduler_objects, schedulers);
@@ -1034,7 +1037,7 @@ PYBIND11_MODULE(_core, m) {
     return warnings;
   }, py::arg("libraries"), py::arg("log"), py::arg("output"), py::arg("title"), py::arg("schedulers"),
      py::arg("scheduler_objects"), py::arg("predictor"), py::arg("predictor_object").none(true),
-     py::arg("correction"), py::arg("procs"), py::arg("threads"));
+     py::arg("correction"), py::arg("procs"), py::arg("threads"), py::arg("class_limits"));
   m.def("report_sweep", [](const std::string& libraries_path, const std::string& results, const std::string& output,
                            const std::string& metric, const std::string& x, const std::string& title) {
     py::gil_scoped_release release;

@@ -26,6 +26,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "schedlab/sim/job_classes.h"
 #include "schedlab/predict/predictor.h"
 #include "schedlab/sim/scheduler.h"
 #include "schedlab/swf/reader.h"
@@ -44,6 +45,7 @@ struct ReportOptions {
   bool check = false;  // the engine's invariants checked while simulating (sim::SimOptions::check)
   std::optional<int64_t> procs;
   int locality_rounds = 100;
+  sim::JobClassLimits class_limits = {};  // the job classes of the "by job class" charts (sim/job_classes.h)
   int threads = 0;
   // The schedules' progress (run_compare's: jobs ended, summed over the schedulers), for a long report.
   std::function<void(size_t done, size_t total)> progress;
