@@ -228,14 +228,14 @@ if (D.kind === "sweep") {
   monthly("bsld", "bsld", "bounded slowdown", "");
   // Who gains and who pays: each job class's mean under each scheduler (simulate --by-class).
   const L = S.by_class_limits;
-  const classTitle = " by job class (short: runtime <= " + L.short_text + ", narrow: <= " + L.narrow_procs + " processors)";
+  const classAxis = "class (share of the jobs): short <= " + L.short_text + ", narrow <= " + L.narrow_procs + " processors";
   const classes = S.by_class.map(c => ({...c, label: c.class + " (" + fmt(100 * c.share, 0) + "%)"}));
-  chart(s, "s-class-wait", {title: "Mean wait" + classTitle, data: {values: classes}, mark: "bar",
-    encoding: {x: {field: "label", type: "nominal", sort: null, title: "class (share of the jobs)", axis: {labelAngle: 0}},
+  chart(s, "s-class-wait", {title: "Mean wait by job class", data: {values: classes}, mark: "bar",
+    encoding: {x: {field: "label", type: "nominal", sort: null, title: classAxis, axis: {labelAngle: 0}},
                xOffset: {field: "scheduler"}, y: {field: "wait_mean", type: "quantitative", title: "mean wait (s)"},
                color: {field: "scheduler", type: "nominal"}}});
-  chart(s, "s-class-bsld", {title: "Mean bounded slowdown" + classTitle, data: {values: classes}, mark: "bar",
-    encoding: {x: {field: "label", type: "nominal", sort: null, title: "class (share of the jobs)", axis: {labelAngle: 0}},
+  chart(s, "s-class-bsld", {title: "Mean bounded slowdown by job class", data: {values: classes}, mark: "bar",
+    encoding: {x: {field: "label", type: "nominal", sort: null, title: classAxis, axis: {labelAngle: 0}},
                xOffset: {field: "scheduler"},
                y: {field: "bounded_slowdown_mean", type: "quantitative", title: "mean bounded slowdown"},
                color: {field: "scheduler", type: "nominal"}}});
