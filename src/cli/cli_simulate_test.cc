@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
 #include "schedlab/swf/reader.h"
@@ -104,6 +105,24 @@ TEST(SimCliTest, APredictionRaisedSecondBySecondIsWarnedOf) {
   const auto c = run_cli({"compare", kth, "-s", "easy,fcfs", "-p", "sbh:noest=1;criteria=P,*;cap=216000"});
   ASSERT_EQ(c.exit_code, 0) << c.err;
   EXPECT_NE(c.err.find("for a minute or more (1 job with easy, 1 with fcfs)"), std::string::npos) << c.err;
+}
+
+// An adaptive scheduler's switches are in the text and the JSON (the JSON lost them once without a test failing).
+TEST(SimCliTest, AnAdaptiveSchedulersSwitchesAreReported) {
+  const std::string kth = std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz";
+  const std::string pbas = "pbas:candidates=easy,conservative;interval=7d";
+  const auto j = run_cli({"simulate", kth, "-s", pbas, "--json"});
+  ASSERT_EQ(j.exit_code, 0) << j.err;
+  const auto doc = nlohmann::json::parse(j.out);
+  ASSERT_TRUE(doc.contains("adaptive")) << j.out.substr(0, 2000);
+  EXPECT_GT(doc["adaptive"]["switch_points"].get<int64_t>(), 40);  // a week apart over 11 months
+  EXPECT_EQ(doc["adaptive"]["candidates"].size(), 2u);
+  const auto text = run_cli({"simulate", kth, "-s", pbas});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find(fmt::format("switch points {}", doc["adaptive"]["switch_points"].get<int64_t>())),
+            std::string::npos)
+      << text.out;
+  EXPECT_FALSE(nlohmann::json::parse(run_cli({"simulate", kth, "-s", "easy", "--json"}).out).contains("adaptive"));
 }
 
 // --by-class: the four classes' metrics after the whole run's, in the text and the JSON; --class-limits sets the

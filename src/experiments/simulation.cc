@@ -238,6 +238,7 @@ nlohmann::json to_json(const Simulation& s) {
       {"wall_time_s", r.wall_time_s},
   };
   if (s.event_cost) doc["event_cost"] = to_json(*s.event_cost);
+  if (r.adaptive) doc["adaptive"] = to_json(*r.adaptive);
   if (s.spec.by_class) {
     doc["by_class"] = to_json(*s.spec.by_class);
     doc["by_class"]["classes"] = to_json(s.by_class);

@@ -214,6 +214,23 @@ TEST(SweepRun, RowsAreTheSimulationsInRunOrderWhateverTheThreads) {
   EXPECT_NE(row.values[column("short_narrow_wait_mean")], row.values[column("long_wide_wait_mean")]);
 }
 
+// An adaptive scheduler's columns: its switch points and switches, as simulate reports them; null for the others.
+TEST(SweepRun, AdaptiveColumns) {
+  SweepSpec s = parse_sweep_spec("logs = 'x'\nschedulers = ['easy', '[pbas:candidates=easy,conservative;interval=7d]']\n",
+                                 "s.toml");
+  s.logs = {kKth};
+  const Collected c = run(s, SweepOptions{});
+  ASSERT_EQ(c.rows.size(), 2u);
+  EXPECT_TRUE(c.rows[0].values[column("adaptive_switch_points")].is_null());
+  SimulationSpec spec;
+  spec.scheduler = "pbas:candidates=easy,conservative;interval=7d";
+  const nlohmann::json direct = to_json(run_simulation(prepare_simulation(spec), swf::read_log(kKth)));
+  ASSERT_TRUE(direct.contains("adaptive"));
+  EXPECT_EQ(c.rows[1].values[column("adaptive_switch_points")], direct["adaptive"]["switch_points"]);
+  EXPECT_EQ(c.rows[1].values[column("adaptive_switches")], direct["adaptive"]["switches"]);
+  EXPECT_GT(c.rows[1].values[column("adaptive_switch_points")].get<int64_t>(), 40);
+}
+
 // Every run parameter a sweep spec may list reaches the simulation: warm-up fractions and bounded-slowdown
 // thresholds (no test listed either before; a list read as its default would give the same rows twice).
 TEST(SweepRun, WarmupFractionsAndBsldThresholdsReachTheRuns) {
