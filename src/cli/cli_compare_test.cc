@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <set>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -97,6 +98,31 @@ TEST(CompareCliTest, MetricsByJobClass) {
   const auto plain = run_cli({"compare", kth, "-s", "easy,easy-sjbf", "--json"});
   EXPECT_FALSE(nlohmann::json::parse(plain.out).contains("by_class_limits"));
   EXPECT_FALSE(nlohmann::json::parse(plain.out)["schedulers"][0].contains("by_class"));
+}
+
+// The JSON's parts, every one (a part dropped by a change fails here): the whole comparison's and each scheduler's;
+// an adaptive scheduler's switches and the classes when asked for.
+TEST(CompareCliTest, TheJsonHasEveryPart) {
+  const std::string kth = std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz";
+  const auto keys = [](const nlohmann::json& j) {
+    std::set<std::string> out;
+    for (const auto& [k, v] : j.items()) out.insert(k);
+    return out;
+  };
+  const auto r = run_cli({"compare", kth, "-s", "easy,[pbas:candidates=easy,conservative;interval=7d]", "--by-class",
+                          "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto doc = nlohmann::json::parse(r.out);
+  EXPECT_EQ(keys(doc), (std::set<std::string>{"arrival_scale", "baseline", "by_class_limits", "excluded", "jobs",
+                                              "notes", "offered_load", "period_s", "periods", "procs", "records",
+                                              "schedulers", "trace", "wait_gaps", "warnings"}));
+  const std::set<std::string> each = {"backfilled_share", "bounded_slowdown", "by_class", "loss_of_capacity", "name",
+                                      "predictor", "utilization", "wait"};
+  std::set<std::string> easy = each, pbas = each;
+  easy.insert("correlations_with_baseline_difference");  // the baseline (pbas, the last listed) has none
+  pbas.insert("adaptive");
+  EXPECT_EQ(keys(doc["schedulers"][0]), easy);
+  EXPECT_EQ(keys(doc["schedulers"][1]), pbas);
 }
 
 TEST(CompareCliTest, ExcludedJobsAreCountedByReason) {

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <set>
 
 #include <nlohmann/json.hpp>
 
@@ -69,6 +70,19 @@ TEST(PredCliTest, APredictionRaisedSecondBySecondIsWarnedOf) {
   ASSERT_EQ(plain.exit_code, 0) << plain.err;
   EXPECT_TRUE(nlohmann::json::parse(plain.out)["warnings"].empty());
   EXPECT_EQ(plain.err.find("warning"), std::string::npos) << plain.err;
+}
+
+// The JSON's parts, every one (a part dropped by a change fails here).
+TEST(PredCliTest, TheJsonHasEveryPart) {
+  const std::string kth = std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz";
+  const auto r = run_cli({"predict", kth, "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto doc = nlohmann::json::parse(r.out);
+  std::set<std::string> keys;
+  for (const auto& [k, v] : doc.items()) keys.insert(k);
+  EXPECT_EQ(keys, (std::set<std::string>{"accuracy", "deadline_misses", "jobs", "notes", "prediction_updates",
+                                         "predictor", "second_by_second_jobs", "trace", "warmup_fraction",
+                                         "warnings"}));
 }
 
 TEST(PredCliTest, ErrorsAreClear) {

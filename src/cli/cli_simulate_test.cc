@@ -1,5 +1,6 @@
 // The `schedlab simulate` command.
 #include <filesystem>
+#include <set>
 
 #include <gtest/gtest.h>
 
@@ -123,6 +124,37 @@ TEST(SimCliTest, AnAdaptiveSchedulersSwitchesAreReported) {
             std::string::npos)
       << text.out;
   EXPECT_FALSE(nlohmann::json::parse(run_cli({"simulate", kth, "-s", "easy", "--json"}).out).contains("adaptive"));
+}
+
+// The JSON's parts, every one: a part dropped by a change (the adaptive switches once were) fails here. The optional
+// parts are there when asked for (an adaptive scheduler, --by-class, --event-cost), absent otherwise.
+TEST(SimCliTest, TheJsonHasEveryPart) {
+  const std::string kth = std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz";
+  const auto keys = [](const nlohmann::json& j) {
+    std::set<std::string> out;
+    for (const auto& [k, v] : j.items()) out.insert(k);
+    return out;
+  };
+  const std::set<std::string> always = {
+      "accuracy",      "arrival_scale", "bsld_tau",  "checked",  "deadline_misses", "extend_estimates",
+      "jobs",          "kill_at_estimate", "metrics", "notes",   "offered_load",    "overdue_misses",
+      "predictor",     "procs",         "procs_source", "scheduler", "second_by_second_jobs", "trace",
+      "wall_time_s",   "warmup_fraction", "warnings"};
+  const auto plain = run_cli({"simulate", kth, "-s", "easy", "--json"});
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  const auto p = nlohmann::json::parse(plain.out);
+  EXPECT_EQ(keys(p), always);
+  EXPECT_EQ(keys(p["metrics"]), (std::set<std::string>{"backfilled", "backfilled_share", "bounded_slowdown", "kills",
+                                                       "loss_of_capacity", "makespan", "response", "slowdown",
+                                                       "suspensions", "utilization", "wait"}));
+  EXPECT_EQ(keys(p["jobs"]), (std::set<std::string>{"excluded", "excluded_total", "extended", "killed", "records",
+                                                    "simulated", "warmup_excluded", "without_estimate"}));
+  const auto all = run_cli({"simulate", kth, "-s", "pbas:candidates=easy,conservative;interval=7d", "--by-class",
+                            "--event-cost", "--json"});
+  ASSERT_EQ(all.exit_code, 0) << all.err;
+  std::set<std::string> want = always;
+  want.insert({"adaptive", "by_class", "event_cost"});
+  EXPECT_EQ(keys(nlohmann::json::parse(all.out)), want);
 }
 
 // --by-class: the four classes' metrics after the whole run's, in the text and the JSON; --class-limits sets the
