@@ -52,5 +52,6 @@ check locality_model_fig11 "| 2.5 |" "$py" examples/locality_model_fig11.py --sc
 check backfilled_jobs "| KTH-SP2-1996-2 | 60.4% (114.6 / 91.76)" "$py" examples/backfilled_jobs.py --schedlab "$cli" \
   --traces "$work/traces"
 check talby_validation "| Talby 128, seed 1 |" "$py" examples/talby_validation.py "$cli" --seeds 1 --sizes 128 --rounds 20
+check job_classes_by_load "| 0.9 | 44,828 / 14,416 / 164,002 |" "$py" examples/job_classes_by_load.py
 echo "examples_test: $failed failed"
 [ $failed -eq 0 ]
