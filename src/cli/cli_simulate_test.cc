@@ -108,6 +108,20 @@ TEST(SimCliTest, APredictionRaisedSecondBySecondIsWarnedOf) {
   EXPECT_NE(c.err.find("for a minute or more (1 job with easy, 1 with fcfs)"), std::string::npos) << c.err;
 }
 
+// One processor is "1 processor" (simulate and compare said "1 processors").
+TEST(SimCliTest, OneProcessorIsSingular) {
+  schedlab::testing::TempDir dir;
+  const std::string log = dir.file("one.swf");
+  schedlab::testing::write_file(log, "; MaxProcs: 1\n1 0 -1 10 1 -1 -1 1 20 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+                                     "2 5 -1 10 1 -1 -1 1 20 -1 1 1 -1 -1 -1 -1 -1 -1\n");
+  const auto s = run_cli({"simulate", log, "-s", "fcfs"});
+  ASSERT_EQ(s.exit_code, 0) << s.err;
+  EXPECT_NE(s.out.find("machine      1 processor (MaxProcs)\n"), std::string::npos) << s.out;
+  const auto c = run_cli({"compare", log, "-s", "fcfs,easy"});
+  ASSERT_EQ(c.exit_code, 0) << c.err;
+  EXPECT_NE(c.out.find("machine    1 processor, 2 jobs, 1 period of 30d\n"), std::string::npos) << c.out;
+}
+
 // An adaptive scheduler's switches are in the text and the JSON (the JSON lost them once without a test failing).
 TEST(SimCliTest, AnAdaptiveSchedulersSwitchesAreReported) {
   const std::string kth = std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz";

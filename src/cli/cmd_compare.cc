@@ -48,7 +48,8 @@ void print_text(const CompareArgs& a, const experiments::CompareResult& r) {
   const size_t n = r.names.size();
   const std::string of_records =
       static_cast<int64_t>(r.jobs) != r.records ? fmt::format(" of {} records", r.records) : std::string();
-  fmt::print("trace      {}\nmachine    {} processors, {} jobs{}, {} period{} of {}\n", a.trace, r.procs, r.jobs,
+  fmt::print("trace      {}\nmachine    {} processor{}, {} jobs{}, {} period{} of {}\n", a.trace, r.procs,
+             r.procs == 1 ? "" : "s", r.jobs,
              of_records, r.periods.size(), r.periods.size() == 1 ? "" : "s",
              // Periods are days or weeks as a rule (the default 30d read "720h").
              r.spec.period % 86400 == 0 ? fmt::format("{}d", r.spec.period / 86400) : base::format_duration(r.spec.period));

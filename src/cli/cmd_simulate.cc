@@ -154,7 +154,8 @@ void print_text(const SimulateArgs& a, const experiments::Simulation& sim) {
   fmt::print("trace        {}\n", a.trace);
   fmt::print("scheduler    {} (predictor {}{})\n", r.scheduler, r.predictor,
              w.kill_at_estimate ? ", jobs killed at their estimate" : "");
-  fmt::print("machine      {} processors ({})\n", r.procs, trace::machine_size_source_name(w.procs_source));
+  fmt::print("machine      {} processor{} ({})\n", r.procs, r.procs == 1 ? "" : "s",
+             trace::machine_size_source_name(w.procs_source));
   fmt::print("jobs         {} simulated of {} records, {} excluded, {} without estimate, {} killed{}\n",
              w.jobs.size(), w.records, w.excluded_total, w.without_estimate, w.killed,
              a.extend_estimates ? fmt::format(", {} estimates extended", w.extended) : "");
