@@ -11,6 +11,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include <nlohmann/json.hpp>
+
 namespace schedlab::testing {
 namespace fs = std::filesystem;
 
@@ -86,6 +88,12 @@ CliResult run_cli(const std::vector<std::string>& args, const std::string& stdin
   if (stdout_path.empty()) r.out = read_file(out_path);
   r.err = read_file(err_path);
   return r;
+}
+
+std::set<std::string> json_keys(const nlohmann::json& object) {
+  std::set<std::string> out;
+  for (const auto& [key, value] : object.items()) out.insert(key);
+  return out;
 }
 
 }  // namespace schedlab::testing

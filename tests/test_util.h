@@ -2,8 +2,11 @@
 #pragma once
 
 #include <initializer_list>
+#include <set>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json_fwd.hpp>
 
 #include "schedlab/swf/record.h"
 
@@ -81,5 +84,8 @@ struct CliResult {
 // output goes there instead (e.g. /dev/full, for write errors), and `out` stays empty.
 CliResult run_cli(const std::vector<std::string>& args, const std::string& stdin_text = "",
                   const std::string& stdout_path = "");
+
+// The keys of a JSON object (the tests that pin the parts of a command's JSON).
+std::set<std::string> json_keys(const nlohmann::json& object);
 
 }  // namespace schedlab::testing

@@ -104,11 +104,7 @@ TEST(CompareCliTest, MetricsByJobClass) {
 // an adaptive scheduler's switches and the classes when asked for.
 TEST(CompareCliTest, TheJsonHasEveryPart) {
   const std::string kth = std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz";
-  const auto keys = [](const nlohmann::json& j) {
-    std::set<std::string> out;
-    for (const auto& [k, v] : j.items()) out.insert(k);
-    return out;
-  };
+  const auto keys = schedlab::testing::json_keys;
   const auto r = run_cli({"compare", kth, "-s", "easy,[pbas:candidates=easy,conservative;interval=7d]", "--by-class",
                           "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;

@@ -78,9 +78,7 @@ TEST(PredCliTest, TheJsonHasEveryPart) {
   const auto r = run_cli({"predict", kth, "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto doc = nlohmann::json::parse(r.out);
-  std::set<std::string> keys;
-  for (const auto& [k, v] : doc.items()) keys.insert(k);
-  EXPECT_EQ(keys, (std::set<std::string>{"accuracy", "deadline_misses", "jobs", "notes", "prediction_updates",
+  EXPECT_EQ(schedlab::testing::json_keys(doc), (std::set<std::string>{"accuracy", "deadline_misses", "jobs", "notes", "prediction_updates",
                                          "predictor", "second_by_second_jobs", "trace", "warmup_fraction",
                                          "warnings"}));
 }

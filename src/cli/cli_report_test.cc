@@ -85,7 +85,7 @@ TEST(CliReport, ClassLimits) {
   const CliResult r = run_cli({"report", kKth, "-s", "easy", "--class-limits", "30m,16", "-o", dir.file("r.html")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const nlohmann::json d = page_data(read_file(dir.file("r.html")));
-  EXPECT_EQ(d["scheduling"]["by_class_limits"]["short_text"], "30m");
+  EXPECT_EQ(d["scheduling"]["by_class_limits"]["limits"], "30m,16");
   EXPECT_EQ(d["scheduling"]["by_class_limits"]["narrow_procs"], 16);
   const nlohmann::json sim = cli_json({"simulate", kKth, "-s", "easy", "--class-limits", "30m,16", "--json"});
   EXPECT_EQ(d["scheduling"]["by_class"][3]["wait_mean"], sim["by_class"]["classes"][3]["wait_mean"]);

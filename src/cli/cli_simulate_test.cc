@@ -144,11 +144,7 @@ TEST(SimCliTest, AnAdaptiveSchedulersSwitchesAreReported) {
 // parts are there when asked for (an adaptive scheduler, --by-class, --event-cost), absent otherwise.
 TEST(SimCliTest, TheJsonHasEveryPart) {
   const std::string kth = std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz";
-  const auto keys = [](const nlohmann::json& j) {
-    std::set<std::string> out;
-    for (const auto& [k, v] : j.items()) out.insert(k);
-    return out;
-  };
+  const auto keys = schedlab::testing::json_keys;
   const std::set<std::string> always = {
       "accuracy",      "arrival_scale", "bsld_tau",  "checked",  "deadline_misses", "extend_estimates",
       "jobs",          "kill_at_estimate", "metrics", "notes",   "offered_load",    "overdue_misses",

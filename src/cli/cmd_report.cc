@@ -11,10 +11,10 @@
 #include "cli/data_files.h"
 #include "cli/progress.h"
 #include "cli/read_input.h"
+#include "cli/sim_options.h"
 #include "cli/text_util.h"
 #include "schedlab/base/params.h"
 #include "schedlab/experiments/report.h"
-#include "schedlab/sim/job_classes.h"
 #include "schedlab/swf/csv.h"
 #include "schedlab/swf/reader.h"
 #include "schedlab/swf/writer.h"
@@ -49,13 +49,7 @@ void run_report(const ReportCliOptions& opt) {
     ro.correction = opt.correction;
     ro.procs = opt.procs;
     ro.threads = opt.threads;
-    if (!opt.class_limits.empty()) {
-      try {
-        ro.class_limits = sim::parse_job_class_limits(opt.class_limits);
-      } catch (const std::invalid_argument& e) {
-        throw std::invalid_argument(fmt::format("--class-limits: {}", e.what()));
-      }
-    }
+    ro.class_limits = *job_class_limits({.by_class = true, .limits = opt.class_limits});  // its charts are always drawn
     Progress progress("report: schedules", "jobs", 2.0, false);  // summed over the schedulers
     ro.progress = [&progress](size_t done, size_t total) { progress.update(done, total); };
     data = experiments::report_data(read_input_log(opt.log), ro);

@@ -14,6 +14,7 @@
 #include "cli/sim_options.h"
 #include "cli/text_util.h"
 #include "cli/read_input.h"
+#include "schedlab/base/duration.h"
 #include "schedlab/base/json_text.h"
 #include "schedlab/experiments/simulation.h"
 #include "schedlab/model/estimate_models.h"
@@ -139,6 +140,19 @@ void print_adaptive_text(const sim::AdaptiveStats& a) {
                c["chosen"].get<int64_t>());
   }
   fmt::print("\n");
+}
+
+// Who gains and who pays: the classes' table, after the run's metrics.
+void print_job_classes_text(const sim::JobClassLimits& limits, const std::vector<sim::JobClassMetrics>& classes) {
+  fmt::print("\nby job class (short: runtime <= {}, narrow: <= {} processors; --class-limits)\n",
+             base::format_duration(limits.short_runtime), limits.narrow_procs);
+  fmt::print("{:<14} {:>8} {:>7} {:>7} {:>12} {:>12} {:>10} {:>10} {:>11}\n", "class", "jobs", "share", "work",
+             "wait (s)", "response (s)", "slowdown", "bsld", "backfilled");
+  for (const sim::JobClassMetrics& c : classes) {
+    fmt::print("{:<14} {:>8} {:>6.1f}% {:>6.1f}% {:>12.1f} {:>12.1f} {:>10.2f} {:>10.2f} {:>10.1f}%\n", c.name, c.jobs,
+               100 * c.share, 100 * c.work_share, c.wait_mean, c.response_mean, c.slowdown_mean,
+               c.bounded_slowdown_mean, 100 * c.backfilled_share);
+  }
 }
 
 // Four decimals as always; a load too small for them in significant digits, none when undefined.

@@ -4,8 +4,6 @@
 
 #include <fmt/core.h>
 
-#include "schedlab/base/duration.h"
-
 namespace schedlab::cli {
 
 void add_sim_options(CLI::App* cmd, SimCliOptions& o, const std::string& warmup_help) {
@@ -44,18 +42,6 @@ std::optional<sim::JobClassLimits> job_class_limits(const JobClassCliOptions& o)
     return sim::parse_job_class_limits(o.limits);
   } catch (const std::invalid_argument& e) {
     throw std::invalid_argument(fmt::format("--class-limits: {}", e.what()));
-  }
-}
-
-void print_job_classes_text(const sim::JobClassLimits& limits, const std::vector<sim::JobClassMetrics>& classes) {
-  fmt::print("\nby job class (short: runtime <= {}, narrow: <= {} processors; --class-limits)\n",
-             base::format_duration(limits.short_runtime), limits.narrow_procs);
-  fmt::print("{:<14} {:>8} {:>7} {:>7} {:>12} {:>12} {:>10} {:>10} {:>11}\n", "class", "jobs", "share", "work",
-             "wait (s)", "response (s)", "slowdown", "bsld", "backfilled");
-  for (const sim::JobClassMetrics& c : classes) {
-    fmt::print("{:<14} {:>8} {:>6.1f}% {:>6.1f}% {:>12.1f} {:>12.1f} {:>10.2f} {:>10.2f} {:>10.1f}%\n", c.name, c.jobs,
-               100 * c.share, 100 * c.work_share, c.wait_mean, c.response_mean, c.slowdown_mean,
-               c.bounded_slowdown_mean, 100 * c.backfilled_share);
   }
 }
 

@@ -4,7 +4,6 @@
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -37,7 +36,5 @@ void add_job_class_options(CLI::App* cmd, JobClassCliOptions& o);
 // The limits asked for (--class-limits implies --by-class), or nullopt; a bad one is std::invalid_argument naming
 // the option.
 std::optional<sim::JobClassLimits> job_class_limits(const JobClassCliOptions& o);
-// The text table of the classes, after a run's metrics.
-void print_job_classes_text(const sim::JobClassLimits& limits, const std::vector<sim::JobClassMetrics>& classes);
 
 }  // namespace schedlab::cli

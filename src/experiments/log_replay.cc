@@ -40,7 +40,7 @@ void run_replay(LogReplay& out, const predict::Predictor& predictor, const LogRe
   out.warmup_fraction = options.warmup_fraction;
   out.result = predict::replay(out.workload.jobs, out.start, *p, options.warmup_fraction, options.progress);
   if (const int64_t n = out.result.second_by_second_jobs; n > 0)
-    out.warnings.push_back(second_by_second_warning(n == 1 ? "1 job" : fmt::format("{} jobs", n), out.predictor));
+    out.warnings.push_back(second_by_second_warning(n, out.predictor));
 }
 
 constexpr std::string_view kCsvHead =

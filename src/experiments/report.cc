@@ -17,7 +17,6 @@
 #include "schedlab/analysis/summary.h"
 #include "schedlab/base/csv_field.h"
 #include "schedlab/base/csv_number.h"
-#include "schedlab/base/duration.h"
 #include "schedlab/base/nearest.h"
 #include "schedlab/base/threads.h"
 #include "schedlab/experiments/compare.h"
@@ -342,9 +341,7 @@ json scheduling_section(const swf::Log& log, const ReportOptions& o) {
   s["monthly"] = monthly;
   s["accuracy"] = accuracy;
   s["by_class"] = by_class;
-  s["by_class_limits"] = {{"short_runtime", spec.by_class->short_runtime},
-                          {"short_text", base::format_duration(spec.by_class->short_runtime)},
-                          {"narrow_procs", spec.by_class->narrow_procs}};
+  s["by_class_limits"] = to_json(*spec.by_class);
   return s;
 }
 

@@ -58,7 +58,7 @@ TEST(ReportTest, JobClassesOfEachScheduler) {
   const nlohmann::json d = backfill_scenario();
   const nlohmann::json& c = d["scheduling"]["by_class"];
   ASSERT_EQ(c.size(), 8u);  // 2 schedulers x 4 classes
-  EXPECT_EQ(d["scheduling"]["by_class_limits"]["short_text"], "1h");
+  EXPECT_EQ(d["scheduling"]["by_class_limits"]["limits"], "1h,8");
   EXPECT_EQ(c[0]["scheduler"], "fcfs");
   EXPECT_EQ(c[0]["class"], "short narrow");
   EXPECT_EQ(c[0]["jobs"], 2);

@@ -105,7 +105,16 @@ std::string overdue_warning(const std::string& how_often, const std::string& pre
       predictor, how_often);
 }
 
-std::string jobs(int64_t n) { return n == 1 ? "1 job" : fmt::format("{} jobs", n); }
+std::string jobs_text(int64_t n) { return n == 1 ? "1 job" : fmt::format("{} jobs", n); }
+
+std::string second_by_second_text(const std::string& how_often, const std::string& predictor) {
+  return fmt::format(
+      "jobs ran past their predicted end and the predictor ({}) raised their predictions by one second at a time, "
+      "for a minute or more ({}): a deadline miss every second, and the schedule behind them redone at each. A "
+      "no-estimate predictor capped below the jobs' runtimes does this (sbh's noest=1 with cap=): give a cap above "
+      "the longest runtimes",
+      predictor, how_often);
+}
 
 // The one warning of each kind per predictor, with how often each scheduler met it ("13513 times with easy, 14112
 // with fcfs"; a single result: "13513 times").
@@ -131,21 +140,16 @@ std::vector<std::string> warnings_by_predictor(const std::vector<const sim::SimR
 std::vector<std::string> all_warnings(const std::vector<const sim::SimResult*>& results, bool one) {
   std::vector<std::string> out = warnings_by_predictor(results, one, overdue_warned, times, overdue_warning);
   for (std::string& w : warnings_by_predictor(
-           results, one, [](const sim::SimResult& r) { return r.second_by_second_jobs; }, jobs,
-           second_by_second_warning))
+           results, one, [](const sim::SimResult& r) { return r.second_by_second_jobs; }, jobs_text,
+           second_by_second_text))
     out.push_back(std::move(w));
   return out;
 }
 
 }  // namespace
 
-std::string second_by_second_warning(const std::string& how_often, const std::string& predictor) {
-  return fmt::format(
-      "jobs ran past their predicted end and the predictor ({}) raised their predictions by one second at a time, "
-      "for a minute or more ({}): a deadline miss every second, and the schedule behind them redone at each. A "
-      "no-estimate predictor capped below the jobs' runtimes does this (sbh's noest=1 with cap=): give a cap above "
-      "the longest runtimes",
-      predictor, how_often);
+std::string second_by_second_warning(int64_t jobs, const std::string& predictor) {
+  return second_by_second_text(jobs_text(jobs), predictor);
 }
 
 std::vector<std::string> simulation_warnings(const sim::SimResult& r) { return all_warnings({&r}, true); }

@@ -31,6 +31,7 @@
 #include "schedlab/experiments/simulation.h"
 #include "schedlab/model/estimate_models.h"
 #include "schedlab/predict/registry.h"
+#include "schedlab/sim/job_classes.h"
 #include "schedlab/sim/scheduler_registry.h"
 #include "schedlab/swf/csv.h"
 #include "schedlab/swf/reader.h"
@@ -556,11 +557,13 @@ const std::vector<std::pair<std::string, std::string>>& metric_columns() {
       c.emplace_back(fmt::format("accuracy_{}", m), fmt::format("/accuracy/{}", m));
     c.emplace_back("adaptive_switch_points", "/adaptive/switch_points");
     c.emplace_back("adaptive_switches", "/adaptive/switches");
-    // Who gains and who pays: the default job classes' means (sim/job_classes.h; the order of metrics_by_class).
-    const char* classes[] = {"short_narrow", "short_wide", "long_narrow", "long_wide"};
-    for (size_t i = 0; i < std::size(classes); ++i)
+    // Who gains and who pays: the default job classes' means (sim/job_classes.h), "short_narrow_wait_mean", ...
+    for (size_t i = 0; i < std::size(sim::kJobClassNames); ++i) {
+      std::string name = sim::kJobClassNames[i];
+      std::replace(name.begin(), name.end(), ' ', '_');
       for (const char* m : {"wait_mean", "bounded_slowdown_mean"})
-        c.emplace_back(fmt::format("{}_{}", classes[i], m), fmt::format("/by_class/classes/{}/{}", i, m));
+        c.emplace_back(fmt::format("{}_{}", name, m), fmt::format("/by_class/classes/{}/{}", i, m));
+    }
     return c;
   }();
   return cols;

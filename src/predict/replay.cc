@@ -89,8 +89,7 @@ ReplayResult replay(const std::vector<Job>& jobs, const std::vector<int64_t>& st
         ++out.deadline_misses;
         predictor.on_deadline_miss(t, job, start[i], prediction[i], updates);
         apply(t);
-        if (start[i] + prediction[i] != t + 1) streak[i] = 0;
-        else if (streak[i] < kSecondBySecondStreak && ++streak[i] == kSecondBySecondStreak) ++out.second_by_second_jobs;
+        if (second_by_second(streak[i], start[i] + prediction[i], t)) ++out.second_by_second_jobs;
         break;
       case kStart:
         phase[i] = 2;

@@ -280,15 +280,14 @@ bool Engine::step() {
   //    re-queued "as if resubmitted": time run + its prediction at arrival.
   predictions_changed_ = false;
   apply_updates();
-  for (JobId id : missed_now_) {  // the predictor gave no longer prediction: the job stays overdue
+  // What the predictor made of each miss of a job running on: no longer prediction (overdue), or one second more.
+  for (JobId id : missed_now_) {
     const auto idx = static_cast<size_t>(id);
     if (status(idx) != Status::kRunning) continue;
     Live& l = live(idx);
     const int64_t end = l.eff_start + l.prediction;
     if (end <= t) ++result_.overdue_misses;
-    if (end != t + 1) l.streak = 0;
-    else if (l.streak < predict::kSecondBySecondStreak && ++l.streak == predict::kSecondBySecondStreak)
-      ++result_.second_by_second_jobs;
+    if (predict::second_by_second(l.streak, end, t)) ++result_.second_by_second_jobs;
   }
   for (JobId id : suspended_now_) {
     const auto idx = static_cast<size_t>(id);
@@ -619,15 +618,8 @@ void Engine::finish() {
         }
       },
       workload_->procs, options_.bsld_tau, options_.warmup_fraction);
-  // Passed jobs: in arrival order (JobId), a job that starts before the latest start among the jobs ahead of it
-  // started while that one still waited (it had arrived: its submit is not later).
-  int64_t latest_start_ahead = std::numeric_limits<int64_t>::min();
   result_.backfilled = 0;
-  for (size_t idx = 0; idx < jobs.size(); ++idx) {
-    const int64_t start = result_.jobs[idx].start;
-    if (kept[idx] && start < latest_start_ahead) ++result_.backfilled;
-    latest_start_ahead = std::max(latest_start_ahead, start);
-  }
+  each_passing_job(result_.jobs, [&](size_t idx) { result_.backfilled += kept[idx] ? 1 : 0; });
   // Accuracy over the same jobs as the averages (termination order minus the warm-up).
   result_.accuracy = predict::summarize_accuracy(result_.job_accuracy, result_.termination_order,
                                                  static_cast<size_t>(result_.metrics.warmup_excluded));

@@ -1,15 +1,14 @@
 #include "schedlab/sim/job_classes.h"
 
-#include <algorithm>
 #include <array>
 #include <charconv>
-#include <limits>
 #include <stdexcept>
 
 #include <fmt/core.h>
 
 #include "schedlab/base/duration.h"
 #include "schedlab/sim/metrics.h"
+#include "sim/metrics_of.h"
 
 namespace schedlab::sim {
 
@@ -56,7 +55,7 @@ std::vector<JobClassMetrics> metrics_by_class(const workload::Workload& workload
     return JobTimes{jobs[idx].submit, o.start, o.end, jobs[idx].procs, o.ran};
   };
   std::array<JobClassMetrics, 4> c;
-  c[0].name = "short narrow", c[1].name = "short wide", c[2].name = "long narrow", c[3].name = "long wide";
+  for (size_t i = 0; i < c.size(); ++i) c[i].name = kJobClassNames[i];
   std::array<double, 4> work{};
   double all_work = 0;
   std::vector<bool> kept(jobs.size(), false);
@@ -76,13 +75,9 @@ std::vector<JobClassMetrics> metrics_by_class(const workload::Workload& workload
     work[static_cast<size_t>(class_of(idx))] += w;
     all_work += w;
   }
-  // Backfilled: in arrival order (JobId), a job starting before the latest start of the jobs ahead of it.
-  int64_t latest_start_ahead = std::numeric_limits<int64_t>::min();
-  for (size_t idx = 0; idx < jobs.size(); ++idx) {
-    const int64_t start = result.jobs[idx].start;
-    if (kept[idx] && start < latest_start_ahead) ++c[static_cast<size_t>(class_of(idx))].backfilled;
-    latest_start_ahead = std::max(latest_start_ahead, start);
-  }
+  each_passing_job(result.jobs, [&](size_t idx) {
+    if (kept[idx]) ++c[static_cast<size_t>(class_of(idx))].backfilled;
+  });
   const int64_t all = result.metrics.jobs;
   for (size_t i = 0; i < c.size(); ++i) {
     JobClassMetrics& m = c[i];

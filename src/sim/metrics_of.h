@@ -1,5 +1,6 @@
 // The metrics of a run from its jobs' times in termination order, read through `get(k)` (a JobTimes for the k-th
-// job to end): compute_metrics (sim/metrics.h) over a vector, and the engine over its outcomes without a copy.
+// job to end): compute_metrics (sim/metrics.h) over a vector, and the engine over its outcomes without a copy; and
+// the rule of a backfilled job, for the engine and the breakdown by class (sim/job_classes.h).
 #pragma once
 
 #include <algorithm>
@@ -8,8 +9,21 @@
 #include <vector>
 
 #include "schedlab/sim/metrics.h"
+#include "schedlab/sim/result.h"
 
 namespace schedlab::sim {
+
+// Calls passed(idx) for every job that passed another (SimResult::backfilled): in arrival order (JobId), a job that
+// started before the latest start among the jobs ahead of it started while that one still waited (it had arrived:
+// its submit is not later). `outcomes` by JobId, every job started.
+template <class Passed>
+void each_passing_job(const std::vector<JobOutcome>& outcomes, Passed&& passed) {
+  int64_t latest_start_ahead = std::numeric_limits<int64_t>::min();
+  for (size_t idx = 0; idx < outcomes.size(); ++idx) {
+    if (outcomes[idx].start < latest_start_ahead) passed(idx);
+    latest_start_ahead = std::max(latest_start_ahead, outcomes[idx].start);
+  }
+}
 
 // summarize() without the mean: the median, 90th percentile and maximum of `values` (reordered in place).
 Summary summarize_order_free(std::vector<double>& values);

@@ -74,10 +74,10 @@ std::vector<std::string> simulation_warnings(const sim::SimResult& r);
 // Those warnings for several results (compare): per predictor, how many times with each scheduler ("13513 times
 // with easy, 14112 with fcfs").
 std::vector<std::string> simulation_warnings(const std::vector<sim::SimResult>& results);
-// The warning of jobs whose predictions `predictor` raised by one second at a time for a minute or more
-// (`how_often`: "12 jobs"; sim::SimResult::second_by_second_jobs): a no-estimate SBH capped below their runtimes.
-// `schedlab predict` gives it too.
-std::string second_by_second_warning(const std::string& how_often, const std::string& predictor);
+// The warning of `jobs` jobs whose predictions `predictor` raised by one second at a time for a minute or more
+// (sim::SimResult::second_by_second_jobs): a no-estimate SBH capped below their runtimes. `schedlab predict` gives it
+// too.
+std::string second_by_second_warning(int64_t jobs, const std::string& predictor);
 
 // Throws std::invalid_argument on an unknown scheduler, preset or predictor, a bad parameter, a preset given with
 // a predictor or correction, or both a predictor spec and a predictor object.

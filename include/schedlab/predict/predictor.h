@@ -34,6 +34,16 @@ namespace schedlab::predict {
 // profiler's rule does it once or twice at a multiple of the estimate; a no-estimate SBH capped below the job's
 // runtime does it until the job ends.
 inline constexpr int kSecondBySecondStreak = 60;
+// The rule, for a simulator after a job's deadline miss at `now` and the predictor's update: `streak` is the job's
+// count of such misses in a row (0 at first), `end` the job's predicted end now. True once per job, when its streak
+// reaches kSecondBySecondStreak.
+inline bool second_by_second(uint8_t& streak, int64_t end, int64_t now) {
+  if (end != now + 1) {
+    streak = 0;
+    return false;
+  }
+  return streak < kSecondBySecondStreak && ++streak == kSecondBySecondStreak;
+}
 
 // The job model (workload/job.h) is the predictors' vocabulary.
 using workload::Job;

@@ -22,8 +22,11 @@ struct JobClassLimits {
   int64_t narrow_procs = 8;      // a job of at most this many processors is narrow
 };
 
+// The classes' names, in the order of metrics_by_class.
+inline constexpr const char* kJobClassNames[4] = {"short narrow", "short wide", "long narrow", "long wide"};
+
 struct JobClassMetrics {
-  std::string name;              // "short narrow", "short wide", "long narrow", "long wide"
+  std::string name;              // one of kJobClassNames
   int64_t jobs = 0;              // of the averages
   double share = 0;              // jobs / the run's jobs of the averages
   double work_share = 0;         // their processors x runtime / the averages' (0 without any work)
