@@ -72,22 +72,25 @@ def _path(p):
     return p
 
 
-def _log(log, header=None):
-    """A library Log from a path, a DataFrame (with optional header lines), read_swf's (DataFrame, header) or a Log."""
+def _log(log, header=None, keep_partial_executions=False):
+    """A library Log from a path, a DataFrame (with optional header lines), read_swf's (DataFrame, header) or a Log.
+    A preempted job's partial-execution lines are left out (a job is its summary line), unless
+    `keep_partial_executions` (a copy: write_swf, filter_log)."""
     if isinstance(log, _core.Log):
         return log
     if isinstance(log, (str, os.PathLike)):
-        return _warn_header_problems(_core.read_log(_path(log)))
+        return _warn_header_problems(_core.read_log(_path(log), keep_partial_executions))
     # What read_swf returns, passed on whole ("log = schedlab.read_swf(path); schedlab.simulate(log)"): its header
     # goes with it.
     if _is_read_swf_pair(log):
-        return _log(log[0], header if header is not None else log[1])
+        return _log(log[0], header if header is not None else log[1], keep_partial_executions)
     if isinstance(log, pd.DataFrame):
         lines = header if header is not None else log.attrs.get("swf_header", [])
         # Header lines go back as the bytes they were read from: a byte that is not UTF-8 came as a lone surrogate.
         lines = [l.encode("utf-8", "surrogateescape") if isinstance(l, str) else l for l in lines]
         _warn_misnamed_columns(log.columns)
-        return _core.log_from_columns({c: _column(log[c]) for c in FIELDS if c in log.columns}, lines)
+        return _core.log_from_columns({c: _column(log[c]) for c in FIELDS if c in log.columns}, lines,
+                                      keep_partial_executions)
     raise TypeError(f"a log is a path, a pandas DataFrame or what read_swf returns, not {type(log).__name__}")
 
 
@@ -168,12 +171,19 @@ def _frame(log):
     return df
 
 
-def read_swf(path):
+def read_swf(path, keep_partial_executions=False):
     """Read an SWF log (plain or gzip; a name ending in .csv or .csv.gz is read as the CSV `schedlab convert` writes).
     Returns (DataFrame, header): the 18 SWF columns (int64; float64 for a
     field where the log wrote fractions, kept exactly) and the header lines. The header is also in
-    df.attrs["swf_header"], so the DataFrame can be written or simulated as it is."""
-    df = _frame(_warn_header_problems(_core.read_log(_path(path))))
+    df.attrs["swf_header"], so the DataFrame can be written or simulated as it is. A preempted job's
+    partial-execution lines (status 2-4 after its summary line, docs/conventions.md) are left out, their number in
+    df.attrs["partial_executions"], unless `keep_partial_executions` (a copy of the file, line for line; every
+    other function leaves them out again)."""
+    if not isinstance(keep_partial_executions, bool):
+        raise TypeError(f"keep_partial_executions must be True or False, not {type(keep_partial_executions).__name__}")
+    log = _warn_header_problems(_core.read_log(_path(path), keep_partial_executions))
+    df = _frame(log)
+    df.attrs["partial_executions"] = log.partial_executions
     return df, df.attrs["swf_header"]
 
 
@@ -217,7 +227,7 @@ def write_swf(df, path, header=None):
     """Write a DataFrame with SWF columns as an SWF log (".gz" compresses; a name ending in .csv or .csv.gz writes
     the CSV of `schedlab convert`). `header`: the header lines (default:
     df.attrs["swf_header"])."""
-    _core.write_log(_log(df, header), _path(path))
+    _core.write_log(_log(df, header, keep_partial_executions=True), _path(path))
 
 
 def _time(value, name):
@@ -249,7 +259,7 @@ def filter_log(log, from_=None, to=None, users=None, exclude_users=None, min_pro
     reason, flurries dropped). `from_`/`to`: "YYYY-MM-DD[THH:MM[:SS]]" in the
     log's time zone, "+3d" from the log's start, or seconds; `to` is exclusive. Lists of ids: users,
     exclude_users, status, queue, partition."""
-    out, counts, hints = _core.filter(_log(log), _time(from_, "from_"), _time(to, "to"), _ints(users, "users"),
+    out, counts, hints = _core.filter(_log(log, keep_partial_executions=True), _time(from_, "from_"), _time(to, "to"), _ints(users, "users"),
                                _ints(exclude_users, "exclude_users") or set(), _whole_or_none(min_procs, "min_procs"),
                                _whole_or_none(max_procs, "max_procs"), _ints(status, "status"),
                                _ints(queue, "queue"), _ints(partition, "partition"), bool(drop_flurries),

@@ -33,6 +33,33 @@ def test_read_swf_gives_the_18_columns_and_the_header():
     assert any(line.startswith("; MaxProcs: 100") for line in header)
 
 
+PREEMPTED = ("; MaxProcs: 8\n"
+             "1 0 10 100 4 -1 -1 4 200 -1 1 1 1 -1 -1 -1 -1 -1\n"
+             "1 -1 10 40 4 -1 -1 4 200 -1 2 1 1 -1 -1 -1 -1 -1\n"
+             "1 -1 20 60 4 -1 -1 4 200 -1 3 1 1 -1 -1 -1 -1 -1\n"
+             "2 50 0 300 2 -1 -1 2 400 -1 1 2 1 -1 -1 -1 -1 -1\n")
+
+
+def test_partial_execution_lines_left_out_of_jobs_kept_in_copies(tmp_path):
+    """A preempted job's lines (status 2-4 after its summary line): a job counts once, as in the CLI; a copy
+    (write_swf of a DataFrame read with them, filter_log) keeps them with their job."""
+    path = tmp_path / "preempted.swf"
+    path.write_text(PREEMPTED)
+    df, _ = schedlab.read_swf(path)
+    assert list(df["job_number"]) == [1, 2] and df.attrs["partial_executions"] == 2
+    every, _ = schedlab.read_swf(path, keep_partial_executions=True)
+    assert list(every["status"]) == [1, 2, 3, 1]
+    assert schedlab.simulate(every, scheduler="fcfs").metrics["jobs"]["simulated"] == 2
+    assert schedlab.stats(every)["read"]["partial_executions"]["count"] == 2
+    schedlab.write_swf(every, tmp_path / "copy.swf")
+    assert (tmp_path / "copy.swf").read_text() == PREEMPTED
+    filtered = schedlab.filter_log(path, users=[1])
+    assert list(filtered["status"]) == [1, 2, 3]
+    assert filtered.attrs["filter"] == {"records": 2, "kept": 1, "excluded": {"user": 1}, "partial_executions_kept": 2}
+    with pytest.raises(TypeError, match="keep_partial_executions must be True or False"):
+        schedlab.read_swf(path, keep_partial_executions="yes")
+
+
 def test_dataframe_round_trip_equals_the_file(tmp_path):
     df, header = schedlab.read_swf(KTH)
     out = tmp_path / "copy.swf"

@@ -35,6 +35,51 @@ TEST(CliConvert, SmallLogRoundTrip) {
   EXPECT_EQ(a.header.lines, b.header.lines);
 }
 
+// A preempted job's partial-execution lines (status 2-4 after its summary line): convert and filter copy them with
+// their job; every other command counts the job once, by its summary line, and says on standard error what it left
+// out.
+TEST(CliConvert, PartialExecutionLinesCopiedAndLeftOutOfJobs) {
+  TempDir dir;
+  const std::string log =
+      "; MaxProcs: 8\n"
+      "1 0 10 100 4 -1 -1 4 200 -1 1 1 1 -1 -1 -1 -1 -1\n"
+      "1 -1 10 40 4 -1 -1 4 200 -1 2 1 1 -1 -1 -1 -1 -1\n"
+      "1 -1 20 60 4 -1 -1 4 200 -1 3 1 1 -1 -1 -1 -1 -1\n"
+      "2 50 0 300 2 -1 -1 2 400 -1 1 2 1 -1 -1 -1 -1 -1\n";
+  write_file(dir.file("in.swf"), log);
+  CliResult r = run_cli({"convert", dir.file("in.swf"), dir.file("a.csv")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = run_cli({"convert", dir.file("a.csv"), dir.file("b.swf")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(read_file(dir.file("b.swf")), log);
+  r = run_cli({"filter", dir.file("in.swf"), "-o", dir.file("c.swf"), "--users", "1"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("kept 1 of 2 records, excluded 1\n  and 2 of the 2 partial-execution lines"), std::string::npos)
+      << r.err;
+  const swf::Log filtered = swf::read_log(dir.file("c.swf"), {.keep_partial_executions = true});
+  ASSERT_EQ(filtered.records.size(), 3u);
+  EXPECT_EQ(filtered.records[2].status, 3);
+
+  r = run_cli({"simulate", dir.file("in.swf"), "-s", "fcfs", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["jobs"]["simulated"], 2) << r.out;
+  EXPECT_NE(r.err.find("schedlab: note: " + dir.file("in.swf") +
+                       ": 2 partial-execution lines (status 2-4 after their job's summary line; the first at line "
+                       "3) left out"),
+            std::string::npos)
+      << r.err;
+  r = run_cli({"stats", dir.file("in.swf")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("partial-execution lines             2 (first at line 3; left out: a job is its summary line)"),
+            std::string::npos)
+      << r.out;
+  r = run_cli({"stats", dir.file("in.swf"), "--json"});
+  const auto s = nlohmann::json::parse(r.out);
+  EXPECT_EQ(s["records"], 2);
+  EXPECT_EQ(s["read"]["partial_executions"]["count"], 2);
+}
+
 // A fractional field (average CPU time "107.77", as in SDSC-Par and HPC2N) survives every command that writes
 // records: convert both ways, filter, and the simulated SWF of simulate --jobs-out (which rewrites fields
 // 2-4 only).

@@ -72,7 +72,9 @@ void run_convert(const ConvertOptions& opt) {
   check_format_name(opt.in, "input");
   check_format_name(opt.out, "output");
   swf::check_output_is_not_input(opt.out, {opt.in});
-  const swf::Log log = read_input_log(opt.in);
+  swf::ReadOptions read_options;
+  read_options.keep_partial_executions = true;  // a copy of the log, line for line
+  const swf::Log log = read_input_log(opt.in, read_options);
   swf::write_swf_or_csv(opt.out, log.header, log.records);
   fmt::print(stderr, "schedlab convert: wrote {} records and {} header lines to {}\n",
              group_thousands(static_cast<int64_t>(log.records.size())),

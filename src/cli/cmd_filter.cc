@@ -60,6 +60,7 @@ trace::FilterSpec make_spec(const FilterOptions& opt, const swf::Header& header)
 void run_filter(const FilterOptions& opt) {
   swf::ReadOptions read_options;
   read_options.skip_invalid = opt.skip_invalid;
+  read_options.keep_partial_executions = true;  // a copy loses no line: they go with their jobs (trace/filter_log.h)
   // Check the option values that do not need the log before reading it.
   FilterOptions no_times = opt;
   no_times.from.clear();
@@ -75,10 +76,14 @@ void run_filter(const FilterOptions& opt) {
   const int64_t flurry_dropped = filtered.flurry_dropped;
   swf::write_swf_or_csv(opt.out, filtered.header, result.kept);
 
+  const int64_t partial_lines = log.report.partial_executions.count;
   std::string msg = fmt::format("schedlab filter: kept {} of {} records, excluded {}\n",
-                                group_thousands(static_cast<int64_t>(result.kept.size())),
-                                group_thousands(static_cast<int64_t>(log.records.size())),
+                                group_thousands(static_cast<int64_t>(result.kept.size()) - filtered.partial_executions_kept),
+                                group_thousands(static_cast<int64_t>(log.records.size()) - partial_lines),
                                 group_thousands(result.excluded_total()));
+  if (partial_lines > 0)
+    msg += fmt::format("  and {} of the {} partial-execution lines (status 2-4) with their jobs\n",
+                       group_thousands(filtered.partial_executions_kept), group_thousands(partial_lines));
   for (int i = 0; i < trace::kFilterReasons; ++i)
     if (result.excluded[static_cast<size_t>(i)] > 0)
       msg += fmt::format("  excluded {:<16} {:>12}\n", trace::filter_reason_name(static_cast<trace::FilterReason>(i)),

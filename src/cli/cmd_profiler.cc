@@ -120,6 +120,8 @@ void run_ingest(const IngestArgs& a) {
   for (const auto& trace : a.traces) {
     reports.push_back(db.ingest(trace, {a.source}));
     for (const std::string& w : reports.back().header_warnings) fmt::print(stderr, "schedlab: warning: {}\n", w);
+    if (!reports.back().partial_executions_note.empty())
+      fmt::print(stderr, "schedlab: note: {}\n", reports.back().partial_executions_note);
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const pf::DbSummary sum = db.summary();

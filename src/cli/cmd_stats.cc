@@ -122,6 +122,12 @@ std::string stats_text(const std::string& path, const swf::Header& header, const
   line(out, "fields with decimals", count(s.read.decimal_fields));
   line(out, "skipped lines", count(s.read.skipped_total()));
   for (const auto& [reason, n] : s.read.skipped) line(out, fmt::format("  skipped: {}", reason), count(n));
+  // A preempted job's bursts (SWF status 2-4 after its summary line): not jobs of their own.
+  const swf::WarningCount& partial = s.read.partial_executions;
+  line(out, "partial-execution lines",
+       partial.count > 0 ? fmt::format("{} (first at line {}; {})", count(partial.count), partial.first_line,
+                                       s.read.partial_executions_kept ? "kept" : "left out: a job is its summary line")
+                         : "0");
   for (int i = 0; i < swf::kWarningKinds; ++i) {
     const auto& w = s.read.warnings[static_cast<size_t>(i)];
     line(out, fmt::format("warning: {}", swf::warning_name(static_cast<swf::Warning>(i))),

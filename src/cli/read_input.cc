@@ -13,6 +13,8 @@ swf::Log read_input_log(const std::string& path, swf::ReadOptions options) {
   swf::Log log = swf::read_swf_or_csv(path, options);
   for (const std::string& w : trace::header_warnings(log.header, log.path))
     fmt::print(stderr, "schedlab: warning: {}\n", w);
+  if (const std::string note = swf::partial_executions_note(log); !note.empty())
+    fmt::print(stderr, "schedlab: note: {}\n", note);
   return log;
 }
 

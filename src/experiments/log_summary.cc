@@ -64,6 +64,9 @@ nlohmann::ordered_json to_json(const analysis::Summary& s, const swf::Header& he
                {"blank_lines", s.read.blank_lines},
                {"decimal_fields", s.read.decimal_fields},
                {"skipped", skipped},
+               {"partial_executions", {{"count", s.read.partial_executions.count},
+                                       {"first_line", s.read.partial_executions.first_line},
+                                       {"kept", s.read.partial_executions_kept}}},
                {"warnings", warnings},
                {"header_problems", header.problems}};
   return j;

@@ -729,8 +729,10 @@ SweepSummary run_sweep(const SweepSpec& spec, const std::vector<SweepRun>& runs,
     } catch (const std::exception& e) {
       fail(spec.name, spec_line(spec, "logs"), "logs", e.what());
     }
-    if (o.on_warning)
+    if (o.on_warning) {
       for (const std::string& w : trace::header_warnings(logs[r->log]->header, path)) o.on_warning(w);
+      if (std::string note = swf::partial_executions_note(*logs[r->log]); !note.empty()) o.on_warning(note);
+    }
   }
 
   std::mutex mu;

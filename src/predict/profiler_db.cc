@@ -345,10 +345,15 @@ std::function<bool(swf::Record&)> record_feed(const swf::Log& log) {
 IngestReport ProfilerDb::ingest(const std::string& trace, const IngestOptions& options) {
   if (swf::is_csv_name(trace)) {  // read whole; its identity is a file's, as an SWF log's
     const swf::Log log = swf::read_csv(trace);
-    return ingest_records(trace, log.header, options, record_feed(log));
+    IngestReport rep = ingest_records(trace, log.header, options, record_feed(log));
+    rep.partial_executions_note = swf::partial_executions_note(log);
+    return rep;
   }
   swf::Reader reader(trace);  // streamed: the log is never held whole
-  return ingest_records(trace, reader.header(), options, [&reader](swf::Record& r) { return reader.next(r); });
+  IngestReport rep =
+      ingest_records(trace, reader.header(), options, [&reader](swf::Record& r) { return reader.next(r); });
+  rep.partial_executions_note = swf::partial_executions_note(trace, reader.report());
+  return rep;
 }
 
 IngestReport ProfilerDb::ingest(const swf::Log& log, const IngestOptions& options) {

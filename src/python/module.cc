@@ -290,10 +290,12 @@ void require_file(const std::string& path) {
   }
 }
 
-LogPtr read_log(const std::string& path) {
+LogPtr read_log(const std::string& path, bool keep_partial_executions) {
   require_file(path);
   py::gil_scoped_release release;
-  return std::make_shared<swf::Log>(swf::read_swf_or_csv(path));
+  swf::ReadOptions options;
+  options.keep_partial_executions = keep_partial_executions;
+  return std::make_shared<swf::Log>(swf::read_swf_or_csv(path, options));
 }
 
 // The 18 columns: int64 arrays, or float64 for a field where some record kept a fraction.
@@ -324,7 +326,8 @@ py::dict log_columns(const swf::Log& log) {
 }
 
 // A Log from column arrays (any numeric dtype; a missing column is -1 throughout) and header lines.
-LogPtr log_from_columns(const py::dict& columns, const std::vector<std::string>& header_lines) {
+LogPtr log_from_columns(const py::dict& columns, const std::vector<std::string>& header_lines,
+                        bool keep_partial_executions) {
   swf::Header header;
   for (const auto& l : header_lines) header.add_line(l.starts_with(";") ? l : "; " + l);
   py::ssize_t n = -1;
@@ -361,7 +364,10 @@ LogPtr log_from_columns(const py::dict& columns, const std::vector<std::string>&
     }
   }
   // The reader's checks (duplicate job numbers, submit order, ...), counted as stats reports them for a file.
-  return std::make_shared<swf::Log>(swf::log_from_records("DataFrame", std::move(header), std::move(records)));
+  swf::ReadOptions options;
+  options.keep_partial_executions = keep_partial_executions;
+  return std::make_shared<swf::Log>(
+      swf::log_from_records("DataFrame", std::move(header), std::move(records), options));
 }
 
 py::dict stats(const LogPtr& log, std::optional<int64_t> procs) {
@@ -829,10 +835,15 @@ PYBIND11_MODULE(_core, m) {
       .def_property_readonly("path", [](const swf::Log& l) { return py_text(l.path); })
       .def_property_readonly("header_warnings",
                              [](const swf::Log& l) { return py_texts(trace::header_warnings(l.header, l.path)); })
+      .def_property_readonly("partial_executions",
+                             [](const swf::Log& l) { return l.report.partial_executions.count; })
+      .def_property_readonly("partial_executions_note",
+                             [](const swf::Log& l) { return py_text(swf::partial_executions_note(l)); })
       .def("__len__", [](const swf::Log& l) { return l.records.size(); });
-  m.def("read_log", &read_log, py::arg("path"));
+  m.def("read_log", &read_log, py::arg("path"), py::arg("keep_partial_executions") = false);
   m.def("log_columns", [](const LogPtr& l) { return log_columns(*l); }, py::arg("log"));
-  m.def("log_from_columns", &log_from_columns, py::arg("columns"), py::arg("header_lines"));
+  m.def("log_from_columns", &log_from_columns, py::arg("columns"), py::arg("header_lines"),
+        py::arg("keep_partial_executions") = false);
   m.def("write_log",
         [](const LogPtr& l, const std::string& path) {
           py::gil_scoped_release release;
@@ -980,8 +991,11 @@ PYBIND11_MODULE(_core, m) {
         excluded[py::str(std::string(trace::filter_reason_name(static_cast<trace::FilterReason>(i))))] =
             filtered.result.excluded[static_cast<size_t>(i)];
     py::dict counts;
-    counts["records"] = l->records.size();
-    counts["kept"] = filtered.result.kept.size();
+    // Jobs, as the CLI counts them; a log read with its partial-execution lines keeps each job's with it.
+    const int64_t partial_lines = l->report.partial_executions_kept ? l->report.partial_executions.count : 0;
+    counts["records"] = static_cast<int64_t>(l->records.size()) - partial_lines;
+    counts["kept"] = static_cast<int64_t>(filtered.result.kept.size()) - filtered.partial_executions_kept;
+    if (partial_lines > 0) counts["partial_executions_kept"] = filtered.partial_executions_kept;
     counts["excluded"] = excluded;
     if (drop_flurries) counts["flurries_dropped"] = filtered.flurry_dropped;
     // What the CLI warns of: a window that keeps no job, ids no record has.

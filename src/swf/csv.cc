@@ -195,11 +195,13 @@ std::vector<Cell> split_cells(std::string_view line) {
 
 class CsvParser {
  public:
-  CsvParser(std::string_view text, const std::string& name) : text_(text), name_(name) {}
+  CsvParser(std::string_view text, const std::string& name, ReadOptions options)
+      : text_(text), name_(name), options_(options) {}
 
   Log parse() {
     Log log;
     log.path = name_;
+    log.report.partial_executions_kept = options_.keep_partial_executions;
     // A UTF-8 byte order mark (a spreadsheet's CSV export) is not part of the first line: with it, the header
     // line was not one ("column 1 is named '\xEF\xBB\xBF#; Version: 2.2'").
     if (text_.starts_with("\xEF\xBB\xBF")) text_.remove_prefix(3);
@@ -250,9 +252,11 @@ class CsvParser {
         columns_seen = true;
         continue;
       }
-      log.records.push_back(parse_record(line, log.report));
+      Record record = parse_record(line, log.report);
+      if (checks.leave_out(record, line_, log.report, options_)) continue;  // the SWF reader's rule
+      checks.check(record, log.header, line_, log.report);                  // and warnings
+      log.records.push_back(std::move(record));
       ++log.report.records;
-      checks.check(log.records.back(), log.header, line_, log.report);  // the SWF reader's warnings
     }
     if (!columns_seen)
       throw ReadError(fmt::format("{}: no column-name row (expected {})", name_, column_row()));
@@ -349,6 +353,7 @@ class CsvParser {
 
   std::string_view text_;
   std::string name_;
+  ReadOptions options_;
   int64_t line_ = 0;
 };
 
@@ -382,12 +387,14 @@ void write_csv(const std::string& path, const Header& header, const std::vector<
   sink.commit();
 }
 
-Log read_csv(const std::string& path) {
+Log read_csv(const std::string& path, ReadOptions options) {
   const std::string text = read_text(path);
-  return CsvParser(text, path).parse();
+  return CsvParser(text, path, options).parse();
 }
 
-Log parse_csv(std::string_view text, const std::string& name) { return CsvParser(text, name).parse(); }
+Log parse_csv(std::string_view text, const std::string& name, ReadOptions options) {
+  return CsvParser(text, name, options).parse();
+}
 
 bool is_csv_name(const std::string& path) { return path.ends_with(".csv") || path.ends_with(".csv.gz"); }
 
@@ -405,7 +412,7 @@ Log read_swf_or_csv(const std::string& path, ReadOptions options) {
     throw ReadError(fmt::format("{}: --skip-invalid skips malformed SWF lines; a CSV log is read whole (convert it "
                                 "to SWF to skip its bad rows)",
                                 path));
-  return read_csv(path);
+  return read_csv(path, options);
 }
 
 }  // namespace schedlab::swf

@@ -54,6 +54,26 @@ TEST(Csv, WritesHeaderLinesColumnRowAndRecords) {
   EXPECT_EQ(out.str(), std::string("#; MaxProcs: 8\n") + kColumns + "\n1,0,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1\n");
 }
 
+// A preempted job's partial-execution lines (the SWF reader's rule, swf/reader.h): left out by default and counted
+// at their CSV line, kept on request.
+TEST(Csv, PartialExecutionLinesAsTheSwfReaderHasThem) {
+  const std::string text = std::string(
+      "job_number,submit_time,wait_time,run_time,allocated_procs,avg_cpu_time,used_memory,requested_procs,"
+      "requested_time,requested_memory,status,user_id,group_id,executable,queue,partition,preceding_job,"
+      "think_time\n") +
+      "1,0,10,100,4,-1,-1,4,200,-1,1,1,1,-1,-1,-1,-1,-1\n"
+      "1,0,10,40,4,-1,-1,4,200,-1,2,1,1,-1,-1,-1,-1,-1\n"
+      "2,5,0,50,8,-1,-1,8,100,-1,1,2,1,-1,-1,-1,-1,-1\n";
+  const Log log = parse_csv(text);
+  ASSERT_EQ(log.records.size(), 2u);
+  EXPECT_EQ(log.records[1].job_number, 2);
+  EXPECT_EQ(log.report.partial_executions.count, 1);
+  EXPECT_EQ(log.report.partial_executions.first_line, 3);
+  ReadOptions keep;
+  keep.keep_partial_executions = true;
+  EXPECT_EQ(parse_csv(text, "<memory>", keep).records.size(), 3u);
+}
+
 TEST(Csv, RoundTripInMemory) {
   std::ostringstream out;
   write_csv(out, small_header(), small_records());

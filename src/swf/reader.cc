@@ -476,6 +476,7 @@ Reader::Reader(FromMemory, std::string_view text, const std::string& name, ReadO
 Reader::~Reader() = default;
 
 void Reader::read_header() {
+  report_.partial_executions_kept = options_.keep_partial_executions;
   std::string_view line;
   while (!pending_ && next_line(line)) {
     if (!classify(line)) {  // a record line: kept for the first next()
@@ -527,6 +528,7 @@ bool Reader::next(Record& record) {
       if (classify(line)) continue;
     }
     if (parse_record(line, record)) {
+      if (checks_.leave_out(record, line_number_, report_, options_)) continue;
       checks_.check(record, header_, line_number_, report_);
       ++report_.records;
       return true;
@@ -674,6 +676,14 @@ bool Reader::parse_record(std::string_view line, Record& record) {
   return false;
 }
 
+bool RecordChecks::leave_out(const Record& r, int64_t line, ReadReport& report, const ReadOptions& options) {
+  const bool partial = is_partial_execution(r, previous_job_number_);
+  previous_job_number_ = r.job_number;
+  if (!partial) return false;
+  if (report.partial_executions.count++ == 0) report.partial_executions.first_line = line;
+  return !options.keep_partial_executions;
+}
+
 void RecordChecks::check(const Record& r, const Header& header, int64_t line, ReadReport& report) {
   auto warn = [&](Warning w) {
     WarningCount& c = report.warnings[static_cast<size_t>(w)];
@@ -707,19 +717,26 @@ void RecordChecks::check(const Record& r, const Header& header, int64_t line, Re
   if (r.requested_time > 0 && r.requested_time < r.run_time) warn(Warning::kEstimateBelowRuntime);
 }
 
-Log log_from_records(std::string path, Header header, std::vector<Record> records) {
+Log log_from_records(std::string path, Header header, std::vector<Record> records, ReadOptions options) {
   Log log;
   log.path = std::move(path);
   log.header = std::move(header);
   log.records = std::move(records);
-  log.report.records = static_cast<int64_t>(log.records.size());
+  log.report.partial_executions_kept = options.keep_partial_executions;
   RecordChecks checks;
+  size_t kept = 0;
   for (size_t i = 0; i < log.records.size(); ++i) {
     const Record& r = log.records[i];
-    checks.check(r, log.header, static_cast<int64_t>(i) + 1, log.report);
+    const auto row = static_cast<int64_t>(i) + 1;
+    if (checks.leave_out(r, row, log.report, options)) continue;
+    checks.check(r, log.header, row, log.report);
     if (r.has_fractions())
       for (int f = 1; f <= kFieldCount; ++f) log.report.decimal_fields += r.fractional(f) ? 1 : 0;
+    if (kept != i) log.records[kept] = std::move(log.records[i]);
+    ++kept;
   }
+  log.records.resize(kept);
+  log.report.records = static_cast<int64_t>(kept);
   return log;
 }
 
@@ -767,6 +784,17 @@ Log read_all(Reader& reader) {
 }
 
 }  // namespace
+
+std::string partial_executions_note(const std::string& path, const ReadReport& report) {
+  const WarningCount& p = report.partial_executions;
+  if (p.count == 0 || report.partial_executions_kept) return {};
+  return (path == "-" ? std::string("<stdin>") : path) + ": " + std::to_string(p.count) +
+         " partial-execution line" + (p.count == 1 ? "" : "s") +
+         " (status 2-4 after their job's summary line; the first at line " + std::to_string(p.first_line) +
+         ") left out: each job counts once, by its summary line";
+}
+
+std::string partial_executions_note(const Log& log) { return partial_executions_note(log.path, log.report); }
 
 Log read_log(const std::string& path, ReadOptions options) {
   Reader reader(path, options);

@@ -144,6 +144,8 @@ TEST(ReaderReal, RecordCountsOfEveryLog) {
     SCOPED_TRACE(file);
     const Log log = read_log(trace_path(file));
     EXPECT_EQ(log.records.size(), count);
+    // No shared log has a preempted job's lines; Sandia-Ross's 1,994 records of status 2 (exit codes) are jobs.
+    EXPECT_EQ(log.report.partial_executions.count, 0);
     EXPECT_EQ(log.header.max_procs.value_or(-1), max_procs[i].second);
     EXPECT_TRUE(log.header.problems.empty()) << log.header.problems.front();
   }
@@ -327,6 +329,62 @@ TEST(ReaderWarnings, FractionsInRecordsBuiltInMemoryAreCounted) {
                              rec("2 5 0 10 4 -1 -1 4 20 -1 1") + "\n");
   ASSERT_EQ(read.report.decimal_fields, 3);
   EXPECT_EQ(log_from_records("DataFrame", read.header, read.records).report.decimal_fields, 3);
+}
+
+// A preempted job, as the SWF definition writes it: its summary line (status 1, the whole run time), then a line per
+// burst with the same job number (status 2: to be continued; 3: the last, completed). The bursts are not jobs of
+// their own: left out and counted, or kept for a copy of the file.
+std::string preempted_log() {
+  return "; MaxProcs: 8\n" + rec("1 0 10 100 4 -1 -1 4 200 -1 1") + "\n" +  // line 2: job 1's summary
+         rec("1 0 10 40 4 -1 -1 4 200 -1 2") + "\n" +                         // line 3: its first burst
+         rec("1 -1 20 60 4 -1 -1 4 200 -1 3") + "\n" +                        // line 4: its last burst
+         rec("2 5 0 50 8 -1 -1 8 100 -1 2") + "\n" +   // line 5: status 2 on a job number of its own: a job
+         rec("3 6 0 50 8 -1 -1 8 100 -1 1") + "\n" +   // line 6: a job
+         rec("-1 7 0 5 1 -1 -1 1 10 -1 1") + "\n" +    // line 7: unknown job numbers are never one job's lines
+         rec("-1 8 0 5 1 -1 -1 1 10 -1 4") + "\n";     // line 8
+}
+
+TEST(ReaderPartialExecutions, LeftOutAndCountedByDefault) {
+  const Log log = parse_log(preempted_log());
+  ASSERT_EQ(log.records.size(), 5u);
+  EXPECT_EQ(log.report.records, 5);
+  EXPECT_EQ(log.records[0].run_time, 100);  // the summary line stands for the job
+  EXPECT_EQ(log.records[1].job_number, 2);
+  EXPECT_EQ(log.records[4].status, 4);
+  EXPECT_EQ(log.report.partial_executions.count, 2);
+  EXPECT_EQ(log.report.partial_executions.first_line, 3);
+  EXPECT_FALSE(log.report.partial_executions_kept);
+  // The lines left out are not checked either: no duplicate job number for job 1's bursts.
+  EXPECT_EQ(log.report.warning(Warning::kDuplicateJobNumber).count, 0);
+  EXPECT_EQ(partial_executions_note(log),
+            "<memory>: 2 partial-execution lines (status 2-4 after their job's summary line; the first at line 3) "
+            "left out: each job counts once, by its summary line");
+}
+
+TEST(ReaderPartialExecutions, KeptForACopy) {
+  ReadOptions keep;
+  keep.keep_partial_executions = true;
+  const Log log = parse_log(preempted_log(), "<memory>", keep);
+  ASSERT_EQ(log.records.size(), 7u);
+  EXPECT_EQ(log.records[1].status, 2);
+  EXPECT_EQ(log.report.partial_executions.count, 2);
+  EXPECT_TRUE(log.report.partial_executions_kept);
+  EXPECT_EQ(log.report.warning(Warning::kDuplicateJobNumber).count, 2);
+  EXPECT_EQ(partial_executions_note(log), "");
+  EXPECT_EQ(partial_executions_note(parse_log(rec("1 0 5 100 4") + "\n")), "");
+}
+
+// The CSV reader and records built in memory (a DataFrame) follow the same rule, with the same counts.
+TEST(ReaderPartialExecutions, CsvAndRecordsInMemoryAlike) {
+  ReadOptions keep;
+  keep.keep_partial_executions = true;
+  const Log all = parse_log(preempted_log(), "<memory>", keep);
+  const Log built = log_from_records("DataFrame", all.header, all.records);
+  EXPECT_EQ(built.records, parse_log(preempted_log()).records);
+  EXPECT_EQ(built.report.records, 5);
+  EXPECT_EQ(built.report.partial_executions.count, 2);
+  EXPECT_EQ(built.report.partial_executions.first_line, 2);  // row 2
+  EXPECT_EQ(log_from_records("DataFrame", all.header, all.records, keep).records, all.records);
 }
 
 TEST(ReaderWarnings, NoneWithoutOddities) {

@@ -68,6 +68,7 @@ struct IngestReport {
   // trace::header_warnings of the log: a header value that did not parse (an unreadable UnixStartTime changes
   // the identity to the file name), an unknown time zone.
   std::vector<std::string> header_warnings;
+  std::string partial_executions_note;  // swf::partial_executions_note: a preempted job's lines, left out
 };
 
 struct DbSummary {

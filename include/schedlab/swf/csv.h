@@ -40,15 +40,16 @@ void write_csv(const std::string& path, const Header& header, const std::vector<
 // Writes header and records as plain CSV text to a stream.
 void write_csv(std::ostream& out, const Header& header, const std::vector<Record>& records);
 
-// Reads a CSV log (plain or gzip). Throws ReadError on bad input, with file:line:column.
-Log read_csv(const std::string& path);
+// Reads a CSV log (plain or gzip). Throws ReadError on bad input, with file:line:column. Partial-execution lines as
+// the SWF reader has them (options.keep_partial_executions; skip_invalid is not for CSV: read_swf_or_csv).
+Log read_csv(const std::string& path, ReadOptions options = {});
 
 // The whole of a text file, plain or gzip (by content); "-" is standard input, named "<stdin>" in messages.
 // Throws ReadError naming the file.
 std::string read_text(const std::string& path);
 
 // Parses CSV text held in memory; `name` stands for the file name in messages.
-Log parse_csv(std::string_view text, const std::string& name = "<memory>");
+Log parse_csv(std::string_view text, const std::string& name = "<memory>", ReadOptions options = {});
 
 // True for a name ending in ".csv" or ".csv.gz" (what convert writes as CSV).
 bool is_csv_name(const std::string& path);

@@ -12,6 +12,8 @@
 // - A missing file, a directory, an empty file, a truncated gzip stream and binary (non-text) content
 //   each raise a ReadError with its own message. The reader never crashes or hangs on any input.
 // - Semantic oddities are not errors: they are counted in ReadReport::warnings (with the first line).
+// - The lines of a preempted job's bursts (is_partial_execution) are left out, counted in
+//   ReadReport::partial_executions, unless ReadOptions::keep_partial_executions: a job is its summary line.
 //
 // Details (implemented in src/swf/reader.cc):
 // - A header line is a line whose first non-blank character is ';'. It is kept verbatim without its line
@@ -69,7 +71,20 @@ class ReadError : public std::runtime_error {
 
 struct ReadOptions {
   bool skip_invalid = false;  // skip malformed records (counted by reason) instead of failing
+  // Partial-execution lines (is_partial_execution below) are left out, and counted, unless this is set: every job
+  // then counts once, by its summary line, as the SWF definition lets a program that does not study preemption do.
+  // The commands that copy a log (convert, filter) set it, so that no line is lost.
+  bool keep_partial_executions = false;
 };
+
+// The SWF definition's partial-execution lines: a job that was preempted (swapped out, checkpointed) is a summary
+// line (status 0, 1 or 5) followed by a line per burst of execution, with the same job number and status 2 (to be
+// continued), 3 (the last; the job completed) or 4 (the last; it failed). A record is such a line when its status is
+// 2, 3 or 4 and its job number (>= 0) is that of the record line just before it. A status of 2 to 4 on a job number
+// of its own is a job: some archive logs hold exit codes there (Sandia-Ross-2001: 1,994 jobs of status 2).
+inline bool is_partial_execution(const Record& r, int32_t previous_job_number) {
+  return r.status >= 2 && r.status <= 4 && r.job_number >= 0 && r.job_number == previous_job_number;
+}
 
 enum class Warning {
   kNegativeWait,              // field 3 < -1
@@ -94,6 +109,9 @@ struct ReadReport {
   int64_t records = 0;           // records accepted
   int64_t decimal_fields = 0;    // fields written with a decimal part or exponent ("107.77", "142.00", "1e3")
   std::map<std::string, int64_t> skipped;  // reason -> count (only with skip_invalid)
+  // Partial-execution lines found (count and first line): left out of the records unless the read kept them.
+  WarningCount partial_executions;
+  bool partial_executions_kept = false;  // ReadOptions::keep_partial_executions of the read
   std::array<WarningCount, kWarningKinds> warnings{};
 
   int64_t skipped_total() const;
@@ -106,11 +124,16 @@ struct ReadReport {
 class RecordChecks {
  public:
   void check(const Record& record, const Header& header, int64_t line, ReadReport& report);
+  // Whether `record`, the next record line of the log (before check), is a partial-execution line to leave out;
+  // counts it in report.partial_executions when it is a partial-execution line at all. Every reader calls this for
+  // each record line, in log order, so that the rule is one.
+  bool leave_out(const Record& record, int64_t line, ReadReport& report, const ReadOptions& options);
 
  private:
   int32_t last_submit_ = INT32_MIN;
   std::vector<uint64_t> seen_job_numbers_;       // bitset over job numbers < 2^24, for duplicate detection
   std::unordered_set<int32_t> big_job_numbers_;  // job numbers >= 2^24 seen
+  int32_t previous_job_number_ = -1;             // of the record line before, kept or left out
 };
 
 // Pull-style reader: construct, then call next() until it returns false.
@@ -166,6 +189,12 @@ struct Log {
   ReadReport report;
 };
 
+// What a command says of a log whose partial-execution lines were left out: "PATH: N partial-execution lines
+// (status 2-4 after their job's summary line; the first at line L) left out: each job counts once, by its summary
+// line". Empty when there were none or they were kept.
+std::string partial_executions_note(const Log& log);
+std::string partial_executions_note(const std::string& path, const ReadReport& report);  // a streamed read's
+
 // Reads a whole log. Throws ReadError on bad input (see Reader).
 Log read_log(const std::string& path, ReadOptions options = {});
 
@@ -174,8 +203,9 @@ Log parse_log(std::string_view text, const std::string& name = "<memory>", ReadO
 
 // A log of records built in memory (`records` in log order), with the report a reader would have given: records
 // counted and every record checked (first_line = its 1-based row), and decimal_fields the fields that hold a
-// fraction (a float column's 107.77: what the file would have written with a decimal part). No line or
-// header-line counts.
-Log log_from_records(std::string path, Header header, std::vector<Record> records);
+// fraction (a float column's 107.77: what the file would have written with a decimal part); partial-execution
+// lines left out unless options.keep_partial_executions (skip_invalid has no meaning here). No line or header-line
+// counts.
+Log log_from_records(std::string path, Header header, std::vector<Record> records, ReadOptions options = {});
 
 }  // namespace schedlab::swf
