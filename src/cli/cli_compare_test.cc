@@ -38,6 +38,12 @@ TEST(CompareCliTest, TextJsonAndCsv) {
   EXPECT_NE(mixed.out.find("\npredictor  easy with estimate; easy++ with user-last2:correction=tsafrir\n"),
             std::string::npos)
       << mixed.out;
+  // Gaps are between two schedulers: one has none, and no heading over nothing.
+  EXPECT_NE(text.out.find("\nwait gaps between two schedulers"), std::string::npos) << text.out;
+  const auto one = run_cli({"compare", log, "-s", "easy", "--period", "100"});
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  EXPECT_EQ(one.out.find("wait gaps"), std::string::npos) << one.out;
+  EXPECT_NE(one.out.find("\nmean wait (s) and bounded slowdown per period\n"), std::string::npos) << one.out;
   EXPECT_NE(text.out.find("fcfs vs easy: fcfs wins 0"), std::string::npos) << text.out;
   // The option repeated is the list (it was refused: "At Most 1 required but received 2"), a spec with brackets too.
   const auto repeated = run_cli({"compare", log, "-s", "fcfs", "--schedulers", "[conservative:check=1]", "--period", "100"});

@@ -114,8 +114,10 @@ void print_text(const CompareArgs& a, const experiments::CompareResult& r) {
     }
   }
 
-  fmt::print("\nwait gaps between two schedulers (periods won, mean and largest gap over the winner's mean wait, over "
-             "the periods where the winner waited at all)\n");
+  // With one scheduler there is no pair: the section would be a heading over nothing.
+  if (n > 1)
+    fmt::print("\nwait gaps between two schedulers (periods won, mean and largest gap over the winner's mean wait, "
+               "over the periods where the winner waited at all)\n");
   for (size_t x = 0; x < n; ++x) {
     for (size_t y = x + 1; y < n; ++y) {
       const auto g = r.gaps(x, y);
