@@ -154,6 +154,9 @@ def sim_warnings(driver):
 def main():
     kth_page = os.path.join(out_dir, "kth.html")
     run("report", kth, "-s", "easy,conservative,fcfs", "-p", "user-last2", "-o", kth_page)
+    # The schedules at another load: the section says at which, and the log's own.
+    loaded_page = os.path.join(out_dir, "kth-load.html")
+    run("report", kth, "-s", "easy,easy-sjbf", "--load", "0.9", "-o", loaded_page)
     # A small sweep (load against the scheduler, two seeds) for the sweep page.
     spec = os.path.join(out_dir, "sweep.toml")
     with open(spec, "w") as f:
@@ -197,6 +200,14 @@ def main():
         if warning is None or "the predictor (user-last2) gave it no longer prediction" not in warning \
                 or "--correction tsafrir" not in warning:
             problems.append(f"{kth_page}: no warning of the uncorrected user-last2 on the page: {warning!r}")
+        scaled_note = "Inter-arrival times x 0.7641: offered load 0.9 (the log's 0.688)"
+        if scaled_note in driver.find_element(By.ID, "scheduling").text:
+            problems.append(f"{kth_page}: the schedules are said to run at another load")
+        problems += check_page(driver, loaded_page, os.path.join(out_dir, "kth-load"))
+        if scaled_note not in driver.find_element(By.ID, "scheduling").text:
+            problems.append(f"{loaded_page}: the scheduling section does not say '{scaled_note}': "
+                            f"{driver.find_element(By.ID, 'scheduling').text[:300]!r}")
+        driver.get("file://" + os.path.abspath(kth_page))
         # The reader's warnings are said where there are some, and only there.
         expected_warnings = {kth_page: "estimate_below_runtime 475 (first at line 146)"}
         for page, prefix in more_pages:

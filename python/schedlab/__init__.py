@@ -891,12 +891,13 @@ def distance(a, b):
 
 
 def report(log, output, schedulers=("easy", "conservative"), predictor="", procs=None, threads=0, title=None, *,
-           correction="", class_limits="1h,8"):
+           correction="", class_limits="1h,8", load=None, arrival_scale=1.0):
     """Write the HTML report of a log (`schedlab report LOG -o OUTPUT`, docs/report.md): its workload and the
     schedules of `schedulers` (specs and schedlab.Scheduler instances), with `predictor` (a spec or a
     schedlab.Predictor instance) and `correction`. `title`: shown on the page (default: the path, or "DataFrame").
-    `class_limits`: "RUNTIME,PROCS" of the charts by job class. The warnings the CLI prints (a predictor left
-    uncorrected) are Python warnings."""
+    `class_limits`: "RUNTIME,PROCS" of the charts by job class. `load` or `arrival_scale`: the schedules at another
+    offered load, as simulate's (the workload's sections show the log as it is). The warnings the CLI prints (a
+    predictor left uncorrected) are Python warnings."""
     if title is None:
         title = _path(log) if isinstance(log, (str, os.PathLike)) else "DataFrame"
     names, objects = _schedulers(schedulers)
@@ -905,7 +906,7 @@ def report(log, output, schedulers=("easy", "conservative"), predictor="", procs
     for w in _core.report(_data_file("report-libs.js"), _log(log), _path(output), title,
                           names, objects, predictor, predictor_object, correction,
                           _whole_or_none(procs, "procs"), _threads(threads, _python_runs(objects, predictor_object)),
-                          _text(class_limits, "class_limits")):
+                          _text(class_limits, "class_limits"), _real_or_none(load, "load"), float(arrival_scale)):
         _warn(w)
 
 

@@ -925,6 +925,14 @@ def test_sacct_distance_and_reports_equal_the_cli(tmp_path):
     assert (tmp_path / "k2.html").read_bytes() != (tmp_path / "k.html").read_bytes()
     with pytest.raises(ValueError, match="class_limits: job class limits '1h,x'"):
         schedlab.report(KTH, tmp_path / "bad.html", schedulers=["easy"], class_limits="1h,x")
+    # The schedules at another load, the CLI's page byte for byte.
+    schedlab.report(KTH, tmp_path / "k9.html", schedulers=["easy"], load=0.9)
+    subprocess.run([CLI, "report", KTH, "-o", str(tmp_path / "ck9.html"), "-s", "easy", "--load", "0.9"],
+                   check=True, capture_output=True)
+    assert (tmp_path / "k9.html").read_bytes() == (tmp_path / "ck9.html").read_bytes()
+    assert '"arrival_scale":0.76409' in (tmp_path / "k9.html").read_text()
+    with pytest.raises(ValueError, match="give either a target load or an arrival scale, not both"):
+        schedlab.report(KTH, tmp_path / "bad.html", schedulers=["easy"], load=0.9, arrival_scale=0.5)
     spec = tmp_path / "s.toml"
     spec.write_text(f"logs = ['{KTH}']\nschedulers = ['fcfs', 'easy']\nloads = [0.6, 0.7]\n")
     schedlab.sweep(spec, output=tmp_path / "s.csv")
@@ -1010,7 +1018,8 @@ PARITY = [
     ("filter_log", ["filter"], {"from": "from_"}, {"output", "skip-invalid"}),
     ("report", ["report"], {}, {"output", "sweep", "metric", "x"}),
     ("report_sweep", ["report"], {"sweep": "results"},
-     {"output", "schedulers", "predictor", "correction", "procs", "threads", "class-limits"}),
+     {"output", "schedulers", "predictor", "correction", "procs", "threads", "class-limits",
+      "load", "arrival-scale"}),
     ("profiler_ingest", ["profiler", "ingest"], {}, {"json"}),
     ("profiler_query", ["profiler", "query"], {"exe": "executable"}, {"json"}),
     ("profiler_compare", ["profiler", "compare"],

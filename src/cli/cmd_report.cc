@@ -26,6 +26,8 @@ struct ReportCliOptions {
   std::string log, sweep, output, schedulers = "easy,conservative", predictor, correction, metric = "wait_mean", x,
       title, class_limits;
   std::optional<int64_t> procs;
+  std::optional<double> load;
+  double arrival_scale = 1.0;
   int threads = 0;
 };
 
@@ -48,6 +50,8 @@ void run_report(const ReportCliOptions& opt) {
     ro.predictor = opt.predictor;
     ro.correction = opt.correction;
     ro.procs = opt.procs;
+    ro.load = opt.load;
+    ro.arrival_scale = opt.arrival_scale;
     ro.threads = opt.threads;
     ro.class_limits = *job_class_limits({.by_class = true, .limits = opt.class_limits});  // its charts are always drawn
     Progress progress("report: schedules", "jobs", 2.0, false);  // summed over the schedulers
@@ -85,6 +89,12 @@ void add_report_command(CLI::App& app) {
   cmd->add_option("--correction", opt->correction, "prediction correction: none, tsafrir, double, times10")
       ->excludes(sweep);
   cmd->add_option("--procs", opt->procs, "machine size (default: the log's)")->excludes(sweep);
+  // What-if at another load, as simulate's --load and --arrival-scale: the schedules only.
+  auto* load = cmd->add_option("--load", opt->load, "simulate at this offered load (inter-arrival times scaled)")
+                   ->excludes(sweep);
+  cmd->add_option("--arrival-scale", opt->arrival_scale, "simulate with inter-arrival times multiplied by F")
+      ->excludes(sweep)
+      ->excludes(load);
   cmd->add_option("--metric", opt->metric, "--sweep: the metric column plotted")->capture_default_str()->needs(sweep);
   cmd->add_option("--x", opt->x, "--sweep: the parameter on the x axis (default: the first that varies)")
       ->needs(sweep);

@@ -247,6 +247,8 @@ json scheduling_section(const swf::Log& log, const ReportOptions& o) {
   spec.correction = o.correction;
   spec.predictor_object = o.predictor_object;
   spec.workload.procs = o.procs;
+  spec.workload.load = o.load;
+  spec.workload.arrival_scale = o.arrival_scale;
   spec.threads = o.threads;
   spec.sim.progress = o.progress;
   spec.by_class = o.class_limits;  // who gains and who pays (sim/job_classes.h)
@@ -254,6 +256,10 @@ json scheduling_section(const swf::Log& log, const ReportOptions& o) {
   const workload::Workload wl = workload::build_workload(log.header, log.records, spec.workload);
   json s;
   s["procs"] = r.procs;
+  // Scaled arrivals: the page says at what load the schedules ran, and the log's own.
+  s["arrival_scale"] = wl.arrival_scale;
+  s["offered_load"] = wl.offered_load;
+  s["offered_load_before"] = wl.offered_load_before;
   // As the results name it (with its correction: "ruh" and "ruh:correction=tsafrir" are different pages, and so are
   // the estimate and "estimate:correction=tsafrir"); a preset cannot be given a predictor or a correction, so every
   // result has it.

@@ -182,7 +182,12 @@ if (D.kind === "sweep") {
   }
 
   const timeline = dated(S.timeline);
-  const s = section("scheduling", "Scheduling", "On " + fmt(S.procs) + " processors, predictor " + S.predictor + ".");
+  // Arrivals scaled to another load (report --load / --arrival-scale): the schedules' clock is not the log's.
+  const scaled = S.arrival_scale !== undefined && S.arrival_scale !== 1 ?
+      " Inter-arrival times x " + fmt(S.arrival_scale, 4) + ": offered load " + fmt(S.offered_load, 3) + " (the log's " +
+          fmt(S.offered_load_before, 3) + "); the dates below are on that clock." : "";
+  const s = section("scheduling", "Scheduling",
+                    "On " + fmt(S.procs) + " processors, predictor " + S.predictor + "." + scaled);
   if (S.warnings && S.warnings.length) {  // what the results say about how they were asked for
     const p = document.createElement("p");
     p.className = "note";

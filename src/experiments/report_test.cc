@@ -72,6 +72,32 @@ TEST(ReportTest, JobClassesOfEachScheduler) {
   EXPECT_DOUBLE_EQ(c[4]["bounded_slowdown_mean"].get<double>(), 2);  // J2: 10800 / 3600 = 3, J3: 1
 }
 
+// The schedules at another load (report --load / --arrival-scale). On 2 processors J1 (2 procs, 2 h) at 0 and J2
+// (2 procs, 1 h) at 7200: J2 does not wait. Inter-arrival times x 0.5 bring J2 to 3600, to wait 3600 s (mean 1800);
+// the log's offered load (7200 x 2 + 3600 x 2) / (2 x 7200) = 1.5 becomes 3, which is the same as --load 3.
+TEST(ReportTest, SchedulesAtAnotherLoad) {
+  swf::Log log;
+  log.header.max_procs = 2;
+  log.records = schedlab::testing::records({J{1, 0, 7200, 2, 7200}, J{2, 7200, 3600, 2, 3600}});
+  ReportOptions o = fcfs();
+  nlohmann::json d = report_data(log, o);
+  EXPECT_DOUBLE_EQ(d["scheduling"]["summary"][0]["wait_mean"].get<double>(), 0);
+  EXPECT_DOUBLE_EQ(d["scheduling"]["arrival_scale"].get<double>(), 1);
+  o.arrival_scale = 0.5;
+  d = report_data(log, o);
+  EXPECT_DOUBLE_EQ(d["scheduling"]["summary"][0]["wait_mean"].get<double>(), 1800);
+  EXPECT_DOUBLE_EQ(d["scheduling"]["arrival_scale"].get<double>(), 0.5);
+  EXPECT_DOUBLE_EQ(d["scheduling"]["offered_load_before"].get<double>(), 1.5);
+  EXPECT_DOUBLE_EQ(d["scheduling"]["offered_load"].get<double>(), 3);
+  o.arrival_scale = 1;
+  o.load = 3;
+  const nlohmann::json by_load = report_data(log, o);
+  EXPECT_EQ(by_load["scheduling"]["summary"], d["scheduling"]["summary"]);
+  EXPECT_DOUBLE_EQ(by_load["scheduling"]["arrival_scale"].get<double>(), 0.5);
+  o.arrival_scale = 0.5;  // both: refused, as by simulate
+  EXPECT_THROW(report_data(log, o), std::invalid_argument);
+}
+
 TEST(ReportTest, HandComputedSeriesOfAScenario) {
   const nlohmann::json d = report_data(scenario(), fcfs());
   const auto& w = d["workload"];

@@ -1023,7 +1023,7 @@ PYBIND11_MODULE(_core, m) {
                      const std::vector<py::object>& scheduler_objects, const std::string& predictor,
                      const PyPredictorPtr& predictor_object,
                      const std::string& correction, std::optional<int64_t> procs, int threads,
-                     const std::string& class_limits) {
+                     const std::string& class_limits, std::optional<double> load, double arrival_scale) {
     experiments::ReportOptions ro;
     if (const auto limits = job_class_limits(class_limits, "class_limits")) ro.class_limits = *limits;
     ro.title = title;
@@ -1035,6 +1035,8 @@ PYBIND11_MODULE(_core, m) {
     ro.predictor_object = predictor_object;
     ro.correction = correction;
     ro.procs = procs;
+    ro.load = load;
+    ro.arrival_scale = arrival_scale;
     ro.threads = threads;
     Control stop("report: schedules", "jobs");  // summed over the schedulers
     ro.progress = stop_hook(stop);  // Ctrl-C
@@ -1051,7 +1053,8 @@ PYBIND11_MODULE(_core, m) {
     return warnings;
   }, py::arg("libraries"), py::arg("log"), py::arg("output"), py::arg("title"), py::arg("schedulers"),
      py::arg("scheduler_objects"), py::arg("predictor"), py::arg("predictor_object").none(true),
-     py::arg("correction"), py::arg("procs"), py::arg("threads"), py::arg("class_limits"));
+     py::arg("correction"), py::arg("procs"), py::arg("threads"), py::arg("class_limits"), py::arg("load"),
+     py::arg("arrival_scale"));
   m.def("report_sweep", [](const std::string& libraries_path, const std::string& results, const std::string& output,
                            const std::string& metric, const std::string& x, const std::string& title) {
     py::gil_scoped_release release;

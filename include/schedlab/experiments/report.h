@@ -44,6 +44,10 @@ struct ReportOptions {
   std::vector<std::shared_ptr<const sim::Scheduler>> scheduler_objects = {};
   bool check = false;  // the engine's invariants checked while simulating (sim::SimOptions::check)
   std::optional<int64_t> procs;
+  // The schedules at another offered load (workload::WorkloadOptions: a target load, or a factor on the
+  // inter-arrival times; the two exclude each other). The workload's sections show the log as it is.
+  std::optional<double> load;
+  double arrival_scale = 1.0;
   int locality_rounds = 100;
   sim::JobClassLimits class_limits = {};  // the job classes of the "by job class" charts (sim/job_classes.h)
   int threads = 0;
