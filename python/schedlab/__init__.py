@@ -29,7 +29,7 @@ from . import _core
 __all__ = ["read_swf", "read_log", "read_sacct", "write_swf", "filter_log", "stats", "simulate", "Result",
            "Scheduler", "Predictor", "Job", "sweep",
            "sweep_collect", "schedulers", "predictors", "locality", "temporal", "runs", "flurries", "sessions",
-           "predict", "compare", "generate_estimates", "generate_locality", "generate_talby", "diversity", "categorize",
+           "predict", "predict_next", "compare", "generate_estimates", "generate_locality", "generate_talby", "diversity", "categorize",
            "estimate_bins", "fit_estimates", "compare_estimates", "scramble", "profiler_ingest", "profiler_query",
            "profiler_compare", "generate_profiler_experiment", "distance", "report", "report_sweep", "show_progress",
            "FIELDS"]
@@ -722,6 +722,26 @@ def sessions(log, classify=False, think_time="20m", online=False, pca=False, see
         return summary
     users = pd.read_csv(io.StringIO(user_csv)) if user_csv is not None else None
     return summary, pd.read_csv(io.StringIO(session_csv)), users
+
+
+def predict_next(log, user, job_procs=1, estimate=None, predictor="estimate", *, executable=-1, group=-1, queue=-1,
+                 partition=-1, correction="", procs=None, extend_estimates=False, warmup_fraction=0.0, seed=0):
+    """How long will this user's next job run? (`schedlab predict LOG --next user=U,procs=N,estimate=E --json`): the
+    log's own schedule replayed through the predictor (a spec or a schedlab.Predictor instance), then a job of `user`
+    on `job_procs` processors with `estimate` (seconds or a duration text, "4h"; None: no estimate) arrives a second
+    after the log's last job ended. Returns a dict: "prediction" (seconds; None when the predictor fell back to an
+    estimate the job does not have), "submit", "user_jobs" and the predictor's accuracy on them. `procs` is the
+    machine size, as in predict()."""
+    predictor, predictor_object, correction = _predictor(predictor, correction, optional=False)
+    if estimate is not None:
+        estimate = _seconds(estimate, "estimate")
+    out = _core.predict_next(_log(log), predictor, predictor_object, correction, _whole_or_none(procs, "procs"),
+                             float(warmup_fraction), _seed(seed), bool(extend_estimates), _whole(user, "user", 32),
+                             _whole(job_procs, "job_procs", 32), estimate, _whole(executable, "executable", 32),
+                             _whole(group, "group", 32), _whole(queue, "queue", 32), _whole(partition, "partition", 32))
+    for w in out.get("warnings", []):
+        _warn(w)
+    return out
 
 
 def predict(log, predictor="estimate", correction="", procs=None, extend_estimates=False, warmup_fraction=0.0,

@@ -109,6 +109,20 @@ def test_a_predictor_left_uncorrected_is_warned_of():
     assert len(c["warnings"]) == 1
 
 
+def test_predict_next_is_the_clis_answer():
+    """How long will this user's next job run: the CLI's --next, from a path, a DataFrame and a Python predictor."""
+    cli = cli_json("predict", KTH, "-p", "user-last2", "--correction", "tsafrir", "--next", "user=3,procs=8,estimate=4h")
+    mine = schedlab.predict_next(KTH, 3, 8, "4h", "user-last2", correction="tsafrir")
+    assert {k: v for k, v in cli.items() if k != "trace"} == mine
+    assert mine["prediction"] == 1432 and mine["user_jobs"] == 251  # user 3's two last jobs: (2546 + 318) / 2
+    df, _ = schedlab.read_swf(KTH)
+    last = df[df.user_id == 3].sort_values("submit_time", kind="stable").run_time.tail(2).mean()
+    assert schedlab.predict_next(df, 3, estimate=14400, predictor="user-last2")["prediction"] == int(last)
+    assert schedlab.predict_next(KTH, 99999)["prediction"] is None
+    with pytest.raises(ValueError, match="the next job's procs must be > 0"):
+        schedlab.predict_next(KTH, 3, 0)
+
+
 def test_a_prediction_raised_second_by_second_is_warned_of():
     # KTH's longest job runs 226,709 s: past a no-estimate SBH's cap of 216,000, predicted one second at a time.
     spec = "sbh:noest=1;criteria=P,*;cap=216000"
@@ -996,7 +1010,8 @@ PARITY = [
     ("simulate", ["simulate"], {"class-limits": "by_class"},
      {"json", "jobs-out", "list", "list-schedulers", "markdown", "event-cost"}),
     ("compare", ["compare"], {"class-limits": "by_class"}, {"json", "csv"}),
-    ("predict", ["predict"], {"jobs-out": "jobs"}, {"json"}),
+    ("predict", ["predict"], {"jobs-out": "jobs"}, {"json", "next"}),
+    ("predict_next", ["predict"], {"next": "user"}, {"json", "jobs-out"}),
     ("locality", ["analyze", "locality"], {"attr": "attribute"}, {"csv", "json", "skip-invalid"}),
     ("temporal", ["analyze", "temporal"], {"no-hurst": "hurst"},
      {"csv", "series-csv", "series", "bin", "json", "skip-invalid"}),

@@ -3,6 +3,9 @@
 
 #include <algorithm>
 #include <set>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -101,6 +104,53 @@ TEST(PredCliTest, ErrorsAreClear) {
   r = run_cli({"predict", empty});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("header-only.swf: no job to replay (the log has no job records)"), std::string::npos) << r.err;
+}
+
+// --next: the prediction for the user's next job after the whole log. user-last2: (300 + 500) / 2 = 400 s; the last
+// job ends at 900, so the next arrives at 901.
+TEST(PredCliTest, NextJobOfAUser) {
+  schedlab::testing::TempDir dir;
+  const std::string log = dir.file("small.swf");
+  schedlab::testing::write_file(log, kLog);
+  auto r = run_cli({"predict", log, "-p", "user-last2", "--next", "user=1,procs=2,estimate=1h,exe=4"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("next job     user 1, 2 processors, estimate 1h (3600 s), executable 4\n"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("submitted    at 901 s, a second after the log's last job ended (2 jobs replayed)\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("prediction   6m40s (400 s)\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("on the user's 2 jobs in the log"), std::string::npos) << r.out;
+  r = run_cli({"predict", log, "-p", "user-last2", "--next", "user=1,estimate=300", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["prediction"], 300);  // never above the estimate
+  EXPECT_EQ(j["submit"], 901);
+  EXPECT_EQ(j["user_jobs"], 2);
+  EXPECT_EQ(j["trace"], log);
+  r = run_cli({"predict", log, "--next", "user=2"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("prediction   none: without the user's history the predictor falls back to the estimate"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("the user has no job in the log"), std::string::npos) << r.out;
+  // Errors name the key or the value.
+  const std::vector<std::pair<std::vector<std::string>, std::string>> bad = {
+      {{"--next", "procs=2"}, "--next: the user is required (user=U)"},
+      {{"--next", "usr=1"}, "--next: unknown key 'usr'; did you mean 'user'?"},
+      {{"--next", "user=1,estimate=soon"}, "--next: estimate 'soon' is not a positive duration"},
+      {{"--next", "user=x"}, "--next: user 'x' is not a whole number"},
+      {{"--next", "user=1,procs"}, "--next: 'procs' is not KEY=VALUE"},
+      {{"--next", "user=1,procs=11"}, "the next job's 11 processors are more than the machine's 10"},
+      {{"--next", "user=1", "--jobs-out", "x.csv"}, "--jobs-out is the replay's per-job accuracy: not with --next"},
+      {{"--next", "user=1", "-p", "perfect"}, "perfect predicts the runtimes of jobs that ran"}};
+  for (const auto& [args, text] : bad) {
+    std::vector<std::string> argv{"predict", log};
+    argv.insert(argv.end(), args.begin(), args.end());
+    r = run_cli(argv);
+    EXPECT_EQ(r.exit_code, 1) << args[1];
+    EXPECT_NE(r.err.find(text), std::string::npos) << r.err;
+  }
 }
 
 TEST(PredCliTest, SimulateReportsAccuracyAndPresets) {

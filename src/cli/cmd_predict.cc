@@ -1,11 +1,16 @@
 // schedlab predict: replay a log's own schedule (logged submit, start = submit + wait, end = start + runtime;
 // no scheduling) through a runtime predictor and report its accuracy (predict/replay.h, predict/accuracy.h).
+#include <algorithm>
+#include <charconv>
 #include <memory>
 #include <optional>
+#include <stdexcept>
+#include <vector>
 #include <string>
 #include <utility>
 
 #include <fmt/core.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include "cli/analyze_util.h"
@@ -13,7 +18,9 @@
 #include "cli/progress.h"
 #include "cli/read_input.h"
 #include "cli/text_util.h"
+#include "schedlab/base/duration.h"
 #include "schedlab/base/json_text.h"
+#include "schedlab/base/nearest.h"
 #include "schedlab/experiments/log_replay.h"
 #include "schedlab/predict/registry.h"
 #include "schedlab/swf/reader.h"
@@ -33,7 +40,96 @@ struct PredictArgs {
   uint64_t seed = 0;
   bool json = false;
   std::string jobs_out;
+  std::string next;  // --next user=U,procs=N,estimate=E,...
 };
+
+// --next "user=3,procs=8,estimate=4h,exe=5": the job asked about. Keys: user (required), procs (default 1), estimate
+// (a duration; default none), exe, group, queue, partition (default -1, unknown).
+experiments::NextJob parse_next_job(const std::string& text) {
+  const std::vector<std::string> keys{"user", "procs", "estimate", "exe", "group", "queue", "partition"};
+  experiments::NextJob job;
+  bool user = false;
+  size_t pos = 0;
+  while (pos <= text.size()) {
+    const size_t comma = std::min(text.find(',', pos), text.size());
+    const std::string item = text.substr(pos, comma - pos);
+    pos = comma + 1;
+    const size_t eq = item.find('=');
+    if (eq == std::string::npos)
+      throw std::invalid_argument(fmt::format("--next: '{}' is not KEY=VALUE (keys: {})", item, fmt::join(keys, ", ")));
+    const std::string key = item.substr(0, eq), value = item.substr(eq + 1);
+    if (std::find(keys.begin(), keys.end(), key) == keys.end())
+      throw std::invalid_argument(fmt::format("--next: unknown key '{}'{} (keys: {})", key, base::did_you_mean(key, keys),
+                                              fmt::join(keys, ", ")));
+    if (key == "estimate") {
+      const auto d = base::parse_duration(value);
+      if (!d || *d <= 0)
+        throw std::invalid_argument(fmt::format("--next: estimate '{}' is not a positive duration (seconds, or 4h, "
+                                                "1h30m, 2d)", value));
+      job.estimate = *d;
+      continue;
+    }
+    int32_t v = 0;
+    const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
+    if (ec != std::errc() || end != value.data() + value.size() || value.empty())
+      throw std::invalid_argument(fmt::format("--next: {} '{}' is not a whole number", key, value));
+    if (key == "user") {
+      job.user = v;
+      user = true;
+    } else if (key == "procs") {
+      job.procs = v;
+    } else if (key == "exe") {
+      job.executable = v;
+    } else if (key == "group") {
+      job.group = v;
+    } else if (key == "queue") {
+      job.queue = v;
+    } else {
+      job.partition = v;
+    }
+  }
+  if (!user) throw std::invalid_argument("--next: the user is required (user=U)");
+  return job;
+}
+
+void run_next(const PredictArgs& a, const predict::Predictor& predictor, const experiments::NextJob& job,
+              const swf::Log& log) {
+  Progress progress("predict", "jobs", 2.0, false);
+  const experiments::NextPrediction r = experiments::predict_next(
+      log, predictor, job,
+      {a.procs, a.extend_estimates, a.warmup_fraction,
+       [&progress](size_t done, size_t total) { progress.update(done, total); }});
+  progress.finish();
+  for (const std::string& w : r.replay.warnings) fmt::print(stderr, "schedlab: warning: {}\n", w);
+  if (a.json) {
+    nlohmann::json doc = experiments::to_json(r);
+    doc["trace"] = a.trace;
+    fmt::print("{}\n", base::json_text(doc, 2));
+    return;
+  }
+  const auto seconds = [](int64_t s) { return fmt::format("{} ({} s)", base::format_duration(s), s); };
+  std::string what = fmt::format("user {}, {} processor{}, estimate {}", job.user, job.procs, job.procs == 1 ? "" : "s",
+                                 job.estimate ? seconds(*job.estimate) : "none");
+  if (job.executable >= 0) what += fmt::format(", executable {}", job.executable);
+  if (job.group >= 0) what += fmt::format(", group {}", job.group);
+  if (job.queue >= 0) what += fmt::format(", queue {}", job.queue);
+  if (job.partition >= 0) what += fmt::format(", partition {}", job.partition);
+  fmt::print("trace        {}\n", a.trace);
+  fmt::print("predictor    {}\n", r.replay.predictor);
+  fmt::print("next job     {}\n", what);
+  fmt::print("submitted    at {} s, a second after the log's last job ended ({} jobs replayed)\n", r.submit,
+             r.replay.workload.jobs.size());
+  if (r.prediction)
+    fmt::print("prediction   {}\n", seconds(*r.prediction));
+  else
+    fmt::print("prediction   none: without the user's history the predictor falls back to the estimate, and the job "
+               "has none (give estimate=)\n");
+  if (r.user_jobs > 0)
+    fmt::print("on the user's {} jobs in the log: relative accuracy {:.4f} (mean), {:.1f}% underestimated\n",
+               r.user_jobs, r.user_mean_relative_accuracy, 100 * r.user_underestimated_share);
+  else
+    fmt::print("the user has no job in the log\n");
+}
 
 void run(const PredictArgs& a) {
   // One document on standard output: the per-job CSV there was followed by the report or the JSON.
@@ -42,7 +138,16 @@ void run(const PredictArgs& a) {
   if (!a.correction.empty()) config.params.emplace("correction", a.correction);  // joins the spec's parameters
   const auto predictor = predict::make_predictor(a.predictor, config);
   swf::check_output_is_not_input(a.jobs_out, {a.trace});
+  std::optional<experiments::NextJob> next;
+  if (!a.next.empty()) {
+    if (!a.jobs_out.empty()) throw std::invalid_argument("--jobs-out is the replay's per-job accuracy: not with --next");
+    next = parse_next_job(a.next);  // before the log is read: a typo costs no read
+  }
   swf::Log log = read_input_log(a.trace);
+  if (next) {
+    run_next(a, *predictor, *next, log);
+    return;
+  }
   Progress progress("predict", "jobs", 2.0, false);  // shown on a terminal once a replay takes over 2 s
   const experiments::LogReplay r = experiments::replay_log(
       std::move(log), *predictor,
@@ -91,6 +196,10 @@ void add_predict_command(CLI::App& app) {
   cmd->add_option("--seed", args->seed, "random seed (default 0)");
   cmd->add_flag("--json", args->json, "print one JSON document");
   cmd->add_option("--jobs-out", args->jobs_out, "write per-job accuracy as CSV (\"-\" = standard output)");
+  cmd->add_option("--next", args->next,
+                  "user=U[,procs=N][,estimate=DURATION][,exe=E][,group=G][,queue=Q][,partition=P]: the prediction for "
+                  "this user's next job, after the whole log")
+      ->type_name("JOB");
   cmd->callback([args]() { run(*args); });
 }
 

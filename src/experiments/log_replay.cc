@@ -1,7 +1,9 @@
 #include "schedlab/experiments/log_replay.h"
 
 #include <algorithm>
+#include <cmath>
 #include <iterator>
+#include <memory>
 #include <stdexcept>
 #include <string_view>
 
@@ -34,14 +36,21 @@ LogReplay prepare(const swf::Log& log, const LogReplayOptions& options) {
   return out;
 }
 
-void run_replay(LogReplay& out, const predict::Predictor& predictor, const LogReplayOptions& options) {
-  const auto p = predictor.clone();  // the caller's predictor stays untouched, as in sim::simulate
+// Replays through a clone (the caller's predictor stays untouched, as in sim::simulate), returned with what it saw.
+std::unique_ptr<predict::Predictor> run_replay(LogReplay& out, const predict::Predictor& predictor,
+                                               const LogReplayOptions& options) {
+  auto p = predictor.clone();
   out.predictor = std::string(p->label());
   out.warmup_fraction = options.warmup_fraction;
   out.result = predict::replay(out.workload.jobs, out.start, *p, options.warmup_fraction, options.progress);
   if (const int64_t n = out.result.second_by_second_jobs; n > 0)
     out.warnings.push_back(second_by_second_warning(n, out.predictor));
+  return p;
 }
+
+// The estimate of a next job that has none: above any prediction a history gives (runtimes are 32-bit), so a
+// prediction at it is a fall-back to the estimate, not a prediction.
+constexpr int64_t kNoEstimate = int64_t{1} << 40;
 
 constexpr std::string_view kCsvHead =
     "job_id,user,submit,start,end,runtime,estimate,initial_prediction,prediction_at_start,absolute_error,"
@@ -72,6 +81,76 @@ LogReplay replay_log(swf::Log&& log, const predict::Predictor& predictor, const 
   std::vector<swf::Record>().swap(log.records);  // not needed past here: freed before the replay's own tables
   run_replay(out, predictor, options);
   return out;
+}
+
+NextPrediction predict_next(const swf::Log& log, const predict::Predictor& predictor, const NextJob& job,
+                            const LogReplayOptions& options) {
+  if (job.user < 0) throw std::invalid_argument(fmt::format("the next job's user must be >= 0, got {}", job.user));
+  if (job.procs <= 0) throw std::invalid_argument(fmt::format("the next job's procs must be > 0, got {}", job.procs));
+  if (job.estimate && *job.estimate <= 0)
+    throw std::invalid_argument(fmt::format("the next job's estimate must be > 0 seconds, got {}", *job.estimate));
+  // `perfect` reads a job's runtime, which a job yet to run does not have.
+  if (predictor.name() == "perfect")
+    throw std::invalid_argument("perfect predicts the runtimes of jobs that ran; a next job has none to give");
+  NextPrediction out;
+  out.job = job;
+  out.replay = prepare(log, options);
+  const auto p = run_replay(out.replay, predictor, options);
+  const workload::Workload& w = out.replay.workload;
+  if (job.procs > w.procs)
+    throw std::invalid_argument(fmt::format("the next job's {} processors are more than the machine's {}", job.procs,
+                                            w.procs));
+  int64_t last = 0;
+  double accuracy = 0;
+  int64_t under = 0;
+  for (size_t i = 0; i < w.jobs.size(); ++i) {
+    last = std::max({last, w.jobs[i].submit, out.replay.start[i] + w.jobs[i].runtime});
+    if (w.jobs[i].user != job.user) continue;
+    ++out.user_jobs;
+    accuracy += out.replay.result.jobs[i].relative_accuracy;
+    under += out.replay.result.jobs[i].underestimated ? 1 : 0;
+  }
+  const auto n = static_cast<double>(out.user_jobs);
+  out.user_mean_relative_accuracy = out.user_jobs > 0 ? accuracy / n : std::nan("");
+  out.user_underestimated_share = out.user_jobs > 0 ? static_cast<double>(under) / n : std::nan("");
+  out.submit = last + 1;
+  workload::Job next;
+  next.id = static_cast<workload::JobId>(w.jobs.size());
+  next.submit = out.submit;
+  next.has_estimate = job.estimate.has_value();
+  next.estimate = job.estimate.value_or(kNoEstimate);
+  next.runtime = 0;  // unknown: no predictor but `perfect` looks at it, and `perfect` cannot answer this
+  next.procs = job.procs;
+  next.user = job.user;
+  next.group = job.group;
+  next.executable = job.executable;
+  next.queue = job.queue;
+  next.partition = job.partition;
+  predict::Updates updates;
+  const int64_t prediction = std::max<int64_t>(0, p->on_arrival(out.submit, next, updates));
+  if (prediction < kNoEstimate) out.prediction = prediction;
+  return out;
+}
+
+nlohmann::json to_json(const NextPrediction& next) {
+  const NextJob& j = next.job;
+  const auto number = [](double v) { return std::isnan(v) ? nlohmann::json() : nlohmann::json(v); };
+  return {{"predictor", next.replay.predictor},
+          {"job",
+           {{"user", j.user},
+            {"procs", j.procs},
+            {"estimate", j.estimate ? nlohmann::json(*j.estimate) : nlohmann::json()},
+            {"executable", j.executable},
+            {"group", j.group},
+            {"queue", j.queue},
+            {"partition", j.partition}}},
+          {"submit", next.submit},
+          {"prediction", next.prediction ? nlohmann::json(*next.prediction) : nlohmann::json()},
+          {"user_jobs", next.user_jobs},
+          {"user_mean_relative_accuracy", number(next.user_mean_relative_accuracy)},
+          {"user_underestimated_share", number(next.user_underestimated_share)},
+          {"jobs", next.replay.workload.jobs.size()},
+          {"warnings", next.replay.warnings}};
 }
 
 std::string log_replay_csv(const LogReplay& replay) {

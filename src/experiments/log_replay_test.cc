@@ -4,10 +4,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <string>
 #include <stdexcept>
 #include <utility>
 
 #include "schedlab/predict/basic_predictors.h"
+#include "schedlab/predict/registry.h"
 #include "test_util.h"
 
 namespace schedlab::experiments {
@@ -76,6 +79,63 @@ TEST(LogReplay, JsonCarriesCountsAndAccuracy) {
 TEST(LogReplay, RejectsAWarmupFractionOutsideZeroOne) {
   EXPECT_THROW(replay_log(swf::parse_log(kLog), predict::EstimatePredictor(), {{}, false, 1.0}),
                std::invalid_argument);
+}
+
+// The next job of a user, after the whole log. User 7: jobs of 100, 300 and 50 s (estimates 1000); user 8: one job of
+// 60 s. user-last2 predicts the mean of the user's two last finished jobs, (300 + 50) / 2 = 175, below the estimate;
+// the last job ends at 3000 + 0 + 50, so the next job arrives at 3051.
+const char* kHistory =
+    "; MaxProcs: 8\n"
+    "1 0 0 100 4 -1 -1 4 1000 -1 1 7 -1 -1 -1 -1 -1 -1\n"
+    "2 1000 0 300 2 -1 -1 2 1000 -1 1 7 -1 -1 -1 -1 -1 -1\n"
+    "3 2000 0 60 2 -1 -1 2 1000 -1 1 8 -1 -1 -1 -1 -1 -1\n"
+    "4 3000 0 50 2 -1 -1 2 1000 -1 1 7 -1 -1 -1 -1 -1 -1\n";
+
+TEST(LogReplay, NextJobOfAUserAfterTheWholeLog) {
+  const swf::Log log = swf::parse_log(kHistory);
+  const auto last2 = predict::make_predictor("user-last2", {});
+  NextPrediction n = predict_next(log, *last2, {.user = 7, .procs = 4, .estimate = 1000});
+  EXPECT_EQ(n.submit, 3051);
+  ASSERT_TRUE(n.prediction);
+  EXPECT_EQ(*n.prediction, 175);
+  EXPECT_EQ(n.user_jobs, 3);
+  EXPECT_EQ(n.replay.workload.jobs.size(), 4u);
+  // Never above the estimate; without history the estimate; without both, no prediction.
+  EXPECT_EQ(*predict_next(log, *last2, {.user = 7, .estimate = 120}).prediction, 120);
+  n = predict_next(log, *last2, {.user = 9, .estimate = 500});
+  EXPECT_EQ(*n.prediction, 500);
+  EXPECT_EQ(n.user_jobs, 0);
+  EXPECT_TRUE(std::isnan(n.user_mean_relative_accuracy));
+  EXPECT_FALSE(predict_next(log, *last2, {.user = 9}).prediction);
+  // User 8 has one finished job: its runtime (the spec's rule; pyss's min_jobs=2 would give the estimate).
+  EXPECT_EQ(*predict_next(log, *last2, {.user = 8, .estimate = 700}).prediction, 60);
+  EXPECT_EQ(*predict_next(log, *predict::make_predictor("user-last2:min_jobs=2", {}), {.user = 8, .estimate = 700})
+                 .prediction,
+            700);
+  // The estimate predictor answers with the estimate, and the caller's predictor is left as it was.
+  EXPECT_EQ(*predict_next(log, predict::EstimatePredictor(), {.user = 7, .estimate = 900}).prediction, 900);
+  const nlohmann::json j = to_json(predict_next(log, *last2, {.user = 7, .estimate = 1000}));
+  EXPECT_EQ(j["prediction"], 175);
+  EXPECT_EQ(j["job"]["estimate"], 1000);
+  EXPECT_EQ(j["job"]["executable"], -1);
+  EXPECT_TRUE(to_json(predict_next(log, *last2, {.user = 9}))["prediction"].is_null());
+}
+
+TEST(LogReplay, NextJobErrorsNameTheField) {
+  const swf::Log log = swf::parse_log(kHistory);
+  const auto expect_error = [&](const NextJob& job, const std::string& text, const std::string& predictor = "estimate") {
+    try {
+      predict_next(log, *predict::make_predictor(predictor, {}), job);
+      ADD_FAILURE() << "no error, expected " << text;
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();
+    }
+  };
+  expect_error({.user = -1}, "the next job's user must be >= 0, got -1");
+  expect_error({.user = 1, .procs = 0}, "the next job's procs must be > 0, got 0");
+  expect_error({.user = 1, .estimate = 0}, "the next job's estimate must be > 0 seconds, got 0");
+  expect_error({.user = 1, .procs = 9}, "the next job's 9 processors are more than the machine's 8");
+  expect_error({.user = 1}, "perfect predicts the runtimes of jobs that ran", "perfect");
 }
 
 TEST(LogReplay, NoJobLeftIsAnErrorNotZeroAccuracy) {

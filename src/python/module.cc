@@ -695,6 +695,23 @@ py::tuple predict_replay(const LogPtr& log, const std::string& predictor, const 
   return py::make_tuple(to_python(j), csv);
 }
 
+// `schedlab predict --next`: the prediction for a user's next job, after the whole log (experiments/log_replay.h).
+py::object predict_next(const LogPtr& log, const std::string& predictor, const PyPredictorPtr& predictor_object,
+                        const std::string& correction, std::optional<int64_t> procs, double warmup_fraction,
+                        uint64_t seed, bool extend_estimates, const experiments::NextJob& job) {
+  predict::PredictorConfig config{seed, {}};
+  if (!correction.empty()) config.params.emplace("correction", correction);
+  const auto p = predictor_object ? predict::with_correction(predictor_object->clone(), correction)
+                                  : predict::make_predictor(predictor, config);
+  nlohmann::json j;
+  Control stop("predict", "jobs");
+  interruptible(stop, [&] {
+    j = experiments::to_json(
+        experiments::predict_next(*log, *p, job, {procs, extend_estimates, warmup_fraction, stop_hook(stop)}));
+  });
+  return to_python(j);
+}
+
 // Schedulers written in Python among a list of schedulers (None in the places of the named ones), as the library
 // takes them (CompareSpec::scheduler_objects); `names[i]` names the one at i. Empty when there is none.
 std::vector<std::shared_ptr<PyScheduler>> python_schedulers(const std::vector<py::object>& objects,
@@ -1067,6 +1084,19 @@ PYBIND11_MODULE(_core, m) {
   m.def("predict", &predict_replay, py::arg("log"), py::arg("predictor"), py::arg("predictor_object").none(true),
         py::arg("correction"), py::arg("procs"),
         py::arg("warmup_fraction"), py::arg("seed"), py::arg("extend_estimates"), py::arg("jobs"));
+  m.def("predict_next",
+        [](const LogPtr& log, const std::string& predictor, const PyPredictorPtr& predictor_object,
+           const std::string& correction, std::optional<int64_t> procs, double warmup_fraction, uint64_t seed,
+           bool extend_estimates, int32_t user, int32_t job_procs, std::optional<int64_t> estimate, int32_t executable,
+           int32_t group, int32_t queue, int32_t partition) {
+          return predict_next(log, predictor, predictor_object, correction, procs, warmup_fraction, seed,
+                              extend_estimates,
+                              experiments::NextJob{user, job_procs, estimate, executable, group, queue, partition});
+        },
+        py::arg("log"), py::arg("predictor"), py::arg("predictor_object").none(true), py::arg("correction"),
+        py::arg("procs"), py::arg("warmup_fraction"), py::arg("seed"), py::arg("extend_estimates"), py::arg("user"),
+        py::arg("job_procs"), py::arg("estimate"), py::arg("executable"), py::arg("group"), py::arg("queue"),
+        py::arg("partition"));
   m.def("compare", &compare, py::arg("log"), py::arg("schedulers"), py::arg("scheduler_objects"), py::arg("predictor"),
         py::arg("predictor_object").none(true), py::arg("procs"),
         py::arg("load"), py::arg("period"), py::arg("baseline"), py::arg("threads"), py::arg("correction"),

@@ -53,4 +53,33 @@ void write_log_replay_csv(const std::string& path, const LogReplay& replay);
 // The result as one JSON object (jobs, warm-up, accuracy, deadline misses, prediction updates, notes, warnings).
 nlohmann::json to_json(const LogReplay& replay);
 
+// "How long will this user's next job run?" asked of a predictor that has seen the whole log: the log's own schedule
+// replayed through it (as replay_log), then a job of the user's arrives one second after the log's last job ended,
+// and its initial prediction is the answer. `predict --next`.
+struct NextJob {
+  int32_t user = -1;                 // >= 0
+  int32_t procs = 1;                 // > 0
+  std::optional<int64_t> estimate = std::nullopt;  // seconds, > 0; none: the job has no estimate
+  int32_t executable = -1, group = -1, queue = -1, partition = -1;
+};
+
+struct NextPrediction {
+  LogReplay replay;                  // the log replayed (the predictor's accuracy on it)
+  NextJob job;
+  int64_t submit = 0;                // the job's arrival, on the log's clock
+  // Seconds; none when the predictor fell back to the estimate of a job that has none (no history to go by).
+  std::optional<int64_t> prediction;
+  // The user's jobs in the replayed log, and the predictor's accuracy on them (NaN without any).
+  int64_t user_jobs = 0;
+  double user_mean_relative_accuracy = 0, user_underestimated_share = 0;
+};
+
+// Throws std::invalid_argument on a bad NextJob (naming the field), and as replay_log.
+NextPrediction predict_next(const swf::Log& log, const predict::Predictor& predictor, const NextJob& job,
+                            const LogReplayOptions& options = {});
+
+// {predictor, job {user, procs, estimate, executable, group, queue, partition}, submit, prediction (null: none),
+// user_jobs, user_mean_relative_accuracy, user_underestimated_share, jobs, warnings}.
+nlohmann::json to_json(const NextPrediction& next);
+
 }  // namespace schedlab::experiments
