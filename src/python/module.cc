@@ -677,13 +677,19 @@ py::object locality(const LogPtr& log, const std::string& attribute, int64_t sli
 }
 
 // The summary (`predict --json`) and, with jobs, the per-job accuracy as --jobs-out writes it.
+// The predictor of a replay (predict, predict_next): a spec, or one written in Python, with the correction.
+std::unique_ptr<predict::Predictor> replay_predictor(const std::string& predictor, const PyPredictorPtr& predictor_object,
+                                                     const std::string& correction, uint64_t seed) {
+  predict::PredictorConfig config{seed, {}};
+  if (!correction.empty()) config.params.emplace("correction", correction);
+  return predictor_object ? predict::with_correction(predictor_object->clone(), correction)
+                          : predict::make_predictor(predictor, config);
+}
+
 py::tuple predict_replay(const LogPtr& log, const std::string& predictor, const PyPredictorPtr& predictor_object,
                          const std::string& correction, std::optional<int64_t> procs, double warmup_fraction,
                          uint64_t seed, bool extend_estimates, bool jobs) {
-  predict::PredictorConfig config{seed, {}};
-  if (!correction.empty()) config.params.emplace("correction", correction);
-  const auto p = predictor_object ? predict::with_correction(predictor_object->clone(), correction)
-                                  : predict::make_predictor(predictor, config);
+  const auto p = replay_predictor(predictor, predictor_object, correction, seed);
   nlohmann::json j;
   std::optional<std::string> csv;
   Control stop("predict", "jobs");
@@ -699,10 +705,7 @@ py::tuple predict_replay(const LogPtr& log, const std::string& predictor, const 
 py::object predict_next(const LogPtr& log, const std::string& predictor, const PyPredictorPtr& predictor_object,
                         const std::string& correction, std::optional<int64_t> procs, double warmup_fraction,
                         uint64_t seed, bool extend_estimates, const experiments::NextJob& job) {
-  predict::PredictorConfig config{seed, {}};
-  if (!correction.empty()) config.params.emplace("correction", correction);
-  const auto p = predictor_object ? predict::with_correction(predictor_object->clone(), correction)
-                                  : predict::make_predictor(predictor, config);
+  const auto p = replay_predictor(predictor, predictor_object, correction, seed);
   nlohmann::json j;
   Control stop("predict", "jobs");
   interruptible(stop, [&] {
