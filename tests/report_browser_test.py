@@ -55,6 +55,12 @@ EDGE_LOGS = {
     "edge-unknown-zone.swf": "; MaxProcs: 8\n; UnixStartTime: 1000000000\n; TimeZoneString: Nowhere/City\n"
                              "1 0 5 100 4 -1 -1 4 200 -1 1 7 1 3 -1 -1 -1 -1\n"
                              "2 3600 5 100 4 -1 -1 4 200 -1 1 7 1 3 -1 -1 -1 -1\n",
+    # A preempted job: its summary line, then a line per burst (status 2, 3): one job, and the page says what it left out.
+    "edge-preempted.swf": "; MaxProcs: 8\n"
+                          "1 0 5 100 4 -1 -1 4 200 -1 1 7 1 3 -1 -1 -1 -1\n"
+                          "1 -1 5 40 4 -1 -1 4 200 -1 2 7 1 3 -1 -1 -1 -1\n"
+                          "1 -1 5 60 4 -1 -1 4 200 -1 3 7 1 3 -1 -1 -1 -1\n"
+                          "2 3600 5 100 4 -1 -1 4 200 -1 1 7 1 3 -1 -1 -1 -1\n",
 }
 for edge_name, text in EDGE_LOGS.items():
     with open(os.path.join(out_dir, edge_name), "w") as f:
@@ -216,6 +222,10 @@ def main():
                 expected_warnings[page] = "submit_out_of_order 1 (first at line 3)"
             if page.endswith("edge-one-job.html") and read_warnings(driver) is not None:
                 problems.append(f"{page}: a note of reader warnings, but the log has none: {read_warnings(driver)}")
+            partial_note = "2 partial-execution lines (a preempted job's bursts, after its summary line) left out."
+            if page.endswith("edge-preempted.html") != (partial_note in driver.find_element(By.ID, "workload").text):
+                problems.append(f"{page}: the note of left-out partial-execution lines is wrong: "
+                                f"{driver.find_element(By.ID, 'workload').text[:300]!r}")
             if sim_warnings(driver) is not None:
                 problems.append(f"{page}: a warning about the schedules, with the estimate: {sim_warnings(driver)}")
         # A DataFrame's warnings count rows, not lines (Python's report of the out-of-order log).

@@ -106,7 +106,11 @@ if (D.kind === "sweep") {
   const w = section("workload", "Workload",
     count(sum.records, "record") + ", " + count(sum.valid_jobs, "job") + " that can be simulated on " +
     count(sum.machine.procs, "processor") + ", " + count(W.user_count, "user") + "; offered load " + fmt(sum.offered_load, 3) +
-    ". Times of day in " + W.local_time + ".");
+    ". Times of day in " + W.local_time + "." +
+    // A preempted job's bursts are not jobs (docs/conventions.md): the page says how many lines that left out.
+    (sum.read.partial_executions && sum.read.partial_executions.count > 0 && !sum.read.partial_executions.kept ?
+         " " + count(sum.read.partial_executions.count, "partial-execution line") +
+             " (a preempted job's bursts, after its summary line) left out." : ""));
   // The reader's warnings, as `stats` prints them: one job submitted before the line above it (a misdated job)
   // stretches every time axis of the page, and this says where it is.
   const warned = Object.entries(sum.read.warnings).filter(([, v]) => v.count > 0);
