@@ -49,6 +49,7 @@ std::optional<int64_t> parse_duration(std::string_view text) {
 }
 
 std::string format_duration(int64_t s) {
+  if (s == 0) return "0s";  // not "0h": no unit is more exact than another, and seconds are the base one
   if (s % 3600 == 0) return fmt::format("{}h", s / 3600);
   if (s < 3600 && s % 60 == 0) return fmt::format("{}m", s / 60);
   if (s < 3600) return s >= 60 ? fmt::format("{}m{:02}s", s / 60, s % 60) : fmt::format("{}s", s);

@@ -31,6 +31,7 @@ TEST(Duration, ShortFormRoundTrips) {
   EXPECT_EQ(format_duration(14400), "4h");
   EXPECT_EQ(format_duration(300), "5m");
   EXPECT_EQ(format_duration(45), "45s");
+  EXPECT_EQ(format_duration(0), "0s");  // was "0h" (predict --next of a job predicted to run 0 s)
   EXPECT_EQ(format_duration(90), "1m30s");
   EXPECT_EQ(format_duration(12000), "3:20");
   EXPECT_EQ(format_duration(5430), "1:30:30");

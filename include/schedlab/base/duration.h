@@ -15,7 +15,7 @@ namespace schedlab::base {
 // beyond 2^53 s). Spaces around the text are ignored.
 std::optional<int64_t> parse_duration(std::string_view text);
 
-// The shortest exact form: 14400 -> "4h", 300 -> "5m", 45 -> "45s", 90 -> "1m30s", 12000 -> "3:20" (h:mm),
+// The shortest exact form: 14400 -> "4h", 300 -> "5m", 45 -> "45s", 0 -> "0s", 90 -> "1m30s", 12000 -> "3:20" (h:mm),
 // 5430 -> "1:30:30".
 std::string format_duration(int64_t seconds);
 
