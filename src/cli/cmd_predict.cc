@@ -93,10 +93,10 @@ experiments::NextJob parse_next_job(const std::string& text) {
 }
 
 void run_next(const PredictArgs& a, const predict::Predictor& predictor, const experiments::NextJob& job,
-              const swf::Log& log) {
+              swf::Log&& log) {
   Progress progress("predict", "jobs", 2.0, false);
   const experiments::NextPrediction r = experiments::predict_next(
-      log, predictor, job,
+      std::move(log), predictor, job,
       {a.procs, a.extend_estimates, a.warmup_fraction,
        [&progress](size_t done, size_t total) { progress.update(done, total); }});
   progress.finish();
@@ -145,7 +145,7 @@ void run(const PredictArgs& a) {
   }
   swf::Log log = read_input_log(a.trace);
   if (next) {
-    run_next(a, *predictor, *next, log);
+    run_next(a, *predictor, *next, std::move(log));
     return;
   }
   Progress progress("predict", "jobs", 2.0, false);  // shown on a terminal once a replay takes over 2 s

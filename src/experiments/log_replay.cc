@@ -83,8 +83,9 @@ LogReplay replay_log(swf::Log&& log, const predict::Predictor& predictor, const 
   return out;
 }
 
-NextPrediction predict_next(const swf::Log& log, const predict::Predictor& predictor, const NextJob& job,
-                            const LogReplayOptions& options) {
+namespace {
+
+void check_next_job(const predict::Predictor& predictor, const NextJob& job) {
   if (job.user < 0) throw std::invalid_argument(fmt::format("the next job's user must be >= 0, got {}", job.user));
   if (job.procs <= 0) throw std::invalid_argument(fmt::format("the next job's procs must be > 0, got {}", job.procs));
   if (job.estimate && *job.estimate <= 0)
@@ -92,9 +93,11 @@ NextPrediction predict_next(const swf::Log& log, const predict::Predictor& predi
   // `perfect` reads a job's runtime, which a job yet to run does not have.
   if (predictor.name() == "perfect")
     throw std::invalid_argument("perfect predicts the runtimes of jobs that ran; a next job has none to give");
-  NextPrediction out;
-  out.job = job;
-  out.replay = prepare(log, options);
+}
+
+// The replay prepared (out.replay: the workload and the starts), then run and asked about the next job.
+void answer_next(NextPrediction& out, const predict::Predictor& predictor, const LogReplayOptions& options) {
+  const NextJob& job = out.job;
   const auto p = run_replay(out.replay, predictor, options);
   const workload::Workload& w = out.replay.workload;
   if (job.procs > w.procs)
@@ -129,6 +132,28 @@ NextPrediction predict_next(const swf::Log& log, const predict::Predictor& predi
   predict::Updates updates;
   const int64_t prediction = std::max<int64_t>(0, p->on_arrival(out.submit, next, updates));
   if (prediction < kNoEstimate) out.prediction = prediction;
+}
+
+}  // namespace
+
+NextPrediction predict_next(const swf::Log& log, const predict::Predictor& predictor, const NextJob& job,
+                            const LogReplayOptions& options) {
+  check_next_job(predictor, job);
+  NextPrediction out;
+  out.job = job;
+  out.replay = prepare(log, options);
+  answer_next(out, predictor, options);
+  return out;
+}
+
+NextPrediction predict_next(swf::Log&& log, const predict::Predictor& predictor, const NextJob& job,
+                            const LogReplayOptions& options) {
+  check_next_job(predictor, job);
+  NextPrediction out;
+  out.job = job;
+  out.replay = prepare(log, options);
+  std::vector<swf::Record>().swap(log.records);  // not needed past here, as in replay_log
+  answer_next(out, predictor, options);
   return out;
 }
 

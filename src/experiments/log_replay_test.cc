@@ -100,6 +100,13 @@ TEST(LogReplay, NextJobOfAUserAfterTheWholeLog) {
   EXPECT_EQ(*n.prediction, 175);
   EXPECT_EQ(n.user_jobs, 3);
   EXPECT_EQ(n.replay.workload.jobs.size(), 4u);
+  // A log given up: the same answer, its records freed.
+  swf::Log given = log;
+  const NextPrediction moved = predict_next(std::move(given), *last2, {.user = 7, .procs = 4, .estimate = 1000});
+  EXPECT_EQ(moved.prediction, n.prediction);
+  EXPECT_EQ(moved.submit, n.submit);
+  EXPECT_EQ(moved.user_mean_relative_accuracy, n.user_mean_relative_accuracy);
+  EXPECT_TRUE(given.records.empty());  // NOLINT(bugprone-use-after-move): moved-from on purpose
   // Never above the estimate; without history the estimate; without both, no prediction.
   EXPECT_EQ(*predict_next(log, *last2, {.user = 7, .estimate = 120}).prediction, 120);
   n = predict_next(log, *last2, {.user = 9, .estimate = 500});

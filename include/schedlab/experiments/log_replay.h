@@ -77,6 +77,9 @@ struct NextPrediction {
 // Throws std::invalid_argument on a bad NextJob (naming the field), and as replay_log.
 NextPrediction predict_next(const swf::Log& log, const predict::Predictor& predictor, const NextJob& job,
                             const LogReplayOptions& options = {});
+// The same, the log's records freed once the workload and the starts are taken from them (as replay_log's).
+NextPrediction predict_next(swf::Log&& log, const predict::Predictor& predictor, const NextJob& job,
+                            const LogReplayOptions& options = {});
 
 // {predictor, job {user, procs, estimate, executable, group, queue, partition}, submit, prediction (null: none),
 // user_jobs, user_mean_relative_accuracy, user_underestimated_share, jobs, warnings}.
