@@ -103,8 +103,10 @@ Workload build_workload(const swf::Header& header, const std::vector<swf::Record
   if (!std::is_sorted(kept.begin(), kept.end(), before)) std::stable_sort(kept.begin(), kept.end(), before);
 
   base::reserve_huge(w.jobs, kept.size());
+  int64_t dependent = 0;  // jobs that name a preceding job (SWF field 17)
   for (size_t i = 0; i < kept.size(); ++i) {
     const swf::Record& r = records[kept[i]];
+    if (r.preceding_job >= 0) ++dependent;
     Job j;
     j.id = static_cast<workload::JobId>(i);
     j.job_number = r.job_number;
@@ -142,6 +144,14 @@ Workload build_workload(const swf::Header& header, const std::vector<swf::Record
     w.notes.push_back(fmt::format("{} jobs had their estimate raised to their runtime (--extend-estimates)", w.extended));
   }
   if (w.killed > 0) w.notes.push_back(fmt::format("{} jobs cut at their estimate (--kill-at-estimate)", w.killed));
+  // A model with feedback submits a job its think time after its preceding job ends (SWF fields 17-18); the jobs here
+  // arrive at their logged submit times, whatever the schedule: said, not silently dropped.
+  if (dependent > 0)
+    w.notes.push_back(fmt::format("{} name{} a preceding job (SWF fields 17-18, feedback): {} at {} logged submit "
+                                  "time{}; dependencies are not simulated",
+                                  dependent == 1 ? "1 job" : fmt::format("{} jobs", dependent), dependent == 1 ? "s" : "",
+                                  dependent == 1 ? "it arrives" : "they arrive", dependent == 1 ? "its" : "their",
+                                  dependent == 1 ? "" : "s"));
 
   w.offered_load_before = offered_load(w.jobs, w.procs);
   double factor = options.arrival_scale;

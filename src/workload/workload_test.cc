@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <stdexcept>
+#include <string>
 
 #include "test_util.h"
 
@@ -30,6 +31,31 @@ TEST(WorkloadTest, ExclusionsAreCountedByReason) {
   for (const auto& n : w.notes)
     noted = noted || n.find("2 jobs excluded: larger than the machine") != std::string::npos;
   EXPECT_TRUE(noted);
+}
+
+// SWF fields 17-18 (a preceding job and a think time: a model with feedback) are not simulated: the jobs arrive at
+// their logged times, and a note says how many named a preceding job. An excluded job does not count.
+TEST(WorkloadTest, JobsNamingAPrecedingJobAreNoted) {
+  auto recs = testing::records({J{1, 0, 10, 4, 10}, J{2, 1, 10, 4, 10}, J{3, 2, 10, 4, 10}, J{4, 3, -1, 4, 10}});
+  WorkloadOptions o;
+  o.procs = 16;
+  const auto note_of = [&] {
+    std::string found;
+    for (const auto& n : build_workload(swf::Header{}, recs, o).notes)
+      if (n.find("preceding job") != std::string::npos) found = n;
+    return found;
+  };
+  EXPECT_EQ(note_of(), "");
+  recs[1].preceding_job = 1;
+  recs[1].think_time = 30;
+  recs[2].preceding_job = 2;
+  recs[3].preceding_job = 3;  // excluded (negative runtime)
+  EXPECT_EQ(note_of(), "2 jobs name a preceding job (SWF fields 17-18, feedback): they arrive at their logged submit "
+                       "times; dependencies are not simulated");
+  EXPECT_EQ(build_workload(swf::Header{}, recs, o).jobs[1].submit, 1);
+  recs[2].preceding_job = -1;
+  EXPECT_EQ(note_of(), "1 job names a preceding job (SWF fields 17-18, feedback): it arrives at its logged submit "
+                       "time; dependencies are not simulated");
 }
 
 TEST(WorkloadTest, MachineSizeRules) {
