@@ -143,7 +143,7 @@ TEST(PredCliTest, NextJobOfAUser) {
       {{"--next", "user=1,procs"}, "--next: 'procs' is not KEY=VALUE"},
       {{"--next", "user=1,procs=11"}, "the next job's 11 processors are more than the machine's 10"},
       {{"--next", "user=1", "--jobs-out", "x.csv"}, "--jobs-out is the replay's per-job accuracy: not with --next"},
-      {{"--next", "user=1", "-p", "perfect"}, "perfect predicts the runtimes of jobs that ran"}};
+      {{"--next", "user=1", "-p", "perfect"}, "perfect: its prediction depends on the job's runtime"}};
   for (const auto& [args, text] : bad) {
     std::vector<std::string> argv{"predict", log};
     argv.insert(argv.end(), args.begin(), args.end());

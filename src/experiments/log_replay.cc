@@ -85,24 +85,21 @@ LogReplay replay_log(swf::Log&& log, const predict::Predictor& predictor, const 
 
 namespace {
 
-void check_next_job(const predict::Predictor& predictor, const NextJob& job) {
+void check_next_job(const NextJob& job) {
   if (job.user < 0) throw std::invalid_argument(fmt::format("the next job's user must be >= 0, got {}", job.user));
   if (job.procs <= 0) throw std::invalid_argument(fmt::format("the next job's procs must be > 0, got {}", job.procs));
   if (job.estimate && *job.estimate <= 0)
     throw std::invalid_argument(fmt::format("the next job's estimate must be > 0 seconds, got {}", *job.estimate));
-  // `perfect` reads a job's runtime, which a job yet to run does not have.
-  if (predictor.name() == "perfect")
-    throw std::invalid_argument("perfect predicts the runtimes of jobs that ran; a next job has none to give");
 }
 
 // The replay prepared (out.replay: the workload and the starts), then run and asked about the next job.
 void answer_next(NextPrediction& out, const predict::Predictor& predictor, const LogReplayOptions& options) {
   const NextJob& job = out.job;
-  const auto p = run_replay(out.replay, predictor, options);
   const workload::Workload& w = out.replay.workload;
-  if (job.procs > w.procs)
+  if (job.procs > w.procs)  // before the replay: a mistyped size costs no replay
     throw std::invalid_argument(fmt::format("the next job's {} processors are more than the machine's {}", job.procs,
                                             w.procs));
+  const auto p = run_replay(out.replay, predictor, options);
   int64_t last = 0;
   double accuracy = 0;
   int64_t under = 0;
@@ -122,15 +119,23 @@ void answer_next(NextPrediction& out, const predict::Predictor& predictor, const
   next.submit = out.submit;
   next.has_estimate = job.estimate.has_value();
   next.estimate = job.estimate.value_or(kNoEstimate);
-  next.runtime = 0;  // unknown: no predictor but `perfect` looks at it, and `perfect` cannot answer this
+  next.runtime = 0;  // unknown: a predictor that looks at it is refused below
   next.procs = job.procs;
   next.user = job.user;
   next.group = job.group;
   next.executable = job.executable;
   next.queue = job.queue;
   next.partition = job.partition;
+  // A predictor that reads the job's runtime (`perfect`, with or without a correction, or one of the caller's own)
+  // has no answer for a job yet to run: asked on a copy with another runtime, it would answer otherwise.
+  const auto copy = p->clone();
   predict::Updates updates;
   const int64_t prediction = std::max<int64_t>(0, p->on_arrival(out.submit, next, updates));
+  next.runtime = int64_t{1} << 31;
+  if (copy->on_arrival(out.submit, next, updates) != prediction)
+    throw std::invalid_argument(fmt::format("{}: its prediction depends on the job's runtime (as perfect's does), "
+                                            "which a job yet to run does not have",
+                                            out.replay.predictor));
   if (prediction < kNoEstimate) out.prediction = prediction;
 }
 
@@ -138,7 +143,7 @@ void answer_next(NextPrediction& out, const predict::Predictor& predictor, const
 
 NextPrediction predict_next(const swf::Log& log, const predict::Predictor& predictor, const NextJob& job,
                             const LogReplayOptions& options) {
-  check_next_job(predictor, job);
+  check_next_job(job);
   NextPrediction out;
   out.job = job;
   out.replay = prepare(log, options);
@@ -148,7 +153,7 @@ NextPrediction predict_next(const swf::Log& log, const predict::Predictor& predi
 
 NextPrediction predict_next(swf::Log&& log, const predict::Predictor& predictor, const NextJob& job,
                             const LogReplayOptions& options) {
-  check_next_job(predictor, job);
+  check_next_job(job);
   NextPrediction out;
   out.job = job;
   out.replay = prepare(log, options);

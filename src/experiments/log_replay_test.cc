@@ -142,7 +142,10 @@ TEST(LogReplay, NextJobErrorsNameTheField) {
   expect_error({.user = 1, .procs = 0}, "the next job's procs must be > 0, got 0");
   expect_error({.user = 1, .estimate = 0}, "the next job's estimate must be > 0 seconds, got 0");
   expect_error({.user = 1, .procs = 9}, "the next job's 9 processors are more than the machine's 8");
-  expect_error({.user = 1}, "perfect predicts the runtimes of jobs that ran", "perfect");
+  expect_error({.user = 1}, "perfect: its prediction depends on the job's runtime (as perfect's does)", "perfect");
+  // Wrapped in a correction too (its name is another): the answer is what is tested, not the name.
+  expect_error({.user = 1}, "perfect:correction=tsafrir: its prediction depends on the job's runtime",
+               "perfect:correction=tsafrir");
 }
 
 TEST(LogReplay, NoJobLeftIsAnErrorNotZeroAccuracy) {
