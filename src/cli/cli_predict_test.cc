@@ -141,6 +141,7 @@ TEST(PredCliTest, NextJobOfAUser) {
       {{"--next", "user=1,estimate=soon"}, "--next: estimate 'soon' is not a positive duration"},
       {{"--next", "user=x"}, "--next: user 'x' is not a whole number"},
       {{"--next", "user=1,procs"}, "--next: 'procs' is not KEY=VALUE"},
+      {{"--next", "user=1,procs=2,user=2"}, "--next: user given twice"},
       {{"--next", "user=1,procs=11"}, "the next job's 11 processors are more than the machine's 10"},
       {{"--next", "user=1", "--jobs-out", "x.csv"}, "--jobs-out is the replay's per-job accuracy: not with --next"},
       {{"--next", "user=1", "-p", "perfect"}, "perfect: its prediction depends on the job's runtime"}};

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <memory>
 #include <optional>
+#include <set>
 #include <stdexcept>
 #include <vector>
 #include <string>
@@ -49,6 +50,7 @@ experiments::NextJob parse_next_job(const std::string& text) {
   const std::vector<std::string> keys{"user", "procs", "estimate", "exe", "group", "queue", "partition"};
   experiments::NextJob job;
   bool user = false;
+  std::set<std::string> seen;
   size_t pos = 0;
   while (pos <= text.size()) {
     const size_t comma = std::min(text.find(',', pos), text.size());
@@ -61,6 +63,7 @@ experiments::NextJob parse_next_job(const std::string& text) {
     if (std::find(keys.begin(), keys.end(), key) == keys.end())
       throw std::invalid_argument(fmt::format("--next: unknown key '{}'{} (keys: {})", key, base::did_you_mean(key, keys),
                                               fmt::join(keys, ", ")));
+    if (!seen.insert(key).second) throw std::invalid_argument(fmt::format("--next: {} given twice", key));
     if (key == "estimate") {
       const auto d = base::parse_duration(value);
       if (!d || *d <= 0)
