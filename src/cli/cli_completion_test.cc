@@ -58,6 +58,8 @@ TEST(CliCompletion, CommandsOptionsAndValues) {
   EXPECT_TRUE(has(c, "runtime") && has(c, "procs"));
   c = candidates({"simulate", "log.swf", "--correction", ""});
   EXPECT_TRUE(has(c, "tsafrir") && has(c, "times10"));
+  c = candidates({"predict", "log.swf", "--next", ""});  // not a file: the job's first key
+  EXPECT_EQ(c, std::vector<std::string>{"user="});
   c = candidates({"completion", ""});
   EXPECT_EQ(c, std::vector<std::string>{"bash"});
   // A plug-in's parameters after ':' (bash splits the word at ':' and '='), and their values when a fixed set.

@@ -113,6 +113,8 @@ std::vector<std::string> option_values(const CLI::App& at, CLI::Option* o) {
     out = at.get_name() == "fit" ? model::fittable_estimate_models() : model::estimate_model_names();
   } else if (name == "family" && at.get_name() == "fit") {
     out = model::song_fit_families();
+  } else if (name == "next") {  // predict --next user=U,...: the one key it needs first
+    out = {"user="};
   } else if (name == "series") {
     for (int k = 0; k < analysis::kTemporalSeries; ++k)
       out.emplace_back(analysis::temporal_series_name(static_cast<analysis::TemporalSeries>(k)));
