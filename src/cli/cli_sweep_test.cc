@@ -322,5 +322,22 @@ TEST(CliSweep, HeaderProblemsOfTheLogsAreWarnedAbout) {
   EXPECT_EQ(lines_of(read_file(dir.file("r.csv"))).size(), 3u);
 }
 
+// A preempted job's partial-execution lines are left out of the runs' jobs, and said once per log.
+TEST(CliSweep, PartialExecutionLinesLeftOutAreSaidOnce) {
+  TempDir dir;
+  write_file(dir.file("p.swf"), "; MaxProcs: 4\n1 0 0 10 1 -1 -1 1 10 -1 1 1 1 1 1 1 -1 -1\n"
+                                "1 -1 0 4 1 -1 -1 1 10 -1 2 1 1 1 1 1 -1 -1\n"
+                                "2 5 0 10 1 -1 -1 1 10 -1 1 1 1 1 1 1 -1 -1\n");
+  write_file(dir.file("s.toml"), "logs = 'p.swf'\nschedulers = ['fcfs', 'easy']\n");
+  const CliResult r = run_cli({"sweep", dir.file("s.toml"), "-o", dir.file("r.csv")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string note = dir.file("p.swf") + ": 1 partial-execution line (status 2-4 after their job's summary line; "
+                                               "the first at line 3) left out";
+  ASSERT_NE(r.err.find(note), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find(note), r.err.rfind(note)) << "once per log, not per run: " << r.err;
+  const auto rows = lines_of(read_file(dir.file("r.csv")));
+  ASSERT_EQ(rows.size(), 3u);
+}
+
 }  // namespace
 }  // namespace schedlab::testing
