@@ -96,6 +96,23 @@ TEST(ProfilerCliTest, IngestWarnsAboutTheHeader) {
   EXPECT_EQ(j["logs"][0]["source"], "file:h");
 }
 
+// A preempted job's partial-execution lines are not jobs to learn from: left out, and said (SWF and CSV alike).
+TEST(ProfilerCliTest, IngestLeavesOutPartialExecutionLines) {
+  TempDir dir;
+  write_file(dir.file("p.swf"), "; UnixStartTime: 0\n1 0 0 100 1 -1 -1 1 200 -1 1 1 1 1 1 1 -1 -1\n"
+                                "1 -1 0 40 1 -1 -1 1 200 -1 2 1 1 1 1 1 -1 -1\n"
+                                "1 -1 0 60 1 -1 -1 1 200 -1 3 1 1 1 1 1 -1 -1\n");
+  ASSERT_EQ(run_cli({"convert", dir.file("p.swf"), dir.file("p.csv")}).exit_code, 0);
+  for (const std::string name : {"p.swf", "p.csv"}) {
+    const auto r = run_cli({"profiler", "ingest", dir.file(name), "--db", dir.file(name + ".db"), "--json"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.err.find("schedlab: note: " + dir.file(name) + ": 2 partial-execution lines"), std::string::npos)
+        << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["logs"][0]["records"], 1) << r.out;
+  }
+}
+
 TEST(ProfilerCliTest, QueryAndCompareOnASmallLog) {
   TempDir dir;
   const std::string log = dir.file("small.swf");
