@@ -143,9 +143,12 @@ def _logs(logs):
 
 def _warn_header_problems(log):
     """The header's values that do not parse (e.g. "; MaxProcs: abc"), which the library ignores, and a time zone
-    the system does not know, as warnings (the CLI prints them on standard error)."""
+    the system does not know, as warnings (the CLI prints them on standard error); and the partial-execution lines
+    of preempted jobs left out of a log read from a file (the CLI's note)."""
     for w in log.header_warnings:
         _warn(w)
+    if log.partial_executions_note:
+        _warn(log.partial_executions_note)
     return log
 
 
