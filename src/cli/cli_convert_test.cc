@@ -8,6 +8,7 @@
 
 #include "schedlab/swf/csv.h"
 #include "schedlab/swf/reader.h"
+#include "schedlab/swf/writer.h"
 #include "test_util.h"
 
 namespace schedlab::testing {
@@ -78,6 +79,47 @@ TEST(CliConvert, PartialExecutionLinesCopiedAndLeftOutOfJobs) {
   const auto s = nlohmann::json::parse(r.out);
   EXPECT_EQ(s["records"], 2);
   EXPECT_EQ(s["read"]["partial_executions"]["count"], 2);
+}
+
+// On the real log: KTH with two burst lines added after every 50th job (status 2 and 3, half its runtime each) simulates
+// and filters exactly as KTH itself, and the note counts the 1,138 lines (569 jobs x 2).
+TEST(CliConvert, BurstLinesAddedToARealLogChangeNoResult) {
+  TempDir dir;
+  const std::string kth = std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz";
+  const swf::Log log = swf::read_log(kth);
+  std::vector<swf::Record> with_bursts;
+  int64_t wide_bursts = 0;  // the bursts of jobs of 8 processors or more, which the filter below keeps
+  for (size_t i = 0; i < log.records.size(); ++i) {
+    with_bursts.push_back(log.records[i]);
+    if ((i + 1) % 50 != 0) continue;
+    if (log.records[i].requested_procs >= 8) wide_bursts += 2;
+    for (const int32_t status : {2, 3}) {
+      swf::Record burst = log.records[i];
+      burst.submit_time = -1;
+      burst.run_time /= 2;
+      burst.status = status;
+      with_bursts.push_back(burst);
+    }
+  }
+  ASSERT_EQ(with_bursts.size(), log.records.size() + 1138);
+  swf::write_log(dir.file("bursts.swf"), log.header, with_bursts);
+  const auto run = [](const std::vector<std::string>& args) {
+    const CliResult r = run_cli(args);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return r;
+  };
+  auto a = nlohmann::json::parse(run({"simulate", kth, "-s", "easy", "--json"}).out);
+  const CliResult bursts = run({"simulate", dir.file("bursts.swf"), "-s", "easy", "--json"});
+  auto b = nlohmann::json::parse(bursts.out);
+  EXPECT_NE(bursts.err.find("bursts.swf: 1138 partial-execution lines"), std::string::npos) << bursts.err;
+  for (auto* doc : {&a, &b}) (*doc).erase("trace"), (*doc).erase("wall_time_s");
+  EXPECT_EQ(a, b);
+  run({"filter", kth, "--min-procs", "8", "-o", dir.file("f.swf")});
+  run({"filter", dir.file("bursts.swf"), "--min-procs", "8", "-o", dir.file("fb.swf")});
+  const swf::Log f = swf::read_log(dir.file("f.swf")), fb = swf::read_log(dir.file("fb.swf"));
+  EXPECT_EQ(f.records, fb.records);  // the kept jobs, their bursts left out on reading
+  EXPECT_EQ(fb.report.partial_executions.count, wide_bursts);  // the kept jobs' bursts, kept with them
+  EXPECT_GT(wide_bursts, 0);
 }
 
 // A fractional field (average CPU time "107.77", as in SDSC-Par and HPC2N) survives every command that writes

@@ -143,8 +143,10 @@ TEST(PredCliTest, NextJobOfAUser) {
       {{"--next", "user=1,procs"}, "--next: 'procs' is not KEY=VALUE"},
       {{"--next", "user=1,procs=2,user=2"}, "--next: user given twice"},
       {{"--next", "user=1,procs=11"}, "the next job's 11 processors are more than the machine's 10"},
-      {{"--next", "user=1", "--jobs-out", "x.csv"}, "--jobs-out is the replay's per-job accuracy: not with --next"},
       {{"--next", "user=1", "-p", "perfect"}, "perfect: its prediction depends on the job's runtime"}};
+  r = run_cli({"predict", log, "--next", "user=1", "--jobs-out", dir.file("x.csv")});  // a usage error
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--jobs-out excludes --next"), std::string::npos) << r.err;
   for (const auto& [args, text] : bad) {
     std::vector<std::string> argv{"predict", log};
     argv.insert(argv.end(), args.begin(), args.end());

@@ -142,10 +142,7 @@ void run(const PredictArgs& a) {
   const auto predictor = predict::make_predictor(a.predictor, config);
   swf::check_output_is_not_input(a.jobs_out, {a.trace});
   std::optional<experiments::NextJob> next;
-  if (!a.next.empty()) {
-    if (!a.jobs_out.empty()) throw std::invalid_argument("--jobs-out is the replay's per-job accuracy: not with --next");
-    next = parse_next_job(a.next);  // before the log is read: a typo costs no read
-  }
+  if (!a.next.empty()) next = parse_next_job(a.next);  // before the log is read: a typo costs no read
   swf::Log log = read_input_log(a.trace);
   if (next) {
     run_next(a, *predictor, *next, std::move(log));
@@ -198,11 +195,14 @@ void add_predict_command(CLI::App& app) {
   cmd->add_option("--warmup-fraction", args->warmup_fraction, "leave the first fraction of terminated jobs out");
   cmd->add_option("--seed", args->seed, "random seed (default 0)");
   cmd->add_flag("--json", args->json, "print one JSON document");
-  cmd->add_option("--jobs-out", args->jobs_out, "write per-job accuracy as CSV (\"-\" = standard output)");
+  auto* jobs_out =
+      cmd->add_option("--jobs-out", args->jobs_out, "write per-job accuracy as CSV (\"-\" = standard output)");
+  // The replay's per-job accuracy is not what --next answers: the two exclude each other (a usage error).
   cmd->add_option("--next", args->next,
                   "user=U[,procs=N][,estimate=DURATION][,exe=E][,group=G][,queue=Q][,partition=P]: the prediction for "
                   "this user's next job, after the whole log")
-      ->type_name("JOB");
+      ->type_name("JOB")
+      ->excludes(jobs_out);
   cmd->callback([args]() { run(*args); });
 }
 

@@ -129,10 +129,10 @@ void answer_next(NextPrediction& out, const predict::Predictor& predictor, const
   // A predictor that reads the job's runtime (`perfect`, with or without a correction, or one of the caller's own)
   // has no answer for a job yet to run: asked on a copy with another runtime, it would answer otherwise.
   const auto copy = p->clone();
-  predict::Updates updates;
+  predict::Updates updates, copy_updates;  // for the waiting and running jobs: none is left
   const int64_t prediction = std::max<int64_t>(0, p->on_arrival(out.submit, next, updates));
   next.runtime = int64_t{1} << 31;
-  if (copy->on_arrival(out.submit, next, updates) != prediction)
+  if (std::max<int64_t>(0, copy->on_arrival(out.submit, next, copy_updates)) != prediction)
     throw std::invalid_argument(fmt::format("{}: its prediction depends on the job's runtime (as perfect's does), "
                                             "which a job yet to run does not have",
                                             out.replay.predictor));

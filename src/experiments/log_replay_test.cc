@@ -119,7 +119,7 @@ TEST(LogReplay, NextJobOfAUserAfterTheWholeLog) {
   EXPECT_EQ(*predict_next(log, *predict::make_predictor("user-last2:min_jobs=2", {}), {.user = 8, .estimate = 700})
                  .prediction,
             700);
-  // The estimate predictor answers with the estimate, and the caller's predictor is left as it was.
+  // The estimate predictor answers with the estimate.
   EXPECT_EQ(*predict_next(log, predict::EstimatePredictor(), {.user = 7, .estimate = 900}).prediction, 900);
   const nlohmann::json j = to_json(predict_next(log, *last2, {.user = 7, .estimate = 1000}));
   EXPECT_EQ(j["prediction"], 175);
