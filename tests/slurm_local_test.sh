@@ -33,6 +33,16 @@ sleep 1
 [ "$(state "$pending_job")" = PD ] || fail "job $pending_job should be pending"
 scancel "$pending_job"
 scancel "$running_job"
+# A job requeued after it started runs twice: sacct -D gives a row per run (docs/slurm.md). Slurm holds a requeued
+# job back for two minutes; its begin time is set to now so that it runs again at once.
+requeued_job=$(sbatch --parsable -J requeued --wrap "sleep 3")
+for _ in $(seq 300); do [ "$(state "$requeued_job")" = R ] && break; sleep 0.1; done
+[ "$(state "$requeued_job")" = R ] || fail "job $requeued_job did not start"
+sleep 1
+scontrol requeue "$requeued_job"
+for _ in $(seq 300); do [ "$(state "$requeued_job")" = PD ] && break; sleep 0.1; done
+[ "$(state "$requeued_job")" = PD ] || fail "job $requeued_job was not requeued"
+scontrol update JobId="$requeued_job" StartTime=now
 sbatch --parsable -J ok --wrap "sleep 1" >/dev/null
 sbatch --parsable -J fails --wrap "exit 3" >/dev/null
 sbatch --parsable -J array --array=0-2 --wrap "sleep 1" >/dev/null
@@ -69,16 +79,16 @@ for _ in $(seq 60); do
   sacct -P -a -X -S now-1hours --format=$format >sacct.txt
   rows=$(($(wc -l <sacct.txt) - 1))
   open=$(grep -c -E '\|(PENDING|RUNNING|REQUEUED)\|' sacct.txt || true)
-  [ "$rows" -ge 13 ] && [ "$open" = 0 ] && break
+  [ "$rows" -ge 14 ] && [ "$open" = 0 ] && break
   sleep 1
 done
 cat sacct.txt
 "$cli" convert --from sacct sacct.txt slurm.swf
 "$cli" convert --from sacct sacct.txt slurm-all.swf --keep-unstarted
 count() { grep -v '^;' "$1" | awk -v f="$2" -v v="$3" '$f == v' | wc -l; }
-[ "$(grep -vc '^;' slurm.swf)" = 12 ] || fail "expected 12 jobs (13 rows, the pending-cancelled one left out)"
-[ "$(grep -vc '^;' slurm-all.swf)" = 13 ] || fail "--keep-unstarted should keep 13 jobs"
-[ "$(count slurm.swf 11 1)" = 9 ] || fail "status 1: ok, 3 array tasks, two-cpus, 4 sweep tasks: expected 9"
+[ "$(grep -vc '^;' slurm.swf)" = 13 ] || fail "expected 13 jobs (14 rows, the pending-cancelled one left out)"
+[ "$(grep -vc '^;' slurm-all.swf)" = 14 ] || fail "--keep-unstarted should keep 14 jobs"
+[ "$(count slurm.swf 11 1)" = 10 ] || fail "status 1: ok, requeued, 3 array tasks, two-cpus, 4 sweep tasks: expected 10"
 [ "$(count slurm.swf 11 0)" = 2 ] || fail "status 0: the failed and the timed-out job"
 [ "$(count slurm.swf 11 5)" = 1 ] || fail "status 5: the job cancelled while running"
 [ "$(count slurm-all.swf 11 5)" = 2 ] || fail "--keep-unstarted: two cancelled jobs"
@@ -88,7 +98,31 @@ count() { grep -v '^;' "$1" | awk -v f="$2" -v v="$3" '$f == v' | wc -l; }
 grep -q '^; Note: job names (field 14): ' slurm.swf || fail "no job-name mapping in the header"
 "$cli" stats slurm.swf >/dev/null
 "$cli" simulate slurm.swf -s easy --check >/dev/null
-echo "sacct: 13 rows -> 12 jobs (1 never started), statuses, sizes and limits as submitted; stats and simulate run"
+echo "sacct: 14 rows -> 13 jobs (1 never started), statuses, sizes and limits as submitted; stats and simulate run"
+
+# 2b. With -D (--duplicates) the requeued job's two runs are two rows, one job: a summary line whose runtime is the
+# two runs' sum, then a partial-execution line per run (status 2, then 3: it completed); the other jobs as before.
+sacct -P -a -X -D -S now-1hours --format=$format >sacct-d.txt
+cat sacct-d.txt
+[ "$(grep -c '|REQUEUED|' sacct-d.txt)" = 1 ] || fail "sacct -D should show the requeued job's first run"
+"$cli" convert --from sacct sacct-d.txt slurm-d.swf 2>convert-d.err
+cat convert-d.err
+grep -q 'requeued jobs (sacct -D; each one job, its runs as partial-execution lines): 1' convert-d.err ||
+  fail "the requeued job is not said"
+[ "$(grep -vc '^;' slurm-d.swf)" = 15 ] || fail "expected 13 jobs and 2 partial-execution lines"
+job=$(grep -v '^;' slurm-d.swf | awk '$11 == 2 {print $1}')
+[ -n "$job" ] || fail "no partial-execution line of status 2"
+grep -v '^;' slurm-d.swf | awk -v j="$job" '$1 == j' >requeued.txt
+cat requeued.txt
+[ "$(awk '{printf "%s", $11}' requeued.txt)" = 123 ] ||
+  fail "the requeued job: a summary line of status 1, then runs of status 2 and 3"
+awk 'NR == 1 {total = $4} NR > 1 {sum += $4} END {exit !(total == sum && sum >= 3)}' requeued.txt ||
+  fail "the summary line's runtime is not the sum of the runs'"
+"$cli" stats slurm-d.swf --json 2>/dev/null | python3 -c 'import json,sys; j = json.load(sys.stdin); \
+  assert j["records"] == 13 and j["read"]["partial_executions"]["count"] == 2, j["read"]' ||
+  fail "stats: 13 jobs, 2 lines left out"
+"$cli" simulate slurm-d.swf -s easy --check >/dev/null
+echo "sacct -D: the requeued job's 2 runs -> 1 job with 2 partial-execution lines; stats counts 13 jobs"
 
 # 3. The same history without -X: sacct adds the job steps (batch, extern, ...); they are left out, counted.
 sacct -P -a -S now-1hours --format=$format >sacct-steps.txt

@@ -211,18 +211,25 @@ def read_log(path):
     return _log(path)
 
 
-def read_sacct(path, procs=None, timezone="", keep_unstarted=False):
+def read_sacct(path, procs=None, timezone="", keep_unstarted=False, keep_partial_executions=False):
     """Read Slurm accounting output (`sacct -P ...`, docs/slurm.md) as an SWF log, as `schedlab convert --from
     sacct`: (DataFrame, header). The reader's counts (rows, jobs, unstarted, unfinished, steps left out,
-    heterogeneous-job components merged into their job, rows per state, jobs whose Start came before their Submit
-    or End before Start, set to 0 and warned about) are in df.attrs["sacct"]. `procs`: the machine size (default:
-    the largest allocation); `timezone`: the zone sacct printed its times in (default: TZ, else the machine's)."""
+    heterogeneous-job components merged into their job, requeued jobs of `sacct -D` folded into one job each, rows
+    per state, jobs whose Start came before their Submit or End before Start, set to 0 and warned about) are in
+    df.attrs["sacct"]. `procs`: the machine size (default: the largest allocation); `timezone`: the zone sacct
+    printed its times in (default: TZ, else the machine's). A requeued job's runs (partial-execution lines after its
+    summary line) are left out, their number in df.attrs["partial_executions"], unless `keep_partial_executions`
+    (the log as `convert` writes it)."""
+    if not isinstance(keep_partial_executions, bool):
+        raise TypeError(f"keep_partial_executions must be True or False, not {type(keep_partial_executions).__name__}")
     log, counts, sacct_warnings = _core.read_sacct(_path(path), _whole_or_none(procs, "procs"),
-                                                   _text(timezone, "timezone", True), bool(keep_unstarted))
+                                                   _text(timezone, "timezone", True), bool(keep_unstarted),
+                                                   keep_partial_executions)
     for w in sacct_warnings:  # the CLI's words (swf::sacct_warnings)
         _warn(w)
     df = _frame(log)
     df.attrs["sacct"] = counts
+    df.attrs["partial_executions"] = log.partial_executions
     return df, df.attrs["swf_header"]
 
 

@@ -894,6 +894,31 @@ def test_schedule_with_a_decision_and_reservations():
     pd.testing.assert_frame_equal(mine.jobs, ref.jobs)
 
 
+def test_read_sacct_folds_a_requeued_jobs_runs_as_convert_does(tmp_path):
+    # sacct -D: a requeued job's two runs are one job (its runtime their sum); the runs are partial-execution lines,
+    # left out of the DataFrame unless kept, as read_swf leaves them out of a file.
+    sacct = tmp_path / "sacct-d.txt"
+    sacct.write_text(
+        "JobID|User|Submit|Start|End|State|AllocCPUS|Timelimit\n"
+        "1|a|2026-01-05T10:00:00|2026-01-05T10:00:10|2026-01-05T10:01:10|REQUEUED|4|01:00:00\n"
+        "2|b|2026-01-05T10:00:30|2026-01-05T10:00:30|2026-01-05T10:05:00|COMPLETED|2|00:30:00\n"
+        "1|a|2026-01-05T10:01:10|2026-01-05T10:03:00|2026-01-05T10:13:00|COMPLETED|4|01:00:00\n")
+    df, header = schedlab.read_sacct(sacct, timezone="UTC")
+    assert df.job_number.tolist() == [1, 2] and df.run_time.tolist() == [660, 270]
+    assert df.attrs["partial_executions"] == 2
+    assert df.attrs["sacct"]["requeued_jobs"] == 1 and df.attrs["sacct"]["partial_executions"] == 2
+    kept, _ = schedlab.read_sacct(sacct, timezone="UTC", keep_partial_executions=True)
+    assert kept.status.tolist() == [1, 2, 3, 1] and kept.run_time.tolist() == [660, 60, 600, 270]
+    subprocess.run([CLI, "convert", "--from", "sacct", "--timezone", "UTC", str(sacct), str(tmp_path / "d.swf")],
+                   check=True, capture_output=True)
+    cli_df, cli_header = schedlab.read_swf(tmp_path / "d.swf", keep_partial_executions=True)
+    pd.testing.assert_frame_equal(kept, cli_df)
+    assert header == cli_header
+    assert schedlab.stats(df)["records"] == 2
+    with pytest.raises(TypeError, match="keep_partial_executions"):
+        schedlab.read_sacct(sacct, keep_partial_executions=1)
+
+
 def test_sacct_distance_and_reports_equal_the_cli(tmp_path):
     # read_sacct gives the log `convert --from sacct` writes, with its counts.
     sacct = tmp_path / "sacct.txt"

@@ -76,7 +76,9 @@ nlohmann::ordered_json to_json(const swf::SacctReport& r) {
   nlohmann::ordered_json states = nlohmann::ordered_json::object();
   for (const auto& [state, n] : r.states) states[state] = n;
   return {{"rows", r.rows},          {"jobs", r.jobs},   {"unstarted", r.unstarted},
-          {"unfinished", r.unfinished}, {"steps", r.steps}, {"het_components", r.het_components}, {"states", states},
+          {"unfinished", r.unfinished}, {"steps", r.steps}, {"het_components", r.het_components},
+          {"requeued_jobs", r.requeued_jobs}, {"requeued_rows", r.requeued_rows},
+          {"partial_executions", r.partial_executions}, {"het_requeued_rows", r.het_requeued_rows}, {"states", states},
           {"start_before_submit", r.start_before_submit}, {"end_before_start", r.end_before_start}};
 }
 

@@ -957,7 +957,7 @@ PYBIND11_MODULE(_core, m) {
   }, py::arg("logs"), py::arg("names"), py::arg("classify"), py::arg("think_time"), py::arg("online"),
      py::arg("pca"), py::arg("seed"), py::arg("restarts"), py::arg("transform"), py::arg("rows"));
   m.def("read_sacct", [](const std::string& path, std::optional<int64_t> procs, const std::string& time_zone,
-                         bool keep_unstarted) {
+                         bool keep_unstarted, bool keep_partial_executions) {
     require_file(path);
     swf::SacctOptions so;
     so.procs = procs;
@@ -967,10 +967,17 @@ PYBIND11_MODULE(_core, m) {
     LogPtr log;
     {
       py::gil_scoped_release release;
-      log = std::make_shared<swf::Log>(swf::read_sacct(path, so, &rep));
+      swf::Log read = swf::read_sacct(path, so, &rep);
+      // A requeued job's runs (sacct -D) are partial-execution lines after its summary line: left out, as every
+      // reader does, unless kept (the log as `convert` writes it).
+      swf::ReadOptions ro;
+      ro.keep_partial_executions = keep_partial_executions;
+      log = std::make_shared<swf::Log>(
+          swf::log_from_records(read.path, std::move(read.header), std::move(read.records), ro));
     }
     return py::make_tuple(log, json_out(experiments::to_json(rep)), py_texts(swf::sacct_warnings(rep, path)));
-  }, py::arg("path"), py::arg("procs"), py::arg("timezone"), py::arg("keep_unstarted"));
+  }, py::arg("path"), py::arg("procs"), py::arg("timezone"), py::arg("keep_unstarted"),
+     py::arg("keep_partial_executions"));
   // `schedlab filter`: the same criteria, notes and counts (trace/filter_log.h).
   m.def("filter", [](const LogPtr& l, const std::string& from, const std::string& to,
                      std::optional<std::set<int32_t>> users, const std::set<int32_t>& exclude_users,

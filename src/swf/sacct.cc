@@ -8,6 +8,7 @@
 #include <fstream>
 #include <limits>
 #include <stdexcept>
+#include <unordered_map>
 #include <vector>
 
 #include <fmt/core.h>
@@ -57,6 +58,42 @@ struct Fail {
     throw ReadError(fmt::format("{}:{}: column {}: {}", name, line, column, what));
   }
 };
+
+// The field at `index` of a '|'-separated row (empty when the row is shorter).
+std::string_view nth_field(std::string_view line, size_t index) {
+  size_t start = 0;
+  for (size_t i = 0; i < index; ++i) {
+    start = line.find('|', start);
+    if (start == std::string_view::npos) return {};
+    ++start;
+  }
+  return line.substr(start, line.find('|', start) - start);
+}
+
+// A JobID as one number, to find the repeated ones without hashing every text: "123" (a job), "123_4" (an array
+// task), "123+1" (a heterogeneous job's component) -> distinct keys; 0 for any other form (then compared as text).
+uint64_t id_key(std::string_view id) {
+  const auto number = [](std::string_view d, uint64_t limit) -> std::optional<uint64_t> {
+    if (d.empty() || d.size() > 12) return std::nullopt;
+    uint64_t x = 0;
+    for (const char c : d) {
+      if (c < '0' || c > '9') return std::nullopt;
+      x = x * 10 + static_cast<uint64_t>(c - '0');
+    }
+    return x < limit ? std::optional<uint64_t>(x) : std::nullopt;
+  };
+  const size_t sep = id.find_first_of("_+");
+  const auto job = number(id.substr(0, sep), uint64_t{1} << 37);
+  if (!job) return 0;
+  uint64_t kind = 0, sub = 0;
+  if (sep != std::string_view::npos) {
+    const auto s = number(id.substr(sep + 1), (uint64_t{1} << 24) - 1);
+    if (!s) return 0;
+    kind = id[sep] == '_' ? 1 : 2;
+    sub = *s + 1;
+  }
+  return ((*job + 1) << 26) | (kind << 24) | sub;
+}
 
 bool absent_time(std::string_view v) { return v.empty() || v == "Unknown" || v == "None" || v == "N/A"; }
 
@@ -181,6 +218,17 @@ void merge_component(Record& job, const Record& part, const Fail& fail, std::str
       job.requested_time < 0 || part.requested_time < 0 ? -1 : std::max(job.requested_time, part.requested_time);
 }
 
+// ", requeued jobs 2 (5 rows folded into them, 5 partial-execution lines)" for sacct -D's repeated JobIDs.
+std::string requeued_note(const SacctReport& rep) {
+  std::string s;
+  if (rep.requeued_jobs > 0)
+    s = fmt::format(", requeued jobs {} ({} rows folded into them, {} partial-execution lines)", rep.requeued_jobs,
+                    rep.requeued_jobs + rep.requeued_rows, rep.partial_executions);
+  if (rep.het_requeued_rows > 0)
+    s += fmt::format(", earlier runs of requeued heterogeneous jobs {} (left out)", rep.het_requeued_rows);
+  return s;
+}
+
 }  // namespace
 
 Log parse_sacct(std::string_view text, const std::string& name, const SacctOptions& options, SacctReport* report) {
@@ -225,13 +273,81 @@ Log parse_sacct(std::string_view text, const std::string& name, const SacctOptio
 
   const base::ScopedTimeZone scope(options.timezone);  // first: machine_zone() reads TZ, under the same lock
   const std::string zone = options.timezone.empty() ? machine_zone() : options.timezone;
+  // 32-bit line numbers keep a row at 88 bytes, as it was before `requeued` (the sort moves every row).
+  if (lines.size() > std::numeric_limits<uint32_t>::max())
+    throw ReadError(fmt::format("{}: more than {} lines", name, std::numeric_limits<uint32_t>::max()));
   struct Row {
     int64_t submit;
     Record r;
-    int64_t line;
+    uint32_t line;
+    uint32_t requeued = 0;  // 1 + the index of its entry in `requeued` when the job ran more than once (sacct -D)
   };
+  // One row of a requeued job: a run (or the last row, still pending, or never started).
+  struct Run {
+    int64_t submit, start, run, cpus, req, limit, line;  // run: -1 unknown
+    int32_t status;                                      // 1, 0, 5 as a job's; -2 requeued, pending, running...
+    bool end_before_start;                               // run set to 0
+  };
+  struct Requeued {
+    size_t row;  // its placeholder in `rows`
+    std::vector<Run> runs;
+    std::vector<Record> bursts;  // the partial-execution lines, filled when the runs are folded
+  };
+  // sacct -D (--duplicates) prints every run of a requeued job, the same JobID on a row per run: the earlier runs
+  // as REQUEUED (or PREEMPTED, NODE_FAIL), the last with the job's end; its Submit is then the time of the requeue.
+  // Converted row by row they were jobs of their own (or left out as unfinished): a first pass finds the JobIDs on
+  // more than one row, and their rows are folded into one job below.
+  struct IdRows {
+    uint32_t count = 0;
+    size_t last_line = 0;
+  };
+  std::unordered_map<uint64_t, IdRows> repeated_keys;        // the numeric JobIDs on more than one row
+  std::unordered_map<std::string_view, IdRows> text_ids;     // the other JobIDs, every one
+  std::vector<uint64_t> keys(lines.size(), 0);               // a row's numeric JobID, 0 when it has none
+  {
+    bool increasing = true;  // JobIDs in increasing order (as sacct without -D nearly always lists them): no repeat
+    uint64_t previous = 0;
+    for (size_t li = 1; li < lines.size(); ++li) {
+      const std::string_view id = nth_field(strip(lines[li]), c_id);
+      if (id.empty() || id.find('.') != std::string_view::npos) continue;
+      if (const uint64_t k = id_key(id); k != 0) {
+        keys[li] = k;
+        increasing &= k > previous;
+        previous = k;
+      } else {
+        ++text_ids[id].count;
+      }
+    }
+    if (!increasing) {
+      std::vector<uint64_t> sorted;
+      sorted.reserve(lines.size());
+      for (const uint64_t k : keys)
+        if (k != 0) sorted.push_back(k);
+      std::sort(sorted.begin(), sorted.end());
+      for (size_t i = 1; i < sorted.size(); ++i)
+        if (sorted[i] == sorted[i - 1]) repeated_keys.try_emplace(sorted[i]);
+    }
+    for (size_t li = 1; li < lines.size(); ++li) {
+      IdRows* ir = nullptr;
+      if (keys[li] != 0) {
+        if (repeated_keys.empty()) continue;
+        const auto it = repeated_keys.find(keys[li]);
+        if (it != repeated_keys.end()) ir = &it->second;
+      } else if (!text_ids.empty()) {
+        const std::string_view id = nth_field(strip(lines[li]), c_id);
+        if (const auto it = text_ids.find(id); it != text_ids.end() && it->second.count > 1) ir = &it->second;
+      }
+      if (ir == nullptr) continue;
+      if (keys[li] != 0) ++ir->count;
+      ir->last_line = li;
+    }
+  }
+  const bool any_repeated = !repeated_keys.empty() ||
+                            std::any_of(text_ids.begin(), text_ids.end(), [](const auto& t) { return t.second.count > 1; });
   std::vector<Row> rows;
   rows.reserve(lines.size());
+  std::vector<Requeued> requeued;
+  std::unordered_map<std::string_view, size_t> requeued_of_id;  // JobID -> its entry in `requeued`
   std::map<std::string, size_t, std::less<>> het_jobs;  // a heterogeneous job's id -> its row
   Ids users, groups, parts, names;
   for (size_t li = 1; li < lines.size(); ++li) {
@@ -248,6 +364,16 @@ Log parse_sacct(std::string_view text, const std::string& name, const SacctOptio
       ++rep.steps;
       continue;
     }
+    const std::string_view id = f[c_id];
+    const IdRows* repeated = nullptr;
+    if (any_repeated) {
+      if (keys[li] != 0) {
+        if (const auto it = repeated_keys.find(keys[li]); it != repeated_keys.end()) repeated = &it->second;
+      } else if (const auto it = text_ids.find(id); it != text_ids.end() && it->second.count > 1) {
+        repeated = &it->second;
+      }
+    }
+    const bool het = id.find('+') != std::string_view::npos;
     const std::string_view state_text = f[c_state];
     const std::string state(state_text.substr(0, state_text.find(' ')));
     ++rep.states[state];
@@ -257,7 +383,14 @@ Log parse_sacct(std::string_view text, const std::string& name, const SacctOptio
     else if (state == "FAILED" || state == "TIMEOUT" || state == "NODE_FAIL" || state == "OUT_OF_MEMORY" ||
              state == "BOOT_FAIL" || state == "DEADLINE" || state == "PREEMPTED")
       status = 0;
-    if (status == -2) {  // still pending, running, suspended, requeued...
+    // A requeued heterogeneous job: its components' earlier runs are left out (counted), the last row of each
+    // stands, as sacct prints it without -D (the components are merged into one job below, run by run would not be).
+    if (repeated && het && li != repeated->last_line) {
+      ++rep.het_requeued_rows;
+      continue;
+    }
+    const bool run_of_requeued = repeated && !het;
+    if (status == -2 && !run_of_requeued) {  // still pending, running, suspended, requeued...
       ++rep.unfinished;
       continue;
     }
@@ -272,6 +405,31 @@ Log parse_sacct(std::string_view text, const std::string& name, const SacctOptio
     const int64_t cpus = parse_count(f[c_cpus], header[c_cpus], fail);
     const int64_t req = c_req && !f[*c_req].empty() ? parse_count(f[*c_req], header[*c_req], fail) : cpus;
     const int64_t limit = parse_duration(f[c_limit], header[c_limit], fail).value_or(-1);
+    // SWF times are 32-bit seconds: a wait of more than 68 years is a corrupt timestamp, not a wait.
+    if (started && start - *submit > std::numeric_limits<int32_t>::max())
+      fail(header[c_start],
+           fmt::format("'{}' is more than 68 years after the submit time '{}'", f[c_start], f[c_submit]));
+    int64_t run = -1;
+    if (started) {
+      if (end >= 0) run = end - start;
+      else if (c_elapsed) run = parse_duration(f[*c_elapsed], header[*c_elapsed], fail).value_or(-1);
+    }
+    if (run_of_requeued) {
+      const auto [it, first_run] = requeued_of_id.try_emplace(id, requeued.size());
+      if (first_run) {  // the job's place, and its user's, group's, name's and partition's numbers, by its first row
+        requeued.push_back({rows.size(), {}, {}});
+        Row placeholder{*submit, Record{}, static_cast<uint32_t>(li + 1), static_cast<uint32_t>(requeued.size())};
+        if (c_user) placeholder.r.user_id = users.of(f[*c_user]);
+        if (c_group) placeholder.r.group_id = groups.of(f[*c_group]);
+        if (c_name) placeholder.r.executable = names.of(f[*c_name]);
+        if (c_part) placeholder.r.partition = parts.of(f[*c_part]);
+        rows.push_back(placeholder);
+      }
+      const bool end_before_start = started && end >= 0 && end < start;
+      requeued[it->second].runs.push_back({*submit, start, end_before_start ? 0 : run, cpus, req, limit,
+                                           static_cast<int64_t>(li + 1), status, end_before_start});
+      continue;
+    }
     Record r;
     r.status = status;
     if (!started) {
@@ -279,27 +437,17 @@ Log parse_sacct(std::string_view text, const std::string& name, const SacctOptio
       if (!options.keep_unstarted) continue;
       r.status = 5;
     } else {
-      // SWF times are 32-bit seconds: a wait of more than 68 years is a corrupt timestamp, not a wait.
-      if (start - *submit > std::numeric_limits<int32_t>::max())
-        fail(header[c_start], fmt::format("'{}' is more than 68 years after the submit time '{}'", f[c_start],
-                                          f[c_submit]));
       r.wait_time = static_cast<int32_t>(std::max<int64_t>(0, start - *submit));
       if (start < *submit && rep.start_before_submit++ == 0) rep.start_before_submit_line = static_cast<int64_t>(li + 1);
-      int64_t run = -1;
-      if (end >= 0) {
-        run = std::max<int64_t>(0, end - start);
-        if (end < start && rep.end_before_start++ == 0) rep.end_before_start_line = static_cast<int64_t>(li + 1);
-      } else if (c_elapsed) {
-        run = parse_duration(f[*c_elapsed], header[*c_elapsed], fail).value_or(-1);
-      }
-      r.run_time = static_cast<int32_t>(std::min<int64_t>(run, std::numeric_limits<int32_t>::max()));
+      if (end >= 0 && end < start && rep.end_before_start++ == 0)
+        rep.end_before_start_line = static_cast<int64_t>(li + 1);
+      r.run_time = static_cast<int32_t>(std::clamp<int64_t>(run, end >= 0 ? 0 : -1, std::numeric_limits<int32_t>::max()));
     }
     r.allocated_procs = started ? static_cast<int32_t>(cpus) : -1;
     r.requested_procs = static_cast<int32_t>(req);
     r.requested_time = static_cast<int32_t>(std::min<int64_t>(limit, std::numeric_limits<int32_t>::max()));
     // A heterogeneous job's components ("123+0", "123+1", one row each with -X) are one job, scheduled as one:
     // converted one by one they counted it several times, each part free to start on its own.
-    const std::string_view id = f[c_id];
     if (const size_t plus = id.find('+'); plus != std::string_view::npos) {
       const auto [it, first_component] = het_jobs.try_emplace(std::string(id.substr(0, plus)), rows.size());
       if (!first_component) {
@@ -312,7 +460,70 @@ Log parse_sacct(std::string_view text, const std::string& name, const SacctOptio
     if (c_group) r.group_id = groups.of(f[*c_group]);
     if (c_name) r.executable = names.of(f[*c_name]);
     if (c_part) r.partition = parts.of(f[*c_part]);
-    rows.push_back({*submit, r, static_cast<int64_t>(li + 1)});
+    rows.push_back({*submit, r, static_cast<uint32_t>(li + 1)});
+  }
+  // A requeued job's rows folded into one job, as the SWF definition writes a job that ran in bursts: a summary
+  // line (submitted at its first row's Submit, waiting until its first run, its runtime the runs' sum, its status
+  // the last row's), then a partial-execution line per run (status 2, the last 3 when the job completed, else 4;
+  // the same submit time, the wait until that run). Every other command reads the job as its summary line.
+  if (!requeued.empty()) {
+    for (Requeued& q : requeued) {
+      Row& row = rows[q.row];
+      std::stable_sort(q.runs.begin(), q.runs.end(), [](const Run& a, const Run& b) { return a.submit < b.submit; });
+      const Run& last = q.runs.back();
+      row.submit = q.runs.front().submit;
+      row.line = static_cast<uint32_t>(q.runs.front().line);
+      Record& r = row.r;
+      if (last.status == -2) {  // requeued, and not yet run again (or running) when sacct was asked
+        rep.unfinished += static_cast<int64_t>(q.runs.size());
+        r.job_number = -2;  // left out below
+        continue;
+      }
+      std::vector<const Run*> ran;
+      for (const Run& x : q.runs)
+        if (x.start >= 0) ran.push_back(&x);
+      r.status = last.status;
+      r.requested_procs = static_cast<int32_t>(last.req);
+      r.requested_time = static_cast<int32_t>(std::min<int64_t>(last.limit, std::numeric_limits<int32_t>::max()));
+      if (ran.empty()) {
+        ++rep.unstarted;
+        if (!options.keep_unstarted) {
+          r.job_number = -2;
+          continue;
+        }
+        r.status = 5;
+        continue;
+      }
+      ++rep.requeued_jobs;
+      rep.requeued_rows += static_cast<int64_t>(q.runs.size()) - 1;
+      const Fail fail{name, ran.front()->line};
+      const auto since_submit = [&](const Run& x) {
+        if (x.start - row.submit > std::numeric_limits<int32_t>::max())
+          fail(header[c_start], "more than 68 years after the job's first submit time");
+        return static_cast<int32_t>(std::max<int64_t>(0, x.start - row.submit));
+      };
+      if (ran.front()->start < row.submit && rep.start_before_submit++ == 0)
+        rep.start_before_submit_line = ran.front()->line;
+      int64_t total = 0;
+      for (const Run* x : ran) {
+        if (x->end_before_start && rep.end_before_start++ == 0) rep.end_before_start_line = x->line;
+        total += std::max<int64_t>(0, x->run);
+      }
+      r.wait_time = since_submit(*ran.front());
+      r.run_time = static_cast<int32_t>(std::min<int64_t>(total, std::numeric_limits<int32_t>::max()));
+      r.allocated_procs = static_cast<int32_t>(ran.back()->cpus);
+      if (ran.size() < 2) continue;  // it ran once: the summary line says it all
+      for (size_t k = 0; k < ran.size(); ++k) {
+        Record b = r;
+        b.wait_time = since_submit(*ran[k]);
+        b.run_time = static_cast<int32_t>(std::clamp<int64_t>(ran[k]->run, 0, std::numeric_limits<int32_t>::max()));
+        b.allocated_procs = static_cast<int32_t>(ran[k]->cpus);
+        b.status = k + 1 < ran.size() ? 2 : r.status == 1 ? 3 : 4;
+        q.bursts.push_back(b);
+      }
+      rep.partial_executions += static_cast<int64_t>(ran.size());
+    }
+    std::erase_if(rows, [](const Row& row) { return row.r.job_number == -2; });
   }
   // sacct lists jobs by id, nearly always in submit order already: then no sort (its buffer is a copy of every row).
   const auto by_submit = [](const Row& a, const Row& b) { return a.submit < b.submit; };
@@ -333,14 +544,21 @@ Log parse_sacct(std::string_view text, const std::string& name, const SacctOptio
     r.submit_time = static_cast<int32_t>(rows[i].submit - first);
     largest = std::max<int64_t>(largest, std::max(r.allocated_procs, r.requested_procs));
     log.records.push_back(r);
+    if (rows[i].requeued == 0) continue;
+    for (Record b : requeued[rows[i].requeued - 1].bursts) {  // its partial-execution lines, right after it
+      b.job_number = r.job_number;
+      b.submit_time = r.submit_time;
+      largest = std::max<int64_t>(largest, b.allocated_procs);
+      log.records.push_back(b);
+    }
   }
-  rep.jobs = static_cast<int64_t>(log.records.size());
+  rep.jobs = static_cast<int64_t>(rows.size());
   Header& h = log.header;
   h.add_line("; Version: 2.2");
   h.add_line("; Computer: Slurm cluster (sacct)");
   h.add_line(fmt::format("; Conversion: schedlab {} convert --from sacct {}", base::kVersion, name));
   h.add_line(fmt::format("; MaxJobs: {}", rep.jobs));
-  h.add_line(fmt::format("; MaxRecords: {}", rep.jobs));
+  h.add_line(fmt::format("; MaxRecords: {}", log.records.size()));
   h.add_line(fmt::format("; UnixStartTime: {}", first));
   h.add_line(fmt::format("; TimeZoneString: {}", zone));
   h.add_line(fmt::format("; MaxProcs: {}", options.procs ? *options.procs : std::max<int64_t>(largest, 1)));
@@ -350,9 +568,9 @@ Log parse_sacct(std::string_view text, const std::string& name, const SacctOptio
                                                                    "their job)", rep.het_components)
                                                      : std::string();
   h.add_note(fmt::format("sacct rows {}: jobs {}, never started {} ({}), unfinished {} (left out), job steps {} (left "
-                         "out){}; states: {}",
+                         "out){}{}; states: {}",
                          rep.rows, rep.jobs, rep.unstarted, options.keep_unstarted ? "kept with status 5" : "left out",
-                         rep.unfinished, rep.steps, merged, states));
+                         rep.unfinished, rep.steps, merged, requeued_note(rep), states));
   if (rep.start_before_submit > 0 || rep.end_before_start > 0)
     h.add_note(fmt::format("sacct rows with Start before Submit: {} (wait set to 0); with End before Start: {} "
                            "(runtime set to 0)",

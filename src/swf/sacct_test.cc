@@ -2,6 +2,7 @@
 // same on a real Slurm's output.
 #include "schedlab/swf/sacct.h"
 
+#include <fmt/core.h>
 #include <gtest/gtest.h>
 
 #include <string>
@@ -143,6 +144,117 @@ TEST(Sacct, HeterogeneousJobComponentsAreOneJob) {
   for (const auto& note : log.header.notes) notes += note + "\n";
   EXPECT_NE(notes.find("heterogeneous-job components 3 (merged into their job)"), std::string::npos) << notes;
   EXPECT_NE(notes.find("job names (field 14): 1=het, 2=solo, 3=u\n"), std::string::npos) << notes;
+}
+
+// sacct -D prints every run of a requeued job, the same JobID on a row per run (the earlier ones REQUEUED, the
+// last with a Submit at the requeue). They are one job: a summary line (the first Submit, the wait until the first
+// run, the runs' summed runtime, the last row's status) and a partial-execution line per run, right after it;
+// before, the REQUEUED rows were left out as "unfinished" and the job's first run was lost. The rows of a job need
+// not be adjacent: sacct lists them by submit time.
+TEST(Sacct, RequeuedRunsAreOneJobWithPartialExecutionLines) {
+  const std::string text =
+      "JobID|JobName|User|Submit|Start|End|State|AllocCPUS|ReqCPUS|Timelimit\n"
+      "1|rq|alice|2026-01-05T10:00:00|2026-01-05T10:00:10|2026-01-05T10:01:10|REQUEUED|4|4|01:00:00\n"
+      "2|ok|bob|2026-01-05T10:00:30|2026-01-05T10:00:30|2026-01-05T10:05:00|COMPLETED|2|2|00:30:00\n"
+      "1|rq|alice|2026-01-05T10:01:10|2026-01-05T10:03:00|2026-01-05T10:13:00|COMPLETED|8|4|01:00:00\n"
+      "3|twice|bob|2026-01-05T10:02:00|2026-01-05T10:02:00|2026-01-05T10:02:20|NODE_FAIL|1|1|00:10:00\n"
+      "3|twice|bob|2026-01-05T10:02:20|2026-01-05T10:02:30|2026-01-05T10:02:50|PREEMPTED|1|1|00:10:00\n"
+      "3|twice|bob|2026-01-05T10:02:50|2026-01-05T10:04:00|2026-01-05T10:04:05|FAILED|1|1|00:10:00\n";
+  SacctReport rep;
+  const Log log = parse_utc(text, &rep, "d.txt");
+  EXPECT_EQ(rep.rows, 6);
+  EXPECT_EQ(rep.jobs, 3);
+  EXPECT_EQ(rep.unfinished, 0);
+  EXPECT_EQ(rep.requeued_jobs, 2);
+  EXPECT_EQ(rep.requeued_rows, 3);  // beyond each job's first
+  EXPECT_EQ(rep.partial_executions, 5);
+  ASSERT_EQ(log.records.size(), 8u);
+  const Record& one = log.records[0];
+  EXPECT_EQ(one.job_number, 1);
+  EXPECT_EQ(one.submit_time, 0);
+  EXPECT_EQ(one.wait_time, 10);
+  EXPECT_EQ(one.run_time, 60 + 600);
+  EXPECT_EQ(one.allocated_procs, 8);  // the last run's allocation
+  EXPECT_EQ(one.requested_procs, 4);
+  EXPECT_EQ(one.status, 1);
+  EXPECT_EQ(one.user_id, 1);
+  EXPECT_EQ(one.executable, 1);
+  const Record& first_run = log.records[1];
+  EXPECT_EQ(first_run.job_number, 1);
+  EXPECT_EQ(first_run.submit_time, 0);
+  EXPECT_EQ(first_run.wait_time, 10);
+  EXPECT_EQ(first_run.run_time, 60);
+  EXPECT_EQ(first_run.allocated_procs, 4);
+  EXPECT_EQ(first_run.status, 2);
+  const Record& last_run = log.records[2];
+  EXPECT_EQ(last_run.wait_time, 180);  // from the job's submit, not the requeue's
+  EXPECT_EQ(last_run.run_time, 600);
+  EXPECT_EQ(last_run.allocated_procs, 8);
+  EXPECT_EQ(last_run.status, 3);
+  EXPECT_EQ(log.records[3].job_number, 2);
+  EXPECT_EQ(log.records[3].submit_time, 30);
+  const Record& three = log.records[4];
+  EXPECT_EQ(three.job_number, 3);
+  EXPECT_EQ(three.submit_time, 120);
+  EXPECT_EQ(three.run_time, 20 + 20 + 5);
+  EXPECT_EQ(three.status, 0);
+  EXPECT_EQ(log.records[5].status, 2);
+  EXPECT_EQ(log.records[6].status, 2);
+  EXPECT_EQ(log.records[7].status, 4);
+  EXPECT_EQ(log.records[7].wait_time, 120);
+  for (size_t i = 5; i < 8; ++i) EXPECT_EQ(log.records[i].job_number, 3);
+  // Every other reader takes the job by its summary line: the written text read back has the three jobs.
+  std::string swf;
+  for (const Record& r : log.records)
+    swf += fmt::format("{} {} {} {} {} -1 -1 {} {} -1 {} {} -1 {} -1 -1 -1 -1\n", r.job_number, r.submit_time,
+                       r.wait_time, r.run_time, r.allocated_procs, r.requested_procs, r.requested_time, r.status,
+                       r.user_id, r.executable);
+  const Log back = parse_log(swf, "d.swf");
+  ASSERT_EQ(back.records.size(), 3u);
+  EXPECT_EQ(back.report.partial_executions.count, 5);
+  EXPECT_EQ(back.records[0].run_time, 660);
+  std::string header;
+  for (const std::string& l : log.header.lines) header += l + "\n";
+  EXPECT_NE(header.find("requeued jobs 2 (5 rows folded into them, 5 partial-execution lines)"), std::string::npos);
+  EXPECT_NE(header.find("; MaxRecords: 8\n"), std::string::npos);
+  EXPECT_NE(header.find("; MaxJobs: 3\n"), std::string::npos);
+}
+
+// A requeued job that has not run again when sacct is asked (its last row REQUEUED or PENDING) is unfinished, all
+// its rows left out; one requeued and then cancelled before its second run ran once: no partial-execution line,
+// its status the cancel's. A requeued heterogeneous job keeps the last row of each component (the merge of
+// components is not a fold of runs); its earlier rows are left out and counted.
+TEST(Sacct, RequeuedJobsNotRunAgainHeterogeneousRequeues) {
+  const std::string text =
+      "JobID|User|Submit|Start|End|State|AllocCPUS|Timelimit|NodeList\n"
+      "5|a|2026-01-05T10:00:00|2026-01-05T10:00:00|2026-01-05T10:00:40|REQUEUED|2|00:10:00|n1\n"
+      "5|a|2026-01-05T10:00:40|Unknown|Unknown|PENDING|0|00:10:00|None assigned\n"
+      "6|a|2026-01-05T10:01:00|2026-01-05T10:01:00|2026-01-05T10:01:30|REQUEUED|2|00:10:00|n1\n"
+      "6|a|2026-01-05T10:01:30|None|2026-01-05T10:09:00|CANCELLED by 0|0|00:10:00|None assigned\n"
+      "7+0|a|2026-01-05T10:02:00|2026-01-05T10:02:00|2026-01-05T10:02:10|REQUEUED|1|00:10:00|n1\n"
+      "7+1|a|2026-01-05T10:02:00|2026-01-05T10:02:00|2026-01-05T10:02:10|REQUEUED|2|00:10:00|n1\n"
+      "7+0|a|2026-01-05T10:02:10|2026-01-05T10:03:00|2026-01-05T10:04:00|COMPLETED|1|00:10:00|n1\n"
+      "7+1|a|2026-01-05T10:02:10|2026-01-05T10:03:00|2026-01-05T10:05:00|COMPLETED|2|00:10:00|n1\n";
+  SacctReport rep;
+  const Log log = parse_utc(text, &rep, "d.txt");
+  EXPECT_EQ(rep.rows, 8);
+  EXPECT_EQ(rep.unfinished, 2);  // job 5's two rows
+  EXPECT_EQ(rep.het_requeued_rows, 2);
+  EXPECT_EQ(rep.het_components, 1);
+  EXPECT_EQ(rep.requeued_jobs, 1);
+  EXPECT_EQ(rep.partial_executions, 0);
+  ASSERT_EQ(log.records.size(), 2u);
+  const Record& cancelled = log.records[0];  // job 6
+  EXPECT_EQ(cancelled.status, 5);
+  EXPECT_EQ(cancelled.submit_time, 0);
+  EXPECT_EQ(cancelled.wait_time, 0);
+  EXPECT_EQ(cancelled.run_time, 30);
+  EXPECT_EQ(cancelled.allocated_procs, 2);
+  const Record& het = log.records[1];  // job 7: the last runs of its components, merged
+  EXPECT_EQ(het.submit_time, 70);
+  EXPECT_EQ(het.wait_time, 50);
+  EXPECT_EQ(het.run_time, 120);
+  EXPECT_EQ(het.allocated_procs, 3);
 }
 
 TEST(Sacct, KeepUnstartedTimeZoneAndProcs) {

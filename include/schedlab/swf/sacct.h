@@ -6,7 +6,7 @@
 // End, State, AllocCPUS (or NCPUS), Timelimit; optional: JobName, User, Group, Partition, ReqCPUS, Elapsed,
 // NodeList.
 //
-// Mapping (one row = one job; array tasks are separate rows with -X). Job-step rows (JobID "123.batch", "123.0":
+// Mapping (one row = one job, but for sacct -D's requeued jobs below; array tasks are separate rows with -X). Job-step rows (JobID "123.batch", "123.0":
 // sacct without -X) are left out and counted, so a log read without -X gives the same jobs. A heterogeneous job's
 // components (JobID "123+0", "123+1", ...) are one job: the first component's row (its submit, status, user,
 // group, name, partition) with the processors (allocated and requested) summed, the shortest wait, and the longest
@@ -17,6 +17,12 @@
 //   report and the header's Note.
 // - Allocated processors = AllocCPUS; requested = ReqCPUS when given, else AllocCPUS. Requested time = Timelimit
 //   ([D-]HH:MM:SS, [D-]HH:MM, MM:SS, MM or D-HH; UNLIMITED / Partition_Limit -> -1).
+// - A JobID on several rows (sacct -D: a requeued job's runs, the earlier ones REQUEUED/PREEMPTED/NODE_FAIL; the
+//   rows need not be adjacent) is one job: a summary line (the first row's Submit, the wait until the first run,
+//   the runs' summed runtime, the last row's status and limit, the last run's allocation) followed, when it ran
+//   more than once, by a partial-execution line per run (same job number and submit; wait until that run; its
+//   runtime and allocation; status 2, the last 3 if the job completed, else 4). Its last row unfinished: the job is
+//   unfinished (all its rows counted so). A requeued heterogeneous job keeps the last row of each component.
 // - Status: COMPLETED 1; FAILED, TIMEOUT, NODE_FAIL, OUT_OF_MEMORY, BOOT_FAIL, DEADLINE, PREEMPTED 0; CANCELLED
 //   (also "CANCELLED by UID") 5. Jobs still PENDING, RUNNING, SUSPENDED, REQUEUED... are left out (counted).
 // - A job that never started (Start "Unknown"/"None", e.g. cancelled while pending; or NodeList "None assigned":
@@ -51,6 +57,9 @@ struct SacctReport {
   int64_t rows = 0, jobs = 0, unstarted = 0, unfinished = 0;
   int64_t steps = 0;                      // job-step rows (JobID with a '.': sacct without -X), left out
   int64_t het_components = 0;             // heterogeneous-job rows merged into their job's first component
+  // sacct -D: jobs that ran more than once (requeued), the rows folded into them beyond the first, the
+  // partial-execution lines written for their runs, and a requeued heterogeneous job's earlier rows (left out).
+  int64_t requeued_jobs = 0, requeued_rows = 0, partial_executions = 0, het_requeued_rows = 0;
   std::map<std::string, int64_t> states;  // rows per state (first word), steps not included
   // Kept jobs whose Start is before their Submit (wait set to 0) or whose End is before their Start (runtime set
   // to 0), and the first line of each: clock skew or a requeue, said rather than clamped in silence.
