@@ -157,6 +157,13 @@ def sim_warnings(driver):
     return found[0].text if found else None
 
 
+def sim_notes(driver):
+    """The text of the page's note of jobs the schedules left out or gave no estimate (the page in the driver), or
+    None."""
+    found = driver.find_elements(By.ID, "sim-notes")
+    return found[0].text if found else None
+
+
 def main():
     kth_page = os.path.join(out_dir, "kth.html")
     run("report", kth, "-s", "easy,conservative,fcfs", "-p", "user-last2", "-o", kth_page)
@@ -206,6 +213,10 @@ def main():
         if warning is None or "the predictor (user-last2) gave it no longer prediction" not in warning \
                 or "--correction tsafrir" not in warning:
             problems.append(f"{kth_page}: no warning of the uncorrected user-last2 on the page: {warning!r}")
+        if sim_notes(driver) is not None:
+            problems.append(f"{kth_page}: a note of left-out jobs, but KTH's are all simulated: {sim_notes(driver)}")
+        if "28,489 jobs simulated of 28,489 records." not in driver.find_element(By.ID, "scheduling").text:
+            problems.append(f"{kth_page}: the scheduling section does not count the jobs simulated")
         scaled_note = "Inter-arrival times x 0.7641: offered load 0.9 (the log's 0.688)"
         if scaled_note in driver.find_element(By.ID, "scheduling").text:
             problems.append(f"{kth_page}: the schedules are said to run at another load")
@@ -228,6 +239,12 @@ def main():
                                 f"{driver.find_element(By.ID, 'workload').text[:300]!r}")
             if sim_warnings(driver) is not None:
                 problems.append(f"{page}: a warning about the schedules, with the estimate: {sim_warnings(driver)}")
+            # What the schedules did not hold as the log has it, as simulate's notes say it: here only the jobs
+            # without an estimate.
+            notes = sim_notes(driver)
+            if page.endswith("edge-no-estimates.html") != (
+                    notes == "Note: 2 jobs without an estimate use their runtime as the estimate."):
+                problems.append(f"{page}: the note of the schedules is wrong: {notes!r}")
         # A DataFrame's warnings count rows, not lines (Python's report of the out-of-order log).
         frame_page = python_report(os.path.join(out_dir, "edge-out-of-order.swf"),
                                    os.path.join(out_dir, "edge-out-of-order-frame.html"))

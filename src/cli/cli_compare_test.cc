@@ -135,7 +135,7 @@ TEST(CompareCliTest, ExcludedJobsAreCountedByReason) {
   const auto text = run_cli({"compare", log, "-s", "fcfs,easy", "--procs", "7"});
   ASSERT_EQ(text.exit_code, 0) << text.err;
   EXPECT_NE(text.out.find("7 processors, 3 jobs of 4 records"), std::string::npos) << text.out;
-  EXPECT_NE(text.out.find("note       1 jobs excluded: larger than the machine (7 processors)"), std::string::npos)
+  EXPECT_NE(text.out.find("note       1 job excluded: larger than the machine (7 processors)"), std::string::npos)
       << text.out;
   const auto json = run_cli({"compare", log, "-s", "fcfs,easy", "--procs", "7", "--json"});
   ASSERT_EQ(json.exit_code, 0) << json.err;

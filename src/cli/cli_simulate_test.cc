@@ -65,7 +65,7 @@ TEST(SimCliTest, TextReport) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("wait (min)"), std::string::npos);
   EXPECT_NE(r.out.find("bounded slowdown"), std::string::npos);
-  EXPECT_NE(r.out.find("1 jobs excluded: larger than the machine"), std::string::npos);
+  EXPECT_NE(r.out.find("1 job excluded: larger than the machine"), std::string::npos);
 }
 
 // A history predictor without a correction is warned of on standard error (EASY with ruh on KTH: 13,513 jobs left

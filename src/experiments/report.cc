@@ -260,6 +260,11 @@ json scheduling_section(const swf::Log& log, const ReportOptions& o) {
   s["arrival_scale"] = wl.arrival_scale;
   s["offered_load"] = wl.offered_load;
   s["offered_load_before"] = wl.offered_load_before;
+  // What `simulate` prints on its "jobs" and "note" lines: the jobs left out by reason, those without an estimate,
+  // those naming a preceding job. Without it the page's schedules said nothing of the jobs they did not hold.
+  s["jobs"] = wl.jobs.size();
+  s["records"] = wl.records;
+  s["notes"] = wl.notes;
   // As the results name it (with its correction: "ruh" and "ruh:correction=tsafrir" are different pages, and so are
   // the estimate and "estimate:correction=tsafrir"); a preset cannot be given a predictor or a correction, so every
   // result has it.

@@ -191,7 +191,15 @@ if (D.kind === "sweep") {
       " Inter-arrival times x " + fmt(S.arrival_scale, 4) + ": offered load " + fmt(S.offered_load, 3) + " (the log's " +
           fmt(S.offered_load_before, 3) + "); the dates below are on that clock." : "";
   const s = section("scheduling", "Scheduling",
-                    "On " + fmt(S.procs) + " processors, predictor " + S.predictor + "." + scaled);
+                    "On " + fmt(S.procs) + " processors, predictor " + S.predictor + ": " + count(S.jobs, "job") +
+                    " simulated of " + count(S.records, "record") + "." + scaled);
+  if (S.notes && S.notes.length) {  // the jobs left out, without an estimate, naming a preceding job: as simulate says
+    const p = document.createElement("p");
+    p.className = "note";
+    p.id = "sim-notes";
+    p.textContent = "Note: " + S.notes.join("; ") + ".";
+    s.parentNode.insertBefore(p, s);
+  }
   if (S.warnings && S.warnings.length) {  // what the results say about how they were asked for
     const p = document.createElement("p");
     p.className = "note";

@@ -72,6 +72,26 @@ TEST(ReportTest, JobClassesOfEachScheduler) {
   EXPECT_DOUBLE_EQ(c[4]["bounded_slowdown_mean"].get<double>(), 2);  // J2: 10800 / 3600 = 3, J3: 1
 }
 
+// The jobs the schedules did not hold as the log has them are said, as simulate says them: on 2 processors J3 (4
+// processors) is left out, J2 has no estimate, J1 names a preceding job.
+TEST(ReportTest, TheScheduleNotesSayWhatWasLeftOutOrStoodIn) {
+  swf::Log log;
+  log.header.max_procs = 2;
+  log.records = schedlab::testing::records({J{1, 0, 7200, 2, 7200}, J{2, 7200, 3600, 2, -1}, J{3, 7300, 60, 4, 60}});
+  log.records[0].preceding_job = 7;
+  const nlohmann::json s = report_data(log, fcfs())["scheduling"];
+  EXPECT_EQ(s["jobs"], 2);
+  EXPECT_EQ(s["records"], 3);
+  ASSERT_EQ(s["notes"].size(), 3u);
+  EXPECT_EQ(s["notes"][0], "1 job excluded: larger than the machine (2 processors)");
+  EXPECT_EQ(s["notes"][1], "1 job without an estimate uses its runtime as the estimate");
+  EXPECT_NE(s["notes"][2].get<std::string>().find("1 job names a preceding job"), std::string::npos);
+  log.records[0].preceding_job = -1;
+  log.records[1].requested_time = 3600;
+  log.records.pop_back();
+  EXPECT_TRUE(report_data(log, fcfs())["scheduling"]["notes"].empty());
+}
+
 // The schedules at another load (report --load / --arrival-scale). On 2 processors J1 (2 procs, 2 h) at 0 and J2
 // (2 procs, 1 h) at 7200: J2 does not wait. Inter-arrival times x 0.5 bring J2 to 3600, to wait 3600 s (mean 1800);
 // the log's offered load (7200 x 2 + 3600 x 2) / (2 x 7200) = 1.5 becomes 3, which is the same as --load 3.

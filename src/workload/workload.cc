@@ -35,12 +35,13 @@ static void scale_arrivals(std::vector<Job>& jobs, double factor) {
 }
 
 static std::string exclusion_note(trace::Exclusion e, int64_t count, int64_t procs) {
+  const std::string jobs = count == 1 ? "1 job" : fmt::format("{} jobs", count);
   switch (e) {
-    case trace::Exclusion::kNegativeRuntime: return fmt::format("{} jobs excluded: negative (unknown) runtime", count);
-    case trace::Exclusion::kNonPositiveSize: return fmt::format("{} jobs excluded: no processor count", count);
+    case trace::Exclusion::kNegativeRuntime: return fmt::format("{} excluded: negative (unknown) runtime", jobs);
+    case trace::Exclusion::kNonPositiveSize: return fmt::format("{} excluded: no processor count", jobs);
     case trace::Exclusion::kLargerThanMachine:
-      return fmt::format("{} jobs excluded: larger than the machine ({} processors)", count, procs);
-    case trace::Exclusion::kNoSubmitTime: return fmt::format("{} jobs excluded: unknown (negative) submit time", count);
+      return fmt::format("{} excluded: larger than the machine ({} processors)", jobs, procs);
+    case trace::Exclusion::kNoSubmitTime: return fmt::format("{} excluded: unknown (negative) submit time", jobs);
     case trace::Exclusion::kNone: break;
   }
   return {};
@@ -138,12 +139,20 @@ Workload build_workload(const swf::Header& header, const std::vector<swf::Record
         "--kill-at-estimate needs user estimates, but no job of this log has one (field 9 requested time)");
   }
   if (w.without_estimate > 0) {
-    w.notes.push_back(fmt::format("{} jobs without an estimate use their runtime as the estimate", w.without_estimate));
+    w.notes.push_back(w.without_estimate == 1
+                          ? std::string("1 job without an estimate uses its runtime as the estimate")
+                          : fmt::format("{} jobs without an estimate use their runtime as the estimate",
+                                        w.without_estimate));
   }
   if (w.extended > 0) {
-    w.notes.push_back(fmt::format("{} jobs had their estimate raised to their runtime (--extend-estimates)", w.extended));
+    w.notes.push_back(w.extended == 1
+                          ? std::string("1 job had its estimate raised to its runtime (--extend-estimates)")
+                          : fmt::format("{} jobs had their estimate raised to their runtime (--extend-estimates)",
+                                        w.extended));
   }
-  if (w.killed > 0) w.notes.push_back(fmt::format("{} jobs cut at their estimate (--kill-at-estimate)", w.killed));
+  if (w.killed > 0)
+    w.notes.push_back(w.killed == 1 ? std::string("1 job cut at its estimate (--kill-at-estimate)")
+                                    : fmt::format("{} jobs cut at their estimate (--kill-at-estimate)", w.killed));
   // A model with feedback submits a job its think time after its preceding job ends (SWF fields 17-18); the jobs here
   // arrive at their logged submit times, whatever the schedule: said, not silently dropped.
   if (dependent > 0)
