@@ -3,7 +3,7 @@
 # 1. a 20-run sweep submitted as a 4-task job array (`sweep --slurm DIR --submit`), collected, equals the local
 #    run row for row (but wall_seconds);
 # 2. sacct's record of jobs that complete, fail, exceed their time limit, are cancelled while pending and while
-#    running, an array and a 2-CPU job converts to SWF (`convert --from sacct`) with the right statuses, sizes and
+#    running, are requeued, depend on another, an array and a 2-CPU job converts to SWF (`convert --from sacct`) with the right statuses, sizes and
 #    limits, and the log goes through `stats` and `simulate`;
 # 3. sacct's output without -X (job steps as extra rows) converts to the same jobs.
 # usage: tests/slurm_local_test.sh SCHEDLAB_BINARY   (exit 77 = skipped: not root, or Slurm not installed)
@@ -34,7 +34,8 @@ sleep 1
 scancel "$pending_job"
 scancel "$running_job"
 # A job requeued after it started runs twice: sacct -D gives a row per run (docs/slurm.md). Slurm holds a requeued
-# job back for two minutes; its begin time is set to now so that it runs again at once.
+# job back for two minutes (forced to run again at once, its relaunch sometimes failed at once: a flaky test), so
+# it is requeued early, to run again while the time-limit job runs its minute and more.
 requeued_job=$(sbatch --parsable -J requeued --wrap "sleep 3")
 for _ in $(seq 300); do [ "$(state "$requeued_job")" = R ] && break; sleep 0.1; done
 [ "$(state "$requeued_job")" = R ] || fail "job $requeued_job did not start"
@@ -42,8 +43,9 @@ sleep 1
 scontrol requeue "$requeued_job"
 for _ in $(seq 300); do [ "$(state "$requeued_job")" = PD ] && break; sleep 0.1; done
 [ "$(state "$requeued_job")" = PD ] || fail "job $requeued_job was not requeued"
-scontrol update JobId="$requeued_job" StartTime=now
-sbatch --parsable -J ok --wrap "sleep 1" >/dev/null
+ok_job=$(sbatch --parsable -J ok --wrap "sleep 1")
+# A job that depends on another reaches the scheduler when that one has ended: its Eligible time.
+sbatch --parsable -J after --dependency=afterok:"$ok_job" --wrap true >/dev/null
 sbatch --parsable -J fails --wrap "exit 3" >/dev/null
 sbatch --parsable -J array --array=0-2 --wrap "sleep 1" >/dev/null
 sbatch --parsable -J two-cpus -c 2 --wrap "sleep 1" >/dev/null
@@ -74,21 +76,22 @@ cmp -s a b || { diff a b | head; fail "the collected array's rows differ from th
 echo "sweep: the 4-task array's 20 rows equal the local run's"
 
 # 2. sacct -> SWF. slurmdbd records asynchronously: wait until every job has its final state.
-format=JobID,JobName,User,Group,Partition,Submit,Start,End,Elapsed,Timelimit,State,AllocCPUS,ReqCPUS,NodeList
+format=JobID,JobName,User,Group,Partition,Submit,Eligible,Start,End,Elapsed,Timelimit,State,AllocCPUS,ReqCPUS,NodeList
 for _ in $(seq 60); do
   sacct -P -a -X -S now-1hours --format=$format >sacct.txt
   rows=$(($(wc -l <sacct.txt) - 1))
   open=$(grep -c -E '\|(PENDING|RUNNING|REQUEUED)\|' sacct.txt || true)
-  [ "$rows" -ge 14 ] && [ "$open" = 0 ] && break
+  [ "$rows" -ge 15 ] && [ "$open" = 0 ] && break
   sleep 1
 done
 cat sacct.txt
 "$cli" convert --from sacct sacct.txt slurm.swf
 "$cli" convert --from sacct sacct.txt slurm-all.swf --keep-unstarted
 count() { grep -v '^;' "$1" | awk -v f="$2" -v v="$3" '$f == v' | wc -l; }
-[ "$(grep -vc '^;' slurm.swf)" = 13 ] || fail "expected 13 jobs (14 rows, the pending-cancelled one left out)"
-[ "$(grep -vc '^;' slurm-all.swf)" = 14 ] || fail "--keep-unstarted should keep 14 jobs"
-[ "$(count slurm.swf 11 1)" = 10 ] || fail "status 1: ok, requeued, 3 array tasks, two-cpus, 4 sweep tasks: expected 10"
+[ "$(grep -vc '^;' slurm.swf)" = 14 ] || fail "expected 14 jobs (15 rows, the pending-cancelled one left out)"
+[ "$(grep -vc '^;' slurm-all.swf)" = 15 ] || fail "--keep-unstarted should keep 15 jobs"
+[ "$(count slurm.swf 11 1)" = 11 ] ||
+  fail "status 1: ok, after, requeued, 3 array tasks, two-cpus, 4 sweep tasks: expected 11"
 [ "$(count slurm.swf 11 0)" = 2 ] || fail "status 0: the failed and the timed-out job"
 [ "$(count slurm.swf 11 5)" = 1 ] || fail "status 5: the job cancelled while running"
 [ "$(count slurm-all.swf 11 5)" = 2 ] || fail "--keep-unstarted: two cancelled jobs"
@@ -98,7 +101,16 @@ count() { grep -v '^;' "$1" | awk -v f="$2" -v v="$3" '$f == v' | wc -l; }
 grep -q '^; Note: job names (field 14): ' slurm.swf || fail "no job-name mapping in the header"
 "$cli" stats slurm.swf >/dev/null
 "$cli" simulate slurm.swf -s easy --check >/dev/null
-echo "sacct: 14 rows -> 13 jobs (1 never started), statuses, sizes and limits as submitted; stats and simulate run"
+# The dependent job is submitted at its Eligible time: when the job it waited for ended, not before.
+name_number() { sed -n 's/^; Note: job names (field 14): //p' slurm.swf | tr ',' '\n' | sed -n "s/^ *\([0-9]*\)=$1\$/\1/p"; }
+ok_end=$(grep -v '^;' slurm.swf | awk -v e="$(name_number ok)" '$14 == e {print $2 + $3 + $4}')
+after_submit=$(grep -v '^;' slurm.swf | awk -v e="$(name_number after)" '$14 == e {print $2}')
+[ -n "$ok_end" ] && [ -n "$after_submit" ] && [ "$after_submit" -ge "$ok_end" ] ||
+  fail "the dependent job is submitted at $after_submit, before the job it waited for ended ($ok_end)"
+grep -q '^; Note: sacct rows .*jobs submitted at their Eligible time, after their Submit' slurm.swf ||
+  fail "no count of the jobs submitted at their Eligible time"
+echo "sacct: 15 rows -> 14 jobs (1 never started), statuses, sizes and limits as submitted; the dependent job" \
+  "submitted when its dependency ended ($after_submit >= $ok_end); stats and simulate run"
 
 # 2b. With -D (--duplicates) the requeued job's two runs are two rows, one job: a summary line whose runtime is the
 # two runs' sum, then a partial-execution line per run (status 2, then 3: it completed); the other jobs as before.
@@ -109,7 +121,7 @@ cat sacct-d.txt
 cat convert-d.err
 grep -q 'requeued jobs (sacct -D; each one job, its runs as partial-execution lines): 1' convert-d.err ||
   fail "the requeued job is not said"
-[ "$(grep -vc '^;' slurm-d.swf)" = 15 ] || fail "expected 13 jobs and 2 partial-execution lines"
+[ "$(grep -vc '^;' slurm-d.swf)" = 16 ] || fail "expected 14 jobs and 2 partial-execution lines"
 job=$(grep -v '^;' slurm-d.swf | awk '$11 == 2 {print $1}')
 [ -n "$job" ] || fail "no partial-execution line of status 2"
 grep -v '^;' slurm-d.swf | awk -v j="$job" '$1 == j' >requeued.txt
@@ -119,10 +131,10 @@ cat requeued.txt
 awk 'NR == 1 {total = $4} NR > 1 {sum += $4} END {exit !(total == sum && sum >= 3)}' requeued.txt ||
   fail "the summary line's runtime is not the sum of the runs'"
 "$cli" stats slurm-d.swf --json 2>/dev/null | python3 -c 'import json,sys; j = json.load(sys.stdin); \
-  assert j["records"] == 13 and j["read"]["partial_executions"]["count"] == 2, j["read"]' ||
-  fail "stats: 13 jobs, 2 lines left out"
+  assert j["records"] == 14 and j["read"]["partial_executions"]["count"] == 2, j["read"]' ||
+  fail "stats: 14 jobs, 2 lines left out"
 "$cli" simulate slurm-d.swf -s easy --check >/dev/null
-echo "sacct -D: the requeued job's 2 runs -> 1 job with 2 partial-execution lines; stats counts 13 jobs"
+echo "sacct -D: the requeued job's 2 runs -> 1 job with 2 partial-execution lines; stats counts 14 jobs"
 
 # 3. The same history without -X: sacct adds the job steps (batch, extern, ...); they are left out, counted.
 sacct -P -a -S now-1hours --format=$format >sacct-steps.txt
@@ -132,5 +144,5 @@ cat convert.err
 grep -q 'job steps (left out): [1-9]' convert.err || fail "no job steps counted in sacct without -X"
 cmp -s <(grep -v '^;' slurm.swf) <(grep -v '^;' slurm-steps.swf) || {
   diff <(grep -v '^;' slurm.swf) <(grep -v '^;' slurm-steps.swf) | head; fail "without -X the jobs differ"; }
-echo "sacct without -X: the steps left out, the same 12 jobs"
+echo "sacct without -X: the steps left out, the same 14 jobs"
 echo "PASSED"

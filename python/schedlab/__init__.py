@@ -214,8 +214,8 @@ def read_log(path):
 def read_sacct(path, procs=None, timezone="", keep_unstarted=False, keep_partial_executions=False):
     """Read Slurm accounting output (`sacct -P ...`, docs/slurm.md) as an SWF log, as `schedlab convert --from
     sacct`: (DataFrame, header). The reader's counts (rows, jobs, unstarted, unfinished, steps left out,
-    heterogeneous-job components merged into their job, requeued jobs of `sacct -D` folded into one job each, rows
-    per state, jobs whose Start came before their Submit or End before Start, set to 0 and warned about) are in
+    heterogeneous-job components merged into their job, requeued jobs of `sacct -D` folded into one job each, jobs
+    submitted at their Eligible time (held), rows per state, jobs whose Start came before their Submit or End before Start, set to 0 and warned about) are in
     df.attrs["sacct"]. `procs`: the machine size (default: the largest allocation); `timezone`: the zone sacct
     printed its times in (default: TZ, else the machine's). A requeued job's runs (partial-execution lines after its
     summary line) are left out, their number in df.attrs["partial_executions"], unless `keep_partial_executions`

@@ -52,7 +52,7 @@ void run_sacct(const ConvertOptions& opt) {
   swf::write_swf_or_csv(opt.out, log.header, log.records);
   fmt::print(stderr,
              "schedlab convert: {} sacct rows -> {} jobs in {}; never started: {} ({}); unfinished (left out): {}; job "
-             "steps (left out): {}{}{}\n",
+             "steps (left out): {}{}{}{}\n",
              group_thousands(rep.rows), group_thousands(rep.jobs), output_name(opt.out), rep.unstarted,
              opt.keep_unstarted ? "kept with status 5" : "left out", rep.unfinished, group_thousands(rep.steps),
              rep.het_components > 0
@@ -62,7 +62,11 @@ void run_sacct(const ConvertOptions& opt) {
              rep.requeued_jobs > 0
                  ? fmt::format("; requeued jobs (sacct -D; each one job, its runs as partial-execution lines): {}",
                                group_thousands(rep.requeued_jobs))
-                 : std::string());
+                 : std::string(),
+             rep.held > 0 ? fmt::format("; submitted at their Eligible time, after their Submit (a begin time, a "
+                                        "dependency, a hold, Slurm's own delay): {}",
+                                        group_thousands(rep.held))
+                          : std::string());
   for (const std::string& w : swf::sacct_warnings(rep, opt.in)) fmt::print(stderr, "schedlab: warning: {}\n", w);
 }
 

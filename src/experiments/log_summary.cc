@@ -78,7 +78,8 @@ nlohmann::ordered_json to_json(const swf::SacctReport& r) {
   return {{"rows", r.rows},          {"jobs", r.jobs},   {"unstarted", r.unstarted},
           {"unfinished", r.unfinished}, {"steps", r.steps}, {"het_components", r.het_components},
           {"requeued_jobs", r.requeued_jobs}, {"requeued_rows", r.requeued_rows},
-          {"partial_executions", r.partial_executions}, {"het_requeued_rows", r.het_requeued_rows}, {"states", states},
+          {"partial_executions", r.partial_executions}, {"het_requeued_rows", r.het_requeued_rows},
+          {"held", r.held}, {"states", states},
           {"start_before_submit", r.start_before_submit}, {"end_before_start", r.end_before_start}};
 }
 

@@ -219,13 +219,17 @@ void merge_component(Record& job, const Record& part, const Fail& fail, std::str
 }
 
 // ", requeued jobs 2 (5 rows folded into them, 5 partial-execution lines)" for sacct -D's repeated JobIDs.
-std::string requeued_note(const SacctReport& rep) {
+std::string more_counts_note(const SacctReport& rep) {
   std::string s;
   if (rep.requeued_jobs > 0)
     s = fmt::format(", requeued jobs {} ({} rows folded into them, {} partial-execution lines)", rep.requeued_jobs,
                     rep.requeued_jobs + rep.requeued_rows, rep.partial_executions);
   if (rep.het_requeued_rows > 0)
     s += fmt::format(", earlier runs of requeued heterogeneous jobs {} (left out)", rep.het_requeued_rows);
+  if (rep.held > 0)
+    s += fmt::format(", jobs submitted at their Eligible time, after their Submit (a begin time, a dependency, a hold, "
+                     "Slurm's own delay) {}",
+                     rep.held);
   return s;
 }
 
@@ -269,7 +273,7 @@ Log parse_sacct(std::string_view text, const std::string& name, const SacctOptio
                c_cpus = need({"alloccpus", "ncpus"}, "AllocCPUS"), c_limit = need({"timelimit"}, "Timelimit");
   const auto c_name = find({"jobname"}), c_user = find({"user"}), c_group = find({"group"}),
              c_part = find({"partition"}), c_req = find({"reqcpus"}), c_elapsed = find({"elapsed"}),
-             c_nodes = find({"nodelist"});
+             c_nodes = find({"nodelist"}), c_eligible = find({"eligible"});
 
   const base::ScopedTimeZone scope(options.timezone);  // first: machine_zone() reads TZ, under the same lock
   const std::string zone = options.timezone.empty() ? machine_zone() : options.timezone;
@@ -287,6 +291,7 @@ Log parse_sacct(std::string_view text, const std::string& name, const SacctOptio
     int64_t submit, start, run, cpus, req, limit, line;  // run: -1 unknown
     int32_t status;                                      // 1, 0, 5 as a job's; -2 requeued, pending, running...
     bool end_before_start;                               // run set to 0
+    bool held;                                           // submitted at its Eligible time
   };
   struct Requeued {
     size_t row;  // its placeholder in `rows`
@@ -394,11 +399,22 @@ Log parse_sacct(std::string_view text, const std::string& name, const SacctOptio
       ++rep.unfinished;
       continue;
     }
-    const auto submit = parse_time(f[c_submit], header[c_submit], fail);
+    auto submit = parse_time(f[c_submit], header[c_submit], fail);
     if (!submit) fail(header[c_submit], fmt::format("no submit time ('{}')", f[c_submit]));
     // A job cancelled before its begin time gets the cancel time as Start, but no node.
     const bool no_node = c_nodes && f[*c_nodes] == "None assigned";
     const int64_t start = no_node ? -1 : parse_time(f[c_start], header[c_start], fail).value_or(-1);
+    // A job held from the scheduler (a begin time, a dependency on another job, a hold) reaches it at its Eligible
+    // time: from its Submit it would start in a simulation before the job it waited for, and its logged wait would
+    // count the hold. Eligible is never later than the Start.
+    bool held = false;
+    if (c_eligible) {
+      if (const auto eligible = parse_time(f[*c_eligible], header[*c_eligible], fail); eligible && *eligible > *submit) {
+        const int64_t arrival = start >= 0 ? std::min(*eligible, std::max(start, *submit)) : *eligible;
+        held = arrival > *submit;
+        submit = std::max(*submit, arrival);
+      }
+    }
     const int64_t end = parse_time(f[c_end], header[c_end], fail).value_or(-1);
     const bool started = start >= 0;
     // Every field is checked, also for a job left out.
@@ -427,7 +443,7 @@ Log parse_sacct(std::string_view text, const std::string& name, const SacctOptio
       }
       const bool end_before_start = started && end >= 0 && end < start;
       requeued[it->second].runs.push_back({*submit, start, end_before_start ? 0 : run, cpus, req, limit,
-                                           static_cast<int64_t>(li + 1), status, end_before_start});
+                                           static_cast<int64_t>(li + 1), status, end_before_start, held});
       continue;
     }
     Record r;
@@ -436,7 +452,10 @@ Log parse_sacct(std::string_view text, const std::string& name, const SacctOptio
       ++rep.unstarted;
       if (!options.keep_unstarted) continue;
       r.status = 5;
-    } else {
+    }
+    // Counted for the rows that become jobs (a requeued job's by its first row, below).
+    if (held && rep.held++ == 0) rep.held_line = static_cast<int64_t>(li + 1);
+    if (started) {
       r.wait_time = static_cast<int32_t>(std::max<int64_t>(0, start - *submit));
       if (start < *submit && rep.start_before_submit++ == 0) rep.start_before_submit_line = static_cast<int64_t>(li + 1);
       if (end >= 0 && end < start && rep.end_before_start++ == 0)
@@ -492,8 +511,9 @@ Log parse_sacct(std::string_view text, const std::string& name, const SacctOptio
           continue;
         }
         r.status = 5;
-        continue;
       }
+      if (q.runs.front().held && rep.held++ == 0) rep.held_line = q.runs.front().line;
+      if (ran.empty()) continue;
       ++rep.requeued_jobs;
       rep.requeued_rows += static_cast<int64_t>(q.runs.size()) - 1;
       const Fail fail{name, ran.front()->line};
@@ -570,7 +590,7 @@ Log parse_sacct(std::string_view text, const std::string& name, const SacctOptio
   h.add_note(fmt::format("sacct rows {}: jobs {}, never started {} ({}), unfinished {} (left out), job steps {} (left "
                          "out){}{}; states: {}",
                          rep.rows, rep.jobs, rep.unstarted, options.keep_unstarted ? "kept with status 5" : "left out",
-                         rep.unfinished, rep.steps, merged, requeued_note(rep), states));
+                         rep.unfinished, rep.steps, merged, more_counts_note(rep), states));
   if (rep.start_before_submit > 0 || rep.end_before_start > 0)
     h.add_note(fmt::format("sacct rows with Start before Submit: {} (wait set to 0); with End before Start: {} "
                            "(runtime set to 0)",

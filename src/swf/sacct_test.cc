@@ -7,6 +7,8 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace schedlab::swf {
 namespace {
@@ -255,6 +257,54 @@ TEST(Sacct, RequeuedJobsNotRunAgainHeterogeneousRequeues) {
   EXPECT_EQ(het.wait_time, 50);
   EXPECT_EQ(het.run_time, 120);
   EXPECT_EQ(het.allocated_procs, 3);
+}
+
+// A job held from the scheduler (a dependency, a begin time, a hold) reaches it at its Eligible time: submitted
+// then, its wait the time since. Eligible after the Start (it cannot be) stops at the Start; before the Submit or
+// Unknown, the Submit stands. A job never started is not counted unless kept; a requeued job by its first row.
+TEST(Sacct, AJobIsSubmittedAtItsEligibleTime) {
+  const std::string text =
+      "JobID|Submit|Eligible|Start|End|State|AllocCPUS|Timelimit\n"
+      "1|2026-01-05T10:00:00|2026-01-05T10:00:00|2026-01-05T10:00:03|2026-01-05T10:00:06|COMPLETED|1|10\n"
+      "2|2026-01-05T10:00:00|2026-01-05T10:00:07|2026-01-05T10:00:07|2026-01-05T10:00:08|COMPLETED|1|10\n"
+      "3|2026-01-05T10:00:00|2026-01-05T10:00:04|2026-01-05T10:00:09|2026-01-05T10:00:10|COMPLETED|1|10\n"
+      "4|2026-01-05T10:00:01|2026-01-05T10:00:30|2026-01-05T10:00:20|2026-01-05T10:00:21|COMPLETED|1|10\n"
+      "5|2026-01-05T10:00:02|Unknown|2026-01-05T10:00:05|2026-01-05T10:00:06|COMPLETED|1|10\n"
+      "6|2026-01-05T10:00:02|2026-01-05T09:00:00|2026-01-05T10:00:05|2026-01-05T10:00:06|COMPLETED|1|10\n"
+      "7|2026-01-05T10:00:02|2026-01-05T10:09:00|None|2026-01-05T10:01:00|CANCELLED|1|10\n"
+      "8|2026-01-05T10:00:03|2026-01-05T10:00:10|2026-01-05T10:00:10|2026-01-05T10:00:11|REQUEUED|1|10\n"
+      "8|2026-01-05T10:00:11|2026-01-05T10:02:11|2026-01-05T10:02:11|2026-01-05T10:02:12|COMPLETED|1|10\n";
+  SacctReport rep;
+  const Log log = parse_utc(text, &rep, "e.txt");
+  EXPECT_EQ(rep.held, 4);  // 2, 3, 4 and 8 (by its first row); 7 never started
+  EXPECT_EQ(rep.held_line, 3);
+  // Submit order: 1 (0), 5 (2), 6 (2), 3 (4), 2 (7), 8 (10, then its two runs), 4 (20: its Start)
+  std::vector<std::pair<int32_t, int32_t>> submit_wait;
+  for (const Record& r : log.records)
+    if (r.status < 2) submit_wait.emplace_back(r.submit_time, r.wait_time);
+  const std::vector<std::pair<int32_t, int32_t>> expected{{0, 3}, {2, 3}, {2, 3}, {4, 5}, {7, 0}, {10, 0}, {20, 0}};
+  EXPECT_EQ(submit_wait, expected);
+  SacctOptions keep;
+  keep.timezone = "UTC";
+  keep.keep_unstarted = true;
+  SacctReport kept;
+  const Log all = parse_sacct(text, "e.txt", keep, &kept);
+  EXPECT_EQ(kept.held, 5);
+  EXPECT_EQ(all.records.back().submit_time, 540);  // 7 at its Eligible time, never started
+  // Without the column, every job at its Submit.
+  std::string no_eligible;
+  for (std::string_view rest = text; !rest.empty();) {
+    const size_t nl = rest.find('\n');
+    std::string_view line = rest.substr(0, nl);
+    rest.remove_prefix(nl + 1);
+    const size_t a = line.find('|', line.find('|') + 1), b = line.find('|', a + 1);
+    no_eligible += std::string(line.substr(0, a)) + std::string(line.substr(b)) + "\n";
+  }
+  SacctReport plain;
+  const Log at_submit = parse_utc(no_eligible, &plain, "s.txt");
+  EXPECT_EQ(plain.held, 0);
+  EXPECT_EQ(at_submit.records[1].submit_time, 0);
+  EXPECT_EQ(at_submit.records[1].wait_time, 7);
 }
 
 TEST(Sacct, KeepUnstartedTimeZoneAndProcs) {

@@ -1,16 +1,19 @@
 // Slurm accounting (sacct) output as an SWF log: a site's own history as schedlab input (docs/slurm.md).
 //
-// Input: the text of `sacct -P -a -X -S START -E END --format=JobID,JobName,User,Group,Partition,Submit,Start,End,
-// Elapsed,Timelimit,State,AllocCPUS,ReqCPUS,NodeList` (plain or gzip): a header row of column names, then '|'-separated rows.
-// Columns are found by name (case-insensitive, any order, extra columns ignored). Required: JobID, Submit, Start,
-// End, State, AllocCPUS (or NCPUS), Timelimit; optional: JobName, User, Group, Partition, ReqCPUS, Elapsed,
-// NodeList.
+// Input: the text of `sacct -P -a -X -D -S START -E END --format=JobID,JobName,User,Group,Partition,Submit,Eligible,
+// Start,End,Elapsed,Timelimit,State,AllocCPUS,ReqCPUS,NodeList` (plain or gzip): a header row of column names, then
+// '|'-separated rows. Columns are found by name (case-insensitive, any order, extra columns ignored). Required: JobID,
+// Submit, Start, End, State, AllocCPUS (or NCPUS), Timelimit; optional: JobName, User, Group, Partition, ReqCPUS,
+// Elapsed, NodeList, Eligible.
 //
-// Mapping (one row = one job, but for sacct -D's requeued jobs below; array tasks are separate rows with -X). Job-step rows (JobID "123.batch", "123.0":
-// sacct without -X) are left out and counted, so a log read without -X gives the same jobs. A heterogeneous job's
+// Mapping (one row = one job, but for sacct -D's requeued jobs below; array tasks are separate rows with -X).
+// Job-step rows (JobID "123.batch", "123.0": sacct without -X) are left out and counted, so a log read without -X
+// gives the same jobs. A heterogeneous job's
 // components (JobID "123+0", "123+1", ...) are one job: the first component's row (its submit, status, user,
 // group, name, partition) with the processors (allocated and requested) summed, the shortest wait, and the longest
 // runtime and time limit (-1 when one is unlimited); the others are counted as merged.
+// - With an Eligible column, a job eligible after its Submit (a begin time, a dependency, a hold) is submitted at
+//   its Eligible time (at most its Start): the time it reached the scheduler; counted (held) in the report and Note.
 // - Times "YYYY-MM-DDTHH:MM:SS" in `timezone` (sacct prints the machine's local time; default the TZ variable,
 //   else the machine's zone). UnixStartTime = the first submit; submit = seconds after it; wait = Start - Submit;
 //   runtime = End - Start (Elapsed when End is absent). A negative wait or runtime becomes 0, counted in the
@@ -60,6 +63,9 @@ struct SacctReport {
   // sacct -D: jobs that ran more than once (requeued), the rows folded into them beyond the first, the
   // partial-execution lines written for their runs, and a requeued heterogeneous job's earlier rows (left out).
   int64_t requeued_jobs = 0, requeued_rows = 0, partial_executions = 0, het_requeued_rows = 0;
+  // Rows whose Eligible time (the column given) came after their Submit: submitted at it (a begin time, a
+  // dependency, a hold), and the first such line.
+  int64_t held = 0, held_line = 0;
   std::map<std::string, int64_t> states;  // rows per state (first word), steps not included
   // Kept jobs whose Start is before their Submit (wait set to 0) or whose End is before their Start (runtime set
   // to 0), and the first line of each: clock skew or a requeue, said rather than clamped in silence.
