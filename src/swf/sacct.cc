@@ -273,7 +273,9 @@ Log parse_sacct(std::string_view text, const std::string& name, const SacctOptio
                c_cpus = need({"alloccpus", "ncpus"}, "AllocCPUS"), c_limit = need({"timelimit"}, "Timelimit");
   const auto c_name = find({"jobname"}), c_user = find({"user"}), c_group = find({"group"}),
              c_part = find({"partition"}), c_req = find({"reqcpus"}), c_elapsed = find({"elapsed"}),
-             c_nodes = find({"nodelist"}), c_eligible = find({"eligible"});
+             c_nodes = find({"nodelist"}), c_eligible = find({"eligible"}), c_cluster = find({"cluster"});
+  std::string_view cluster;  // of the first row, when there is a Cluster column
+  int64_t cluster_line = 0;
 
   const base::ScopedTimeZone scope(options.timezone);  // first: machine_zone() reads TZ, under the same lock
   const std::string zone = options.timezone.empty() ? machine_zone() : options.timezone;
@@ -297,6 +299,8 @@ Log parse_sacct(std::string_view text, const std::string& name, const SacctOptio
     size_t row;  // its placeholder in `rows`
     std::vector<Run> runs;
     std::vector<Record> bursts;  // the partial-execution lines, filled when the runs are folded
+    std::string_view user, name;  // of its first row: every run is the same user's job of the same name
+    int64_t first_line = 0;
   };
   // sacct -D (--duplicates) prints every run of a requeued job, the same JobID on a row per run: the earlier runs
   // as REQUEUED (or PREEMPTED, NODE_FAIL), the last with the job's end; its Submit is then the time of the requeue.
@@ -369,6 +373,17 @@ Log parse_sacct(std::string_view text, const std::string& name, const SacctOptio
       ++rep.steps;
       continue;
     }
+    // A log is one machine: sacct's rows of several clusters (-L, -M a,b) are not one workload.
+    if (c_cluster) {
+      if (cluster_line == 0) {
+        cluster = f[*c_cluster];
+        cluster_line = static_cast<int64_t>(li + 1);
+      } else if (f[*c_cluster] != cluster) {
+        fail(header[*c_cluster], fmt::format("cluster '{}' here, '{}' on line {}: a log is one machine; convert one "
+                                             "cluster's rows at a time (sacct -M NAME)",
+                                             base::excerpt(f[*c_cluster]), base::excerpt(cluster), cluster_line));
+      }
+    }
     const std::string_view id = f[c_id];
     const IdRows* repeated = nullptr;
     if (any_repeated) {
@@ -433,7 +448,8 @@ Log parse_sacct(std::string_view text, const std::string& name, const SacctOptio
     if (run_of_requeued) {
       const auto [it, first_run] = requeued_of_id.try_emplace(id, requeued.size());
       if (first_run) {  // the job's place, and its user's, group's, name's and partition's numbers, by its first row
-        requeued.push_back({rows.size(), {}, {}});
+        requeued.push_back({rows.size(), {}, {}, c_user ? f[*c_user] : std::string_view(),
+                            c_name ? f[*c_name] : std::string_view(), static_cast<int64_t>(li + 1)});
         Row placeholder{*submit, Record{}, static_cast<uint32_t>(li + 1), static_cast<uint32_t>(requeued.size())};
         if (c_user) placeholder.r.user_id = users.of(f[*c_user]);
         if (c_group) placeholder.r.group_id = groups.of(f[*c_group]);
@@ -441,6 +457,15 @@ Log parse_sacct(std::string_view text, const std::string& name, const SacctOptio
         if (c_part) placeholder.r.partition = parts.of(f[*c_part]);
         rows.push_back(placeholder);
       }
+      // The same JobID for another user's job, or another name, is not a requeue: the rows of several clusters
+      // (sacct -L, -M a,b) — which a log of one machine cannot hold either — folded, they were one job.
+      const Requeued& q = requeued[it->second];
+      for (const auto& [c, seen] : {std::pair{c_user, q.user}, std::pair{c_name, q.name}})
+        if (c && f[*c] != seen)
+          fail(header[*c], fmt::format("JobID {} is '{}' here and '{}' on line {}: not one job's runs (sacct -D); the "
+                                       "rows of several clusters (sacct -L, -M)? Convert one cluster's at a time "
+                                       "(sacct -M NAME)",
+                                       id, base::excerpt(f[*c]), base::excerpt(seen), q.first_line));
       const bool end_before_start = started && end >= 0 && end < start;
       requeued[it->second].runs.push_back({*submit, start, end_before_start ? 0 : run, cpus, req, limit,
                                            static_cast<int64_t>(li + 1), status, end_before_start, held});

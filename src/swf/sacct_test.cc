@@ -408,6 +408,19 @@ TEST(Sacct, BadInputNamesTheLineAndColumn) {
   EXPECT_EQ(error_of(head + "1|2026-01-01T00:00:00|5930-01-01T00:00:10|5930-01-01T00:01:00|COMPLETED|1|1:00\n"),
             "s.txt:2: column Start: '5930-01-01T00:00:10' is more than 68 years after the submit time "
             "'2026-01-01T00:00:00'");
+  // The rows of several clusters (sacct -L, -M a,b) are not one machine's log; without the Cluster column, one
+  // JobID for two users' jobs is not a requeued job's runs (sacct -D), which folded them into one job.
+  const std::string two = "1|2026-01-01T00:00:00|2026-01-01T00:00:10|2026-01-01T00:01:00|COMPLETED|1|1:00\n";
+  EXPECT_EQ(error_of("JobID|Cluster|User|Submit|Start|End|State|AllocCPUS|Timelimit\n1|a|u|" + two.substr(2) + "1|b|v|" +
+                     two.substr(2)),
+            "s.txt:3: column Cluster: cluster 'b' here, 'a' on line 2: a log is one machine; convert one cluster's "
+            "rows at a time (sacct -M NAME)");
+  EXPECT_EQ(error_of("JobID|User|Submit|Start|End|State|AllocCPUS|Timelimit\n1|u|" + two.substr(2) + "1|v|" +
+                     two.substr(2)),
+            "s.txt:3: column User: JobID 1 is 'v' here and 'u' on line 2: not one job's runs (sacct -D); the rows of "
+            "several clusters (sacct -L, -M)? Convert one cluster's at a time (sacct -M NAME)");
+  EXPECT_NO_THROW(parse_utc("JobID|Cluster|User|Submit|Start|End|State|AllocCPUS|Timelimit\n1|a|u|" + two.substr(2) +
+                            "2|a|v|" + two.substr(2)));
 }
 
 // sacct's own timestamps are read digit by digit, any other form as sscanf reads it: the same seconds either way,

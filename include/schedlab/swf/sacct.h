@@ -35,7 +35,8 @@
 //   the mappings are kept as "; Note: users: 1=alice, 2=bob" header lines. Job numbers 1..N in submit order.
 // - Header: Version, Computer, Conversion, UnixStartTime, TimeZoneString, MaxProcs (`procs`, else the largest
 //   allocation), MaxJobs/MaxRecords, and a Note with the conversion's counts.
-// Errors (swf::ReadError): an empty file, a missing required column, a malformed timestamp, duration or count —
+// Errors (swf::ReadError): an empty file, a missing required column, a malformed timestamp, duration or count,
+// rows of several clusters (a Cluster column with two values; one JobID for two users' or names' jobs) —
 // "FILE:LINE: column NAME: what is wrong".
 #pragma once
 
