@@ -261,6 +261,19 @@ def _ints(values, name):
     return {_whole(v, name) for v in values}
 
 
+def _ids(values, name, log, kind):
+    """Ids for filter_log: whole numbers, or names the log's header maps (a log converted from sacct: "; Note: users:
+    1=alice, ..."), as `schedlab filter --users alice` takes them."""
+    if values is None:
+        return None
+    if isinstance(values, (numbers.Integral, str)):
+        values = [values]
+    values = list(values)
+    names = [v for v in values if isinstance(v, str)]
+    ids = {_whole(v, name) for v in values if not isinstance(v, str)}
+    return ids | _core.ids_of_names(log, name, names, kind) if names else ids
+
+
 def filter_log(log, from_=None, to=None, users=None, exclude_users=None, min_procs=None, max_procs=None,
                status=None, queue=None, partition=None, drop_flurries=False, flurry_factor=3.0, flurry_min_jobs=500):
     """Keep the jobs that pass every criterion, as `schedlab filter` (docs/logs.md; not named `filter`, which a
@@ -268,11 +281,14 @@ def filter_log(log, from_=None, to=None, users=None, exclude_users=None, min_pro
     lines (write_swf gives the CLI's file) and whose attrs["filter"] holds the counts (records, kept, excluded by
     reason, flurries dropped). `from_`/`to`: "YYYY-MM-DD[THH:MM[:SS]]" in the
     log's time zone, "+3d" from the log's start, or seconds; `to` is exclusive. Lists of ids: users,
-    exclude_users, status, queue, partition."""
-    out, counts, hints = _core.filter(_log(log, keep_partial_executions=True), _time(from_, "from_"), _time(to, "to"), _ints(users, "users"),
-                               _ints(exclude_users, "exclude_users") or set(), _whole_or_none(min_procs, "min_procs"),
+    exclude_users, status, queue, partition; users and partitions also by the names a log converted from sacct
+    keeps in its header (users=["alice"], partition="gpu")."""
+    lg = _log(log, keep_partial_executions=True)
+    out, counts, hints = _core.filter(lg, _time(from_, "from_"), _time(to, "to"), _ids(users, "users", lg, "users"),
+                               _ids(exclude_users, "exclude_users", lg, "users") or set(),
+                               _whole_or_none(min_procs, "min_procs"),
                                _whole_or_none(max_procs, "max_procs"), _ints(status, "status"),
-                               _ints(queue, "queue"), _ints(partition, "partition"), bool(drop_flurries),
+                               _ints(queue, "queue"), _ids(partition, "partition", lg, "partitions"), bool(drop_flurries),
                                float(flurry_factor), _whole(flurry_min_jobs, "flurry_min_jobs"))
     for hint in hints:  # a window that keeps no job (what the log spans), ids no record has (the log's own)
         _warn(hint)

@@ -17,9 +17,11 @@ def read_sacct(path: Union[str, os.PathLike], procs: Optional[int] = ..., timezo
                keep_unstarted: bool = ..., keep_partial_executions: bool = ...) -> tuple[pd.DataFrame, list[str]]: ...
 def write_swf(df: pd.DataFrame, path: Union[str, os.PathLike], header: Optional[list[str]] = ...) -> None: ...
 def filter_log(log: LogLike, from_: Optional[Union[str, int]] = ..., to: Optional[Union[str, int]] = ...,
-               users: Optional[list[int]] = ..., exclude_users: Optional[list[int]] = ...,
+               users: Optional[Union[int, str, list[Union[int, str]]]] = ...,
+               exclude_users: Optional[Union[int, str, list[Union[int, str]]]] = ...,
                min_procs: Optional[int] = ..., max_procs: Optional[int] = ..., status: Optional[list[int]] = ...,
-               queue: Optional[list[int]] = ..., partition: Optional[list[int]] = ..., drop_flurries: bool = ...,
+               queue: Optional[list[int]] = ..., partition: Optional[Union[int, str, list[Union[int, str]]]] = ...,
+               drop_flurries: bool = ...,
                flurry_factor: float = ..., flurry_min_jobs: int = ...) -> pd.DataFrame: ...
 def stats(log: LogLike, procs: Optional[int] = ...) -> dict[str, Any]: ...
 

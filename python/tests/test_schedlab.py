@@ -917,6 +917,14 @@ def test_read_sacct_folds_a_requeued_jobs_runs_as_convert_does(tmp_path):
     assert schedlab.stats(df)["records"] == 2
     with pytest.raises(TypeError, match="keep_partial_executions"):
         schedlab.read_sacct(sacct, keep_partial_executions=1)
+    # The users by the names the converted log keeps in its header, as `filter --users b` takes them.
+    assert schedlab.filter_log(df, users="b").job_number.tolist() == [2]
+    assert schedlab.filter_log(df, users=[1, "b"]).job_number.tolist() == [1, 2]
+    assert schedlab.filter_log(df, exclude_users=["a"]).job_number.tolist() == [2]
+    with pytest.raises(ValueError, match="'c' is neither a number nor one of the log's users"):
+        schedlab.filter_log(df, users="c")
+    with pytest.raises(ValueError, match="header names no partitions"):
+        schedlab.filter_log(df, partition="gpu")
 
 
 def test_sacct_distance_and_reports_equal_the_cli(tmp_path):

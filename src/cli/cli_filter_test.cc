@@ -193,6 +193,36 @@ TEST(CliFilter, BadOptionValues) {
   }
 }
 
+// A log converted from sacct names its users and partitions in its header: a filter may use the names. A name
+// that is not there, or a log that names none, is an error that says what the log names.
+TEST(CliFilter, UsersAndPartitionsByTheNamesOfALogFromSacct) {
+  TempDir dir;
+  const std::string named = std::string("; Note: users: 1=alice, 2=bob, 3=carol\n; Note: partitions: 1=batch, 2=gpu, "
+                                        "3=debug\n") + kLog;
+  Filtered f = filter(dir, {"--users", "bob,alice"}, named.c_str());
+  EXPECT_EQ(f.result.exit_code, 0) << f.result.err;
+  EXPECT_EQ(f.jobs, (std::vector<int32_t>{1, 2, 4, 5}));
+  f = filter(dir, {"--partition", "gpu", "--exclude-users", "alice"}, named.c_str());
+  EXPECT_EQ(f.result.exit_code, 0) << f.result.err;
+  EXPECT_EQ(f.jobs, (std::vector<int32_t>{3}));
+  f = filter(dir, {"--partition", "3,batch"}, named.c_str());  // numbers and names mixed
+  EXPECT_EQ(f.jobs, (std::vector<int32_t>{1, 2, 5}));
+  f = filter(dir, {"--users", "dave"}, named.c_str());
+  EXPECT_EQ(f.result.exit_code, 1);
+  EXPECT_NE(f.result.err.find("--users: 'dave' is neither a number nor one of the log's users (its header names: "
+                              "1=alice, 2=bob, 3=carol)"),
+            std::string::npos)
+      << f.result.err;
+  f = filter(dir, {"--partition", "gpu"});  // kLog names none
+  EXPECT_EQ(f.result.exit_code, 1);
+  EXPECT_NE(f.result.err.find("--partition: 'gpu' is not a number, and the log's header names no partitions"),
+            std::string::npos)
+      << f.result.err;
+  f = filter(dir, {"--users", "bob,"}, named.c_str());
+  EXPECT_EQ(f.result.exit_code, 1);
+  EXPECT_NE(f.result.err.find("--users: 'bob,' has an empty item"), std::string::npos) << f.result.err;
+}
+
 TEST(CliFilter, MissingInput) {
   TempDir dir;
   const CliResult r = run_cli({"filter", dir.file("nope.swf"), "-o", dir.file("out.swf")});

@@ -2,6 +2,9 @@
 // filter recorded as "; Note:" lines in the header. The counts of kept and excluded records (by reason)
 // go to standard error, so that "-o -" can write the log to standard output.
 #include <memory>
+#include <set>
+#include <string_view>
+#include <vector>
 #include <string>
 
 #include <fmt/core.h>
@@ -14,6 +17,7 @@
 #include "schedlab/swf/writer.h"
 #include "schedlab/trace/filter.h"
 #include "schedlab/trace/filter_log.h"
+#include "schedlab/trace/id_names.h"
 #include "schedlab/trace/log_time.h"
 
 namespace schedlab::cli {
@@ -28,7 +32,36 @@ struct FilterOptions {
   int64_t flurry_min_jobs = 500;
 };
 
-trace::FilterSpec make_spec(const FilterOptions& opt, const swf::Header& header) {
+// A list of ids, each a number or a name the log's header maps (trace/id_names.h: a log converted from sacct names
+// its users and partitions). Without the header (the check before the log is read) only the numbers are checked.
+std::set<int32_t> id_list(const char* option, const std::string& text, const swf::Header* header,
+                          std::string_view kind) {
+  if (text.empty() || text.front() == ',' || text.back() == ',' || text.find(",,") != std::string::npos)
+    throw std::invalid_argument(
+        fmt::format("{}: '{}' has an empty item; expected comma-separated ids or names like 3,17,alice", option, text));
+  std::string numbers;
+  bool any_number = false;  // an item that is not a name (an empty one too: parse_int_list says what is wrong)
+  std::vector<std::string> names;
+  for (size_t start = 0;;) {
+    const size_t comma = text.find(',', start);
+    const std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    if (!item.empty() && item.find_first_not_of("0123456789+-") != std::string::npos) {
+      names.push_back(item);
+    } else {
+      numbers += (any_number ? "," : "") + item;
+      any_number = true;
+    }
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  std::set<int32_t> ids;
+  if (any_number) ids = parse_int_list(option, numbers);
+  if (header != nullptr) ids.merge(trace::ids_of_names(option, names, *header, kind));
+  return ids;
+}
+
+trace::FilterSpec make_spec(const FilterOptions& opt, const swf::Header& header, bool header_read = true) {
+  const swf::Header* names = header_read ? &header : nullptr;
   trace::FilterSpec spec;
   if (!opt.from.empty()) {
     try {
@@ -46,13 +79,13 @@ trace::FilterSpec make_spec(const FilterOptions& opt, const swf::Header& header)
     }
     spec.to_text = trace::log_time_text(opt.to, header);
   }
-  if (!opt.users.empty()) spec.users = parse_int_list("--users", opt.users);
-  if (!opt.exclude_users.empty()) spec.exclude_users = parse_int_list("--exclude-users", opt.exclude_users);
+  if (!opt.users.empty()) spec.users = id_list("--users", opt.users, names, "users");
+  if (!opt.exclude_users.empty()) spec.exclude_users = id_list("--exclude-users", opt.exclude_users, names, "users");
   if (!opt.min_procs.empty()) spec.min_procs = parse_int_option("--min-procs", opt.min_procs, 1, INT32_MAX);
   if (!opt.max_procs.empty()) spec.max_procs = parse_int_option("--max-procs", opt.max_procs, 1, INT32_MAX);
   if (!opt.status.empty()) spec.statuses = parse_int_list("--status", opt.status);
   if (!opt.queue.empty()) spec.queues = parse_int_list("--queue", opt.queue);
-  if (!opt.partition.empty()) spec.partitions = parse_int_list("--partition", opt.partition);
+  if (!opt.partition.empty()) spec.partitions = id_list("--partition", opt.partition, names, "partitions");
   trace::check_filter_spec(spec);
   return spec;
 }
@@ -65,7 +98,7 @@ void run_filter(const FilterOptions& opt) {
   FilterOptions no_times = opt;
   no_times.from.clear();
   no_times.to.clear();
-  make_spec(no_times, swf::Header{});
+  make_spec(no_times, swf::Header{}, false);
   swf::check_output_is_not_input(opt.out, {opt.path});
   swf::Log log = read_input_log(opt.path, read_options);
   const trace::FilterSpec spec = make_spec(opt, log.header);
@@ -109,8 +142,10 @@ void add_filter_command(CLI::App& app) {
   cmd->add_option("-o,--output", opt->out, kLogOutputHelp)->required();
   cmd->add_option("--from", opt->from, "keep jobs submitted at or after DATE")->type_name("DATE");
   cmd->add_option("--to", opt->to, "keep jobs submitted before DATE (exclusive)")->type_name("DATE");
-  auto* users = cmd->add_option("--users", opt->users, "keep only these user ids (comma-separated)")->type_name("LIST");
-  auto* exclude = cmd->add_option("--exclude-users", opt->exclude_users, "drop these user ids (comma-separated)")
+  auto* users = cmd->add_option("--users", opt->users,
+                                "keep only these users: ids, or names a log from sacct maps (comma-separated)")
+                    ->type_name("LIST");
+  auto* exclude = cmd->add_option("--exclude-users", opt->exclude_users, "drop these users: ids or names (comma-separated)")
                       ->type_name("LIST");
   users->excludes(exclude);
   cmd->add_option("--min-procs", opt->min_procs, "keep jobs of at least N processors (job size)")->type_name("N");
@@ -118,7 +153,7 @@ void add_filter_command(CLI::App& app) {
   cmd->add_option("--status", opt->status, "keep only these status codes (field 11, comma-separated)")
       ->type_name("LIST");
   cmd->add_option("--queue", opt->queue, "keep only these queue numbers (comma-separated)")->type_name("LIST");
-  cmd->add_option("--partition", opt->partition, "keep only these partition numbers (comma-separated)")
+  cmd->add_option("--partition", opt->partition, "keep only these partitions: numbers, or names a log from sacct maps (comma-separated)")
       ->type_name("LIST");
   cmd->add_flag("--skip-invalid", opt->skip_invalid, "skip malformed records (counted by reason) instead of failing");
   CLI::Option* drop = cmd->add_flag("--drop-flurries", opt->drop_flurries,

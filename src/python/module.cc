@@ -68,6 +68,7 @@
 #include "schedlab/model/profiler_experiment.h"
 #include "schedlab/model/talby_model.h"
 #include "schedlab/trace/filter_log.h"
+#include "schedlab/trace/id_names.h"
 #include "schedlab/trace/flurries.h"
 #include "schedlab/trace/log_time.h"
 #include "schedlab/experiments/log_summary.h"
@@ -978,6 +979,10 @@ PYBIND11_MODULE(_core, m) {
     return py::make_tuple(log, json_out(experiments::to_json(rep)), py_texts(swf::sacct_warnings(rep, path)));
   }, py::arg("path"), py::arg("procs"), py::arg("timezone"), py::arg("keep_unstarted"),
      py::arg("keep_partial_executions"));
+  // Users and partitions by the names a log converted from sacct keeps in its header (trace/id_names.h).
+  m.def("ids_of_names", [](const LogPtr& l, const std::string& option, const std::vector<std::string>& names,
+                           const std::string& kind) { return trace::ids_of_names(option, names, l->header, kind); },
+        py::arg("log"), py::arg("option"), py::arg("names"), py::arg("kind"));
   // `schedlab filter`: the same criteria, notes and counts (trace/filter_log.h).
   m.def("filter", [](const LogPtr& l, const std::string& from, const std::string& to,
                      std::optional<std::set<int32_t>> users, const std::set<int32_t>& exclude_users,
