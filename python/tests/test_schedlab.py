@@ -925,6 +925,11 @@ def test_read_sacct_folds_a_requeued_jobs_runs_as_convert_does(tmp_path):
         schedlab.filter_log(df, users="c")
     with pytest.raises(ValueError, match="header names no partitions"):
         schedlab.filter_log(df, partition="gpu")
+    # One partition of a machine the header sizes: warned, as the CLI warns.
+    kth = schedlab.read_swf(KTH)[0]
+    kth["partition"] = [1 + i % 2 for i in range(len(kth))]
+    with pytest.warns(UserWarning, match="--partition 2 keeps one partition's jobs, but MaxProcs 100 is the whole"):
+        schedlab.filter_log(kth, partition=2)
 
 
 def test_sacct_distance_and_reports_equal_the_cli(tmp_path):

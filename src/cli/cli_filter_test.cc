@@ -205,8 +205,18 @@ TEST(CliFilter, UsersAndPartitionsByTheNamesOfALogFromSacct) {
   f = filter(dir, {"--partition", "gpu", "--exclude-users", "alice"}, named.c_str());
   EXPECT_EQ(f.result.exit_code, 0) << f.result.err;
   EXPECT_EQ(f.jobs, (std::vector<int32_t>{3}));
+  // One partition of a machine the header sizes: simulated on the whole of it unless --procs says otherwise.
+  EXPECT_NE(f.result.err.find("schedlab: warning: --partition gpu keeps one partition's jobs, but MaxProcs 64 is the "
+                              "whole machine's: simulate them with --procs set to the partition's size (the largest "
+                              "kept job uses 4)"),
+            std::string::npos)
+      << f.result.err;
   f = filter(dir, {"--partition", "3,batch"}, named.c_str());  // numbers and names mixed
   EXPECT_EQ(f.jobs, (std::vector<int32_t>{1, 2, 5}));
+  EXPECT_NE(f.result.err.find("--partition 3,batch keeps some partitions' jobs"), std::string::npos);
+  f = filter(dir, {"--partition", "1,2,3"}, named.c_str());  // every partition: the machine is the log's
+  EXPECT_EQ(f.jobs.size(), 5u);
+  EXPECT_EQ(f.result.err.find("whole machine"), std::string::npos) << f.result.err;
   f = filter(dir, {"--users", "dave"}, named.c_str());
   EXPECT_EQ(f.result.exit_code, 1);
   EXPECT_NE(f.result.err.find("--users: 'dave' is neither a number nor one of the log's users (its header names: "

@@ -127,6 +127,8 @@ void run_filter(const FilterOptions& opt) {
   fmt::print(stderr, "{}", msg);
   if (const std::string hint = trace::filter_window_hint(log.records, spec, result, log.header); !hint.empty())
     fmt::print(stderr, "schedlab: warning: {}\n", hint);
+  if (const std::string hint = trace::filter_machine_hint(log.header, spec, result, opt.partition); !hint.empty())
+    fmt::print(stderr, "schedlab: warning: {}\n", hint);
   for (const std::string& hint : trace::filter_value_hints(log.records, spec))
     fmt::print(stderr, "schedlab: warning: {}\n", hint);
 }

@@ -31,6 +31,7 @@
 #include <vector>
 
 #include <fmt/core.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include "py_predictor.h"
@@ -1034,6 +1035,11 @@ PYBIND11_MODULE(_core, m) {
     std::vector<std::string> hints = trace::filter_value_hints(l->records, spec);
     if (std::string w = trace::filter_window_hint(l->records, spec, filtered.result, l->header); !w.empty())
       hints.insert(hints.begin(), std::move(w));
+    if (spec.partitions) {  // one partition of the whole machine the header sizes
+      const std::string listed = fmt::format("{}", fmt::join(*spec.partitions, ","));
+      if (std::string w = trace::filter_machine_hint(l->header, spec, filtered.result, listed); !w.empty())
+        hints.push_back(std::move(w));
+    }
     auto out = std::make_shared<swf::Log>();
     out->header = std::move(filtered.header);
     out->records = std::move(filtered.result.kept);

@@ -120,6 +120,22 @@ std::vector<std::string> filter_notes(const FilterSpec& spec, const FilterResult
   return notes;
 }
 
+std::string filter_machine_hint(const swf::Header& header, const FilterSpec& spec, const FilterResult& result,
+                                std::string_view partition_text) {
+  const auto size = header.max_procs ? header.max_procs : header.max_nodes;
+  // Only when it left some jobs out: a log of one partition is its machine already.
+  if (!spec.partitions || !size || result.kept.empty() ||
+      result.excluded[static_cast<size_t>(FilterReason::kPartition)] == 0)
+    return "";
+  int64_t largest = 0;
+  for (const swf::Record& r : result.kept) largest = std::max<int64_t>(largest, job_size(r));
+  const bool one = spec.partitions->size() == 1;
+  return fmt::format("--partition {} keeps {} jobs, but {} {} is the whole machine's: simulate them with --procs set "
+                     "to {} size (the largest kept job uses {})",
+                     partition_text, one ? "one partition's" : "some partitions'",
+                     header.max_procs ? "MaxProcs" : "MaxNodes", *size, one ? "the partition's" : "their", largest);
+}
+
 std::string filter_window_hint(const std::vector<swf::Record>& records, const FilterSpec& spec,
                                const FilterResult& result, const swf::Header& header) {
   if (!result.kept.empty() || (!spec.from && !spec.to)) return "";

@@ -82,6 +82,14 @@ std::string filter_window_hint(const std::vector<swf::Record>& records, const Fi
 // --queue, --partition.
 std::vector<std::string> filter_value_hints(const std::vector<swf::Record>& records, const FilterSpec& spec);
 
+// When --partition keeps part of a machine whose header gives its size (MaxProcs, else MaxNodes): the kept log
+// still says the whole machine's, which every simulation of it takes unless told --procs. "--partition 2 keeps
+// one partition's jobs, but MaxProcs 93312 is the whole machine's: simulate them with --procs set to the partition's
+// size (the largest kept job uses 2048)". Empty otherwise (no partition criterion, or none left out for it; no size
+// in the header; no job kept).
+std::string filter_machine_hint(const swf::Header& header, const FilterSpec& spec, const FilterResult& result,
+                                std::string_view partition_text);
+
 // The text of the "; Note:" lines (without the "; Note: " prefix) that record the filter in the output's
 // header: the criteria, the number of records kept out of the input, and the exclusions by reason.
 std::vector<std::string> filter_notes(const FilterSpec& spec, const FilterResult& result);
