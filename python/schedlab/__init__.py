@@ -757,14 +757,22 @@ def predict_next(log, user, job_procs=1, estimate=None, predictor="estimate", *,
     on `job_procs` processors with `estimate` (seconds or a duration text, "4h"; None: no estimate) arrives a second
     after the log's last job ended. Returns a dict: "prediction" (seconds; None when the predictor fell back to an
     estimate the job does not have), "submit", "user_jobs" and the predictor's accuracy on them. `procs` is the
-    machine size, as in predict()."""
+    machine size, as in predict(). `user`, `group` and `partition` may also be the names a log converted from sacct
+    keeps in its header (user="alice")."""
     predictor, predictor_object, correction = _predictor(predictor, correction, optional=False)
     if estimate is not None:
         estimate = _seconds(estimate, "estimate")
-    out = _core.predict_next(_log(log), predictor, predictor_object, correction, _whole_or_none(procs, "procs"),
-                             float(warmup_fraction), _seed(seed), bool(extend_estimates), _whole(user, "user", 32),
+    lg = _log(log)
+
+    def one(value, name, kind):  # a number, or a name the header maps
+        if isinstance(value, str):
+            return next(iter(_core.ids_of_names(lg, name, [value], kind)))
+        return _whole(value, name, 32)
+    out = _core.predict_next(lg, predictor, predictor_object, correction, _whole_or_none(procs, "procs"),
+                             float(warmup_fraction), _seed(seed), bool(extend_estimates), one(user, "user", "users"),
                              _whole(job_procs, "job_procs", 32), estimate, _whole(executable, "executable", 32),
-                             _whole(group, "group", 32), _whole(queue, "queue", 32), _whole(partition, "partition", 32))
+                             one(group, "group", "groups"), _whole(queue, "queue", 32),
+                             one(partition, "partition", "partitions"))
     for w in out.get("warnings", []):
         _warn(w)
     return out

@@ -72,9 +72,10 @@ def sessions(log: Union[LogLike, list[LogLike]], classify: bool = ..., think_tim
              online: bool = ..., pca: bool = ..., seed: int = ..., restarts: int = ..., transform: str = ...,
              rows: bool = ...) -> Union[dict[str, Any],
                                         tuple[dict[str, Any], pd.DataFrame, Optional[pd.DataFrame]]]: ...
-def predict_next(log: LogLike, user: int, job_procs: int = ..., estimate: Optional[Union[int, float, str]] = ...,
-                 predictor: PredictorLike = ..., *, executable: int = ..., group: int = ..., queue: int = ...,
-                 partition: int = ..., correction: str = ..., procs: Optional[int] = ..., extend_estimates: bool = ...,
+def predict_next(log: LogLike, user: Union[int, str], job_procs: int = ...,
+                 estimate: Optional[Union[int, float, str]] = ..., predictor: PredictorLike = ..., *,
+                 executable: int = ..., group: Union[int, str] = ..., queue: int = ...,
+                 partition: Union[int, str] = ..., correction: str = ..., procs: Optional[int] = ..., extend_estimates: bool = ...,
                  warmup_fraction: float = ..., seed: int = ...) -> dict[str, Any]: ...
 def predict(log: LogLike, predictor: PredictorLike = ..., correction: str = ..., procs: Optional[int] = ...,
             extend_estimates: bool = ..., warmup_fraction: float = ..., seed: int = ...,

@@ -123,6 +123,12 @@ def test_predict_next_is_the_clis_answer():
     last = df[df.user_id == 3].sort_values("submit_time", kind="stable").run_time.tail(2).mean()
     assert schedlab.predict_next(df, 3, estimate=14400, predictor="user-last2")["prediction"] == int(last)
     assert schedlab.predict_next(KTH, 99999)["prediction"] is None
+    # A user by the name the log's header keeps (a log converted from sacct), as --next user=NAME.
+    named = df.copy()
+    named.attrs["swf_header"] = df.attrs["swf_header"] + ["; Note: users: 3=carol"]
+    assert schedlab.predict_next(named, "carol", 8, "4h", "user-last2", correction="tsafrir") == mine
+    with pytest.raises(ValueError, match="'dave' is neither a number nor one of the log's users"):
+        schedlab.predict_next(named, "dave")
     with pytest.raises(ValueError, match="the next job's procs must be > 0"):
         schedlab.predict_next(KTH, 3, 0)
 

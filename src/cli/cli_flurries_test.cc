@@ -31,6 +31,28 @@ TEST(CliFlurries, KthUncleanedAndCleanedFollowTheRule) {
   }
 }
 
+// A log converted from sacct names its users in its header: the flurry's user and the next one by name too.
+TEST(CliFlurries, NamedByALogFromSacct) {
+  TempDir dir;
+  std::string log = "; MaxProcs: 4\n; Note: users: 7=alice, 8=bob\n";
+  for (int i = 0; i < 40; ++i)  // alice: 35 jobs in week 0, bob: 5
+    log += fmt::format("{} {} 0 10 1 -1 -1 1 10 -1 1 {} 1 -1 -1 -1 -1 -1\n", i + 1, i * 60, i < 35 ? 7 : 8);
+  write_file(dir.file("in.swf"), log);
+  CliResult r = run_cli({"flurries", dir.file("in.swf"), "--min-jobs", "30"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("  names (user, next user)\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("  alice, bob\n"), std::string::npos) << r.out;
+  r = run_cli({"flurries", dir.file("in.swf"), "--min-jobs", "30", "--json"});
+  const auto f = nlohmann::json::parse(r.out)["flurries"].at(0);
+  EXPECT_EQ(f["user"], 7);
+  EXPECT_EQ(f["user_name"], "alice");
+  EXPECT_EQ(f["runner_up_name"], "bob");
+  // Without names in the header, neither column nor key.
+  write_file(dir.file("plain.swf"), log.substr(log.find("1 0 ")));
+  r = run_cli({"flurries", dir.file("plain.swf"), "--min-jobs", "30", "--json"});
+  EXPECT_FALSE(nlohmann::json::parse(r.out)["flurries"].at(0).contains("user_name"));
+}
+
 TEST(CliFlurries, FilterDropsThemAndNotesIt) {
   TempDir dir;
   std::string log = "; MaxProcs: 4\n";

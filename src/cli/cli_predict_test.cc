@@ -139,7 +139,8 @@ TEST(PredCliTest, NextJobOfAUser) {
       {{"--next", "procs=2"}, "--next: the user is required (user=U)"},
       {{"--next", "usr=1"}, "--next: unknown key 'usr'; did you mean 'user'?"},
       {{"--next", "user=1,estimate=soon"}, "--next: estimate 'soon' is not a positive duration"},
-      {{"--next", "user=x"}, "--next: user 'x' is not a whole number"},
+      {{"--next", "user=x"}, "--next user: 'x' is not a number, and the log's header names no users"},
+      {{"--next", "user=1,procs=x"}, "--next: procs 'x' is not a whole number"},
       {{"--next", "user=1,procs"}, "--next: 'procs' is not KEY=VALUE"},
       {{"--next", "user=1,procs=2,user=2"}, "--next: user given twice"},
       {{"--next", "user=1,procs=11"}, "the next job's 11 processors are more than the machine's 10"},
@@ -154,6 +155,27 @@ TEST(PredCliTest, NextJobOfAUser) {
     EXPECT_EQ(r.exit_code, 1) << args[1];
     EXPECT_NE(r.err.find(text), std::string::npos) << r.err;
   }
+}
+
+// A log converted from sacct names its users in its header: --next takes the name.
+TEST(PredCliTest, NextJobOfAUserByName) {
+  schedlab::testing::TempDir dir;
+  const std::string log = dir.file("named.swf");
+  schedlab::testing::write_file(log, std::string("; Note: users: 1=alice, 2=bob\n") + kLog);
+  const auto by_number = run_cli({"predict", log, "-p", "user-last2", "--next", "user=1,estimate=1h", "--json"});
+  const auto by_name = run_cli({"predict", log, "-p", "user-last2", "--next", "user=alice,estimate=1h", "--json"});
+  ASSERT_EQ(by_name.exit_code, 0) << by_name.err;
+  EXPECT_EQ(by_name.out, by_number.out);
+  EXPECT_EQ(nlohmann::json::parse(by_name.out)["prediction"], 400);
+  const auto text = run_cli({"predict", log, "-p", "user-last2", "--next", "user=alice,estimate=1h"});
+  EXPECT_NE(text.out.find("next job     user 1 (alice), 1 processor, estimate 1h (3600 s)\n"), std::string::npos)
+      << text.out;
+  const auto unknown = run_cli({"predict", log, "--next", "user=carol"});
+  EXPECT_EQ(unknown.exit_code, 1);
+  EXPECT_NE(unknown.err.find("--next user: 'carol' is neither a number nor one of the log's users (its header names: "
+                             "1=alice, 2=bob)"),
+            std::string::npos)
+      << unknown.err;
 }
 
 TEST(PredCliTest, SimulateReportsAccuracyAndPresets) {

@@ -13,6 +13,7 @@
 #include "schedlab/experiments/flurries_report.h"
 #include "schedlab/swf/writer.h"
 #include "schedlab/trace/flurries.h"
+#include "schedlab/trace/id_names.h"
 #include "schedlab/trace/log_time.h"
 
 namespace schedlab::cli {
@@ -52,13 +53,20 @@ void run_flurries(const FlurriesCliOptions& opt) {
   out += fmt::format("{} flurries, {} of {} records\n", flurries.size(), group_thousands(jobs),
                      group_thousands(static_cast<int64_t>(log.records.size())));
   if (!flurries.empty()) {
-    out += fmt::format("\n{:>8} {:>6} {:<24} {:>8} {:>10} {:>10} {:>8}\n", "user", "week", "week start", "jobs",
-                       "next user", "its jobs", "ratio");
+    // A log converted from sacct names its users: then the names, last (trace/id_names.h).
+    const auto names = trace::header_names_by_id(log.header, "users");
+    const auto name = [&names](int32_t id) {
+      const auto it = names.find(id);
+      return it == names.end() ? std::string("-") : it->second;
+    };
+    out += fmt::format("\n{:>8} {:>6} {:<24} {:>8} {:>10} {:>10} {:>8}{}\n", "user", "week", "week start", "jobs",
+                       "next user", "its jobs", "ratio", names.empty() ? "" : "  names (user, next user)");
     for (const auto& f : flurries) {
       const std::string d = date(f.week_start);
-      out += fmt::format("{:>8} {:>6} {:<24} {:>8} {:>10} {:>10} {:>8.1f}\n", f.user, f.week,
+      out += fmt::format("{:>8} {:>6} {:<24} {:>8} {:>10} {:>10} {:>8.1f}{}\n", f.user, f.week,
                          d.empty() ? fmt::format("+{} s", f.week_start) : d.substr(0, 10), f.jobs, f.runner_up,
-                         f.runner_up_jobs, f.ratio);
+                         f.runner_up_jobs, f.ratio,
+                         names.empty() ? "" : fmt::format("  {}, {}", name(f.user), name(f.runner_up)));
     }
   }
   fmt::print("{}", out);

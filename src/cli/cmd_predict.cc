@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <memory>
+#include <map>
 #include <optional>
 #include <set>
 #include <stdexcept>
@@ -26,6 +27,7 @@
 #include "schedlab/predict/registry.h"
 #include "schedlab/swf/reader.h"
 #include "schedlab/swf/writer.h"
+#include "schedlab/trace/id_names.h"
 
 namespace schedlab::cli {
 
@@ -46,9 +48,17 @@ struct PredictArgs {
 
 // --next "user=3,procs=8,estimate=4h,exe=5": the job asked about. Keys: user (required), procs (default 1), estimate
 // (a duration; default none), exe, group, queue, partition (default -1, unknown).
-experiments::NextJob parse_next_job(const std::string& text) {
-  const std::vector<std::string> keys{"user", "procs", "estimate", "exe", "group", "queue", "partition"};
+// --next as given: the numbers, and the user, group or partition given by a name (a log converted from sacct keeps
+// them in its header: trace/id_names.h), looked up once the log is read.
+struct NextJobText {
   experiments::NextJob job;
+  std::map<std::string, std::string> names;  // key ("user", "group", "partition") -> name
+};
+
+NextJobText parse_next_job(const std::string& text) {
+  const std::vector<std::string> keys{"user", "procs", "estimate", "exe", "group", "queue", "partition"};
+  NextJobText parsed;
+  experiments::NextJob& job = parsed.job;
   bool user = false;
   std::set<std::string> seen;
   size_t pos = 0;
@@ -74,6 +84,12 @@ experiments::NextJob parse_next_job(const std::string& text) {
     }
     int32_t v = 0;
     const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
+    const bool named = key == "user" || key == "group" || key == "partition";
+    if (named && !value.empty() && value.find_first_not_of("0123456789+-") != std::string::npos) {
+      parsed.names.emplace(key, value);
+      user |= key == "user";
+      continue;
+    }
     if (ec != std::errc() || end != value.data() + value.size() || value.empty())
       throw std::invalid_argument(fmt::format("--next: {} '{}' is not a whole number", key, value));
     if (key == "user") {
@@ -92,11 +108,22 @@ experiments::NextJob parse_next_job(const std::string& text) {
     }
   }
   if (!user) throw std::invalid_argument("--next: the user is required (user=U)");
+  return parsed;
+}
+
+// The names of --next as the log's header numbers them.
+experiments::NextJob resolve_next_job(const NextJobText& next, const swf::Header& header) {
+  experiments::NextJob job = next.job;
+  for (const auto& [key, name] : next.names) {
+    const std::string kind = key == "user" ? "users" : key == "group" ? "groups" : "partitions";
+    const int32_t id = *trace::ids_of_names(fmt::format("--next {}", key), {name}, header, kind).begin();
+    (key == "user" ? job.user : key == "group" ? job.group : job.partition) = id;
+  }
   return job;
 }
 
 void run_next(const PredictArgs& a, const predict::Predictor& predictor, const experiments::NextJob& job,
-              swf::Log&& log) {
+              const std::map<std::string, std::string>& names, swf::Log&& log) {
   Progress progress("predict", "jobs", 2.0, false);
   const experiments::NextPrediction r = experiments::predict_next(
       std::move(log), predictor, job,
@@ -111,12 +138,16 @@ void run_next(const PredictArgs& a, const predict::Predictor& predictor, const e
     return;
   }
   const auto seconds = [](int64_t s) { return fmt::format("{} ({} s)", base::format_duration(s), s); };
-  std::string what = fmt::format("user {}, {} processor{}, estimate {}", job.user, job.procs, job.procs == 1 ? "" : "s",
-                                 job.estimate ? seconds(*job.estimate) : "none");
+  const auto named = [&names](const char* key, int32_t id) {  // "user 3 (alice)" when given by its name
+    const auto it = names.find(key);
+    return it == names.end() ? fmt::format("{} {}", key, id) : fmt::format("{} {} ({})", key, id, it->second);
+  };
+  std::string what = fmt::format("{}, {} processor{}, estimate {}", named("user", job.user), job.procs,
+                                 job.procs == 1 ? "" : "s", job.estimate ? seconds(*job.estimate) : "none");
   if (job.executable >= 0) what += fmt::format(", executable {}", job.executable);
-  if (job.group >= 0) what += fmt::format(", group {}", job.group);
+  if (job.group >= 0) what += ", " + named("group", job.group);
   if (job.queue >= 0) what += fmt::format(", queue {}", job.queue);
-  if (job.partition >= 0) what += fmt::format(", partition {}", job.partition);
+  if (job.partition >= 0) what += ", " + named("partition", job.partition);
   fmt::print("trace        {}\n", a.trace);
   fmt::print("predictor    {}\n", r.replay.predictor);
   fmt::print("next job     {}\n", what);
@@ -141,11 +172,12 @@ void run(const PredictArgs& a) {
   if (!a.correction.empty()) config.params.emplace("correction", a.correction);  // joins the spec's parameters
   const auto predictor = predict::make_predictor(a.predictor, config);
   swf::check_output_is_not_input(a.jobs_out, {a.trace});
-  std::optional<experiments::NextJob> next;
+  std::optional<NextJobText> next;
   if (!a.next.empty()) next = parse_next_job(a.next);  // before the log is read: a typo costs no read
   swf::Log log = read_input_log(a.trace);
   if (next) {
-    run_next(a, *predictor, *next, std::move(log));
+    const experiments::NextJob job = resolve_next_job(*next, log.header);
+    run_next(a, *predictor, job, next->names, std::move(log));
     return;
   }
   Progress progress("predict", "jobs", 2.0, false);  // shown on a terminal once a replay takes over 2 s
@@ -200,7 +232,8 @@ void add_predict_command(CLI::App& app) {
   // The replay's per-job accuracy is not what --next answers: the two exclude each other (a usage error).
   cmd->add_option("--next", args->next,
                   "user=U[,procs=N][,estimate=DURATION][,exe=E][,group=G][,queue=Q][,partition=P]: the prediction for "
-                  "this user's next job, after the whole log")
+                  "this user's next job, after the whole log (user, group and partition also by the names a log "
+                  "converted from sacct keeps: user=alice)")
       ->type_name("JOB")
       ->excludes(jobs_out);
   cmd->callback([args]() { run(*args); });

@@ -5,6 +5,7 @@
 #include <fmt/core.h>
 
 #include "schedlab/base/csv_number.h"
+#include "schedlab/trace/id_names.h"
 #include "schedlab/trace/log_time.h"
 
 namespace schedlab::experiments {
@@ -30,16 +31,28 @@ nlohmann::ordered_json to_json(const std::vector<trace::Flurry>& flurries, const
   j["records"] = static_cast<int64_t>(log.records.size());
   j["flurry_jobs"] = flurry_jobs(flurries);
   j["flurries"] = nlohmann::ordered_json::array();
-  for (const auto& f : flurries)
-    j["flurries"].push_back(
-        {{"user", f.user},
-         {"week", f.week},
-         {"week_start", f.week_start},
-         {"week_start_date", trace::format_log_time_if_known(f.week_start, log.header).value_or("")},
-         {"jobs", f.jobs},
-         {"runner_up", f.runner_up},
-         {"runner_up_jobs", f.runner_up_jobs},
-         {"ratio", f.ratio}});
+  // A log converted from sacct names its users (trace/id_names.h): the names too, for the site that knows them.
+  const auto names = trace::header_names_by_id(log.header, "users");
+  const auto name = [&names](int32_t id) {
+    const auto it = names.find(id);
+    return it == names.end() ? std::string() : it->second;
+  };
+  for (const auto& f : flurries) {
+    nlohmann::ordered_json row = {
+        {"user", f.user},
+        {"week", f.week},
+        {"week_start", f.week_start},
+        {"week_start_date", trace::format_log_time_if_known(f.week_start, log.header).value_or("")},
+        {"jobs", f.jobs},
+        {"runner_up", f.runner_up},
+        {"runner_up_jobs", f.runner_up_jobs},
+        {"ratio", f.ratio}};
+    if (!names.empty()) {
+      row["user_name"] = name(f.user);
+      row["runner_up_name"] = name(f.runner_up);
+    }
+    j["flurries"].push_back(std::move(row));
+  }
   return j;
 }
 

@@ -36,6 +36,12 @@ std::map<std::string, int32_t, std::less<>> header_names(const swf::Header& head
   return out;
 }
 
+std::map<int32_t, std::string> header_names_by_id(const swf::Header& header, std::string_view kind) {
+  std::map<int32_t, std::string> out;
+  for (const auto& [name, id] : header_names(header, kind)) out.emplace(id, name);
+  return out;
+}
+
 std::set<int32_t> ids_of_names(std::string_view option, const std::vector<std::string>& names,
                                const swf::Header& header, std::string_view kind) {
   std::set<int32_t> ids;

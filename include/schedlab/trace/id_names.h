@@ -17,6 +17,9 @@ namespace schedlab::trace {
 // The header's mapping of `kind` ("users", "groups", "partitions"): name -> number; empty when it has none.
 std::map<std::string, int32_t, std::less<>> header_names(const swf::Header& header, std::string_view kind);
 
+// The same mapping the other way: number -> name.
+std::map<int32_t, std::string> header_names_by_id(const swf::Header& header, std::string_view kind);
+
 // The numbers of `names` in the header's mapping of `kind`. Throws std::invalid_argument naming `option` when the
 // header has no such mapping, or a name is not in it (the names it has are listed, up to 20).
 std::set<int32_t> ids_of_names(std::string_view option, const std::vector<std::string>& names,
