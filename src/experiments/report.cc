@@ -27,6 +27,7 @@
 #include "schedlab/model/estimate_bins.h"
 #include "schedlab/trace/conventions.h"
 #include "schedlab/trace/flurries.h"
+#include "schedlab/trace/id_names.h"
 #include "schedlab/trace/log_time.h"
 #include "schedlab/workload/workload.h"
 
@@ -200,8 +201,14 @@ json workload_section(const swf::Log& log, const ReportOptions& o, const analysi
   std::sort(users.begin(), users.end(), [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
   json top = json::array();
   int64_t others = 0;
+  // A log converted from sacct names its users (trace/id_names.h): "user 7 (alice)".
+  const auto names = trace::header_names_by_id(log.header, "users");
+  const auto label = [&names](int32_t u) {
+    const auto it = names.find(u);
+    return it == names.end() ? fmt::format("user {}", u) : fmt::format("user {} ({})", u, it->second);
+  };
   for (size_t i = 0; i < users.size(); ++i) {
-    if (i < 20) top.push_back({{"user", fmt::format("user {}", users[i].second)}, {"rank", i + 1}, {"jobs", users[i].first}});
+    if (i < 20) top.push_back({{"user", label(users[i].second)}, {"rank", i + 1}, {"jobs", users[i].first}});
     else others += users[i].first;
   }
   if (others > 0) top.push_back({{"user", fmt::format("{} others", users.size() - 20)}, {"rank", 21}, {"jobs", others}});
@@ -211,7 +218,9 @@ json workload_section(const swf::Log& log, const ReportOptions& o, const analysi
   json fl = json::array();
   if (!per_user.empty()) {
     for (const auto& f : trace::find_flurries(log.records, {}))
-      fl.push_back({{"user", f.user}, {"day", static_cast<double>(f.week_start) / 86400.0}, {"jobs", f.jobs}});
+      fl.push_back({{"user", names.empty() ? json(f.user) : json(label(f.user))},
+                    {"day", static_cast<double>(f.week_start) / 86400.0},
+                    {"jobs", f.jobs}});
   }
   w["flurries"] = fl;
   // Session and user classes.

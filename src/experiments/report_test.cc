@@ -92,6 +92,21 @@ TEST(ReportTest, TheScheduleNotesSayWhatWasLeftOutOrStoodIn) {
   EXPECT_TRUE(report_data(log, fcfs())["scheduling"]["notes"].empty());
 }
 
+// A log converted from sacct names its users in its header: the users' chart says the names too.
+TEST(ReportTest, TheUsersChartNamesTheUsersALogFromSacctNames) {
+  swf::Log log;
+  log.header.max_procs = 2;
+  log.records = schedlab::testing::records({J{1, 0, 60, 1, 60}, J{2, 10, 60, 1, 60}, J{3, 20, 60, 1, 60}});
+  log.records[1].user_id = 2;
+  for (auto& r : {0, 2}) log.records[static_cast<size_t>(r)].user_id = 1;
+  EXPECT_EQ(report_data(log, fcfs())["workload"]["users"][0]["user"], "user 1");
+  log.header.add_note("users: 1=alice, 2=bob");
+  const nlohmann::json users = report_data(log, fcfs())["workload"]["users"];
+  EXPECT_EQ(users[0]["user"], "user 1 (alice)");
+  EXPECT_EQ(users[0]["jobs"], 2);
+  EXPECT_EQ(users[1]["user"], "user 2 (bob)");
+}
+
 // The schedules at another load (report --load / --arrival-scale). On 2 processors J1 (2 procs, 2 h) at 0 and J2
 // (2 procs, 1 h) at 7200: J2 does not wait. Inter-arrival times x 0.5 bring J2 to 3600, to wait 3600 s (mean 1800);
 // the log's offered load (7200 x 2 + 3600 x 2) / (2 x 7200) = 1.5 becomes 3, which is the same as --load 3.
