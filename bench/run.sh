@@ -18,7 +18,8 @@
 # sweep: a 100-run sweep on the bundled KTH log on 2 threads and 1, against the same runs as separate processes
 # (docs/sweeps.md). Not part of "all".
 # sacct: `convert --from sacct` of one million generated sacct rows (bench/make_synthetic_sacct.py, 131 MB) in a
-# zone with daylight saving time. Not part of "all".
+# zone with daylight saving time, and of the same with 1% of the jobs requeued (sacct -D) and an Eligible column.
+# Not part of "all".
 # Needs a release build (make build). The synthetic log is cached in $BENCH_DIR (default /tmp/schedlab-bench).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -101,6 +102,11 @@ if [ "$what" = sacct ]; then
   echo "| input | rows | seconds | rows/s | peak MB |"
   echo "|---|---|---|---|---|"
   measure "sacct-1M.txt" 1000000 "$cli" convert --from sacct --timezone Europe/Stockholm "$sacct" "$bench_dir/sacct-1M.swf"
+  # As `sacct -D` with an Eligible column: 1% of the jobs requeued once (their rows folded), 5% held.
+  dq=$bench_dir/sacct-1M-requeued-eligible.txt
+  [ -f "$dq" ] || python3 bench/make_synthetic_sacct.py --jobs 1000000 --seed 1 --requeued 0.01 --eligible -o "$dq"
+  measure "sacct-1M-requeued-eligible.txt" 1009891 "$cli" convert --from sacct --timezone Europe/Stockholm "$dq" \
+    "$bench_dir/sacct-1M-requeued-eligible.swf"
   echo
 fi
 

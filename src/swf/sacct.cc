@@ -582,7 +582,7 @@ Log parse_sacct(std::string_view text, const std::string& name, const SacctOptio
                                 "timestamp?",
                                 name, rows.back().line, header[c_submit], name, rows.front().line));
   int64_t largest = 0;
-  log.records.reserve(rows.size());
+  log.records.reserve(rows.size() + static_cast<size_t>(rep.partial_executions));  // one allocation, bursts too
   for (size_t i = 0; i < rows.size(); ++i) {
     Record r = rows[i].r;
     r.job_number = static_cast<int32_t>(i + 1);
