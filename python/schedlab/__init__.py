@@ -26,7 +26,7 @@ import pandas as pd
 
 from . import _core
 
-__all__ = ["read_swf", "read_log", "read_sacct", "write_swf", "filter_log", "stats", "simulate", "Result",
+__all__ = ["read_swf", "read_log", "read_sacct", "names", "write_swf", "filter_log", "stats", "simulate", "Result",
            "Scheduler", "Predictor", "Job", "sweep",
            "sweep_collect", "schedulers", "predictors", "locality", "temporal", "runs", "flurries", "sessions",
            "predict", "predict_next", "compare", "generate_estimates", "generate_locality", "generate_talby", "diversity", "categorize",
@@ -231,6 +231,15 @@ def read_sacct(path, procs=None, timezone="", keep_unstarted=False, keep_partial
     df.attrs["sacct"] = counts
     df.attrs["partial_executions"] = log.partial_executions
     return df, df.attrs["swf_header"]
+
+
+def names(log, kind="users"):
+    """The names a log converted from Slurm's sacct keeps in its header ("; Note: users: 1=alice, ..."): a dict
+    number -> name of `kind` ("users", "groups", "partitions"); empty when the header has none. With a DataFrame:
+    df.user_id.map(schedlab.names(df)) gives each job's user name."""
+    if kind not in ("users", "groups", "partitions"):
+        raise ValueError(f"kind must be 'users', 'groups' or 'partitions', not {kind!r}")
+    return _core.header_names_by_id(_log(log), kind)
 
 
 def write_swf(df, path, header=None):

@@ -923,6 +923,10 @@ def test_read_sacct_folds_a_requeued_jobs_runs_as_convert_does(tmp_path):
     assert schedlab.stats(df)["records"] == 2
     with pytest.raises(TypeError, match="keep_partial_executions"):
         schedlab.read_sacct(sacct, keep_partial_executions=1)
+    assert schedlab.names(df) == {1: "a", 2: "b"} and schedlab.names(KTH) == {}
+    assert df.user_id.map(schedlab.names(df)).tolist() == ["a", "b"]
+    with pytest.raises(ValueError, match="kind must be"):
+        schedlab.names(df, "user")
     # The users by the names the converted log keeps in its header, as `filter --users b` takes them.
     assert schedlab.filter_log(df, users="b").job_number.tolist() == [2]
     assert schedlab.filter_log(df, users=[1, "b"]).job_number.tolist() == [1, 2]

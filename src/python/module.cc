@@ -980,6 +980,9 @@ PYBIND11_MODULE(_core, m) {
     return py::make_tuple(log, json_out(experiments::to_json(rep)), py_texts(swf::sacct_warnings(rep, path)));
   }, py::arg("path"), py::arg("procs"), py::arg("timezone"), py::arg("keep_unstarted"),
      py::arg("keep_partial_executions"));
+  m.def("header_names_by_id", [](const LogPtr& l, const std::string& kind) {
+    return trace::header_names_by_id(l->header, kind);
+  }, py::arg("log"), py::arg("kind"));
   // Users and partitions by the names a log converted from sacct keeps in its header (trace/id_names.h).
   m.def("ids_of_names", [](const LogPtr& l, const std::string& option, const std::vector<std::string>& names,
                            const std::string& kind) { return trace::ids_of_names(option, names, l->header, kind); },
