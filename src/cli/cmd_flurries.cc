@@ -55,10 +55,6 @@ void run_flurries(const FlurriesCliOptions& opt) {
   if (!flurries.empty()) {
     // A log converted from sacct names its users: then the names, last (trace/id_names.h).
     const auto names = trace::header_names_by_id(log.header, "users");
-    const auto name = [&names](int32_t id) {
-      const auto it = names.find(id);
-      return it == names.end() ? std::string("-") : it->second;
-    };
     out += fmt::format("\n{:>8} {:>6} {:<24} {:>8} {:>10} {:>10} {:>8}{}\n", "user", "week", "week start", "jobs",
                        "next user", "its jobs", "ratio", names.empty() ? "" : "  names (user, next user)");
     for (const auto& f : flurries) {
@@ -66,7 +62,7 @@ void run_flurries(const FlurriesCliOptions& opt) {
       out += fmt::format("{:>8} {:>6} {:<24} {:>8} {:>10} {:>10} {:>8.1f}{}\n", f.user, f.week,
                          d.empty() ? fmt::format("+{} s", f.week_start) : d.substr(0, 10), f.jobs, f.runner_up,
                          f.runner_up_jobs, f.ratio,
-                         names.empty() ? "" : fmt::format("  {}, {}", name(f.user), name(f.runner_up)));
+                         names.empty() ? "" : fmt::format("  {}, {}", trace::name_of(names, f.user, "-"), trace::name_of(names, f.runner_up, "-")));
     }
   }
   fmt::print("{}", out);

@@ -33,10 +33,6 @@ nlohmann::ordered_json to_json(const std::vector<trace::Flurry>& flurries, const
   j["flurries"] = nlohmann::ordered_json::array();
   // A log converted from sacct names its users (trace/id_names.h): the names too, for the site that knows them.
   const auto names = trace::header_names_by_id(log.header, "users");
-  const auto name = [&names](int32_t id) {
-    const auto it = names.find(id);
-    return it == names.end() ? std::string() : it->second;
-  };
   for (const auto& f : flurries) {
     nlohmann::ordered_json row = {
         {"user", f.user},
@@ -48,8 +44,8 @@ nlohmann::ordered_json to_json(const std::vector<trace::Flurry>& flurries, const
         {"runner_up_jobs", f.runner_up_jobs},
         {"ratio", f.ratio}};
     if (!names.empty()) {
-      row["user_name"] = name(f.user);
-      row["runner_up_name"] = name(f.runner_up);
+      row["user_name"] = trace::name_of(names, f.user);
+      row["runner_up_name"] = trace::name_of(names, f.runner_up);
     }
     j["flurries"].push_back(std::move(row));
   }

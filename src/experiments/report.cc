@@ -204,8 +204,7 @@ json workload_section(const swf::Log& log, const ReportOptions& o, const analysi
   // A log converted from sacct names its users (trace/id_names.h): "user 7 (alice)".
   const auto names = trace::header_names_by_id(log.header, "users");
   const auto label = [&names](int32_t u) {
-    const auto it = names.find(u);
-    return it == names.end() ? fmt::format("user {}", u) : fmt::format("user {} ({})", u, it->second);
+    return names.contains(u) ? fmt::format("user {} ({})", u, trace::name_of(names, u)) : fmt::format("user {}", u);
   };
   for (size_t i = 0; i < users.size(); ++i) {
     if (i < 20) top.push_back({{"user", label(users[i].second)}, {"rank", i + 1}, {"jobs", users[i].first}});

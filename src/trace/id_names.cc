@@ -42,6 +42,11 @@ std::map<int32_t, std::string> header_names_by_id(const swf::Header& header, std
   return out;
 }
 
+std::string name_of(const std::map<int32_t, std::string>& names, int32_t id, std::string_view fallback) {
+  const auto it = names.find(id);
+  return it == names.end() ? std::string(fallback) : it->second;
+}
+
 std::set<int32_t> ids_of_names(std::string_view option, const std::vector<std::string>& names,
                                const swf::Header& header, std::string_view kind) {
   std::set<int32_t> ids;

@@ -25,6 +25,10 @@ TEST(IdNames, TheHeadersMappingByKind) {
   EXPECT_EQ(header_names(named(), "partitions").at("batch"), 1);
   EXPECT_TRUE(header_names(named(), "groups").empty());
   EXPECT_TRUE(header_names(swf::Header{}, "users").empty());
+  const auto by_id = header_names_by_id(named(), "users");
+  EXPECT_EQ(name_of(by_id, 10), "c-3");
+  EXPECT_EQ(name_of(by_id, 3), "");
+  EXPECT_EQ(name_of(by_id, 3, "-"), "-");
 }
 
 TEST(IdNames, NamesToNumbersOrAnErrorThatListsTheNames) {

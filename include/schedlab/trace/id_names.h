@@ -20,6 +20,9 @@ std::map<std::string, int32_t, std::less<>> header_names(const swf::Header& head
 // The same mapping the other way: number -> name.
 std::map<int32_t, std::string> header_names_by_id(const swf::Header& header, std::string_view kind);
 
+// The name of `id` in such a mapping, `fallback` when it has none.
+std::string name_of(const std::map<int32_t, std::string>& names, int32_t id, std::string_view fallback = "");
+
 // The numbers of `names` in the header's mapping of `kind`. Throws std::invalid_argument naming `option` when the
 // header has no such mapping, or a name is not in it (the names it has are listed, up to 20).
 std::set<int32_t> ids_of_names(std::string_view option, const std::vector<std::string>& names,
