@@ -475,11 +475,12 @@ def _python_runs(scheduler_objects, predictor_object):
 
 def simulate(log, scheduler="easy", predictor="", procs=None, load=None, *, correction="", arrival_scale=1.0,
              kill_at_estimate=False, extend_estimates=False, warmup_fraction=0.0, bsld_tau=10, seed=0, check=False,
-             by_class=False):
+             by_class=False, feedback=False):
     """Simulate a scheduler on a log, as `schedlab simulate`: the options are named as its flags
-    (warmup_fraction=0.01, kill_at_estimate=True, ...). `scheduler`: a name, spec or preset of schedulers(), or
-    a schedlab.Scheduler instance; `predictor`: a predictor spec (default: the estimate) or a schedlab.Predictor
-    instance. `by_class`: True (or the limits, "RUNTIME,PROCS" as --class-limits: "30m,16") adds the metrics of
+    (warmup_fraction=0.01, kill_at_estimate=True, ...). `feedback=True`: a job that names a preceding job (SWF
+    fields 17-18) is submitted its think time after that job's simulated end. `scheduler`: a name, spec or preset of
+    schedulers(), or a schedlab.Scheduler instance; `predictor`: a predictor spec (default: the estimate) or a
+    schedlab.Predictor instance. `by_class`: True (or the limits, "RUNTIME,PROCS" as --class-limits: "30m,16") adds the metrics of
     short/long x narrow/wide jobs, metrics["by_class"]. Returns a Result."""
     predictor, predictor_object, correction = _predictor(predictor, correction)
     by_class = _by_class(by_class)
@@ -490,12 +491,12 @@ def simulate(log, scheduler="easy", predictor="", procs=None, load=None, *, corr
                                               predictor, predictor_object, correction, _whole_or_none(procs, "procs"),
                                               load, float(arrival_scale), bool(kill_at_estimate),
                                               bool(extend_estimates), float(warmup_fraction),
-                                              _whole(bsld_tau, "bsld_tau"), _seed(seed), by_class)
+                                              _whole(bsld_tau, "bsld_tau"), _seed(seed), by_class, bool(feedback))
         return _warned(Result(metrics, jobs))
     metrics, jobs = _core.simulate(_log(log), _text(scheduler, "scheduler"), predictor, predictor_object, correction,
                                    _whole_or_none(procs, "procs"), load, float(arrival_scale),
                                    bool(kill_at_estimate), bool(extend_estimates), float(warmup_fraction),
-                                   _whole(bsld_tau, "bsld_tau"), _seed(seed), bool(check), by_class)
+                                   _whole(bsld_tau, "bsld_tau"), _seed(seed), bool(check), by_class, bool(feedback))
     return _warned(Result(metrics, jobs))
 
 

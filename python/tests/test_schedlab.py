@@ -187,6 +187,36 @@ def test_simulate_equals_the_cli_json():
     assert r.jobs["wait"].mean() >= 0
 
 
+def test_feedback_submits_each_follower_its_think_time_after_its_preceding_job(tmp_path):
+    # Each KTH job follows its user's previous job when the log shows it submitted after that one ended, with a
+    # think time of 60 s: checked in pandas, job by job, and against the CLI on the same log written out.
+    df, header = schedlab.read_swf(KTH)
+    df = df.sort_values(["submit_time", "job_number"]).reset_index(drop=True)
+    prev = df.groupby("user_id").shift(1)
+    ended = prev["submit_time"] + prev["wait_time"].clip(lower=0) + prev["run_time"]
+    follows = prev["job_number"].notna() & (df["submit_time"] >= ended)
+    df.loc[follows, "preceding_job"] = prev.loc[follows, "job_number"].astype("int64")
+    df.loc[follows, "think_time"] = 60
+    r = schedlab.simulate(df, "easy", feedback=True)
+    assert r.metrics["feedback"] is True
+    assert r.metrics["jobs"]["following"] == int(follows.sum()) > 5000
+    jobs = r.jobs.set_index("job_id")
+    pre = df.loc[follows, ["job_number", "preceding_job"]]
+    expected = jobs.loc[pre["preceding_job"], "end"].to_numpy() + 60
+    assert (jobs.loc[pre["job_number"], "submit"].to_numpy() == expected).all()
+    lone = df.loc[~follows, "job_number"]
+    assert (jobs.loc[lone, "submit"].to_numpy() == df.loc[~follows, "submit_time"].to_numpy()).all()
+    assert (jobs["wait"] >= 0).all()
+    path = tmp_path / "chained.swf"
+    schedlab.write_swf(df, str(path), header)
+    c = cli_json("simulate", str(path), "-s", "easy", "--feedback")
+    assert r.metrics["metrics"] == c["metrics"]
+    assert r.metrics["jobs"] == c["jobs"]
+    plain = schedlab.simulate(df, "easy")
+    assert plain.metrics["jobs"]["following"] == 0
+    assert (plain.jobs["submit"].to_numpy() == df["submit_time"].to_numpy()).all()
+
+
 def test_stats_equals_the_cli_json():
     s = schedlab.stats(KTH)
     c = cli_json("stats", KTH)

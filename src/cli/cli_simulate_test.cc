@@ -68,6 +68,46 @@ TEST(SimCliTest, TextReport) {
   EXPECT_NE(r.out.find("1 job excluded: larger than the machine"), std::string::npos);
 }
 
+// --feedback: job 2 follows job 1 (think time 30), job 4 follows job 2 (think time from the logged gap, 440). The
+// text says so, the JSON counts it, and the schedule written as SWF has the simulated submit times in field 2.
+TEST(SimCliTest, FeedbackSubmitsFollowersAfterTheirPrecedingJob) {
+  schedlab::testing::TempDir dir;
+  const std::string log = dir.file("chain.swf");
+  schedlab::testing::write_file(log, "; MaxProcs: 4\n"
+                                     "1 0 -1 100 4 -1 -1 4 100 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+                                     "2 10 -1 50 2 -1 -1 2 50 -1 1 2 -1 -1 -1 -1 1 30\n"
+                                     "3 20 -1 50 2 -1 -1 2 50 -1 1 3 -1 -1 -1 -1 -1 -1\n"
+                                     "4 500 -1 10 1 -1 -1 1 10 -1 1 2 -1 -1 -1 -1 2 -1\n");
+  const auto plain = run_cli({"simulate", log, "-s", "fcfs"});
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  EXPECT_NE(plain.out.find("2 jobs name a preceding job (SWF fields 17-18): they arrive at their logged submit times "
+                           "(--feedback submits a job its think time after its preceding job ends)"),
+            std::string::npos)
+      << plain.out;
+  const auto text = run_cli({"simulate", log, "-s", "fcfs", "--feedback"});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("feedback: 2 jobs submitted their think time after their preceding job ends (1 think time "
+                          "taken from the logged gap)"),
+            std::string::npos)
+      << text.out;
+  const auto json = run_cli({"simulate", log, "-s", "fcfs", "--feedback", "--json"});
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  const auto doc = nlohmann::json::parse(json.out);
+  EXPECT_EQ(doc["feedback"], true);
+  EXPECT_EQ(doc["jobs"]["following"], 2);
+  EXPECT_EQ(doc["jobs"]["think_from_log"], 1);
+  EXPECT_EQ(doc["metrics"]["makespan"], 630);
+  EXPECT_DOUBLE_EQ(doc["metrics"]["wait"]["mean"].get<double>(), 20.0);
+  const std::string out = dir.file("schedule.swf");
+  ASSERT_EQ(run_cli({"simulate", log, "-s", "fcfs", "--feedback", "--jobs-out", out}).exit_code, 0);
+  const std::string swf = schedlab::testing::read_file(out);
+  EXPECT_NE(swf.find("field 2 of the 2 jobs that follow a preceding job (field 17) is the simulated submit"),
+            std::string::npos)
+      << swf;
+  EXPECT_NE(swf.find("\n2 130 0 50 2 "), std::string::npos) << swf;
+  EXPECT_NE(swf.find("\n4 620 0 10 1 "), std::string::npos) << swf;
+}
+
 // A history predictor without a correction is warned of on standard error (EASY with ruh on KTH: 13,513 jobs left
 // overdue, a mean wait of 54,008 s against 5,899 s with the correction); the report itself is unchanged.
 TEST(SimCliTest, AnUncorrectedPredictorIsWarnedOf) {
@@ -147,7 +187,7 @@ TEST(SimCliTest, TheJsonHasEveryPart) {
   const auto keys = schedlab::testing::json_keys;
   const std::set<std::string> always = {
       "accuracy",      "arrival_scale", "bsld_tau",  "checked",  "deadline_misses", "extend_estimates",
-      "jobs",          "kill_at_estimate", "metrics", "notes",   "offered_load",    "overdue_misses",
+      "feedback",      "jobs",          "kill_at_estimate", "metrics", "notes",   "offered_load",    "overdue_misses",
       "predictor",     "procs",         "procs_source", "scheduler", "second_by_second_jobs", "trace",
       "wall_time_s",   "warmup_fraction", "warnings"};
   const auto plain = run_cli({"simulate", kth, "-s", "easy", "--json"});
@@ -157,8 +197,9 @@ TEST(SimCliTest, TheJsonHasEveryPart) {
   EXPECT_EQ(keys(p["metrics"]), (std::set<std::string>{"backfilled", "backfilled_share", "bounded_slowdown", "kills",
                                                        "loss_of_capacity", "makespan", "response", "slowdown",
                                                        "suspensions", "utilization", "wait"}));
-  EXPECT_EQ(keys(p["jobs"]), (std::set<std::string>{"excluded", "excluded_total", "extended", "killed", "records",
-                                                    "simulated", "warmup_excluded", "without_estimate"}));
+  EXPECT_EQ(keys(p["jobs"]), (std::set<std::string>{"dependent", "excluded", "excluded_total", "extended",
+                                                    "feedback_dropped", "following", "killed", "records", "simulated",
+                                                    "think_from_log", "warmup_excluded", "without_estimate"}));
   const auto all = run_cli({"simulate", kth, "-s", "pbas:candidates=easy,conservative;interval=7d", "--by-class",
                             "--event-cost", "--json"});
   ASSERT_EQ(all.exit_code, 0) << all.err;

@@ -12,6 +12,9 @@ void add_sim_options(CLI::App* cmd, SimCliOptions& o, const std::string& warmup_
   auto* load = cmd->add_option("--load", o.load, "scale inter-arrival times to this offered load");
   auto* scale = cmd->add_option("--arrival-scale", o.arrival_scale, "multiply inter-arrival times by F");
   load->excludes(scale);
+  cmd->add_flag("--feedback", o.feedback,
+                "submit a job that names a preceding job (SWF fields 17-18) its think time after that job ends in the "
+                "simulation, not at its logged time");
   cmd->add_option("--bsld-tau", o.bsld_tau, "bounded-slowdown threshold in seconds (default 10)");
   cmd->add_option("--warmup-fraction", o.warmup_fraction, warmup_help);
   cmd->add_option("--seed", o.seed, "random seed (default 0)");
@@ -22,6 +25,7 @@ void apply_sim_options(const SimCliOptions& o, workload::WorkloadOptions& w, sim
   w.kill_at_estimate = o.kill_at_estimate;
   w.load = o.load;
   w.arrival_scale = o.arrival_scale;
+  w.feedback = o.feedback;
   s.bsld_tau = o.bsld_tau;
   s.warmup_fraction = o.warmup_fraction;
   s.seed = o.seed;

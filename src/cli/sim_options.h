@@ -21,9 +21,10 @@ struct SimCliOptions {
   int64_t bsld_tau = 10;
   double warmup_fraction = 0.0;
   uint64_t seed = 0;
+  bool feedback = false;
 };
 
-// --procs, --kill-at-estimate, --load | --arrival-scale, --bsld-tau, --warmup-fraction (`warmup_help`), --seed.
+// --procs, --kill-at-estimate, --load | --arrival-scale, --feedback, --bsld-tau, --warmup-fraction (`warmup_help`), --seed.
 void add_sim_options(CLI::App* cmd, SimCliOptions& o, const std::string& warmup_help);
 void apply_sim_options(const SimCliOptions& o, workload::WorkloadOptions& w, sim::SimOptions& s);
 

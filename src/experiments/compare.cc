@@ -287,8 +287,11 @@ CompareResult run_compare(const CompareSpec& spec, const swf::Log& log) {
       double wait = 0, bsld = 0;
       for (size_t i : jobs) {
         const sim::JobOutcome& o = r.results[s].jobs[i];
-        const double response = static_cast<double>(o.end - w.jobs[i].submit);
-        wait += static_cast<double>(o.start - w.jobs[i].submit);
+        // (With feedback a job's period is still its logged submit's, the same jobs under every scheduler; its
+        // wait counts from its simulated submit.)
+        const int64_t submit = r.results[s].submitted(w, i);
+        const double response = static_cast<double>(o.end - submit);
+        wait += static_cast<double>(o.start - submit);
         bsld += std::max(1.0, response / static_cast<double>(std::max<int64_t>(o.ran, spec.sim.bsld_tau)));
       }
       r.period_means[0][s].push_back(wait / static_cast<double>(jobs.size()));

@@ -313,8 +313,9 @@ json scheduling_section(const swf::Log& log, const ReportOptions& o) {
     for (size_t i = 0; i < wl.jobs.size(); ++i) {
       const auto& out = res.jobs[i];
       if (out.start < 0) continue;
-      waits.push_back(static_cast<double>(out.start - wl.jobs[i].submit));
-      queue_steps.emplace_back(wl.jobs[i].submit, 1.0);
+      const int64_t submit = res.submitted(wl, i);
+      waits.push_back(static_cast<double>(out.start - submit));
+      queue_steps.emplace_back(submit, 1.0);
       queue_steps.emplace_back(out.start, -1.0);
       busy_steps.emplace_back(out.start, wl.jobs[i].procs);
       busy_steps.emplace_back(out.end, -static_cast<double>(wl.jobs[i].procs));

@@ -394,8 +394,10 @@ using PyPredictorPtr = std::shared_ptr<python::PyPredictor>;
 py::tuple simulate(const LogPtr& log, const std::string& scheduler, const std::string& predictor,
                    const PyPredictorPtr& predictor_object, const std::string& correction, std::optional<int64_t> procs,
                    std::optional<double> load, double arrival_scale, bool kill_at_estimate, bool extend_estimates,
-                   double warmup_fraction, int64_t bsld_tau, uint64_t seed, bool check, const std::string& by_class) {
+                   double warmup_fraction, int64_t bsld_tau, uint64_t seed, bool check, const std::string& by_class,
+                   bool feedback) {
   experiments::SimulationSpec spec;
+  spec.workload.feedback = feedback;
   spec.by_class = job_class_limits(by_class);
   spec.scheduler = scheduler;
   spec.predictor = predictor;
@@ -611,8 +613,9 @@ py::tuple simulate_python(const LogPtr& log, const py::object& scheduler, const 
                           const std::string& correction, std::optional<int64_t> procs,
                           std::optional<double> load, double arrival_scale, bool kill_at_estimate,
                           bool extend_estimates, double warmup_fraction, int64_t bsld_tau, uint64_t seed,
-                          const std::string& by_class) {
+                          const std::string& by_class, bool feedback) {
   experiments::SimulationSpec spec;
+  spec.workload.feedback = feedback;
   spec.by_class = job_class_limits(by_class);
   const auto py_scheduler = std::make_shared<PyScheduler>(scheduler, name);  // its clones share its return counts
   spec.scheduler = name;
@@ -880,7 +883,7 @@ PYBIND11_MODULE(_core, m) {
         py::arg("predictor_object").none(true), py::arg("correction"),
         py::arg("procs"), py::arg("load"), py::arg("arrival_scale"), py::arg("kill_at_estimate"),
         py::arg("extend_estimates"), py::arg("warmup_fraction"), py::arg("bsld_tau"), py::arg("seed"),
-        py::arg("check"), py::arg("by_class"));
+        py::arg("check"), py::arg("by_class"), py::arg("feedback"));
   m.def(
       "set_progress",
       [](bool on, double after) {
@@ -892,7 +895,7 @@ PYBIND11_MODULE(_core, m) {
   m.def("simulate_python", &simulate_python, py::arg("log"), py::arg("scheduler"), py::arg("name"),
         py::arg("predictor"), py::arg("predictor_object").none(true), py::arg("correction"), py::arg("procs"),
         py::arg("load"), py::arg("arrival_scale"), py::arg("kill_at_estimate"), py::arg("extend_estimates"),
-        py::arg("warmup_fraction"), py::arg("bsld_tau"), py::arg("seed"), py::arg("by_class"));
+        py::arg("warmup_fraction"), py::arg("bsld_tau"), py::arg("seed"), py::arg("by_class"), py::arg("feedback"));
   m.def("sweep_columns", &experiments::sweep_columns);
   m.def("sweep_to_file", &sweep_to_file, py::arg("text"), py::arg("path"), py::arg("threads"), py::arg("output"),
         py::arg("jsonl"), py::arg("schedulers"), py::arg("predictors"));

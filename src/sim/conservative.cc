@@ -29,6 +29,8 @@ ConservativeScheduler::Slot& ConservativeScheduler::slot(JobId id) {
   const auto i = static_cast<size_t>(id - slot_base_);
   if (i >= slots_.size()) slots_.resize(std::max(i + 1, slots_.size() * 2));
   used_ = std::max(used_, i + 1);
+  // A job arriving after later jobs are done (feedback: it follows one that just ended) ends the dead prefix.
+  dead_front_ = std::min(dead_front_, i);
   return slots_[i];
 }
 

@@ -35,7 +35,7 @@ Engine::Engine(const Workload& workload, std::unique_ptr<Scheduler> scheduler,
   base::reserve_huge(result_.termination_order, n);
   base::reserve_huge(slot_, n);
   slot_.assign(n, kPendingSlot);
-  arrival_end_ = n;
+  arrival_end_ = total_ = n;
   accuracy_.resize(workload.jobs.size());
   base::reserve_huge(result_.job_accuracy, n);
   result_.job_accuracy.resize(n);
@@ -47,11 +47,33 @@ Engine::Engine(const Workload& workload, std::unique_ptr<Scheduler> scheduler,
       throw std::invalid_argument(fmt::format("workload job {} is invalid or out of order", i));
     }
   }
+  if (workload.has_feedback()) {
+    if (workload.after.size() != n || workload.think.size() != n)
+      throw std::invalid_argument("workload: the feedback links do not cover every job");
+    first_follower_.assign(n, -1);
+    next_follower_.assign(n, -1);
+    // Built backwards so that each list holds its followers in job order (they arrive in that order when their
+    // think times are equal).
+    for (size_t i = n; i-- > 0;) {
+      const JobId a = workload.after[i];
+      if (a < 0) continue;
+      if (static_cast<size_t>(a) >= i || workload.think[i] < 0)
+        throw std::invalid_argument(fmt::format("workload job {} follows job {}, not an earlier one, or has a negative "
+                                                "think time", i, a));
+      next_follower_[i] = first_follower_[static_cast<size_t>(a)];
+      first_follower_[static_cast<size_t>(a)] = static_cast<JobId>(i);
+    }
+    base::reserve_huge(result_.submit, n);
+    result_.submit.assign(n, -1);
+    state_.submits = result_.submit.data();
+    skip_followers();
+  }
 }
 
 Engine::Engine(const Engine& other)
     : workload_(other.workload_),
       arrival_end_(other.arrival_end_),
+      total_(other.total_),
       predicted_runtimes_(other.predicted_runtimes_),
       runtime_(other.runtime_),
       done_before_(other.done_before_),
@@ -63,6 +85,10 @@ Engine::Engine(const Engine& other)
       next_arrival_(other.next_arrival_),
       terminations_(other.terminations_),
       deadlines_(other.deadlines_),
+      first_follower_(other.first_follower_),
+      next_follower_(other.next_follower_),
+      follower_arrivals_(other.follower_arrivals_),
+      followers_arrive_(other.followers_arrive_),
       slot_(other.slot_),
       live_(other.live_),
       free_live_(other.free_live_),
@@ -75,7 +101,10 @@ Engine::Engine(const Engine& other)
       epoch_(other.epoch_),
       promise_(other.promise_),
       wake_at_(other.wake_at_),
-      idle_wakeups_(other.idle_wakeups_) {}
+      idle_wakeups_(other.idle_wakeups_) {
+  // (The state points at this engine's own submit times.)
+  state_.submits = result_.submit.empty() ? nullptr : result_.submit.data();
+}
 
 Engine& Engine::operator=(const Engine& other) {
   if (this != &other) *this = Engine(other);
@@ -98,7 +127,16 @@ Engine Engine::fork(std::unique_ptr<Scheduler> scheduler, const ForkOptions& opt
   // --check holds a scheduler to its own reservations, not to those of the one it replaces.
   std::fill(f.promise_.begin(), f.promise_.end(), std::pair<int64_t, int64_t>{kNever, -1});
   ++f.epoch_;
-  if (!options.future_arrivals) f.arrival_end_ = f.next_arrival_;
+  if (!options.future_arrivals) {
+    f.arrival_end_ = f.total_ = f.next_arrival_;
+    if (workload_->has_feedback()) {
+      // The jobs here by now, wherever they are in the workload's order: no follower arrives any more.
+      f.follower_arrivals_ = MinHeap();
+      f.followers_arrive_ = false;
+      f.total_ = 0;
+      for (const int32_t s : f.slot_) f.total_ += s == kPendingSlot ? 0 : 1;
+    }
+  }
   if (options.runtimes == ForkOptions::Runtimes::kPredicted) {
     f.predicted_runtimes_ = true;
     // Running jobs end at their predicted end (an overdue one now); the heaps are rebuilt for that.
@@ -120,6 +158,9 @@ Engine Engine::fork(std::unique_ptr<Scheduler> scheduler, const ForkOptions& opt
 Engine Engine::from_state(const Workload& workload, const SimState& snapshot, std::unique_ptr<Scheduler> scheduler,
                           std::unique_ptr<predict::Predictor> predictor, const SimOptions& options,
                           const ForkOptions& fork_options) {
+  if (workload.has_feedback())
+    throw std::invalid_argument("a state snapshot does not say when the jobs that follow others arrive: start an engine "
+                                "with feedback from its beginning (or fork it)");
   Engine e(workload, std::move(scheduler), std::move(predictor), options);
   const int64_t now = snapshot.now;
   const auto& jobs = workload.jobs;
@@ -143,7 +184,7 @@ Engine Engine::from_state(const Workload& workload, const SimState& snapshot, st
   e.next_arrival_ = static_cast<size_t>(
       std::upper_bound(jobs.begin(), jobs.end(), now, [](int64_t t, const Job& j) { return t < j.submit; }) -
       jobs.begin());
-  e.arrival_end_ = fork_options.future_arrivals ? jobs.size() : e.next_arrival_;
+  e.arrival_end_ = e.total_ = fork_options.future_arrivals ? jobs.size() : e.next_arrival_;
   for (const WaitingJob& wj : snapshot.queue) {
     const Job& job = job_of(wj.id);
     const auto idx = static_cast<size_t>(wj.id);
@@ -211,6 +252,7 @@ void Engine::own_runtimes() {
 int64_t Engine::next_time() const {
   int64_t t = kNever;
   if (next_arrival_ < arrival_end_) t = workload_->jobs[next_arrival_].submit;
+  if (!follower_arrivals_.empty()) t = std::min(t, follower_arrivals_.top().first);
   if (!terminations_.empty()) t = std::min(t, terminations_.top().first);
   if (!deadlines_.empty()) t = std::min(t, deadlines_.top().first);
   return std::min(t, wake_at_);
@@ -236,19 +278,31 @@ bool Engine::step() {
     terminate(id, false);
     happened = true;
   }
-  // 2. Arrivals, in queue order (ids follow (submit, job number)).
+  // 2. Arrivals, in queue order: by job id (ids follow (submit, job number)), the followers of ended jobs among
+  //    the others.
   const auto& jobs = workload_->jobs;
-  while (next_arrival_ < arrival_end_ && jobs[next_arrival_].submit == t) {
-    const Job& job = jobs[next_arrival_++];
-    const auto idx = static_cast<size_t>(job.id);
-    const int64_t p = std::max<int64_t>(0, predictor_->on_arrival(t, job, updates_));
-    Live& l = admit(idx);
-    l.prediction = p;
-    l.arrival_prediction = p;
-    accuracy_.set(job.id, t, p, job.runtime);
-    state_.queue.push_back(WaitingJob{job.id, job.procs, job.submit, p, 0});
-    scheduler_->on_arrival(state_, state_.queue.back());
-    happened = true;
+  if (follower_arrivals_.empty()) {
+    while (next_arrival_ < arrival_end_ && jobs[next_arrival_].submit == t) {
+      arrive(jobs[next_arrival_++], t);
+      skip_followers();
+      happened = true;
+    }
+  } else {
+    for (;;) {
+      const bool walk = next_arrival_ < arrival_end_ && jobs[next_arrival_].submit == t;
+      const bool follower = !follower_arrivals_.empty() && follower_arrivals_.top().first == t;
+      if (follower && (!walk || follower_arrivals_.top().second < static_cast<JobId>(next_arrival_))) {
+        const auto idx = static_cast<size_t>(follower_arrivals_.top().second);
+        follower_arrivals_.pop();
+        arrive(jobs[idx], t);
+      } else if (walk) {
+        arrive(jobs[next_arrival_++], t);
+        skip_followers();
+      } else {
+        break;
+      }
+      happened = true;
+    }
   }
   // 3. Deadline misses (stale entries — job ended, suspended or prediction changed — are skipped), then the
   //    scheduler's overrun policy.
@@ -298,6 +352,18 @@ bool Engine::step() {
   // 5. The scheduler.
   if (happened || predictions_changed_) start_jobs();
   return true;
+}
+
+void Engine::arrive(const Job& job, int64_t t) {
+  const auto idx = static_cast<size_t>(job.id);
+  const int64_t p = std::max<int64_t>(0, predictor_->on_arrival(t, job, updates_));
+  Live& l = admit(idx);
+  l.prediction = p;
+  l.arrival_prediction = p;
+  accuracy_.set(job.id, t, p, job.runtime);
+  if (!result_.submit.empty()) result_.submit[idx] = t;
+  state_.queue.push_back(WaitingJob{job.id, job.procs, t, p, 0});
+  scheduler_->on_arrival(state_, state_.queue.back());
 }
 
 const RunningJob& Engine::find_running(JobId id) const {
@@ -356,7 +422,7 @@ void Engine::start_jobs() {
     // A scheduler that only ever asks to be woken again, with nothing running and no job left to arrive,
     // would never let the run end (time only moves on): an error after a bounded number of such calls.
     if (wake_at_ != kNever && decision_.start.empty() && state_.running.empty() &&
-        next_arrival_ == arrival_end_) {
+        next_arrival_ == arrival_end_ && follower_arrivals_.empty()) {
       if (++idle_wakeups_ > kMaxIdleWakeups) {
         throw std::logic_error(fmt::format("scheduler {} asked to be woken {} times on an idle machine with no "
                                            "job left to arrive, starting none of the {} waiting jobs",
@@ -442,9 +508,9 @@ void Engine::start_job(JobId id) {
                                        scheduler_->name(), now, id, job.job_number, job.procs, state_.machine.free()));
   }
   if (options_.check && o.start < 0) {
-    if (now < job.submit) {
+    if (now < state_.submitted(id)) {
       throw std::logic_error(fmt::format("check failed: job {} (SWF job {}) starts at {} before its submission at {}",
-                                         id, job.job_number, now, job.submit));
+                                         id, job.job_number, now, state_.submitted(id)));
     }
     const auto& p = promise_[idx];
     if (p.second >= 0) {
@@ -518,7 +584,7 @@ void Engine::suspend(JobId id) {
   l.status = Status::kWaiting;
   l.end_at = -1;
   const Job& job = workload_->jobs[idx];
-  state_.queue.push_back(WaitingJob{id, job.procs, job.submit, l.prediction, ran});
+  state_.queue.push_back(WaitingJob{id, job.procs, state_.submitted(id), l.prediction, ran});
   ++result_.jobs[idx].suspensions;
   ++result_.suspensions;
   ++epoch_;  // promises made before rest on the suspended job's processors
@@ -547,6 +613,10 @@ void Engine::terminate(JobId id, bool killed) {
   if (killed) ++result_.kills;
   result_.job_accuracy[idx] = accuracy_.finish(id, now, ran);
   result_.termination_order.push_back(id);
+  if (followers_arrive_ && !first_follower_.empty()) {
+    for (JobId f = first_follower_[idx]; f >= 0; f = next_follower_[static_cast<size_t>(f)])
+      follower_arrivals_.push({now + workload_->think[static_cast<size_t>(f)], f});
+  }
   predictor_->on_termination(now, job, now - ran, updates_);
   scheduler_->on_termination(state_, finished);
 }
@@ -563,9 +633,9 @@ void Engine::run() {
       const auto now = std::chrono::steady_clock::now();
       if (now - last < std::chrono::milliseconds(200)) continue;
       last = now;
-      options_.progress(result_.termination_order.size() + done_before_, arrival_end_);
+      options_.progress(result_.termination_order.size() + done_before_, total_);
     }
-    options_.progress(result_.termination_order.size() + done_before_, arrival_end_);
+    options_.progress(result_.termination_order.size() + done_before_, total_);
   }
   finish();
 }
@@ -578,9 +648,9 @@ void Engine::finish() {
         scheduler_->name(), state_.queue.size(), j.job_number, j.procs));
   }
   const auto& jobs = workload_->jobs;
-  if (result_.termination_order.size() + done_before_ != arrival_end_) {
+  if (result_.termination_order.size() + done_before_ != total_) {
     throw std::logic_error(fmt::format("check failed: {} of {} jobs terminated",
-                                       result_.termination_order.size() + done_before_, arrival_end_));
+                                       result_.termination_order.size() + done_before_, total_));
   }
   // Every job has ended: the per-job tracking state is freed before the metrics are computed (the peak of a
   // run would be here otherwise).
@@ -604,7 +674,7 @@ void Engine::finish() {
   const auto& order = result_.termination_order;
   const auto time_of = [&](size_t idx) {
     const JobOutcome& o = result_.jobs[idx];
-    return JobTimes{jobs[idx].submit, o.start, o.end, jobs[idx].procs, o.ran};
+    return JobTimes{result_.submitted(*workload_, idx), o.start, o.end, jobs[idx].procs, o.ran};
   };
   const auto skip = std::min(order.size(), static_cast<size_t>(std::floor(options_.warmup_fraction *
                                                                           static_cast<double>(order.size()))));
@@ -619,7 +689,7 @@ void Engine::finish() {
       },
       workload_->procs, options_.bsld_tau, options_.warmup_fraction);
   result_.backfilled = 0;
-  each_passing_job(result_.jobs, [&](size_t idx) { result_.backfilled += kept[idx] ? 1 : 0; });
+  each_passing_job(result_, [&](size_t idx) { result_.backfilled += kept[idx] ? 1 : 0; });
   // Accuracy over the same jobs as the averages (termination order minus the warm-up).
   result_.accuracy = predict::summarize_accuracy(result_.job_accuracy, result_.termination_order,
                                                  static_cast<size_t>(result_.metrics.warmup_excluded));

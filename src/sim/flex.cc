@@ -22,7 +22,7 @@ void FlexScheduler::on_start(const SimState& state, const RunningJob& job) {
   } else {
     std::erase(arrived_, job.id);
   }
-  wait_sum_ += static_cast<double>(state.now - state.job(job.id).submit);
+  wait_sum_ += static_cast<double>(state.now - state.submitted(job.id));
   ++started_;
   if (!dirty_) {  // the running-jobs profile follows; the full one already holds the job from its reservation
     base_.advance(state.now);

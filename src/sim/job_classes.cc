@@ -52,7 +52,7 @@ std::vector<JobClassMetrics> metrics_by_class(const workload::Workload& workload
   };
   const auto times_of = [&](size_t idx) {
     const JobOutcome& o = result.jobs[idx];
-    return JobTimes{jobs[idx].submit, o.start, o.end, jobs[idx].procs, o.ran};
+    return JobTimes{result.submitted(workload, idx), o.start, o.end, jobs[idx].procs, o.ran};
   };
   std::array<JobClassMetrics, 4> c;
   for (size_t i = 0; i < c.size(); ++i) c[i].name = kJobClassNames[i];
@@ -75,7 +75,7 @@ std::vector<JobClassMetrics> metrics_by_class(const workload::Workload& workload
     work[static_cast<size_t>(class_of(idx))] += w;
     all_work += w;
   }
-  each_passing_job(result.jobs, [&](size_t idx) {
+  each_passing_job(result, [&](size_t idx) {
     if (kept[idx]) ++c[static_cast<size_t>(class_of(idx))].backfilled;
   });
   const int64_t all = result.metrics.jobs;

@@ -22,8 +22,9 @@ constexpr std::string_view kCsvHead = "job_id,submit,start,end,procs,runtime,est
 void append_csv_row(std::string& out, const Workload& workload, const SimResult& result, size_t i) {
   const Job& j = workload.jobs[i];
   const JobOutcome& o = result.jobs[i];
-  fmt::format_to(std::back_inserter(out), "{},{},{},{},{},{},{},{},{},{}\n", j.job_number, j.submit, o.start, o.end,
-                 j.procs, o.ran, j.estimate, j.killed || o.killed ? 1 : 0, o.start - j.submit, o.prediction_at_start);
+  const int64_t submit = result.submitted(workload, i);
+  fmt::format_to(std::back_inserter(out), "{},{},{},{},{},{},{},{},{},{}\n", j.job_number, submit, o.start, o.end,
+                 j.procs, o.ran, j.estimate, j.killed || o.killed ? 1 : 0, o.start - submit, o.prediction_at_start);
 }
 
 // The input record of simulated job i with the simulated submit, wait and runtime.
@@ -42,8 +43,8 @@ swf::Record simulated_record(const std::vector<swf::Record>& records, const Work
     // set_value drops a fraction the log gave these fields: they now hold the simulated integer seconds.
     r.set_value(field, static_cast<double>(v));
   };
-  put(2, workload.jobs[i].submit, "submit time");
-  put(3, o.start - workload.jobs[i].submit, "wait");
+  put(2, result.submitted(workload, i), "submit time");
+  put(3, o.start - result.submitted(workload, i), "wait");
   put(4, o.ran, "runtime");
   return r;
 }
@@ -90,11 +91,18 @@ void write_jobs(const std::string& path, const swf::Header& header, const std::v
                           "in the log)",
                           workload.arrival_scale, workload.offered_load, workload.offered_load_before)
             : "";
+    // With feedback field 2 is the simulation's too, for the jobs that followed another.
+    const std::string feedback =
+        workload.has_feedback()
+            ? fmt::format("; field 2 of the {} job{} that follow{} a preceding job (field 17) is the simulated submit, "
+                          "its think time (field 18) after that job's simulated end",
+                          workload.following, workload.following == 1 ? "" : "s", workload.following == 1 ? "s" : "")
+            : "";
     h.add_note(fmt::format("simulated by schedlab: scheduler {}, predictor {}, {} processors{}{}; fields 3 and 4 are "
-                           "the simulated wait and runtime{}",
+                           "the simulated wait and runtime{}{}",
                            result.scheduler, result.predictor, result.procs,
                            other_machine ? fmt::format(" (not MaxProcs' {})", *header.max_procs) : "",
-                           workload.kill_at_estimate ? ", jobs killed at their estimate" : "", scaled));
+                           workload.kill_at_estimate ? ", jobs killed at their estimate" : "", scaled, feedback));
     if (workload.excluded_total > 0) {
       std::string reasons;
       for (const auto& [reason, n] : workload.excluded) reasons += fmt::format("{}{} {}", reasons.empty() ? "" : ", ", reason, n);

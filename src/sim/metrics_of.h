@@ -13,16 +13,28 @@
 
 namespace schedlab::sim {
 
-// Calls passed(idx) for every job that passed another (SimResult::backfilled): in arrival order (JobId), a job that
-// started before the latest start among the jobs ahead of it started while that one still waited (it had arrived:
-// its submit is not later). `outcomes` by JobId, every job started.
+// Calls passed(idx) for every job that passed another (SimResult::backfilled): in arrival order — by JobId, or with
+// feedback by (simulated submit, JobId) —, a job that started before the latest start among the jobs ahead of it
+// started while that one still waited (it had arrived: its submit is not later). Every job started.
 template <class Passed>
-void each_passing_job(const std::vector<JobOutcome>& outcomes, Passed&& passed) {
+void each_passing_job(const SimResult& result, Passed&& passed) {
+  const auto& outcomes = result.jobs;
   int64_t latest_start_ahead = std::numeric_limits<int64_t>::min();
-  for (size_t idx = 0; idx < outcomes.size(); ++idx) {
+  const auto visit = [&](size_t idx) {
     if (outcomes[idx].start < latest_start_ahead) passed(idx);
     latest_start_ahead = std::max(latest_start_ahead, outcomes[idx].start);
+  };
+  if (result.submit.empty()) {
+    for (size_t idx = 0; idx < outcomes.size(); ++idx) visit(idx);
+    return;
   }
+  std::vector<JobId> order(outcomes.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<JobId>(i);
+  std::sort(order.begin(), order.end(), [&](JobId a, JobId b) {
+    const int64_t sa = result.submit[static_cast<size_t>(a)], sb = result.submit[static_cast<size_t>(b)];
+    return sa != sb ? sa < sb : a < b;
+  });
+  for (const JobId id : order) visit(static_cast<size_t>(id));
 }
 
 // summarize() without the mean: the median, 90th percentile and maximum of `values` (reordered in place).

@@ -57,7 +57,7 @@ void PbasScheduler::on_arrival(const SimState& state, const WaitingJob& job) {
 
 void PbasScheduler::on_start(const SimState& state, const RunningJob& job) {
   real_.advance(state.now);
-  real_.started(state.job(job.id).submit, state.now, length(state, job.id, job.prediction), job.procs);
+  real_.started(state.submitted(job.id), state.now, length(state, job.id, job.prediction), job.procs);
   active().on_start(state, job);
 }
 

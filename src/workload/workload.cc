@@ -5,6 +5,8 @@
 #include <limits>
 #include <numeric>
 #include <stdexcept>
+#include <unordered_map>
+#include <unordered_set>
 #include <utility>
 
 #include <fmt/core.h>
@@ -45,6 +47,68 @@ static std::string exclusion_note(trace::Exclusion e, int64_t count, int64_t pro
     case trace::Exclusion::kNone: break;
   }
   return {};
+}
+
+// Resolves SWF fields 17-18 of the kept jobs (w.jobs, w.record_index) into w.after and w.think (workload.h).
+static void link_feedback(const std::vector<swf::Record>& records, Workload& w) {
+  const size_t n = w.jobs.size();
+  std::unordered_set<int32_t> excluded_numbers;  // job numbers of the records left out of the simulation
+  {
+    std::vector<char> kept(records.size(), 0);
+    for (size_t idx : w.record_index) kept[idx] = 1;
+    for (size_t i = 0; i < records.size(); ++i)
+      if (!kept[i]) excluded_numbers.insert(records[i].job_number);
+  }
+  std::unordered_map<int32_t, JobId> latest;  // job number -> the latest job of that number so far
+  latest.reserve(n);
+  std::vector<JobId> after(n, -1);
+  std::vector<int64_t> think(n, 0);
+  int64_t not_simulated = 0, not_earlier = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const swf::Record& r = records[w.record_index[i]];
+    if (r.preceding_job >= 0) {
+      const auto it = latest.find(r.preceding_job);
+      if (it == latest.end()) {
+        ++(excluded_numbers.contains(r.preceding_job) ? not_simulated : not_earlier);
+      } else {
+        const JobId a = it->second;
+        after[i] = a;
+        ++w.following;
+        if (r.think_time >= 0) {
+          think[i] = r.think_time;
+        } else {
+          const swf::Record& p = records[w.record_index[static_cast<size_t>(a)]];
+          const int64_t logged_end = int64_t{p.submit_time} + std::max<int64_t>(p.wait_time, 0) + p.run_time;
+          think[i] = std::max<int64_t>(0, int64_t{r.submit_time} - logged_end);
+          ++w.think_from_log;
+        }
+      }
+    }
+    latest[w.jobs[i].job_number] = static_cast<JobId>(i);
+  }
+  const auto jobs = [](int64_t k) { return k == 1 ? std::string("1 job") : fmt::format("{} jobs", k); };
+  if (not_simulated > 0) {
+    w.feedback_dropped["preceding job not simulated"] = not_simulated;
+    w.notes.push_back(fmt::format("feedback: {} whose preceding job is excluded from the simulation arrive{} at {} "
+                                  "logged submit time",
+                                  jobs(not_simulated), not_simulated == 1 ? "s" : "",
+                                  not_simulated == 1 ? "its" : "their"));
+  }
+  if (not_earlier > 0) {
+    w.feedback_dropped["preceding job not earlier in the log"] = not_earlier;
+    w.notes.push_back(fmt::format("feedback: {} whose preceding job is not earlier in the log arrive{} at {} logged "
+                                  "submit time",
+                                  jobs(not_earlier), not_earlier == 1 ? "s" : "", not_earlier == 1 ? "its" : "their"));
+  }
+  if (w.following > 0) {
+    w.after = std::move(after);
+    w.think = std::move(think);
+    w.notes.push_back(fmt::format("feedback: {} submitted {} think time after {} preceding job ends{}", jobs(w.following),
+                                  w.following == 1 ? "its" : "their", w.following == 1 ? "its" : "their",
+                                  w.think_from_log == 0 ? std::string()
+                                                        : fmt::format(" ({} think time{} taken from the logged gap)",
+                                                                      w.think_from_log, w.think_from_log == 1 ? "" : "s")));
+  }
 }
 
 void check_options(const WorkloadOptions& options) {
@@ -153,14 +217,18 @@ Workload build_workload(const swf::Header& header, const std::vector<swf::Record
   if (w.killed > 0)
     w.notes.push_back(w.killed == 1 ? std::string("1 job cut at its estimate (--kill-at-estimate)")
                                     : fmt::format("{} jobs cut at their estimate (--kill-at-estimate)", w.killed));
-  // A model with feedback submits a job its think time after its preceding job ends (SWF fields 17-18); the jobs here
-  // arrive at their logged submit times, whatever the schedule: said, not silently dropped.
-  if (dependent > 0)
-    w.notes.push_back(fmt::format("{} name{} a preceding job (SWF fields 17-18, feedback): {} at {} logged submit "
-                                  "time{}; dependencies are not simulated",
+  w.dependent = dependent;
+  if (options.feedback && dependent > 0) {
+    link_feedback(records, w);
+  } else if (dependent > 0) {
+    // Without --feedback the jobs arrive at their logged submit times, whatever the schedule: said, not silently
+    // dropped.
+    w.notes.push_back(fmt::format("{} name{} a preceding job (SWF fields 17-18): {} at {} logged submit time{} "
+                                  "(--feedback submits a job its think time after its preceding job ends)",
                                   dependent == 1 ? "1 job" : fmt::format("{} jobs", dependent), dependent == 1 ? "s" : "",
                                   dependent == 1 ? "it arrives" : "they arrive", dependent == 1 ? "its" : "their",
                                   dependent == 1 ? "" : "s"));
+  }
 
   w.offered_load_before = offered_load(w.jobs, w.procs);
   double factor = options.arrival_scale;

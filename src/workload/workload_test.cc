@@ -33,8 +33,9 @@ TEST(WorkloadTest, ExclusionsAreCountedByReason) {
   EXPECT_TRUE(noted);
 }
 
-// SWF fields 17-18 (a preceding job and a think time: a model with feedback) are not simulated: the jobs arrive at
-// their logged times, and a note says how many named a preceding job. An excluded job does not count.
+// Without feedback, SWF fields 17-18 (a preceding job and a think time) are not simulated: the jobs arrive at their
+// logged times, and a note says how many named a preceding job and how to simulate them. An excluded job does not
+// count.
 TEST(WorkloadTest, JobsNamingAPrecedingJobAreNoted) {
   auto recs = testing::records({J{1, 0, 10, 4, 10}, J{2, 1, 10, 4, 10}, J{3, 2, 10, 4, 10}, J{4, 3, -1, 4, 10}});
   WorkloadOptions o;
@@ -50,12 +51,54 @@ TEST(WorkloadTest, JobsNamingAPrecedingJobAreNoted) {
   recs[1].think_time = 30;
   recs[2].preceding_job = 2;
   recs[3].preceding_job = 3;  // excluded (negative runtime)
-  EXPECT_EQ(note_of(), "2 jobs name a preceding job (SWF fields 17-18, feedback): they arrive at their logged submit "
-                       "times; dependencies are not simulated");
+  EXPECT_EQ(note_of(), "2 jobs name a preceding job (SWF fields 17-18): they arrive at their logged submit times "
+                       "(--feedback submits a job its think time after its preceding job ends)");
+  EXPECT_FALSE(build_workload(swf::Header{}, recs, o).has_feedback());
   EXPECT_EQ(build_workload(swf::Header{}, recs, o).jobs[1].submit, 1);
   recs[2].preceding_job = -1;
-  EXPECT_EQ(note_of(), "1 job names a preceding job (SWF fields 17-18, feedback): it arrives at its logged submit "
-                       "time; dependencies are not simulated");
+  EXPECT_EQ(note_of(), "1 job names a preceding job (SWF fields 17-18): it arrives at its logged submit time "
+                       "(--feedback submits a job its think time after its preceding job ends)");
+}
+
+// With feedback, field 17 becomes a link to the latest earlier job of that number, field 18 the think time (the
+// logged gap when it is -1); a link that would point at an excluded job or forwards is dropped, by reason.
+TEST(WorkloadTest, FeedbackLinksEachJobToTheJobItFollows) {
+  auto recs = testing::records({J{1, 0, 100, 4, 100}, J{2, 10, 50, 2, 50}, J{3, 20, 50, 2, 50}, J{4, 500, 10, 1, 10},
+                                J{5, 600, -1, 1, 10}, J{6, 700, 5, 1, 10}, J{7, 800, 5, 1, 10}});
+  recs[1].preceding_job = 1;
+  recs[1].think_time = 30;
+  recs[3].preceding_job = 2;  // think time from the log: 500 - (10 + 7 + 50) = 433
+  recs[1].wait_time = 7;
+  recs[5].preceding_job = 5;  // excluded (negative runtime)
+  recs[6].preceding_job = 8;  // no such job earlier
+  recs[2].preceding_job = 3;  // itself: not earlier
+  WorkloadOptions o;
+  o.procs = 16;
+  o.feedback = true;
+  const Workload w = build_workload(swf::Header{}, recs, o);
+  ASSERT_TRUE(w.has_feedback());
+  EXPECT_EQ(w.dependent, 5);
+  EXPECT_EQ(w.following, 2);
+  EXPECT_EQ(w.think_from_log, 1);
+  EXPECT_EQ(w.after, (std::vector<JobId>{-1, 0, -1, 1, -1, -1}));
+  EXPECT_EQ(w.think, (std::vector<int64_t>{0, 30, 0, 433, 0, 0}));
+  EXPECT_EQ(w.feedback_dropped.at("preceding job not simulated"), 1);
+  EXPECT_EQ(w.feedback_dropped.at("preceding job not earlier in the log"), 2);
+  // A repeated job number: the latest one before the follower.
+  recs[2].job_number = 1;
+  recs[2].preceding_job = -1;
+  recs[3].preceding_job = 1;
+  const Workload again = build_workload(swf::Header{}, recs, o);
+  EXPECT_EQ(again.after[3], 2);
+  // A logged gap below zero (submitted while the preceding job ran) is a think time of 0.
+  recs[3].submit_time = 30;
+  EXPECT_EQ(build_workload(swf::Header{}, recs, o).think[3], 0);
+  // Without a link that holds, no feedback at all.
+  auto lone = testing::records({J{1, 0, 10, 1, 10}, J{2, 5, 10, 1, 10}});
+  lone[0].preceding_job = 2;
+  const Workload none = build_workload(swf::Header{}, lone, o);
+  EXPECT_FALSE(none.has_feedback());
+  EXPECT_EQ(none.feedback_dropped.at("preceding job not earlier in the log"), 1);
 }
 
 TEST(WorkloadTest, MachineSizeRules) {

@@ -93,6 +93,7 @@ class Engine {
 
   const Workload* workload_ = nullptr;
   size_t arrival_end_ = 0;             // jobs [0, arrival_end_) arrive (all, except in a fork without arrivals)
+  size_t total_ = 0;                   // the jobs this engine sees end (the finish check, the progress total)
   bool predicted_runtimes_ = false;    // a fork with ForkOptions::Runtimes::kPredicted
   // Per job, the runtime it is simulated with when that is not the workload's (forks with predicted runtimes,
   // engines from a snapshot); empty otherwise (8 bytes a job saved): see runtime_of().
@@ -108,6 +109,18 @@ class Engine {
   size_t next_arrival_ = 0;
   MinHeap terminations_;
   MinHeap deadlines_;
+  // Feedback (Workload::has_feedback()): the jobs that follow each job as linked lists (first_follower_ by the job
+  // followed, next_follower_ by follower; -1 ends), and the arrivals of the followers of jobs that have ended
+  // (time, job). The arrival walk (next_arrival_) skips the followers. In a fork without future arrivals, no
+  // follower arrives.
+  std::vector<JobId> first_follower_, next_follower_;
+  MinHeap follower_arrivals_;
+  bool followers_arrive_ = true;
+  bool follows(size_t idx) const { return !workload_->after.empty() && workload_->after[idx] >= 0; }
+  void skip_followers() {
+    while (next_arrival_ < arrival_end_ && follows(next_arrival_)) ++next_arrival_;
+  }
+  void arrive(const Job& job, int64_t t);
   enum class Status : uint8_t { kPending, kWaiting, kRunning, kDone };
   // What the engine tracks of a job between its arrival and its end. Kept only for those jobs (a pool of
   // states and a 4-byte slot per job) instead of 41 bytes for every job of the workload.

@@ -47,6 +47,10 @@ struct SimResult {
   std::string predictor;
   int64_t procs = 0;
   std::vector<JobOutcome> jobs;        // indexed by JobId
+  // With feedback (Workload::has_feedback()): every job's simulated submit time, by JobId — a job that follows
+  // another arrives its think time after that one ended. Empty otherwise: jobs arrive at Workload::jobs[i].submit.
+  std::vector<int64_t> submit;
+  int64_t submitted(const Workload& w, size_t idx) const { return submit.empty() ? w.jobs[idx].submit : submit[idx]; }
   std::vector<JobId> termination_order;
   Metrics metrics;
   // Accuracy of the predictions the scheduler used (predict/accuracy.h): per job (by JobId), and summarised

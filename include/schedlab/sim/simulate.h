@@ -4,7 +4,9 @@
 // Events, in integer seconds, deterministic. At one instant the engine processes, in this order:
 //   1. all terminations at that time (by job id): processors freed, predictor then scheduler notified;
 //   2. all arrivals (queue order = (submit, job id)): predictor gives the initial prediction, the job joins
-//      the queue, scheduler notified;
+//      the queue, scheduler notified. With feedback (Workload::has_feedback()) a job that follows another is
+//      submitted its think time after that job's termination (any termination: a kill too), at that instant
+//      among the others by job id; SimResult::submit keeps every job's submit time;
 //   3. deadline misses (a running job still running at start + prediction, by job id): predictor notified;
 //      then the scheduler's overrun policy (sim/scheduler.h): keep running, kill, or suspend and re-queue;
 //   4. prediction updates returned by the predictor (applied in order, clamped to >= elapsed runtime);

@@ -151,7 +151,13 @@ struct SimState {
   // The workload's jobs indexed by JobId (shared and immutable; not owned).
   const std::vector<Job>* jobs = nullptr;
 
+  // With feedback (sim/result.h SimResult::submit), the simulated submit times by JobId (owned by the run); null
+  // otherwise. A job that follows another is submitted when the simulation says, not at job(id).submit.
+  const int64_t* submits = nullptr;
+
   const Job& job(JobId id) const { return (*jobs)[static_cast<size_t>(id)]; }
+  // When the job was submitted (or will be, as far as the log says, for a job that follows one not yet ended).
+  int64_t submitted(JobId id) const { return submits ? submits[id] : job(id).submit; }
   // When the scheduler expects a running job to end: start + prediction, or now when overdue.
   int64_t expected_end(const RunningJob& r) const { return std::max(r.predicted_end(), now); }
 

@@ -25,6 +25,18 @@
 //   misses the target by more than 1%). A target so high that every arrival falls in one second is an error
 //   naming the highest load the jobs can be given.
 //   Both load and an arrival_scale != 1 at once is an error.
+//
+// Feedback (WorkloadOptions::feedback; SWF fields 17-18, "a preceding job ... the current job can only start after
+// the termination of this preceding job. Together with the next field, this allows the workload to include
+// feedback"): a job that names a preceding job is submitted by the simulation its think time after that job ends,
+// whatever its logged submit time (sim/simulate.h). Workload::after links it to the job it follows:
+// - field 17 is resolved to the latest job of that number earlier in the workload's order; a job whose preceding
+//   job is not there (excluded, absent, or only later in the log: a cycle otherwise) keeps its logged submit time,
+//   counted by reason in Workload::feedback_dropped;
+// - the think time is field 18 when it is >= 0, else the logged gap: this job's submit minus the preceding job's
+//   logged end (submit + wait + runtime, a wait of -1 taken as 0), 0 when negative (counted in think_from_log);
+// - arrival scaling (load, arrival_scale) scales the submit times of the jobs that follow no job; think times
+//   stay as logged.
 // - Either way, a factor that would spread the arrivals over more than kMaxScaledSpan seconds is an error
 //   (submit times are int64 seconds, and waits and ends are added to them).
 #pragma once
@@ -49,6 +61,7 @@ struct WorkloadOptions {
   bool extend_estimates = false;
   std::optional<double> load;    // target offered load, > 0
   double arrival_scale = 1.0;    // inter-arrival factor, > 0
+  bool feedback = false;         // submit jobs that name a preceding job after it ends (see above)
 };
 
 struct Workload {
@@ -67,6 +80,15 @@ struct Workload {
   double offered_load_before = 0.0;      // offered load before scaling
   double offered_load = 0.0;             // after scaling; NaN when every job is submitted at one instant
   std::vector<std::string> notes;        // human-readable remarks on what was excluded or changed
+  int64_t dependent = 0;                 // kept jobs that name a preceding job (SWF field 17), feedback or not
+  // With feedback, when some job follows another: per job (by JobId) the earlier job it follows or -1, and its
+  // think time in seconds (0 for a job that follows none). Empty otherwise: every job arrives at its submit.
+  std::vector<JobId> after;
+  std::vector<int64_t> think;
+  int64_t following = 0;                 // jobs that follow another (after[i] >= 0)
+  int64_t think_from_log = 0;            // of those, think times taken from the logged gap (field 18 unknown)
+  std::map<std::string, int64_t> feedback_dropped;  // reason -> dependent jobs that keep their logged submit
+  bool has_feedback() const { return !after.empty(); }
 };
 
 inline constexpr double kMaxScaledSpan = 1e15;  // seconds: about 32 million years
