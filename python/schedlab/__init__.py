@@ -803,7 +803,7 @@ def predict(log, predictor="estimate", correction="", procs=None, extend_estimat
 
 def compare(log, schedulers, predictor="", procs=None, load=None, period="30d", baseline="", threads=0, *,
             correction="", kill_at_estimate=False, arrival_scale=1.0, bsld_tau=10, warmup_fraction=0.0, seed=0,
-            by_class=False):
+            by_class=False, feedback=False):
     """Several schedulers on one log, period by period (`schedlab compare --json`): means, months won, gaps,
     deviations, gains, correlations. `schedulers`: a list of specs and schedlab.Scheduler instances (run under the
     engine's invariant checks, as simulate() runs one); `predictor`: a spec or a schedlab.Predictor instance (each
@@ -817,7 +817,7 @@ def compare(log, schedulers, predictor="", procs=None, load=None, period="30d", 
                         _text(baseline, "baseline", True), _threads(threads, _python_runs(objects, predictor_object)),
                         correction,
                         bool(kill_at_estimate), float(arrival_scale), _whole(bsld_tau, "bsld_tau"),
-                        float(warmup_fraction), _seed(seed), by_class)
+                        float(warmup_fraction), _seed(seed), by_class, bool(feedback))
     for w in out.get("warnings", []):
         _warn(w)
     return out
@@ -955,12 +955,12 @@ def distance(a, b):
 
 
 def report(log, output, schedulers=("easy", "conservative"), predictor="", procs=None, threads=0, title=None, *,
-           correction="", class_limits="1h,8", load=None, arrival_scale=1.0):
+           correction="", class_limits="1h,8", load=None, arrival_scale=1.0, feedback=False):
     """Write the HTML report of a log (`schedlab report LOG -o OUTPUT`, docs/report.md): its workload and the
     schedules of `schedulers` (specs and schedlab.Scheduler instances), with `predictor` (a spec or a
     schedlab.Predictor instance) and `correction`. `title`: shown on the page (default: the path, or "DataFrame").
     `class_limits`: "RUNTIME,PROCS" of the charts by job class. `load` or `arrival_scale`: the schedules at another
-    offered load, as simulate's (the workload's sections show the log as it is). The warnings the CLI prints (a
+    offered load, as simulate's (the workload's sections show the log as it is); `feedback` as simulate's. The warnings the CLI prints (a
     predictor left uncorrected) are Python warnings."""
     if title is None:
         title = _path(log) if isinstance(log, (str, os.PathLike)) else "DataFrame"
@@ -970,7 +970,8 @@ def report(log, output, schedulers=("easy", "conservative"), predictor="", procs
     for w in _core.report(_data_file("report-libs.js"), _log(log), _path(output), title,
                           names, objects, predictor, predictor_object, correction,
                           _whole_or_none(procs, "procs"), _threads(threads, _python_runs(objects, predictor_object)),
-                          _text(class_limits, "class_limits"), _real_or_none(load, "load"), float(arrival_scale)):
+                          _text(class_limits, "class_limits"), _real_or_none(load, "load"), float(arrival_scale),
+                          bool(feedback)):
         _warn(w)
 
 

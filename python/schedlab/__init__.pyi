@@ -86,7 +86,7 @@ def compare(log: LogLike, schedulers: list[Union[str, "Scheduler"]], predictor: 
             load: Optional[float] = ..., period: Union[str, int, float] = ..., baseline: str = ...,
             threads: int = ..., *, correction: str = ..., kill_at_estimate: bool = ..., arrival_scale: float = ...,
             bsld_tau: int = ..., warmup_fraction: float = ..., seed: int = ...,
-            by_class: Union[bool, str] = ...) -> dict[str, Any]: ...
+            by_class: Union[bool, str] = ..., feedback: bool = ...) -> dict[str, Any]: ...
 def generate_estimates(log: LogLike, model: str,
                        params: Union[str, os.PathLike, dict[str, Any],
                                      list[Union[str, os.PathLike, dict[str, Any]]]] = ...,
@@ -126,6 +126,6 @@ def report(log: LogLike, output: Union[str, os.PathLike],
            schedulers: Union[list[Union[str, "Scheduler"]], tuple[Union[str, "Scheduler"], ...]] = ...,
            predictor: PredictorLike = ..., procs: Optional[int] = ..., threads: int = ..., title: Optional[str] = ...,
            *, correction: str = ..., class_limits: str = ..., load: Optional[float] = ...,
-           arrival_scale: float = ...) -> None: ...
+           arrival_scale: float = ..., feedback: bool = ...) -> None: ...
 def report_sweep(results: Union[str, os.PathLike], output: Union[str, os.PathLike], metric: str = ...,
                  x: str = ..., title: Optional[str] = ...) -> None: ...

@@ -1116,7 +1116,7 @@ PARITY = [
     ("report", ["report"], {}, {"output", "sweep", "metric", "x"}),
     ("report_sweep", ["report"], {"sweep": "results"},
      {"output", "schedulers", "predictor", "correction", "procs", "threads", "class-limits",
-      "load", "arrival-scale"}),
+      "load", "arrival-scale", "feedback"}),
     ("profiler_ingest", ["profiler", "ingest"], {}, {"json"}),
     ("profiler_query", ["profiler", "query"], {"exe": "executable"}, {"json"}),
     ("profiler_compare", ["profiler", "compare"],

@@ -28,6 +28,7 @@ struct ReportCliOptions {
   std::optional<int64_t> procs;
   std::optional<double> load;
   double arrival_scale = 1.0;
+  bool feedback = false;
   int threads = 0;
 };
 
@@ -52,6 +53,7 @@ void run_report(const ReportCliOptions& opt) {
     ro.procs = opt.procs;
     ro.load = opt.load;
     ro.arrival_scale = opt.arrival_scale;
+    ro.feedback = opt.feedback;
     ro.threads = opt.threads;
     ro.class_limits = *job_class_limits({.by_class = true, .limits = opt.class_limits});  // its charts are always drawn
     Progress progress("report: schedules", "jobs", 2.0, false);  // summed over the schedulers
@@ -95,6 +97,10 @@ void add_report_command(CLI::App& app) {
   cmd->add_option("--arrival-scale", opt->arrival_scale, "simulate with inter-arrival times multiplied by F")
       ->excludes(sweep)
       ->excludes(load);
+  cmd->add_flag("--feedback", opt->feedback,
+                "simulate with feedback: a job that names a preceding job (SWF fields 17-18) is submitted its think "
+                "time after that job ends")
+      ->excludes(sweep);
   cmd->add_option("--metric", opt->metric, "--sweep: the metric column plotted")->capture_default_str()->needs(sweep);
   cmd->add_option("--x", opt->x, "--sweep: the parameter on the x axis (default: the first that varies)")
       ->needs(sweep);

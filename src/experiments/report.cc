@@ -39,7 +39,8 @@ using json = nlohmann::json;
 // The parameters of a sweep's row, in the order tried for the x axis.
 const std::vector<std::string> kSweepParameters = {
     "load",     "arrival_scale",    "procs",            "estimate_model",  "predictor", "correction",
-    "bsld_tau", "warmup_fraction",  "kill_at_estimate", "extend_estimates", "log",       "scheduler", "seed"};
+    "bsld_tau", "warmup_fraction",  "kill_at_estimate", "extend_estimates", "feedback",  "log",       "scheduler",
+    "seed"};
 
 json number(double v) { return std::isfinite(v) ? json(v) : json(); }
 
@@ -257,6 +258,7 @@ json scheduling_section(const swf::Log& log, const ReportOptions& o) {
   spec.workload.procs = o.procs;
   spec.workload.load = o.load;
   spec.workload.arrival_scale = o.arrival_scale;
+  spec.workload.feedback = o.feedback;
   spec.threads = o.threads;
   spec.sim.progress = o.progress;
   spec.by_class = o.class_limits;  // who gains and who pays (sim/job_classes.h)

@@ -103,6 +103,7 @@ constexpr Key kKeys[] = {{"log", "logs"},
                          {"procs", "procs"},
                          {"kill_at_estimate", "kill_at_estimate"},
                          {"extend_estimates", "extend_estimates"},
+                         {"feedback", "feedback"},
                          {"warmup_fraction", "warmup_fraction"},
                          {"bsld_tau", "bsld_tau"},
                          {"seed", "seeds"}};
@@ -143,6 +144,7 @@ SweepPattern parse_pattern(const toml::table& t, const std::string& name, const 
     else if (key == "procs") p.procs = as_integer(v, name, path, 1);
     else if (key == "kill_at_estimate") p.kill_at_estimate = as_bool(v, name, path);
     else if (key == "extend_estimates") p.extend_estimates = as_bool(v, name, path);
+    else if (key == "feedback") p.feedback = as_bool(v, name, path);
     else if (key == "warmup_fraction") p.warmup_fraction = fraction(v, name, path);
     else if (key == "bsld_tau") p.bsld_tau = as_integer(v, name, path, 1);
     else if (key == "seed") p.seed = static_cast<uint64_t>(as_integer(v, name, path, 0));
@@ -161,7 +163,8 @@ bool matches(const SweepPattern& p, const SweepRun& r) {
          matches(p.correction, r.correction) && matches(p.estimate_model, r.estimate_model) &&
          (!p.load || (r.load && *r.load == *p.load)) && matches(p.arrival_scale, r.arrival_scale) &&
          (!p.procs || (r.procs && *r.procs == *p.procs)) && matches(p.kill_at_estimate, r.kill_at_estimate) &&
-         matches(p.extend_estimates, r.extend_estimates) && matches(p.warmup_fraction, r.warmup_fraction) &&
+         matches(p.extend_estimates, r.extend_estimates) && matches(p.feedback, r.feedback) &&
+         matches(p.warmup_fraction, r.warmup_fraction) &&
          matches(p.bsld_tau, r.bsld_tau) && matches(p.seed, r.seed);
 }
 
@@ -218,8 +221,10 @@ SweepSpec parse_sweep_spec(const std::string& text, const std::string& name) {
     } else if (key == "procs") {
       s.procs.clear();
       each(v, [&](const toml::node& n) { s.procs.emplace_back(as_integer(n, name, key, 1)); });
-    } else if (key == "kill_at_estimate" || key == "extend_estimates") {
-      auto& list = key == "kill_at_estimate" ? s.kill_at_estimate : s.extend_estimates;
+    } else if (key == "kill_at_estimate" || key == "extend_estimates" || key == "feedback") {
+      auto& list = key == "kill_at_estimate" ? s.kill_at_estimate
+                   : key == "feedback"       ? s.feedback
+                                             : s.extend_estimates;
       list.clear();
       each(v, [&](const toml::node& n) { list.push_back(as_bool(n, name, key)); });
     } else if (key == "warmup_fraction") {
@@ -350,6 +355,7 @@ std::vector<SweepRun> expand_sweep(const SweepSpec& s) {
                  [](const std::optional<int64_t>& v) { return v ? fmt::format("{}", *v) : std::string("the log's"); });
   refuse_repeats(s.kill_at_estimate, "kill_at_estimate", [](bool v) { return std::string(v ? "true" : "false"); });
   refuse_repeats(s.extend_estimates, "extend_estimates", [](bool v) { return std::string(v ? "true" : "false"); });
+  refuse_repeats(s.feedback, "feedback", [](bool v) { return std::string(v ? "true" : "false"); });
   refuse_repeats(s.warmup_fraction, "warmup_fraction", plain);
   refuse_repeats(s.bsld_tau, "bsld_tau", plain);
   refuse_repeats(s.seeds, "seeds", plain);
@@ -409,6 +415,7 @@ std::vector<SweepRun> expand_sweep(const SweepSpec& s) {
         {"procs", s.procs.size()},
         {"kill_at_estimate", s.kill_at_estimate.size()},
         {"extend_estimates", s.extend_estimates.size()},
+        {"feedback", s.feedback.size()},
         {"warmup_fraction", s.warmup_fraction.size()},
         {"bsld_tau", s.bsld_tau.size()},
         {"seeds", s.seeds.size()}};
@@ -466,6 +473,7 @@ std::vector<SweepRun> expand_sweep(const SweepSpec& s) {
                 for (const auto& procs : s.procs)
                   for (bool kill : s.kill_at_estimate)
                     for (bool extend : s.extend_estimates)
+                      for (bool feedback : s.feedback)
                       for (double warm : s.warmup_fraction)
                         for (int64_t tau : s.bsld_tau)
                           for (uint64_t seed : s.seeds) {
@@ -480,6 +488,7 @@ std::vector<SweepRun> expand_sweep(const SweepSpec& s) {
                             r.procs = procs;
                             r.kill_at_estimate = kill;
                             r.extend_estimates = extend;
+                            r.feedback = feedback;
                             r.warmup_fraction = warm;
                             r.bsld_tau = tau;
                             r.seed = seed;
@@ -513,6 +522,7 @@ std::vector<SweepRun> expand_sweep(const SweepSpec& s) {
     r.procs = p.procs ? p.procs : s.procs.front();
     r.kill_at_estimate = p.kill_at_estimate.value_or(s.kill_at_estimate.front());
     r.extend_estimates = p.extend_estimates.value_or(s.extend_estimates.front());
+    r.feedback = p.feedback.value_or(s.feedback.front());
     r.warmup_fraction = p.warmup_fraction.value_or(s.warmup_fraction.front());
     r.bsld_tau = p.bsld_tau.value_or(s.bsld_tau.front());
     r.seed = p.seed.value_or(s.seeds.front());
@@ -571,8 +581,10 @@ const std::vector<std::pair<std::string, std::string>>& metric_columns() {
 
 constexpr const char* kParameterColumns[] = {"run",           "log",             "scheduler",        "predictor",
                                             "correction",    "estimate_model",  "load",             "arrival_scale",
-                                            "procs",         "kill_at_estimate", "extend_estimates", "warmup_fraction",
-                                            "bsld_tau",      "seed",            "status"};
+                                            "procs",         "kill_at_estimate", "extend_estimates", "feedback",
+                                            "warmup_fraction", "bsld_tau",      "seed",             "status"};
+
+constexpr size_t kStatusColumn = std::size(kParameterColumns) - 1;
 
 nlohmann::json optional_json(const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(); }
 
@@ -589,6 +601,7 @@ std::vector<nlohmann::json> parameter_values(const SweepRun& r) {
           r.procs ? nlohmann::json(*r.procs) : nlohmann::json(),
           r.kill_at_estimate,
           r.extend_estimates,
+          r.feedback,
           r.warmup_fraction,
           r.bsld_tau,
           r.seed};
@@ -606,6 +619,7 @@ SweepRow run_one(const SweepRun& r, const swf::Log& log, const SweepSpec& s) {
     spec.workload.procs = r.procs;
     spec.workload.kill_at_estimate = r.kill_at_estimate;
     spec.workload.extend_estimates = r.extend_estimates;
+    spec.workload.feedback = r.feedback;
     spec.workload.load = r.load;
     spec.workload.arrival_scale = r.arrival_scale;
     spec.sim.bsld_tau = r.bsld_tau;
@@ -744,7 +758,7 @@ SweepSummary run_sweep(const SweepSpec& spec, const std::vector<SweepRun>& runs,
     if (o.stop != nullptr && o.stop->load()) return;
     SweepRow row = run_one(*todo[k], *logs.at(todo[k]->log), spec);
     std::lock_guard<std::mutex> lock(mu);
-    if (row.values[14] != "ok") ++sum.failed;
+    if (row.values[kStatusColumn] != "ok") ++sum.failed;
     if (o.on_warning && !row.warnings.empty() && warned.insert(row.warned_predictor).second)
       for (const std::string& w : row.warnings)
         o.on_warning(fmt::format("run {}: {} (said once for this predictor)", row.index, w));

@@ -171,6 +171,35 @@ size_t column(const std::string& name) {
   return static_cast<size_t>(std::find(cols.begin(), cols.end(), name) - cols.begin());
 }
 
+// feedback = [false, true]: the same log simulated as logged and with each follower submitted after the job it
+// follows (job 2 follows job 1 by 30 s: submitted at 130, not 10); an [[exclude]] can name the key.
+TEST(SweepRun, FeedbackIsAKeyOfTheSpec) {
+  const std::string log = ::testing::TempDir() + "sweep_feedback.swf";
+  std::ofstream(log, std::ios::trunc) << "; MaxProcs: 4\n"
+                                         "1 0 -1 100 4 -1 -1 4 100 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+                                         "2 10 -1 50 2 -1 -1 2 50 -1 1 2 -1 -1 -1 -1 1 30\n"
+                                         "3 20 -1 50 2 -1 -1 2 50 -1 1 3 -1 -1 -1 -1 -1 -1\n";
+  SweepSpec s = parse_sweep_spec("logs = 'x'\nschedulers = ['fcfs', 'easy']\nfeedback = [false, true]\n"
+                                 "[[exclude]]\nscheduler = 'easy'\nfeedback = false\n",
+                                 "s.toml");
+  s.logs = {log};
+  const auto runs = expand_sweep(s);
+  ASSERT_EQ(runs.size(), 3u);
+  EXPECT_FALSE(runs[0].feedback);
+  EXPECT_TRUE(runs[1].feedback);
+  EXPECT_EQ(runs[2].scheduler, "easy");
+  const Collected c = run(s);
+  ASSERT_EQ(c.rows.size(), 3u);
+  EXPECT_EQ(c.rows[0].values[column("feedback")], false);
+  EXPECT_EQ(c.rows[1].values[column("feedback")], true);
+  EXPECT_EQ(c.summary.failed, 0u);
+  // FCFS: as logged, waits 0, 90 (job 2 from 10 to 100), 80; with feedback 0, 0 (130), 80.
+  EXPECT_DOUBLE_EQ(c.rows[0].values[column("wait_mean")].get<double>(), 170.0 / 3);
+  EXPECT_DOUBLE_EQ(c.rows[1].values[column("wait_mean")].get<double>(), 80.0 / 3);
+  EXPECT_EQ(error_of("logs = 'a.swf'\nfeedback = 'yes'\n"),
+            "s.toml:2: feedback: must be true or false (or a list of them)");
+}
+
 TEST(SweepRun, RowsAreTheSimulationsInRunOrderWhateverTheThreads) {
   SweepSpec s = parse_sweep_spec(
       "logs = 'x'\nschedulers = ['fcfs', 'easy', 'conservative']\nseeds = [1, 2]\nloads = [0.6, 0.9]\n", "s.toml");
@@ -447,7 +476,7 @@ TEST(SweepOutput, ResumeSkipsTheRunsThereAndCutsAPartialRow) {
       EXPECT_EQ(read[r].run, r);
       EXPECT_EQ(read[r].parameters, sweep_run_parameters(runs[r]));
     }
-    EXPECT_EQ(read[1].parameters, "1," + kKth + ",fcfs,estimate,none,real,0.7,1,,false,false,0,10,0");
+    EXPECT_EQ(read[1].parameters, "1," + kKth + ",fcfs,estimate,none,real,0.7,1,,false,false,false,0,10,0");
 
     // The spec changed: run 2 is now conservative at 0.6 (it was easy at 0.6). Resuming would keep easy's row
     // under index 2 and run easy again as 4 and 5, never conservative: refused, naming the line and both runs.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <fstream>
 #include <numeric>
 #include <stdexcept>
@@ -391,16 +392,18 @@ void draw_session_jobs(const TalbyJobModel& model, TalbySession& s, int64_t proc
     size = std::clamp<int64_t>(size, 1, procs);
     for (int64_t k = 0; k < c.pool.lengths[pick]; ++k) {
       const int32_t runtime = c.pool.runtimes[static_cast<size_t>(c.pool.first[pick] + k)];
+      int32_t follows = -1;
       if (prev_runtime >= 0) {
         const auto think = static_cast<int64_t>(c.think.total() > 0 ? c.think.draw(rng) : 0.0);
         if (think >= 0 || c.overlap_gap.total() == 0) {
           submit += std::max<int64_t>(0, prev_runtime + think);
+          if (think >= 0) follows = static_cast<int32_t>(std::min<int64_t>(think, std::numeric_limits<int32_t>::max()));
         } else {
           const auto gap = static_cast<int64_t>(c.overlap_gap.draw(rng));
           submit += std::min<int64_t>(gap, prev_runtime + trace::kDefaultThinkThreshold - 1);
         }
       }
-      s.jobs.push_back(TalbyJob{submit, runtime, static_cast<int32_t>(size), q});
+      s.jobs.push_back(TalbyJob{submit, runtime, static_cast<int32_t>(size), q, follows});
       s.end = std::max(s.end, submit + runtime);
       prev_runtime = runtime;
     }

@@ -301,6 +301,7 @@ struct UserJob {
   int64_t submit;
   int32_t runtime, size;
   int64_t sequence;  // within the user
+  int32_t think;     // >= 0: it follows the user's previous job (TalbyJob::think)
 };
 
 struct UserOutput {
@@ -393,7 +394,7 @@ UserOutput generate_user_sessions(User u, base::Rng& rng, const TalbyJobModel& m
       int64_t sequences = 0;
       for (const TalbyJob& j : s.jobs) {
         sequences = std::max(sequences, j.sequence + 1);
-        out.jobs.push_back(UserJob{j.submit, j.runtime, j.size, out.sequences + j.sequence});
+        out.jobs.push_back(UserJob{j.submit, j.runtime, j.size, out.sequences + j.sequence, j.think});
       }
       out.sequences += sequences;
       u.last_end = std::max(u.last_end, s.end);
@@ -460,6 +461,9 @@ std::vector<swf::Record> generate_talby(const TalbyOptions& options, const Talby
     int64_t submit;
     int32_t runtime, size, user;
     int64_t sequence;
+    int64_t follows;  // the index (before sorting) of the job it follows, or -1
+    int32_t think;
+    int64_t index;    // its index before sorting
   };
   std::vector<Pending> jobs;
   size_t total_jobs = 0;
@@ -468,8 +472,11 @@ std::vector<swf::Record> generate_talby(const TalbyOptions& options, const Talby
   int64_t sequence_base = 0;
   for (size_t ux = 0; ux < outputs.size(); ++ux) {
     UserOutput& o = outputs[ux];
-    for (const UserJob& j : o.jobs)
-      jobs.push_back(Pending{j.submit, j.runtime, j.size, static_cast<int32_t>(ux + 1), sequence_base + j.sequence});
+    for (const UserJob& j : o.jobs) {
+      const auto index = static_cast<int64_t>(jobs.size());
+      jobs.push_back(Pending{j.submit, j.runtime, j.size, static_cast<int32_t>(ux + 1), sequence_base + j.sequence,
+                             j.think >= 0 ? index - 1 : -1, j.think, index});
+    }
     sequence_base += o.sequences;
     st.active_user_weeks += o.stats.active_user_weeks;
     st.blocked_weeks += o.stats.blocked_weeks;
@@ -489,6 +496,9 @@ std::vector<swf::Record> generate_talby(const TalbyOptions& options, const Talby
   std::vector<swf::Record> records;
   records.reserve(jobs.size());
   double work = 0;
+  // Job numbers by index before sorting, for fields 17-18 (a job is sorted after the one it follows: its submit is
+  // that one's plus runtime and think time, and ties keep the user's order).
+  std::vector<int32_t> number(jobs.size(), -1);
   for (const Pending& j : jobs) {
     if (j.submit >= end_of_log) {
       ++st.jobs_after_end;
@@ -496,6 +506,12 @@ std::vector<swf::Record> generate_talby(const TalbyOptions& options, const Talby
     }
     swf::Record r;
     r.job_number = static_cast<int32_t>(records.size() + 1);
+    number[static_cast<size_t>(j.index)] = r.job_number;
+    if (j.follows >= 0) {
+      r.preceding_job = number[static_cast<size_t>(j.follows)];
+      r.think_time = j.think;
+      ++st.following;
+    }
     r.submit_time = static_cast<int32_t>(j.submit);
     r.run_time = j.runtime;
     r.allocated_procs = r.requested_procs = j.size;
@@ -571,6 +587,9 @@ swf::Header talby_header(const TalbyOptions& o, const TalbyParameters& p, const 
                          st.sessions_by_class[1], st.sessions_by_class[2], st.sessions_by_class[3],
                          st.sessions_by_class[4], st.sessions_dropped));
   h.add_note(fmt::format("{:.1f} jobs per day, offered load {:.3f}", st.jobs_per_day, st.offered_load));
+  h.add_note(fmt::format("fields 17-18: {} jobs follow the end of their session's previous job by a think time (the "
+                         "submit times assume no wait; simulate --feedback submits them after the simulated end)",
+                         st.following));
   return h;
 }
 
@@ -609,6 +628,7 @@ nlohmann::ordered_json to_json(const TalbyOptions& o, const TalbyParameters& p, 
   j["jobs"] = {{"total", st.jobs},
                {"after_end", st.jobs_after_end},
                {"sequences", st.sequences},
+               {"following", st.following},
                {"per_day", st.jobs_per_day},
                {"offered_load", st.offered_load},
                {"runtime_median", st.runtime_median},

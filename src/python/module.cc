@@ -740,8 +740,9 @@ py::object compare(const LogPtr& log, const std::vector<std::string>& schedulers
                    const PyPredictorPtr& predictor_object, std::optional<int64_t> procs, std::optional<double> load,
                    int64_t period, const std::string& baseline, int threads, const std::string& correction,
                    bool kill_at_estimate, double arrival_scale, int64_t bsld_tau, double warmup_fraction,
-                   uint64_t seed, const std::string& by_class) {
+                   uint64_t seed, const std::string& by_class, bool feedback) {
   experiments::CompareSpec spec;
+  spec.workload.feedback = feedback;
   spec.by_class = job_class_limits(by_class);
   spec.schedulers = schedulers;
   const auto py_schedulers = python_schedulers(scheduler_objects, schedulers);
@@ -1067,8 +1068,10 @@ PYBIND11_MODULE(_core, m) {
                      const std::vector<py::object>& scheduler_objects, const std::string& predictor,
                      const PyPredictorPtr& predictor_object,
                      const std::string& correction, std::optional<int64_t> procs, int threads,
-                     const std::string& class_limits, std::optional<double> load, double arrival_scale) {
+                     const std::string& class_limits, std::optional<double> load, double arrival_scale,
+                     bool feedback) {
     experiments::ReportOptions ro;
+    ro.feedback = feedback;
     if (const auto limits = job_class_limits(class_limits, "class_limits")) ro.class_limits = *limits;
     ro.title = title;
     ro.schedulers = schedulers;
@@ -1098,7 +1101,7 @@ PYBIND11_MODULE(_core, m) {
   }, py::arg("libraries"), py::arg("log"), py::arg("output"), py::arg("title"), py::arg("schedulers"),
      py::arg("scheduler_objects"), py::arg("predictor"), py::arg("predictor_object").none(true),
      py::arg("correction"), py::arg("procs"), py::arg("threads"), py::arg("class_limits"), py::arg("load"),
-     py::arg("arrival_scale"));
+     py::arg("arrival_scale"), py::arg("feedback"));
   m.def("report_sweep", [](const std::string& libraries_path, const std::string& results, const std::string& output,
                            const std::string& metric, const std::string& x, const std::string& title) {
     py::gil_scoped_release release;
@@ -1128,7 +1131,7 @@ PYBIND11_MODULE(_core, m) {
         py::arg("predictor_object").none(true), py::arg("procs"),
         py::arg("load"), py::arg("period"), py::arg("baseline"), py::arg("threads"), py::arg("correction"),
         py::arg("kill_at_estimate"), py::arg("arrival_scale"), py::arg("bsld_tau"), py::arg("warmup_fraction"),
-        py::arg("seed"), py::arg("by_class"));
+        py::arg("seed"), py::arg("by_class"), py::arg("feedback"));
   m.def("estimates_generate", [](const LogPtr& l, const std::string& model, const std::vector<std::string>& params,
                                   uint64_t seed) {
     std::vector<swf::Record> records = l->records;

@@ -48,6 +48,7 @@ struct ReportOptions {
   // inter-arrival times; the two exclude each other). The workload's sections show the log as it is.
   std::optional<double> load;
   double arrival_scale = 1.0;
+  bool feedback = false;  // the schedules with feedback (workload::WorkloadOptions::feedback)
   int locality_rounds = 100;
   sim::JobClassLimits class_limits = {};  // the job classes of the "by job class" charts (sim/job_classes.h)
   int threads = 0;

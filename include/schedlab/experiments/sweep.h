@@ -7,11 +7,11 @@
 //   logs (required), schedulers ["easy"], predictors [""] (= the default, estimate), corrections [""],
 //   estimate_models ["real"] (a model of `schedlab estimates generate` applied to the log first: NAME or
 //   NAME:k=v,k=v; "real" keeps the log's estimates), loads or arrival_scales [1.0] (not both), procs [from the
-//   log], kill_at_estimate [false], extend_estimates [false], warmup_fraction [0.0], bsld_tau [10], seeds [0]
-//   (the simulation's seed, which also seeds the estimate model).
+//   log], kill_at_estimate [false], extend_estimates [false], feedback [false] (simulate --feedback), warmup_fraction
+//   [0.0], bsld_tau [10], seeds [0] (the simulation's seed, which also seeds the estimate model).
 // [[exclude]] tables drop the runs that match every key they give (singular names: log, scheduler, predictor,
-// correction, estimate_model, load, arrival_scale, procs, kill_at_estimate, extend_estimates, warmup_fraction,
-// bsld_tau, seed); [[include]] tables add one run each after the product (keys not given: each list's first
+// correction, estimate_model, load, arrival_scale, procs, kill_at_estimate, extend_estimates, feedback,
+// warmup_fraction, bsld_tau, seed); [[include]] tables add one run each after the product (keys not given: each list's first
 // value). Unknown keys, wrong types, an unknown scheduler / predictor / correction / estimate model, a log that
 // cannot be read: SweepError naming the spec file, the line and the key, before anything runs.
 // Order: logs outermost, then the keys in the order above, seeds innermost; then the includes. Run i has index i.
@@ -51,7 +51,7 @@ struct SweepPattern {
   std::optional<std::string> log, scheduler, predictor, correction, estimate_model;
   std::optional<double> load, arrival_scale;
   std::optional<int64_t> procs;
-  std::optional<bool> kill_at_estimate, extend_estimates;
+  std::optional<bool> kill_at_estimate, extend_estimates, feedback;
   std::optional<double> warmup_fraction;
   std::optional<int64_t> bsld_tau;
   std::optional<uint64_t> seed;
@@ -67,7 +67,7 @@ struct SweepSpec {
   std::vector<std::string> logs, schedulers{"easy"}, predictors{""}, corrections{""}, estimate_models{"real"};
   std::vector<double> loads, arrival_scales{1.0};
   std::vector<std::optional<int64_t>> procs{std::nullopt};
-  std::vector<bool> kill_at_estimate{false}, extend_estimates{false};
+  std::vector<bool> kill_at_estimate{false}, extend_estimates{false}, feedback{false};
   std::vector<double> warmup_fraction{0.0};
   std::vector<int64_t> bsld_tau{10};
   std::vector<uint64_t> seeds{0};
@@ -87,7 +87,7 @@ struct SweepRun {
   std::optional<double> load;
   double arrival_scale = 1.0;
   std::optional<int64_t> procs;
-  bool kill_at_estimate = false, extend_estimates = false;
+  bool kill_at_estimate = false, extend_estimates = false, feedback = false;
   double warmup_fraction = 0.0;
   int64_t bsld_tau = 10;
   uint64_t seed = 0;

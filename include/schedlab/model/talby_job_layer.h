@@ -105,6 +105,9 @@ struct TalbyJob {
   int64_t submit = 0;
   int32_t runtime = 0, size = 1;
   int64_t sequence = 0;  // 0-based within the session
+  // The think time after the session's previous job ended, when this job was submitted after that end (it follows
+  // that job: SWF fields 17-18); -1 for the first job and a job submitted while the previous one ran.
+  int32_t think = -1;
 };
 struct TalbySession {
   int64_t start = 0, end = 0;  // end = latest submit + runtime of its jobs

@@ -95,6 +95,9 @@ struct TalbyStats {
   std::array<int64_t, analysis::kSessionClasses> sessions_by_class{};
   int64_t active_user_weeks = 0, sessions = 0, sessions_dropped = 0, sessions_capped = 0, class_redraws = 0;
   int64_t jobs = 0, jobs_after_end = 0, sequences = 0;
+  // Jobs submitted their think time after the end of the session's previous job (written as SWF fields 17-18, which
+  // `simulate --feedback` follows); the others start a session or were submitted while the previous job ran.
+  int64_t following = 0;
   double jobs_per_day = 0, offered_load = 0, runtime_median = 0, size_median = 0;
   int64_t truncated_runtimes = 0;  // runtimes above the estimate model's T_max (their estimate is T_max)
   double tmax_share_fitted = 0, tmax_share_used = 0;  // percent of jobs estimated at T_max (see generate_talby)
