@@ -570,6 +570,67 @@ def test_simulation_metrics_equal_an_independent_computation(scheduler):
             assert m[name][key] == pytest.approx(value, rel=1e-9), (name, key)
 
 
+def fcfs_with_feedback(df, procs):
+    """FCFS written again from the rule of simulate --feedback (sim/simulate.h): a job that names an earlier job
+    (field 17) is submitted its think time (field 18) after that job's end; the others at their submit time. At each
+    instant: the ends, then the arrivals by (time, job order), then FCFS starts the queue's head while it fits.
+    Returns each job's (submit, start) by job number."""
+    import heapq
+    from collections import deque
+    df = df.sort_values(["submit_time", "job_number"], kind="stable").reset_index(drop=True)
+    index = {n: i for i, n in enumerate(df.job_number)}
+    size = np.where(df.requested_procs > 0, df.requested_procs, df.allocated_procs)
+    run = df.run_time.to_numpy()
+    followers = {}
+    arrivals = []
+    for i, (pre, think) in enumerate(zip(df.preceding_job, df.think_time)):
+        a = index.get(pre, -1) if pre >= 0 else -1
+        if 0 <= a < i:
+            followers.setdefault(a, []).append((i, think))
+        else:
+            arrivals.append((int(df.submit_time[i]), i))
+    heapq.heapify(arrivals)
+    ends, queue, free = [], deque(), procs
+    submit, start = {}, {}
+    while arrivals or ends:
+        t = min(arrivals[0][0] if arrivals else np.inf, ends[0][0] if ends else np.inf)
+        while ends and ends[0][0] == t:
+            _, i = heapq.heappop(ends)
+            free += size[i]
+            for f, think in followers.get(i, []):
+                heapq.heappush(arrivals, (t + int(think), f))
+        while arrivals and arrivals[0][0] == t:
+            _, i = heapq.heappop(arrivals)
+            submit[i] = t
+            queue.append(i)
+        while queue and size[queue[0]] <= free:
+            i = queue.popleft()
+            free -= size[i]
+            start[i] = t
+            heapq.heappush(ends, (t + int(run[i]), i))
+    numbers = df.job_number.to_numpy()
+    return {numbers[i]: (submit[i], start[i]) for i in range(len(df))}
+
+
+def test_feedback_equals_an_independent_fcfs():
+    """simulate(feedback=True) under FCFS against fcfs_with_feedback, job by job, on KTH with each job following its
+    user's previous job when it was submitted after that one's logged end (think time 0-20 min, from the job
+    number), so that followers arrive at the instants other jobs end and start."""
+    df, _ = schedlab.read_swf(KTH)
+    df = df.sort_values(["submit_time", "job_number"]).reset_index(drop=True)
+    prev = df.groupby("user_id").shift(1)
+    ended = prev.submit_time + prev.wait_time.clip(lower=0) + prev.run_time
+    follows = prev.job_number.notna() & (df.submit_time >= ended)
+    df.loc[follows, "preceding_job"] = prev.loc[follows, "job_number"].astype("int64")
+    df.loc[follows, "think_time"] = (df.job_number[follows] * 7919) % 1201
+    want = fcfs_with_feedback(df, 100)
+    jobs = schedlab.simulate(df, "fcfs", feedback=True).jobs
+    assert len(jobs) == len(want) and follows.sum() > 5000
+    got = {n: (s, b) for n, s, b in zip(jobs.job_id, jobs.submit, jobs.start)}
+    differ = [n for n in want if want[n] != got[n]]
+    assert not differ, f"{len(differ)} jobs differ, first {differ[0]}: {want[differ[0]]} != {got[differ[0]]}"
+
+
 @pytest.mark.parametrize("scheduler", ["easy", "easy-sjbf", "conservative"])
 def test_metrics_by_job_class_equal_an_independent_computation(scheduler):
     """simulate(by_class=...) (sim/job_classes.h) from its own per-job schedule: short = runtime <= 30 min, narrow =
