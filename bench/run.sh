@@ -2,7 +2,7 @@
 # Times schedlab over the real logs in ../shared/traces and a generated one-million-job log.
 # Prints Markdown tables (wall seconds, records or jobs per second, peak resident memory).
 #
-# usage: bench/run.sh [stats|parse|simulate|generate|events|readlimit|bigstats|wide|sweep|sacct|all]   (default all)
+# usage: bench/run.sh [stats|parse|simulate|generate|events|readlimit|bigstats|wide|sweep|sacct|feedback|all]   (default all)
 # readlimit: EASY, conservative and stats on CEA-Curie against `zcat` of the same file, interleaved runs (READLIMIT_RUNS,
 # default 11): wall and CPU medians and minima, peak memory (issue 25's targets: EASY <= 1.3x zcat, conservative
 # <= 1 s, EASY < 40 MB). READLIMIT_BEFORE=BINARY adds another build's runs, interleaved, to compare a change.
@@ -20,6 +20,8 @@
 # sacct: `convert --from sacct` of one million generated sacct rows (bench/make_synthetic_sacct.py, 131 MB) in a
 # zone with daylight saving time, and of the same with 1% of the jobs requeued (sacct -D) and an Eligible column.
 # Not part of "all".
+# feedback: EASY and conservative on CEA-Curie with each job following its user's previous job when it was submitted
+# within 20 minutes of that one's end (bench/chain_users.py), without and with --feedback. Not part of "all".
 # Needs a release build (make build). The synthetic log is cached in $BENCH_DIR (default /tmp/schedlab-bench).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -92,6 +94,20 @@ for k in cmds:
     print(f"| {k} | {w:.3f} | {w / z:.2f} | {min(wall[k]):.3f} | {statistics.median(cpu[k]):.3f} | {min(cpu[k]):.3f} "
           f"| {peak} |")
 PY
+  echo
+fi
+
+if [ "$what" = feedback ]; then
+  chained=$bench_dir/curie-chains.swf.gz
+  [ -f "$chained" ] || python3 bench/chain_users.py "$traces/CEA-Curie-2011-2.1-cln.swf.gz" -o "$chained"
+  echo "### simulate --feedback (CEA-Curie with user chains)"
+  echo "| run | jobs | seconds | jobs/s | peak MB |"
+  echo "|---|---|---|---|---|"
+  n=$(records_of "$chained")
+  for s in easy conservative; do
+    measure "$s" "$n" "$cli" simulate "$chained" -s "$s"
+    measure "$s --feedback" "$n" "$cli" simulate "$chained" -s "$s" --feedback
+  done
   echo
 fi
 
