@@ -22,6 +22,31 @@ int64_t distinct_known(const std::vector<swf::Record>& records, int32_t swf::Rec
   return static_cast<int64_t>(seen.size());
 }
 
+// Summary::dependent, preceding_earlier and think_given; the order pass only for a log that names preceding jobs
+// (none of the archive's logs does).
+void count_dependencies(const std::vector<swf::Record>& records, Summary& s) {
+  for (const auto& r : records) {
+    if (r.preceding_job < 0) continue;
+    ++s.dependent;
+    if (r.think_time >= 0) ++s.think_given;
+  }
+  if (s.dependent == 0) return;
+  std::vector<size_t> order(records.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    const auto& ra = records[a];
+    const auto& rb = records[b];
+    return ra.submit_time != rb.submit_time ? ra.submit_time < rb.submit_time : ra.job_number < rb.job_number;
+  });
+  std::unordered_set<int32_t> seen;
+  seen.reserve(records.size());
+  for (size_t i : order) {
+    const auto& r = records[i];
+    if (r.preceding_job >= 0 && seen.contains(r.preceding_job)) ++s.preceding_earlier;
+    seen.insert(r.job_number);
+  }
+}
+
 }  // namespace
 
 Summary summarize(const swf::Header& header, const std::vector<swf::Record>& records,
@@ -127,6 +152,7 @@ Summary summarize(const swf::Header& header, const std::vector<swf::Record>& rec
     if (trace::has_estimate(r) && r.run_time >= 0)
       v.push_back(static_cast<double>(r.run_time) / static_cast<double>(r.requested_time));
   }));
+  count_dependencies(records, s);
   return s;
 }
 

@@ -57,6 +57,26 @@ TEST(Summary, CountsAndExclusions) {
   EXPECT_EQ(s.executables, 1);  // 0 is a real value
 }
 
+// Fields 17-18: the jobs naming a preceding job, those whose job comes earlier in (submit, job number) order (the
+// links simulate --feedback follows), and those giving a think time.
+TEST(Summary, DependenciesAreCounted) {
+  std::vector<swf::Record> jobs = small_log();
+  for (size_t i = 0; i < jobs.size(); ++i) jobs[i].job_number = static_cast<int32_t>(i + 1);
+  swf::Header h;
+  h.max_procs = 8;
+  EXPECT_EQ(summarize(h, jobs).dependent, 0);
+  jobs[1].preceding_job = 3;  // job 2 (day 1) follows job 3 (hour 1): earlier
+  jobs[1].think_time = 60;
+  jobs[2].preceding_job = 2;  // job 3 follows job 2, which comes later
+  jobs[4].preceding_job = 4;  // job 5 follows job 4, submitted in the same second with a lower number: earlier
+  jobs[4].think_time = 0;
+  jobs[5].preceding_job = 9;  // no such job
+  const Summary s = summarize(h, jobs);
+  EXPECT_EQ(s.dependent, 4);
+  EXPECT_EQ(s.preceding_earlier, 2);
+  EXPECT_EQ(s.think_given, 2);
+}
+
 TEST(Summary, ProcsOptionChangesExclusions) {
   swf::Header h;
   h.max_procs = 8;

@@ -113,6 +113,12 @@ std::string stats_text(const std::string& path, const swf::Header& header, const
     line(out, fmt::format("excluded: {}", trace::exclusion_name(static_cast<trace::Exclusion>(i))),
          count_of(s.excluded[static_cast<size_t>(i)], s.records));
   line(out, "without estimate", count_of(s.without_estimate, s.records));
+  // Fields 17-18: what simulate --feedback would follow.
+  line(out, "naming a preceding job", count_of(s.dependent, s.records));
+  if (s.dependent > 0) {
+    line(out, "  its job earlier in the log", count(s.preceding_earlier));
+    line(out, "  with a think time", count(s.think_given));
+  }
 
   out += "\nRead\n";
   line(out, "lines", count(s.read.lines));

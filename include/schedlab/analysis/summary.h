@@ -28,6 +28,10 @@
 // - Estimate popularity: distinct_estimates = number of distinct field-9 values among records with an
 //   estimate; estimates_for_50 / estimates_for_90 = the smallest number of the most popular values whose
 //   jobs together make at least 50% / 90% of the records with an estimate.
+// - Dependencies (SWF fields 17-18, what `simulate --feedback` follows): `dependent` records name a preceding job
+//   (field 17 >= 0); of those, `preceding_earlier` name the number of a record earlier in (submit, job number)
+//   order (the links --feedback can follow, whether or not that job can be simulated), and `think_given` give a
+//   think time (field 18 >= 0).
 // - Shares are fractions in [0, 1]; NaN when their denominator is 0.
 #pragma once
 
@@ -52,6 +56,7 @@ struct Summary {
   int64_t without_estimate = 0;
 
   int64_t users = 0, groups = 0, executables = 0, queues = 0, partitions = 0;
+  int64_t dependent = 0, preceding_earlier = 0, think_given = 0;
 
   trace::MachineSize machine;
 
