@@ -69,6 +69,26 @@ TEST(CompareTest, PeriodMeansWinsAndGaps) {
   EXPECT_NEAR(r.deviations(CompareMetric::kWait)[1][0], (299.0 / 3 - avg) / avg, 1e-9);
 }
 
+// With feedback J4 follows J1 (think time 20): it is submitted at 320 under both schedulers and starts at once. It
+// stays in the second period (its logged submit, 150), and its wait counts from 320: 0, not FCFS's 160 above.
+TEST(CompareTest, FeedbackWaitsCountFromTheSimulatedSubmit) {
+  swf::Log log = scenario();
+  log.records[3].preceding_job = 1;
+  log.records[3].think_time = 20;
+  CompareSpec spec;
+  spec.schedulers = {"fcfs", "easy"};
+  spec.period = 100;
+  spec.workload.feedback = true;
+  const CompareResult r = run_compare(spec, log);
+  ASSERT_EQ(r.periods.size(), 2u);
+  EXPECT_EQ(r.periods[1].jobs, 1);
+  EXPECT_EQ(r.results[0].submit[3], 320);
+  EXPECT_EQ(r.results[0].jobs[3].start, 320);
+  EXPECT_DOUBLE_EQ(r.period_means[0][0][1], 0.0);
+  EXPECT_DOUBLE_EQ(r.period_means[0][1][1], 0.0);
+  EXPECT_DOUBLE_EQ(r.period_means[0][0][0], 199.0);  // the first period as without feedback
+}
+
 // A lowest mean two schedulers share is a win of neither: Maui with its defaults is EASY, and a third period
 // where J5 runs alone has no wait under any. Given to the first listed (until 2026-11), EASY won every period
 // and Maui none, and the quiet period was FCFS's.

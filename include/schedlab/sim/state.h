@@ -3,7 +3,8 @@
 //
 // Invariants kept by the engine (sim/simulate.h):
 // - `queue` holds the waiting jobs in the order they entered it: arrivals by (submit, job id) — job ids
-//   already follow that order — and a job suspended by a preemptive scheduler at the back, at the time it
+//   already follow that order, except with feedback, where a job that follows another is submitted when that
+//   one ends (sim/simulate.h) — and a job suspended by a preemptive scheduler at the back, at the time it
 //   was suspended.
 // - `running` holds the running jobs ordered by (predicted_end(), job id) (sim/running_list.h). A job past
 //   its predicted end stays in place and is "overdue": its expected end is `now` (expected_end()), which
@@ -156,7 +157,7 @@ struct SimState {
   const int64_t* submits = nullptr;
 
   const Job& job(JobId id) const { return (*jobs)[static_cast<size_t>(id)]; }
-  // When the job was submitted (or will be, as far as the log says, for a job that follows one not yet ended).
+  // When a job that has arrived was submitted (WaitingJob::submit while it waits).
   int64_t submitted(JobId id) const { return submits ? submits[id] : job(id).submit; }
   // When the scheduler expects a running job to end: start + prediction, or now when overdue.
   int64_t expected_end(const RunningJob& r) const { return std::max(r.predicted_end(), now); }
