@@ -27,6 +27,7 @@ struct Item {
   uint64_t order = 0;  // generation order (ties)
   size_t source = 0;   // pool index of the job whose runtime and estimate it carries
   size_t size_from = 0;  // pool index of the job whose size it carries
+  int64_t follows = -1;  // the generation order of the job before it in its run (-1: the run's first)
 };
 
 // Exponential gap with rate `rate` per second.
@@ -161,7 +162,7 @@ std::vector<swf::Record> generate_locality(const std::vector<swf::Record>& log, 
     ++runs;
     int64_t at = first;
     for (int64_t i = 0; i < length && static_cast<int64_t>(items.size()) < jobs; ++i) {
-      Item item{at, items.size(), x, x};
+      Item item{at, items.size(), x, x, i == 0 ? -1 : static_cast<int64_t>(items.size()) - 1};
       if (o.repeat == LocalityModelOptions::Repeat::kRuntime) item.size_from = static_cast<size_t>(fresh.below(pool.size()));
       if (o.repeat == LocalityModelOptions::Repeat::kSize) item.source = static_cast<size_t>(fresh.below(pool.size()));
       items.push_back(item);
@@ -173,6 +174,10 @@ std::vector<swf::Record> generate_locality(const std::vector<swf::Record>& log, 
   });
   std::vector<swf::Record> out;
   out.reserve(items.size());
+  // Job numbers by generation order, for fields 17-18 (a repeat sorts after the job before it: its submit is that
+  // one's plus runtime and think time, and ties keep the generation order).
+  std::vector<int32_t> number(items.size(), -1);
+  int64_t following = 0;
   for (size_t i = 0; i < items.size(); ++i) {
     const swf::Record& src = *pool[items[i].source];
     const swf::Record& sized = *pool[items[i].size_from];
@@ -182,6 +187,12 @@ std::vector<swf::Record> generate_locality(const std::vector<swf::Record>& log, 
                                               items[i].submit));
     }
     r.job_number = static_cast<int32_t>(i + 1);
+    number[items[i].order] = r.job_number;
+    if (items[i].follows >= 0) {
+      r.preceding_job = number[static_cast<size_t>(items[i].follows)];
+      r.think_time = static_cast<int32_t>(std::min<int64_t>(o.think, std::numeric_limits<int32_t>::max()));
+      ++following;
+    }
     r.submit_time = static_cast<int32_t>(items[i].submit);
     r.run_time = src.run_time;
     r.allocated_procs = r.requested_procs = trace::job_size(sized);
@@ -198,6 +209,7 @@ std::vector<swf::Record> generate_locality(const std::vector<swf::Record>& log, 
     stats->pool = static_cast<int64_t>(pool.size());
     stats->left_out = std::move(left_out);
     stats->runs = runs;
+    stats->following = following;
     stats->mean_run_length = mean;
     stats->log_rate_per_day = log_rate * 86400;
     stats->run_rate_per_day = run_rate * 86400;
@@ -246,7 +258,11 @@ swf::Header locality_header(const swf::Header& log_header, const std::string& so
                              o.seed),
                  fmt::format("{} runs, the model's mean run length E[R] {:.4f}; log rate {:.2f} jobs/day, runs start "
                              "at {:.2f}/day",
-                             stats.runs, stats.mean_run_length, stats.log_rate_per_day, stats.run_rate_per_day)});
+                             stats.runs, stats.mean_run_length, stats.log_rate_per_day, stats.run_rate_per_day),
+                 fmt::format("fields 17-18: each of the {} repeats names the job before it in its run and the think "
+                             "time (submit times assume no wait; simulate --feedback submits them after the simulated "
+                             "end)",
+                             stats.following)});
   return h;
 }
 

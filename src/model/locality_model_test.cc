@@ -52,6 +52,24 @@ TEST(LocalityModelTest, RepeatsAreStaggeredByTheirRuntimeAndThinkTime) {
   EXPECT_EQ(stats.pool, 2);
   EXPECT_LE(stats.runs, 40);
   EXPECT_GE(stats.runs, 14);  // at most 3 jobs per run
+  // Fields 17-18: a repeat names the job before it in its run (110 s earlier: its runtime and the think time) and the
+  // think time; a run's first job names none. Every job but the runs' first ones is a repeat.
+  int64_t following = 0;
+  for (const swf::Record& r : out) {
+    if (r.submit_time % 1000 == 0) {
+      EXPECT_EQ(r.preceding_job, -1) << r.job_number;
+      EXPECT_EQ(r.think_time, -1);
+      continue;
+    }
+    ++following;
+    ASSERT_GE(r.preceding_job, 1);
+    ASSERT_LT(r.preceding_job, r.job_number);
+    const swf::Record& p = out[static_cast<size_t>(r.preceding_job - 1)];
+    EXPECT_EQ(p.submit_time + p.run_time + 10, r.submit_time) << r.job_number;
+    EXPECT_EQ(r.think_time, 10);
+  }
+  EXPECT_EQ(following, stats.following);
+  EXPECT_EQ(stats.following + stats.runs, 40);
 }
 
 // The mean run length over 1..max against the terms added one by one, past the million terms the model adds (the

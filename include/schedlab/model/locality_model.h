@@ -47,6 +47,7 @@ struct LocalityModelOptions {
 struct LocalityModelStats {
   int64_t pool = 0;              // jobs of the log in the global distribution
   int64_t runs = 0;              // runs generated
+  int64_t following = 0;         // repeats: jobs that name the job before them in their run (SWF fields 17-18)
   double mean_run_length = 0;    // E[R] of the table
   double log_rate_per_day = 0;   // the log's jobs per day
   double run_rate_per_day = 0;   // first items per day (Poisson)
