@@ -218,7 +218,12 @@ Workload build_workload(const swf::Header& header, const std::vector<swf::Record
     w.notes.push_back(w.killed == 1 ? std::string("1 job cut at its estimate (--kill-at-estimate)")
                                     : fmt::format("{} jobs cut at their estimate (--kill-at-estimate)", w.killed));
   w.dependent = dependent;
-  if (options.feedback && dependent > 0) {
+  if (options.feedback && dependent == 0 && !w.jobs.empty()) {
+    // Asked for and nothing to follow (the archive's logs name no preceding job): said, or the run looks like one
+    // with feedback.
+    w.notes.push_back("feedback: no job names a preceding job (SWF field 17): every job arrives at its logged submit "
+                      "time");
+  } else if (options.feedback && dependent > 0) {
     link_feedback(records, w);
   } else if (dependent > 0) {
     // Without --feedback the jobs arrive at their logged submit times, whatever the schedule: said, not silently

@@ -93,6 +93,12 @@ TEST(WorkloadTest, FeedbackLinksEachJobToTheJobItFollows) {
   // A logged gap below zero (submitted while the preceding job ran) is a think time of 0.
   recs[3].submit_time = 30;
   EXPECT_EQ(build_workload(swf::Header{}, recs, o).think[3], 0);
+  // A log that names no preceding job: said.
+  const Workload plain = build_workload(swf::Header{}, testing::records({J{1, 0, 10, 1, 10}}), o);
+  EXPECT_FALSE(plain.has_feedback());
+  EXPECT_EQ(plain.notes, (std::vector<std::string>{
+                             "feedback: no job names a preceding job (SWF field 17): every job arrives at its logged "
+                             "submit time"}));
   // Without a link that holds, no feedback at all.
   auto lone = testing::records({J{1, 0, 10, 1, 10}, J{2, 5, 10, 1, 10}});
   lone[0].preceding_job = 2;
