@@ -1053,6 +1053,24 @@ def test_sacct_distance_and_reports_equal_the_cli(tmp_path):
     assert not (tmp_path / "x.html").exists()
 
 
+def test_filter_log_warns_in_the_clis_order(tmp_path):
+    # A partition of a machine the header sizes, and a user id the log does not have: the machine's warning, then
+    # the id's, as the CLI prints them on standard error (one library list for both).
+    path = tmp_path / "parts.swf"
+    path.write_text("; MaxProcs: 8\n"
+                    "1 0 0 10 4 -1 -1 4 20 -1 1 1 -1 -1 -1 1 -1 -1\n"
+                    "2 5 0 10 2 -1 -1 2 20 -1 1 2 -1 -1 -1 2 -1 -1\n")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        schedlab.filter_log(str(path), users=[1, 2, 99], partition=1)
+    got = [str(w.message) for w in caught]
+    cli = subprocess.run([CLI, "filter", str(path), "-o", str(tmp_path / "out.swf"), "--users", "1,2,99",
+                          "--partition", "1"], check=True, capture_output=True, text=True).stderr
+    want = [line[len("schedlab: warning: "):] for line in cli.splitlines() if line.startswith("schedlab: warning: ")]
+    assert len(want) == 2 and "whole machine" in want[0] and "--users" in want[1]
+    assert got == want
+
+
 def test_filter_log_writes_the_clis_file(tmp_path):
     df = schedlab.filter_log(KTH, from_="+30d", to="+60d", min_procs=32)
     assert df.attrs["filter"] == {"records": 28489, "kept": 232, "excluded": {"before_from": 2027,

@@ -125,11 +125,7 @@ void run_filter(const FilterOptions& opt) {
   for (const auto& [reason, n] : log.report.skipped)
     msg += fmt::format("  skipped input line: {:<16} {:>12}\n", reason, group_thousands(n));
   fmt::print(stderr, "{}", msg);
-  if (const std::string hint = trace::filter_window_hint(log.records, spec, result, log.header); !hint.empty())
-    fmt::print(stderr, "schedlab: warning: {}\n", hint);
-  if (const std::string hint = trace::filter_machine_hint(log.header, spec, result, opt.partition); !hint.empty())
-    fmt::print(stderr, "schedlab: warning: {}\n", hint);
-  for (const std::string& hint : trace::filter_value_hints(log.records, spec))
+  for (const std::string& hint : trace::filter_hints(log.records, log.header, spec, result, opt.partition))
     fmt::print(stderr, "schedlab: warning: {}\n", hint);
 }
 

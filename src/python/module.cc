@@ -1039,14 +1039,8 @@ PYBIND11_MODULE(_core, m) {
     counts["excluded"] = excluded;
     if (drop_flurries) counts["flurries_dropped"] = filtered.flurry_dropped;
     // What the CLI warns of: a window that keeps no job, ids no record has.
-    std::vector<std::string> hints = trace::filter_value_hints(l->records, spec);
-    if (std::string w = trace::filter_window_hint(l->records, spec, filtered.result, l->header); !w.empty())
-      hints.insert(hints.begin(), std::move(w));
-    if (spec.partitions) {  // one partition of the whole machine the header sizes
-      const std::string listed = fmt::format("{}", fmt::join(*spec.partitions, ","));
-      if (std::string w = trace::filter_machine_hint(l->header, spec, filtered.result, listed); !w.empty())
-        hints.push_back(std::move(w));
-    }
+    const std::string listed = spec.partitions ? fmt::format("{}", fmt::join(*spec.partitions, ",")) : "";
+    std::vector<std::string> hints = trace::filter_hints(l->records, l->header, spec, filtered.result, listed);
     auto out = std::make_shared<swf::Log>();
     out->header = std::move(filtered.header);
     out->records = std::move(filtered.result.kept);

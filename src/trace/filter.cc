@@ -120,6 +120,17 @@ std::vector<std::string> filter_notes(const FilterSpec& spec, const FilterResult
   return notes;
 }
 
+std::vector<std::string> filter_hints(const std::vector<swf::Record>& records, const swf::Header& header,
+                                      const FilterSpec& spec, const FilterResult& result,
+                                      std::string_view partition_text) {
+  std::vector<std::string> hints;
+  if (std::string w = filter_window_hint(records, spec, result, header); !w.empty()) hints.push_back(std::move(w));
+  if (std::string w = filter_machine_hint(header, spec, result, partition_text); !w.empty())
+    hints.push_back(std::move(w));
+  for (std::string& w : filter_value_hints(records, spec)) hints.push_back(std::move(w));
+  return hints;
+}
+
 std::string filter_machine_hint(const swf::Header& header, const FilterSpec& spec, const FilterResult& result,
                                 std::string_view partition_text) {
   const auto size = header.max_procs ? header.max_procs : header.max_nodes;

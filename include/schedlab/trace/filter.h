@@ -90,6 +90,12 @@ std::vector<std::string> filter_value_hints(const std::vector<swf::Record>& reco
 std::string filter_machine_hint(const swf::Header& header, const FilterSpec& spec, const FilterResult& result,
                                 std::string_view partition_text);
 
+// Every warning above, in the order a user should read them (the window, the machine, the ids), for the CLI and the
+// Python module alike. `partition_text`: --partition as given (the machine hint names it).
+std::vector<std::string> filter_hints(const std::vector<swf::Record>& records, const swf::Header& header,
+                                      const FilterSpec& spec, const FilterResult& result,
+                                      std::string_view partition_text);
+
 // The text of the "; Note:" lines (without the "; Note: " prefix) that record the filter in the output's
 // header: the criteria, the number of records kept out of the input, and the exclusions by reason.
 std::vector<std::string> filter_notes(const FilterSpec& spec, const FilterResult& result);
