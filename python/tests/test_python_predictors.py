@@ -327,3 +327,22 @@ def test_long_calls_show_progress_on_sys_stderr(capsys):
             schedlab.show_progress("yes")
     finally:
         schedlab.show_progress()
+
+
+class SubmittedNow(schedlab.Predictor):
+    """The estimate, after checking that the job arrives at its submit time: with feedback, the simulation's."""
+
+    def on_arrival(self, now, job):
+        if job.submit != now:
+            raise RuntimeError(f"job {job.job_number} arrives at {now} but says it was submitted at {job.submit}")
+        return job.estimate
+
+
+def test_a_python_predictor_sees_the_simulated_submit_under_feedback(tmp_path):
+    # Job 2 follows job 1 by 30 s: submitted at 130 in the simulation (logged 10), and the predictor is told so.
+    path = tmp_path / "chain.swf"
+    path.write_text("; MaxProcs: 4\n"
+                    "1 0 -1 100 4 -1 -1 4 100 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+                    "2 10 -1 50 2 -1 -1 2 50 -1 1 2 -1 -1 -1 -1 1 30\n")
+    r = schedlab.simulate(str(path), "fcfs", predictor=SubmittedNow(), feedback=True)
+    assert list(r.jobs.submit) == [0, 130]

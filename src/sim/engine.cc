@@ -321,7 +321,7 @@ bool Engine::step() {
       happened = true;
       continue;
     }
-    predictor_->on_deadline_miss(t, jobs[idx], live(idx).eff_start, live(idx).prediction, updates_);
+    predictor_->on_deadline_miss(t, seen(idx), live(idx).eff_start, live(idx).prediction, updates_);
     if (overrun == Overrun::kSuspend) {
       suspend(id);
       suspended_now_.push_back(id);
@@ -356,12 +356,12 @@ bool Engine::step() {
 
 void Engine::arrive(const Job& job, int64_t t) {
   const auto idx = static_cast<size_t>(job.id);
-  const int64_t p = std::max<int64_t>(0, predictor_->on_arrival(t, job, updates_));
+  if (!result_.submit.empty()) result_.submit[idx] = t;
+  const int64_t p = std::max<int64_t>(0, predictor_->on_arrival(t, seen(idx), updates_));
   Live& l = admit(idx);
   l.prediction = p;
   l.arrival_prediction = p;
   accuracy_.set(job.id, t, p, job.runtime);
-  if (!result_.submit.empty()) result_.submit[idx] = t;
   state_.queue.push_back(WaitingJob{job.id, job.procs, t, p, 0});
   scheduler_->on_arrival(state_, state_.queue.back());
 }
@@ -462,7 +462,7 @@ void Engine::start_jobs() {
     for (JobId id : decision_.start) {
       const auto idx = static_cast<size_t>(id);
       if (result_.jobs[idx].start == state_.now && live(idx).attained == 0) {
-        predictor_->on_start(state_.now, workload_->jobs[idx], live(idx).prediction, updates_);
+        predictor_->on_start(state_.now, seen(idx), live(idx).prediction, updates_);
       }
       // (The job as it sits in the running list, without searching the list for it.)
       const Live& l = live(idx);
@@ -617,7 +617,7 @@ void Engine::terminate(JobId id, bool killed) {
     for (JobId f = first_follower_[idx]; f >= 0; f = next_follower_[static_cast<size_t>(f)])
       follower_arrivals_.push({now + workload_->think[static_cast<size_t>(f)], f});
   }
-  predictor_->on_termination(now, job, now - ran, updates_);
+  predictor_->on_termination(now, seen(idx), now - ran, updates_);
   scheduler_->on_termination(state_, finished);
 }
 
@@ -660,9 +660,9 @@ void Engine::finish() {
   std::vector<int32_t>().swap(free_live_);
   std::vector<int64_t>().swap(runtime_);
   if (options_.check) {
-    std::vector<char> seen(jobs.size(), 0);
+    std::vector<char> ended(jobs.size(), 0);
     for (JobId id : result_.termination_order) {
-      if (seen[static_cast<size_t>(id)]++) throw std::logic_error(fmt::format("check failed: job {} ended twice", id));
+      if (ended[static_cast<size_t>(id)]++) throw std::logic_error(fmt::format("check failed: job {} ended twice", id));
     }
     if (state_.machine.free() != state_.machine.total() || !state_.running.empty() || !state_.held.empty()) {
       throw std::logic_error("check failed: processors still allocated at the end");

@@ -118,6 +118,20 @@ TEST(Feedback, BackfilledFollowsTheSimulatedArrivalOrder) {
   EXPECT_EQ(re.backfilled, 1);
 }
 
+// A history predictor orders a user's jobs by when they were submitted in the simulation: job 2 follows job 1
+// (think time 500: submitted at 600, not 10). user-last2 (order=submit) predicts job 5 from the user's two latest
+// submitted jobs that ended, jobs 2 (600, ran 30) and 4 (60, ran 40): 35 s. By the logged times it took jobs 4 and
+// 3 (50, ran 20): 30 s.
+TEST(Feedback, HistoryPredictorsSeeTheSimulatedSubmitOrder) {
+  const Workload w = feedback_workload(
+      64, testing::records({J{1, 0, 100, 1, 1000}, J{2, 10, 30, 1, 1000}, J{3, 50, 20, 1, 1000},
+                            J{4, 60, 40, 1, 1000}, J{5, 2000, 10, 1, 1000}}),
+      {{1, 1, 500}});
+  const SimResult r = testing::run(w, "fcfs", "user-last2");
+  EXPECT_EQ(r.submit[1], 600);
+  EXPECT_EQ(r.jobs[4].prediction_at_start, 35);
+}
+
 // A fork without future arrivals takes no follower either: it ends with the jobs there at the fork.
 TEST(Feedback, ForkWithoutFutureArrivalsTakesNoFollower) {
   const Workload w = feedback_workload(

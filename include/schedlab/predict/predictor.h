@@ -75,7 +75,8 @@ class Predictor {
   std::string_view label() const { return label_.empty() ? name() : std::string_view(label_); }
   void set_label(std::string label) { label_ = std::move(label); }
 
-  // A job arrives at `now`; returns its initial prediction (>= 0).
+  // A job arrives at `now`; returns its initial prediction (>= 0). In every hook `job.submit` is when the job was
+  // submitted in this run: the log's time, or with feedback (sim/simulate.h) the time the simulation gave it.
   virtual int64_t on_arrival(int64_t now, const Job& job, Updates& updates) = 0;
   // The job starts at `now` with its current prediction `prediction`.
   virtual void on_start(int64_t now, const Job& job, int64_t prediction, Updates& updates) {

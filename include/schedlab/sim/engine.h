@@ -121,6 +121,16 @@ class Engine {
     while (next_arrival_ < arrival_end_ && follows(next_arrival_)) ++next_arrival_;
   }
   void arrive(const Job& job, int64_t t);
+  // The job as the predictor is told of it: with feedback, with the submit time the simulation gave it (a copy in
+  // seen_job_, valid until the next call).
+  Job seen_job_;
+  const Job& seen(size_t idx) {
+    const Job& j = workload_->jobs[idx];
+    if (result_.submit.empty()) return j;
+    seen_job_ = j;
+    seen_job_.submit = result_.submit[idx];
+    return seen_job_;
+  }
   enum class Status : uint8_t { kPending, kWaiting, kRunning, kDone };
   // What the engine tracks of a job between its arrival and its end. Kept only for those jobs (a pool of
   // states and a 4-byte slot per job) instead of 41 bytes for every job of the workload.
