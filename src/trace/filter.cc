@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <map>
+#include <unordered_set>
 #include <utility>
 
 #include <fmt/core.h>
@@ -128,7 +129,24 @@ std::vector<std::string> filter_hints(const std::vector<swf::Record>& records, c
   if (std::string w = filter_machine_hint(header, spec, result, partition_text); !w.empty())
     hints.push_back(std::move(w));
   for (std::string& w : filter_value_hints(records, spec)) hints.push_back(std::move(w));
+  if (std::string w = filter_dependency_hint(result); !w.empty()) hints.push_back(std::move(w));
   return hints;
+}
+
+std::string filter_dependency_hint(const FilterResult& result) {
+  bool any = false;
+  for (const swf::Record& r : result.kept) any = any || r.preceding_job >= 0;
+  if (!any) return "";  // (the archive's logs name none: no set built)
+  std::unordered_set<int32_t> kept;
+  kept.reserve(result.kept.size());
+  for (const swf::Record& r : result.kept) kept.insert(r.job_number);
+  int64_t dangling = 0;
+  for (const swf::Record& r : result.kept) dangling += r.preceding_job >= 0 && !kept.contains(r.preceding_job) ? 1 : 0;
+  if (dangling == 0) return "";
+  return fmt::format("{} kept job{} name{} a preceding job the filter left out (SWF field 17): simulate --feedback "
+                     "submits {} at {} logged submit time{}",
+                     dangling, dangling == 1 ? "" : "s", dangling == 1 ? "s" : "", dangling == 1 ? "it" : "them",
+                     dangling == 1 ? "its" : "their", dangling == 1 ? "" : "s");
 }
 
 std::string filter_machine_hint(const swf::Header& header, const FilterSpec& spec, const FilterResult& result,

@@ -161,6 +161,28 @@ TEST(Filter, StatusQueuePartition) {
   EXPECT_EQ(excluded(r, FilterReason::kPartition), 5);
 }
 
+// Kept jobs whose preceding job (field 17) the filter left out are warned of: --feedback cannot follow them. Partition 2
+// keeps jobs 3 and 4; job 4 follows job 3 (kept), job 3 follows job 1 (left out).
+TEST(Filter, KeptJobsWhosePrecedingJobWasLeftOutAreWarnedOf) {
+  std::vector<swf::Record> log = small_log();
+  FilterSpec partition;
+  partition.partitions = std::set<int32_t>{2};
+  EXPECT_EQ(filter_dependency_hint(apply_filter(log, partition)), "");
+  for (swf::Record& r : log) {
+    if (r.job_number == 4) r.preceding_job = 3;
+  }
+  EXPECT_EQ(filter_dependency_hint(apply_filter(log, partition)), "");
+  for (swf::Record& r : log) {
+    if (r.job_number == 3) r.preceding_job = 1;
+  }
+  const FilterResult kept = apply_filter(log, partition);
+  EXPECT_EQ(filter_dependency_hint(kept), "1 kept job names a preceding job the filter left out (SWF field 17): "
+                                          "simulate --feedback submits it at its logged submit time");
+  const std::vector<std::string> hints = filter_hints(log, swf::Header{}, partition, kept, "2");
+  ASSERT_FALSE(hints.empty());
+  EXPECT_EQ(hints.back(), filter_dependency_hint(kept));
+}
+
 TEST(Filter, FirstFailingCriterionIsTheReason) {
   FilterSpec spec;
   spec.from = 250;

@@ -90,8 +90,12 @@ std::vector<std::string> filter_value_hints(const std::vector<swf::Record>& reco
 std::string filter_machine_hint(const swf::Header& header, const FilterSpec& spec, const FilterResult& result,
                                 std::string_view partition_text);
 
-// Every warning above, in the order a user should read them (the window, the machine, the ids), for the CLI and the
-// Python module alike. `partition_text`: --partition as given (the machine hint names it).
+// When kept jobs name a preceding job (SWF field 17) that the filter left out: "3 kept jobs name a preceding job the
+// filter left out: simulate --feedback submits them at their logged times". Empty otherwise.
+std::string filter_dependency_hint(const FilterResult& result);
+
+// Every warning above, in the order a user should read them (the window, the machine, the ids, the dependencies), for
+// the CLI and the Python module alike. `partition_text`: --partition as given (the machine hint names it).
 std::vector<std::string> filter_hints(const std::vector<swf::Record>& records, const swf::Header& header,
                                       const FilterSpec& spec, const FilterResult& result,
                                       std::string_view partition_text);
