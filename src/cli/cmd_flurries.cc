@@ -62,7 +62,9 @@ void run_flurries(const FlurriesCliOptions& opt) {
       out += fmt::format("{:>8} {:>6} {:<24} {:>8} {:>10} {:>10} {:>8.1f}{}\n", f.user, f.week,
                          d.empty() ? fmt::format("+{} s", f.week_start) : d.substr(0, 10), f.jobs, f.runner_up,
                          f.runner_up_jobs, f.ratio,
-                         names.empty() ? "" : fmt::format("  {}, {}", trace::name_of(names, f.user, "-"), trace::name_of(names, f.runner_up, "-")));
+                         names.empty() ? ""
+                                       : fmt::format("  {}, {}", trace::name_of(names, f.user, "-"),
+                                                     trace::name_of(names, f.runner_up, "-")));
     }
   }
   fmt::print("{}", out);

@@ -24,7 +24,8 @@ struct SimCliOptions {
   bool feedback = false;
 };
 
-// --procs, --kill-at-estimate, --load | --arrival-scale, --feedback, --bsld-tau, --warmup-fraction (`warmup_help`), --seed.
+// --procs, --kill-at-estimate, --load | --arrival-scale, --feedback, --bsld-tau, --warmup-fraction (`warmup_help`),
+// --seed.
 void add_sim_options(CLI::App* cmd, SimCliOptions& o, const std::string& warmup_help);
 void apply_sim_options(const SimCliOptions& o, workload::WorkloadOptions& w, sim::SimOptions& s);
 

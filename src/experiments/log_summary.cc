@@ -28,7 +28,8 @@ nlohmann::ordered_json to_json(const analysis::Summary& s, const swf::Header& he
                    {"executables", s.executables},
                    {"queues", s.queues},
                    {"partitions", s.partitions}};
-  j["dependencies"] = {{"jobs", s.dependent}, {"preceding_earlier", s.preceding_earlier}, {"think_given", s.think_given}};
+  j["dependencies"] = {
+      {"jobs", s.dependent}, {"preceding_earlier", s.preceding_earlier}, {"think_given", s.think_given}};
   nlohmann::ordered_json submit = {{"known", s.submit_known},
                            {"first", s.first_submit},
                            {"last", s.last_submit},

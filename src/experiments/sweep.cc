@@ -474,33 +474,33 @@ std::vector<SweepRun> expand_sweep(const SweepSpec& s) {
                   for (bool kill : s.kill_at_estimate)
                     for (bool extend : s.extend_estimates)
                       for (bool feedback : s.feedback)
-                      for (double warm : s.warmup_fraction)
-                        for (int64_t tau : s.bsld_tau)
-                          for (uint64_t seed : s.seeds) {
-                            SweepRun r;
-                            r.log = log;
-                            r.scheduler = sch;
-                            r.predictor = pred;
-                            r.correction = cor;
-                            r.estimate_model = em;
-                            r.load = load;
-                            r.arrival_scale = scale;
-                            r.procs = procs;
-                            r.kill_at_estimate = kill;
-                            r.extend_estimates = extend;
-                            r.feedback = feedback;
-                            r.warmup_fraction = warm;
-                            r.bsld_tau = tau;
-                            r.seed = seed;
-                            bool excluded = false;
-                            for (size_t e = 0; e < s.excludes.size(); ++e)
-                              if (matches(s.excludes[e], r)) {
-                                ++exclude_matches[e];
-                                excluded = true;
-                              }
-                            if (excluded) continue;
-                            runs.push_back(std::move(r));
-                          }
+                        for (double warm : s.warmup_fraction)
+                          for (int64_t tau : s.bsld_tau)
+                            for (uint64_t seed : s.seeds) {
+                              SweepRun r;
+                              r.log = log;
+                              r.scheduler = sch;
+                              r.predictor = pred;
+                              r.correction = cor;
+                              r.estimate_model = em;
+                              r.load = load;
+                              r.arrival_scale = scale;
+                              r.procs = procs;
+                              r.kill_at_estimate = kill;
+                              r.extend_estimates = extend;
+                              r.feedback = feedback;
+                              r.warmup_fraction = warm;
+                              r.bsld_tau = tau;
+                              r.seed = seed;
+                              bool excluded = false;
+                              for (size_t e = 0; e < s.excludes.size(); ++e)
+                                if (matches(s.excludes[e], r)) {
+                                  ++exclude_matches[e];
+                                  excluded = true;
+                                }
+                              if (excluded) continue;
+                              runs.push_back(std::move(r));
+                            }
   // An [[exclude]] that matches nothing is a typo or a value no list has: the runs it was meant to drop would run.
   for (size_t e = 0; e < s.excludes.size(); ++e)
     if (exclude_matches[e] == 0)

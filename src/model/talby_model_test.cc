@@ -245,7 +245,7 @@ TEST(TalbyModel, AnEstimateModelThatCannotFitIsNamed) {
   }
 }
 
-int64_t st_share(const Generated& g, double share) {
+int64_t share_of_jobs(const Generated& g, double share) {
   return static_cast<int64_t>(share * static_cast<double>(g.stats.jobs));
 }
 
@@ -312,7 +312,7 @@ TEST(TalbyModel, FollowersNameTheJobTheyFollowAndTheirThinkTime) {
   EXPECT_EQ(following, g.stats.following);
   // About a fifth of the jobs follow one (6,456 of 30,560 here); the sessions' first jobs and the many submitted
   // while the previous job ran (KTH's think times are mostly negative: batches of jobs) do not.
-  EXPECT_GT(following, st_share(g, 0.15));
+  EXPECT_GT(following, share_of_jobs(g, 0.15));
   EXPECT_GT(overlapping, g.stats.sessions);
 }
 

@@ -1038,7 +1038,8 @@ PYBIND11_MODULE(_core, m) {
     if (partial_lines > 0) counts["partial_executions_kept"] = filtered.partial_executions_kept;
     counts["excluded"] = excluded;
     if (drop_flurries) counts["flurries_dropped"] = filtered.flurry_dropped;
-    // What the CLI warns of: a window that keeps no job, ids no record has.
+    // What the CLI warns of, in its order (trace::filter_hints): a window that keeps no job, a partition of a machine
+    // the header sizes whole, ids no record has, kept jobs whose preceding job was left out.
     const std::string listed = spec.partitions ? fmt::format("{}", fmt::join(*spec.partitions, ",")) : "";
     std::vector<std::string> hints = trace::filter_hints(l->records, l->header, spec, filtered.result, listed);
     auto out = std::make_shared<swf::Log>();

@@ -11,8 +11,8 @@
 //   [0.0], bsld_tau [10], seeds [0] (the simulation's seed, which also seeds the estimate model).
 // [[exclude]] tables drop the runs that match every key they give (singular names: log, scheduler, predictor,
 // correction, estimate_model, load, arrival_scale, procs, kill_at_estimate, extend_estimates, feedback,
-// warmup_fraction, bsld_tau, seed); [[include]] tables add one run each after the product (keys not given: each list's first
-// value). Unknown keys, wrong types, an unknown scheduler / predictor / correction / estimate model, a log that
+// warmup_fraction, bsld_tau, seed); [[include]] tables add one run each after the product (keys not given: each
+// list's first value). Unknown keys, wrong types, an unknown scheduler / predictor / correction / estimate model, a log that
 // cannot be read: SweepError naming the spec file, the line and the key, before anything runs.
 // Order: logs outermost, then the keys in the order above, seeds innermost; then the includes. Run i has index i.
 //

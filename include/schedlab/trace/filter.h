@@ -91,7 +91,7 @@ std::string filter_machine_hint(const swf::Header& header, const FilterSpec& spe
                                 std::string_view partition_text);
 
 // When kept jobs name a preceding job (SWF field 17) that the filter left out: "3 kept jobs name a preceding job the
-// filter left out: simulate --feedback submits them at their logged times". Empty otherwise.
+// filter left out (SWF field 17): simulate --feedback submits them at their logged submit times". Empty otherwise.
 std::string filter_dependency_hint(const FilterResult& result);
 
 // Every warning above, in the order a user should read them (the window, the machine, the ids, the dependencies), for

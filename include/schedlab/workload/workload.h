@@ -25,6 +25,8 @@
 //   misses the target by more than 1%). A target so high that every arrival falls in one second is an error
 //   naming the highest load the jobs can be given.
 //   Both load and an arrival_scale != 1 at once is an error.
+// - Either way, a factor that would spread the arrivals over more than kMaxScaledSpan seconds is an error
+//   (submit times are int64 seconds, and waits and ends are added to them).
 //
 // Feedback (WorkloadOptions::feedback; SWF fields 17-18, "a preceding job ... the current job can only start after
 // the termination of this preceding job. Together with the next field, this allows the workload to include
@@ -37,8 +39,6 @@
 //   logged end (submit + wait + runtime, a wait of -1 taken as 0), 0 when negative (counted in think_from_log);
 // - arrival scaling (load, arrival_scale) scales the submit times of the jobs that follow no job; think times
 //   stay as logged.
-// - Either way, a factor that would spread the arrivals over more than kMaxScaledSpan seconds is an error
-//   (submit times are int64 seconds, and waits and ends are added to them).
 #pragma once
 
 #include <cstdint>
