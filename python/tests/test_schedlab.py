@@ -1214,6 +1214,19 @@ def test_the_options_added_for_parity_give_the_clis_results(tmp_path):
         schedlab.fit_estimates([KTH, KTH])
     with pytest.raises(ValueError, match="--family must be beta or gamma"):
         schedlab.fit_estimates(KTH, model="song", family="normal")
+    # T_max: the log's limit unless asked otherwise; one job at 2^31 - 1 s (a "no limit" sentinel) does not make it.
+    df, _ = schedlab.read_swf(KTH)
+    df.loc[5, "requested_time"] = 2147483647
+    assert schedlab.fit_estimates(df)["tmax"] == 216000 and schedlab.fit_estimates(df)["info"]["above_tmax"] == 1
+    assert schedlab.fit_estimates(df, tmax="max")["tmax"] == 2147483647
+    four = schedlab.fit_estimates(KTH, tmax="4h")
+    c = json.loads(subprocess.run([CLI, "estimates", "fit", KTH, "--tmax", "4h"], check=True, capture_output=True,
+                                  text=True).stdout)
+    assert four["tmax"] == 14400 and four["info"]["tmax_rule"] == "14400"
+    assert four == c
+    assert schedlab.fit_estimates(KTH, tmax=14400) == four
+    with pytest.raises(ValueError, match="tmax"):
+        schedlab.fit_estimates(KTH, tmax="largest")
     gen = tmp_path / "g.swf"
     subprocess.run([CLI, "generate", "locality", "--from", KTH, "--jobs", "500", "--repeat", "size", "--arrivals",
                     "log", "--think", "30", "--max-repetitions", "50", "--seed", "4", "-o", str(gen)], check=True,

@@ -41,6 +41,11 @@ std::string bins_text(const model::EstimateBins& b, size_t top) {
   if (b.jobs == 0) return out;
   out += fmt::format("T_max: {} ({} s), {:.1f}% of jobs, popularity rank {}\n", hms(b.t_max), b.t_max,
                      100 * b.t_max_share, b.t_max_popularity_rank);
+  if (b.above_limit > 0)
+    out += fmt::format("limit: {} ({} s), {:.1f}% of jobs, popularity rank {}: the largest estimate at least 1 in "
+                       "{} jobs used; {} jobs ({:.2f}%) above it\n",
+                       hms(b.limit), b.limit, 100 * b.limit_share, b.limit_popularity_rank, group_thousands(static_cast<int64_t>(std::lround(1 / model::kLimitMinShare))),
+                       group_thousands(b.above_limit), 100.0 * static_cast<double>(b.above_limit) / static_cast<double>(b.jobs));
   out += "\nmost popular bins needed to cover a share of the jobs:\n  jobs covered";
   for (const double f : b.fractions) out += fmt::format(" {:>5}", fmt::format("{:g}%", 100 * f));
   out += "\n  bins needed ";
@@ -86,7 +91,7 @@ void run_bins(const BinsOptions& o) {
 
 struct FitOptions {
   std::vector<std::string> paths;
-  std::string model = "tsafrir", family = "beta", output = "-";
+  std::string model = "tsafrir", family = "beta", output = "-", tmax = "limit";
   int64_t top = 2, min_group_jobs = 10;
   bool skip_invalid = false;
 };
@@ -96,6 +101,7 @@ void run_fit(const FitOptions& o) {
   model::EstimateFitOptions fo;
   fo.model = o.model;
   fo.top = o.top;
+  fo.tmax = o.tmax;
   fo.family = o.family;
   fo.min_group_jobs = o.min_group_jobs;
   model::check_estimate_fit_options(fo, o.paths.size());  // before any log is read
@@ -111,6 +117,14 @@ void run_fit(const FitOptions& o) {
                           o.paths[0], t.jobs, hms(t.t_max), t.t_max_share, t.bins.size());
     for (const auto& b : t.bins) summary += fmt::format(" ({}, {:.1f}%)", hms(b.time), b.share);
     summary += "\n";
+    if (t.above_t_max > 0)
+      summary += fmt::format("  {} jobs ({:.2f}%) have estimates above T_max, up to {}{}\n", group_thousands(t.above_t_max),
+                             100.0 * static_cast<double>(t.above_t_max) / static_cast<double>(t.jobs), hms(t.largest),
+                             t.t_max_choice.rule == model::TmaxChoice::Rule::kLimit
+                                 ? fmt::format(": T_max is the log's limit, the largest estimate at least 1 in {} jobs "
+                                               "used (--tmax max takes the largest)",
+                                               group_thousands(static_cast<int64_t>(std::lround(1 / model::kLimitMinShare))))
+                                 : "");
   } else {
     const model::SongModel& m = *fit.song;
     summary = fmt::format("song model ({}) of {} training jobs ({} dropped with accuracy > {}), cap {}\n"
@@ -236,7 +250,12 @@ void add_estimates_command(CLI::App& app) {
              "or song (per-runtime-group Beta fits and the two regressions; several logs are pooled)");
   fit->add_option("TRACE", fo->paths, "the log(s) (SWF, or CSV for a .csv or .csv.gz name)")->required();
   fit->add_option("--model", fo->model, "tsafrir or song")->capture_default_str();
-  fit->add_option("--top", fo->top, "tsafrir: most popular values besides T_max kept as user bins")
+  fit->add_option("--tmax", fo->tmax,
+                  fmt::format("tsafrir: T_max, the maximal allowed estimate: limit (the largest estimate at least 1 "
+                              "in {} jobs used), max (the largest estimate) or a duration (18h)",
+                              group_thousands(static_cast<int64_t>(std::lround(1 / model::kLimitMinShare)))))
+      ->capture_default_str();
+  fit->add_option("--top", fo->top, "tsafrir: most popular values below T_max kept as user bins")
       ->capture_default_str();
   fit->add_option("--family", fo->family, "song: beta, or gamma for LANL-like logs")->capture_default_str();
   fit->add_option("--min-group-jobs", fo->min_group_jobs, "song: smallest runtime group that is fitted")

@@ -49,6 +49,16 @@ EstimateBins estimate_bins(const std::vector<swf::Record>& records, const std::v
       b.t_max_popularity_rank = m.popularity_rank;
     }
   }
+  const double least = kLimitMinShare * static_cast<double>(b.jobs);
+  for (const auto& m : b.modes) {
+    if (static_cast<double>(m.jobs) >= least && m.value > b.limit) {
+      b.limit = m.value;
+      b.limit_share = m.share;
+      b.limit_popularity_rank = m.popularity_rank;
+    }
+  }
+  for (const auto& m : b.modes)
+    if (m.value > b.limit) b.above_limit += m.jobs;
   b.fractions = fractions;
   for (const double f : fractions) b.cover.push_back(popular_cover(counts_desc, b.jobs, f));
   return b;
@@ -64,6 +74,10 @@ nlohmann::ordered_json to_json(const EstimateBins& b, size_t top) {
   j["t_max"] = b.t_max;
   j["t_max_share"] = b.t_max_share;
   j["t_max_popularity_rank"] = b.t_max_popularity_rank;
+  j["limit"] = b.limit;
+  j["limit_share"] = b.limit_share;
+  j["limit_popularity_rank"] = b.limit_popularity_rank;
+  j["above_limit"] = b.above_limit;
   auto cover = nlohmann::ordered_json::array();
   for (size_t i = 0; i < b.fractions.size(); ++i) cover.push_back({{"fraction", b.fractions[i]}, {"bins", b.cover[i]}});
   j["cover"] = cover;

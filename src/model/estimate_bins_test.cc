@@ -43,6 +43,39 @@ TEST(EstimateBins, CountsRanksAndCoverOnASmallLog) {
   EXPECT_EQ(b.cover, (std::vector<int64_t>{1, 1, 2, 3, 4, 4, 4, 4}));
 }
 
+// The limit: the largest estimate at least 1 in 2,000 jobs used. 4,000 jobs: 2 jobs (exactly 1 in 2,000) at 10 h
+// make it; 1 job at 100 h and 1 at 2^31 - 1 s (a "no limit" sentinel) are above it.
+TEST(EstimateBins, TheLimitIsTheLargestEstimateOneJobIn2000Used) {
+  std::vector<swf::Record> recs;
+  const auto add = [&](int n, int32_t estimate) {
+    for (int i = 0; i < n; ++i)
+      recs.push_back(testing::record({.job_number = static_cast<int32_t>(recs.size()) + 1, .run_time = 10,
+                                      .requested_procs = 1, .requested_time = estimate}));
+  };
+  add(3996, 3600);
+  add(2, 36000);
+  add(1, 360000);
+  add(1, 2147483647);
+  EstimateBins b = estimate_bins(recs);
+  EXPECT_EQ(b.t_max, 2147483647);
+  EXPECT_EQ(b.limit, 36000);
+  EXPECT_DOUBLE_EQ(b.limit_share, 2.0 / 4000);
+  EXPECT_EQ(b.limit_popularity_rank, 2);
+  EXPECT_EQ(b.above_limit, 2);
+  // One job fewer at 10 h: 1 of 3,999 is below 1 in 2,000, so the limit is 1 h and three jobs are above it.
+  recs.erase(recs.begin() + 3996);
+  b = estimate_bins(recs);
+  EXPECT_EQ(b.limit, 3600);
+  EXPECT_EQ(b.above_limit, 3);
+  // A log's largest estimate is its limit when enough jobs used it (fewer than 2,000 jobs: any job is enough).
+  recs.resize(10);
+  recs.back().requested_time = 7200;
+  b = estimate_bins(recs);
+  EXPECT_EQ(b.limit, 7200);
+  EXPECT_EQ(b.limit, b.t_max);
+  EXPECT_EQ(b.above_limit, 0);
+}
+
 TEST(EstimateBins, EmptyLog) {
   const EstimateBins b = estimate_bins({testing::record({.job_number = 1, .run_time = 5, .requested_procs = 1})});
   EXPECT_EQ(b.jobs, 0);

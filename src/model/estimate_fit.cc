@@ -20,6 +20,7 @@ void check_estimate_fit_options(const EstimateFitOptions& o, size_t logs) {
   if (o.model == "tsafrir") {
     if (logs != 1) throw ModelError(fmt::format("the tsafrir model is fitted to one log (got {})", logs));
     if (o.top < 0 || o.top >= kHeadSize) throw ModelError(fmt::format("--top must be in 0..{}", kHeadSize - 1));
+    parse_tmax_choice(o.tmax, "--tmax");
   } else if (o.model == "song") {
     if (logs < 1) throw ModelError("the song model needs at least one log");
     if (o.family != "beta" && o.family != "gamma")
@@ -36,7 +37,7 @@ EstimateFit fit_estimate_model(const std::vector<const std::vector<swf::Record>*
   EstimateFit fit;
   if (o.model == "tsafrir") {
     try {
-      fit.tsafrir = fit_tsafrir(*logs.front(), static_cast<int>(o.top));
+      fit.tsafrir = fit_tsafrir(*logs.front(), static_cast<int>(o.top), parse_tmax_choice(o.tmax, "--tmax"));
     } catch (const ModelError& e) {  // a log without estimates: say which
       throw ModelError(fmt::format("{}: {}", sources.front(), e.what()));
     }

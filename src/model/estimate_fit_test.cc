@@ -55,6 +55,9 @@ TEST(EstimateFit, BadOptionsAreRefusedBeforeFitting) {
   refused(o, 0, "the song model needs at least one log");
   o.model = "tsafir";
   refused(o, 1, "--model must be tsafrir or song (got tsafir)");
+  EstimateFitOptions zero;
+  zero.tmax.assign(1, '0');
+  refused(zero, 1, "--tmax: expected limit, max or a duration such as 18h (got \"0\")");
   EXPECT_THROW(fit_estimate_model({&kth()}, {}, EstimateFitOptions{}), ModelError);  // a name per log
 }
 

@@ -180,9 +180,9 @@ void apply_tsafrir([[maybe_unused]] const nlohmann::json& params, [[maybe_unused
   std::vector<int32_t> rt = runtimes_of(records, jobs, rep);
   if (jobs.empty()) throw ModelError("tsafrir model: no job with a known runtime to assign estimates to");
   nlohmann::json p = params;
-  if (!p.contains("tmax") && !p.contains("tmax_share") && b.jobs > 0)  // vanilla fit from the log itself
-    p["tmax_share"] = 100.0 * b.t_max_share;
-  const TsafrirParams tp = tsafrir_params_from_json(p, static_cast<int64_t>(jobs.size()), b.t_max);
+  if (!p.contains("tmax") && !p.contains("tmax_share") && b.jobs > 0)  // vanilla fit from the log itself: its limit
+    p["tmax_share"] = 100.0 * b.limit_share;
+  const TsafrirParams tp = tsafrir_params_from_json(p, static_cast<int64_t>(jobs.size()), b.limit);
   const auto bins = tsafrir_bins(tp, rng);
   std::vector<int32_t> est;
   est.reserve(jobs.size());
@@ -195,6 +195,15 @@ void apply_tsafrir([[maybe_unused]] const nlohmann::json& params, [[maybe_unused
   if (rep.truncated_runtimes > 0)
     rep.warnings.push_back(fmt::format("tsafrir: {} runtimes above T_max = {} s were treated as T_max",
                                        rep.truncated_runtimes, tp.t_max));
+  rep.raised_to_tmax = raise_to_cover(rt, est, tp.t_max);
+  if (rep.raised_to_tmax > 0) {
+    const auto at_tmax = std::count(est.begin(), est.end(), tp.t_max);
+    rep.warnings.push_back(fmt::format(
+        "tsafrir: {} estimates raised to T_max = {} s so that every job's estimate covers its runtime (the model "
+        "gave fewer estimates of at least the longest runtimes than jobs): T_max's share {:.3g}% -> {:.3g}%",
+        rep.raised_to_tmax, tp.t_max, 100.0 * static_cast<double>(at_tmax - rep.raised_to_tmax) / static_cast<double>(est.size()),
+        100.0 * static_cast<double>(at_tmax) / static_cast<double>(est.size())));
+  }
   std::string ub;
   for (const auto& u : tp.user_bins) ub += fmt::format("{}{}:{:.4g}", ub.empty() ? "" : "/", u.time, u.share);
   rep.parameters = fmt::format("N={} K={} tmax={}{}{}{}", tp.n, bins.size(), tp.t_max,
@@ -274,6 +283,7 @@ nlohmann::ordered_json to_json(const GenerateReport& rep) {
   j["assigned"] = rep.assigned;
   j["unchanged"] = rep.unknown_runtime;
   j["truncated_runtimes"] = rep.truncated_runtimes;
+  j["raised_to_tmax"] = rep.raised_to_tmax;
   j["capped"] = rep.capped;
   j["warnings"] = rep.warnings;
   return j;
@@ -339,23 +349,68 @@ nlohmann::json load_params(const std::vector<std::string>& items) {
 }
 
 
-TsafrirFit fit_tsafrir(const std::vector<swf::Record>& records, int top) {
+TmaxChoice parse_tmax_choice(const std::string& text, const std::string& what) {
+  TmaxChoice c;
+  if (text == "limit") return c;
+  if (text == "max") {
+    c.rule = TmaxChoice::Rule::kLargest;
+    return c;
+  }
+  try {
+    c.seconds = parse_duration(text);
+  } catch (const ModelError& e) {
+    throw ModelError(fmt::format("{}: expected limit, max or a duration such as 18h (got \"{}\"): {}", what, text,
+                                 e.what()));
+  }
+  c.rule = TmaxChoice::Rule::kGiven;
+  return c;
+}
+
+std::string to_string(const TmaxChoice& c) {
+  switch (c.rule) {
+    case TmaxChoice::Rule::kLimit:
+      return "limit";
+    case TmaxChoice::Rule::kLargest:
+      return "max";
+    case TmaxChoice::Rule::kGiven:
+      return std::to_string(c.seconds);
+  }
+  return "";
+}
+
+TsafrirFit fit_tsafrir(const std::vector<swf::Record>& records, int top, const TmaxChoice& choice) {
   const EstimateBins b = estimate_bins(records);
   if (b.jobs == 0) throw ModelError("tsafrir fit: the log has no estimates (no job has field 9 > 0)");
   if (top < 0 || top >= kHeadSize) throw ModelError(fmt::format("--top must be in 0..{}", kHeadSize - 1));
   TsafrirFit f;
-  f.t_max = b.t_max;
-  f.t_max_share = 100.0 * b.t_max_share;
+  f.t_max_choice = choice;
+  f.largest = b.t_max;
+  switch (choice.rule) {
+    case TmaxChoice::Rule::kLimit:
+      f.t_max = b.limit;
+      break;
+    case TmaxChoice::Rule::kLargest:
+      f.t_max = b.t_max;
+      break;
+    case TmaxChoice::Rule::kGiven:
+      f.t_max = choice.seconds;
+      break;
+  }
   for (const auto& m : b.modes) {
+    if (m.value == f.t_max) f.t_max_share = 100.0 * m.share;
+    if (m.value > f.t_max) f.above_t_max += m.jobs;
+  }
+  for (const auto& m : b.modes) {  // by popularity
     if (static_cast<int>(f.bins.size()) >= top) break;
-    if (m.value == b.t_max) continue;
+    if (m.value >= f.t_max) continue;  // a user bin is below T_max
     f.bins.push_back({m.value, 100.0 * m.share});
   }
   f.jobs = b.jobs;
   f.without_estimate = b.without_estimate;
   f.distinct = b.distinct;
   f.k_model = tsafrir_k(b.jobs);
-  f.t_max_popularity_rank = b.t_max_popularity_rank;
+  for (const auto& m : b.modes)
+    if (m.value == f.t_max) f.t_max_popularity_rank = m.popularity_rank;
   return f;
 }
 
@@ -372,7 +427,10 @@ nlohmann::ordered_json to_json(const TsafrirFit& f) {
                {"without_estimate", f.without_estimate},
                {"distinct", f.distinct},
                {"k_model", f.k_model},
-               {"tmax_popularity_rank", f.t_max_popularity_rank}};
+               {"tmax_popularity_rank", f.t_max_popularity_rank},
+               {"tmax_rule", to_string(f.t_max_choice)},
+               {"largest_estimate", f.largest},
+               {"above_tmax", f.above_t_max}};
   return j;
 }
 
@@ -444,7 +502,12 @@ const std::vector<EstimateModelEntry>& estimate_models() {
   };
   static const std::vector<EstimateModelEntry> table = {
       {"tsafrir", "the modal model of Tsafrir, Etsion & Feitelson 2005 (fitted to the log unless tmax is given)",
-       {{.name = "tmax", .type = ParamType::kDuration, .help = "the largest estimate T_max", .min = 1, .max = 2147483647},
+       {{.name = "tmax",
+         .type = ParamType::kDuration,
+         .help = "the maximal allowed estimate T_max (default: the log's limit, the largest estimate at least 1 in "
+                 "2,000 jobs used)",
+         .min = 1,
+         .max = 2147483647},
         {.name = "tmax_share", .type = ParamType::kDouble, .help = "percent of the jobs at T_max", .min = 0, .max = 100},
         {.name = "bins", .type = ParamType::kString, .help = "the user's own popular values, percent each",
          .metavar = "T:P/T:P"},
@@ -561,7 +624,10 @@ GenerateReport apply_estimate_model(const std::string& name, const nlohmann::jso
 std::string estimate_model_note(const GenerateReport& report, uint64_t seed) {
   return fmt::format("field 9 (requested time) replaced by schedlab {} estimates generate --model {} --seed {}{}",
                      base::kVersion, report.model, seed,
-                     report.parameters.empty() ? "" : " (" + report.parameters + ")");
+                     report.parameters.empty() ? "" : " (" + report.parameters + ")") +
+         (report.raised_to_tmax > 0
+              ? fmt::format("; {} estimates raised to T_max to cover their jobs' runtimes", report.raised_to_tmax)
+              : "");
 }
 
 }  // namespace schedlab::model

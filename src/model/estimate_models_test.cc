@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include <fmt/core.h>
 #include <gtest/gtest.h>
 
 #include "schedlab/model/song.h"
@@ -159,8 +160,27 @@ TEST(EstimateModels, TsafrirGivesExactBinCountsAndIsDeterministic) {
   EXPECT_EQ(counts[5 * 3600], 4000);  // round(20% x 19999)
   EXPECT_EQ(counts[300], 3000);
   EXPECT_EQ(counts[3600], 2000);
-  auto c = log_of(20000);  // runtimes up to 4 h: T_max = 1 h truncates them all to 1 h, more than its share
-  EXPECT_THROW(apply_estimate_model("tsafrir", parse_params_text("tmax=1h"), c, 7), ModelError);  // infeasible
+  // Runtimes up to 4 h under T_max = 1 h: truncated to 1 h, they are 3/4 of the jobs, far more than T_max's share
+  // (the paper's reference stops there): the fewest estimates are raised to T_max so that every job is covered,
+  // and the warning and the header note say how many.
+  auto c = log_of(20000);
+  const auto raised = apply_estimate_model("tsafrir", parse_params_text("tmax=1h"), c, 7);
+  int64_t long_jobs = 0, at_tmax = 0;
+  for (size_t i = 0; i < c.size(); ++i) {
+    if (i == 3) continue;
+    long_jobs += c[i].run_time >= 3600;
+    at_tmax += c[i].requested_time == 3600;
+    EXPECT_GE(c[i].requested_time, std::min(c[i].run_time, 3600));
+  }
+  EXPECT_EQ(raised.truncated_runtimes, std::count_if(c.begin(), c.end(), [](const swf::Record& r) { return r.run_time > 3600; }));
+  EXPECT_GT(raised.raised_to_tmax, 0);
+  EXPECT_GE(at_tmax, long_jobs);  // every long job at T_max, the only estimate that covers it
+  ASSERT_EQ(raised.warnings.size(), 2u);
+  EXPECT_NE(raised.warnings[1].find(fmt::format("{} estimates raised to T_max = 3600 s", raised.raised_to_tmax)),
+            std::string::npos)
+      << raised.warnings[1];
+  EXPECT_NE(estimate_model_note(raised, 7).find(fmt::format("; {} estimates raised to T_max", raised.raised_to_tmax)),
+            std::string::npos);
   EXPECT_THROW(apply_estimate_model("tsafrir", parse_params_text("tmax=5h,bins=5m"), c, 7), ModelError);
   // No tmax and a log without estimates to take it from: the error says how to give it (it said only what was
   // missing); with tmax given the same log is modelled.
@@ -252,6 +272,51 @@ TEST(EstimateModels, FitTsafrirReadsTheLog) {
   EXPECT_EQ(j["info"]["jobs"].get<int64_t>(), 1000);
   std::vector<swf::Record> none(5);
   EXPECT_THROW(fit_tsafrir(none, 2), ModelError);
+}
+
+// T_max is the log's limit by default: 1 job of 4,000 at 2^31 - 1 s (a sentinel) does not make it; `max` takes
+// it (the model would then spread its estimates up to 68 years), a given value is taken as it is, and the
+// popular values kept as bins are below T_max.
+TEST(EstimateModels, FitTsafrirTakesTheLogsLimitAsTmax) {
+  auto base = log_of(4000);
+  for (size_t i = 0; i < 1200; ++i) base[i].requested_time = 6 * 3600;
+  for (size_t i = 1200; i < 1800; ++i) base[i].requested_time = 8 * 3600;  // more popular than 5 h, above 6 h
+  for (size_t i = 1800; i < 2200; ++i) base[i].requested_time = 5 * 3600;
+  base[2200].requested_time = 2147483647;
+  TsafrirFit f = fit_tsafrir(base, 2);
+  EXPECT_EQ(f.t_max, 8 * 3600);
+  EXPECT_DOUBLE_EQ(f.t_max_share, 15.0);
+  EXPECT_EQ(f.largest, 2147483647);
+  EXPECT_EQ(f.above_t_max, 1);
+  EXPECT_EQ(to_json(f)["info"]["tmax_rule"], "limit");
+  EXPECT_EQ(to_json(f)["info"]["above_tmax"], 1);
+  f = fit_tsafrir(base, 2, parse_tmax_choice("max", "--tmax"));
+  EXPECT_EQ(f.t_max, 2147483647);
+  EXPECT_DOUBLE_EQ(f.t_max_share, 0.025);
+  EXPECT_EQ(f.above_t_max, 0);
+  ASSERT_EQ(f.bins.size(), 2u);
+  EXPECT_EQ(f.bins[0].time, 6 * 3600);
+  EXPECT_EQ(f.bins[1].time, 8 * 3600);
+  f = fit_tsafrir(base, 2, parse_tmax_choice("7h", "--tmax"));
+  EXPECT_EQ(f.t_max, 7 * 3600);
+  EXPECT_DOUBLE_EQ(f.t_max_share, 0.0);  // no job used 7 h
+  EXPECT_EQ(f.above_t_max, 601);
+  ASSERT_EQ(f.bins.size(), 2u);
+  EXPECT_EQ(f.bins[0].time, 6 * 3600);  // 8 h, more popular, is above T_max
+  EXPECT_EQ(f.bins[1].time, 5 * 3600);
+  EXPECT_EQ(to_json(f)["info"]["tmax_rule"], "25200");
+  try {
+    parse_tmax_choice("largest", "--tmax");
+    FAIL() << "no error";
+  } catch (const ModelError& e) {
+    EXPECT_NE(std::string(e.what()).find("--tmax: expected limit, max or a duration such as 18h (got \"largest\")"),
+              std::string::npos)
+        << e.what();
+  }
+  // Generated without parameters, the model takes the same limit.
+  auto g = base;
+  const auto rep = apply_estimate_model("tsafrir", nlohmann::json::object(), g, 1);
+  EXPECT_NE(rep.parameters.find("tmax=28800 tmax_share=15"), std::string::npos) << rep.parameters;
 }
 
 // Parameters are checked against each model's declarations: the value's type and range, unknown keys, and

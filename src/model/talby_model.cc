@@ -524,27 +524,24 @@ std::vector<swf::Record> generate_talby(const TalbyOptions& options, const Talby
   st.jobs = static_cast<int64_t>(records.size());
   if (!records.empty()) {
     // The random-shuffle assignment needs, for every k, the k-th longest estimate >= the k-th longest runtime; the
-    // generated runtimes may hold more long jobs than the fitted share of T_max estimates allows. Decision: raise
-    // T_max's share one percentage point at a time until the assignment exists (100% always does).
-    nlohmann::json params = model.estimates;
-    double share = params.contains("tmax_share") ? params["tmax_share"].get<double>() : 0.0;
-    st.tmax_share_fitted = share;
-    for (;;) {  // (records are only written when the assignment exists)
-      try {
-        const GenerateReport rep = apply_estimate_model("tsafrir", params, records, options.seed);
-        st.truncated_runtimes = rep.truncated_runtimes;
-        break;
-      } catch (const ModelError& e) {
-        if (share >= 100.0)  // say which model failed, and on what (the bare message named no option)
-          throw ModelError(fmt::format("the job layer's estimates (Tsafrir's model fitted on {}) cannot be given to "
-                                       "the {} generated jobs, even with every estimate at T_max: {}; generate more "
-                                       "weeks, or fit the job layer on another log",
-                                       model.source, records.size(), e.what()));
-        share = std::min(100.0, std::floor(share) + 1.0);
-        params["tmax_share"] = share;
-      }
+    // generated runtimes may hold more long jobs than the fitted share of T_max estimates allows: the model raises
+    // the fewest estimates to T_max (model/tsafrir.h raise_to_cover), and both shares are reported.
+    const nlohmann::json& params = model.estimates;
+    st.tmax_share_fitted = params.contains("tmax_share") ? params["tmax_share"].get<double>() : 0.0;
+    try {
+      const GenerateReport rep = apply_estimate_model("tsafrir", params, records, options.seed);
+      st.truncated_runtimes = rep.truncated_runtimes;
+      st.raised_to_tmax = rep.raised_to_tmax;
+    } catch (const ModelError& e) {  // say which model failed, and on what (the bare message named no option)
+      throw ModelError(fmt::format("the job layer's estimates (Tsafrir's model fitted on {}) cannot be given to the {} "
+                                   "generated jobs: {}; generate more weeks, or fit the job layer on another log",
+                                   model.source, records.size(), e.what()));
     }
-    st.tmax_share_used = share;
+    const int32_t t_max = tsafrir_params_from_json(params, 1, 0).t_max;
+    st.tmax_share_used = 100.0 *
+                         static_cast<double>(std::count_if(records.begin(), records.end(),
+                                                           [&](const swf::Record& r) { return r.requested_time == t_max; })) /
+                         static_cast<double>(records.size());
     std::vector<int32_t> v;
     v.reserve(records.size());
     for (const auto& r : records) v.push_back(r.run_time);
@@ -635,7 +632,8 @@ nlohmann::ordered_json to_json(const TalbyOptions& o, const TalbyParameters& p, 
                {"size_median", st.size_median},
                {"truncated_runtimes", st.truncated_runtimes},
                {"tmax_share_fitted", st.tmax_share_fitted},
-               {"tmax_share_used", st.tmax_share_used}};
+               {"tmax_share_used", st.tmax_share_used},
+               {"raised_to_tmax", st.raised_to_tmax}};
   std::vector<std::string> warnings = talby_guideline_warnings(o, p);
   for (auto& w : talby_outcome_warnings(p, st)) warnings.push_back(std::move(w));
   j["warnings"] = warnings;

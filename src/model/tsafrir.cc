@@ -409,4 +409,24 @@ std::vector<int32_t> random_shuffle_assign(std::span<const int32_t> runtimes, st
   return out;
 }
 
+int64_t raise_to_cover(std::span<const int32_t> runtimes, std::vector<int32_t>& estimates, int32_t t_max) {
+  std::vector<int32_t> r(runtimes.size());
+  std::transform(runtimes.begin(), runtimes.end(), r.begin(), [](int32_t x) { return std::max<int32_t>(x, 0); });
+  std::sort(r.begin(), r.end(), std::greater<>());
+  std::vector<int32_t> e(estimates);
+  std::sort(e.begin(), e.end(), std::greater<>());
+  int64_t d = 0;
+  size_t covering = 0;  // estimates >= r[i]
+  for (size_t i = 0; i < r.size(); ++i) {
+    if (r[i] > t_max) throw ModelError(fmt::format("raise_to_cover: runtime {} s above T_max = {} s", r[i], t_max));
+    while (covering < e.size() && e[covering] >= r[i]) ++covering;
+    d = std::max(d, static_cast<int64_t>(i + 1) - static_cast<int64_t>(covering));
+  }
+  if (d == 0) return 0;
+  // The smallest estimates are the ones no long runtime could use: raising them takes nothing from the others.
+  std::sort(estimates.begin(), estimates.end());
+  std::fill(estimates.begin(), estimates.begin() + d, t_max);
+  return d;
+}
+
 }  // namespace schedlab::model

@@ -225,5 +225,62 @@ TEST(RandomShuffle, InfeasibleIsAClearError) {
   }
 }
 
+// Hand-computed: estimates {8, 7, 6} for runtimes {10, 9, 8} under T_max = 10. Runtime 10 has no estimate, 9 and
+// 10 together one: the largest shortfall is 2 (at x = 9), so the two smallest, 6 and 7, become 10 and the 8 stays
+// for the runtime 8. Raising the failing positions instead (every pair k with e_k < r_k) would have raised all three.
+TEST(RaiseToCover, RaisesTheFewestEstimatesTheSmallestFirst) {
+  std::vector<int32_t> est = {7, 8, 6};
+  EXPECT_EQ(raise_to_cover(std::vector<int32_t>{9, 8, 10}, est, 10), 2);
+  std::sort(est.begin(), est.end());
+  EXPECT_EQ(est, (std::vector<int32_t>{8, 10, 10}));
+  base::Rng rng(3);
+  const auto out = random_shuffle_assign(std::vector<int32_t>{9, 8, 10}, est, rng);  // feasible now
+  EXPECT_EQ(out, (std::vector<int32_t>{10, 8, 10}));
+  // Ties: runtimes {5, 5, 5} and one estimate >= 5 of three: two raised.
+  est = {5, 4, 1};
+  EXPECT_EQ(raise_to_cover(std::vector<int32_t>{5, 5, 5}, est, 5), 2);
+  std::sort(est.begin(), est.end());
+  EXPECT_EQ(est, (std::vector<int32_t>{5, 5, 5}));
+  // Already feasible (an unknown runtime counts as 0): untouched, in its order.
+  est = {3, 9, 1};
+  EXPECT_EQ(raise_to_cover(std::vector<int32_t>{1, -1, 9}, est, 9), 0);
+  EXPECT_EQ(est, (std::vector<int32_t>{3, 9, 1}));
+  EXPECT_THROW(raise_to_cover(std::vector<int32_t>{11}, est = {5}, 10), ModelError);  // above T_max: not truncated
+}
+
+// Against an independent count: after the raise, the k-th largest estimate covers the k-th largest runtime for every
+// k (the shuffle's condition), and no smaller number of raises of the smallest estimates would do.
+TEST(RaiseToCover, IsTheFewestRaisesThatMakeTheShuffleFeasible) {
+  base::Rng gen(11);
+  for (int trial = 0; trial < 200; ++trial) {
+    const size_t n = 1 + gen.below(60);
+    const int32_t t_max = 1000;
+    std::vector<int32_t> rt(n), est(n);
+    for (size_t i = 0; i < n; ++i) {
+      rt[i] = static_cast<int32_t>(gen.below(t_max + 1));
+      est[i] = static_cast<int32_t>(1 + gen.below(t_max));
+    }
+    const auto feasible = [&](std::vector<int32_t> e) {
+      std::vector<int32_t> r(rt);
+      std::sort(r.begin(), r.end(), std::greater<>());
+      std::sort(e.begin(), e.end(), std::greater<>());
+      for (size_t k = 0; k < n; ++k)
+        if (e[k] < r[k]) return false;
+      return true;
+    };
+    const auto raised = [&](int64_t d) {
+      std::vector<int32_t> e(est);
+      std::sort(e.begin(), e.end());
+      std::fill(e.begin(), e.begin() + d, t_max);
+      return e;
+    };
+    int64_t fewest = 0;
+    while (!feasible(raised(fewest))) ++fewest;
+    std::vector<int32_t> e(est);
+    ASSERT_EQ(raise_to_cover(rt, e, t_max), fewest) << trial;
+    EXPECT_TRUE(feasible(e)) << trial;
+  }
+}
+
 }  // namespace
 }  // namespace schedlab::model

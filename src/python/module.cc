@@ -1186,10 +1186,11 @@ PYBIND11_MODULE(_core, m) {
   }, py::arg("log"), py::arg("top"), py::arg("max_estimate"));
   m.def("estimates_fit", [](const std::vector<LogPtr>& logs, const std::vector<std::string>& names,
                             const std::string& model_name, int64_t top, const std::string& family,
-                            int64_t min_group_jobs) {
+                            int64_t min_group_jobs, const std::string& tmax) {
     model::EstimateFitOptions fo;
     fo.model = model_name;
     fo.top = top;
+    fo.tmax = tmax;
     fo.family = family;
     fo.min_group_jobs = min_group_jobs;
     std::vector<const std::vector<swf::Record>*> ptrs;
@@ -1201,7 +1202,7 @@ PYBIND11_MODULE(_core, m) {
     }
     return json_out(j);
   }, py::arg("logs"), py::arg("names"), py::arg("model"), py::arg("top"), py::arg("family"),
-     py::arg("min_group_jobs"));
+     py::arg("min_group_jobs"), py::arg("tmax"));
   m.def("estimates_compare", [](const LogPtr& real, const LogPtr& mod, const std::string& real_name,
                                 const std::string& model_name) {
     return json_out(model::to_json(model::compare_estimates(real->records, mod->records, real_name, model_name)));

@@ -1,11 +1,12 @@
 // `estimates fit` by name: an estimate model fitted to one or more logs, as the model file it writes (the
 // parameters `estimates generate --params FILE` reads). One home for the CLI and the Python module.
 //
-// - "tsafrir" (fit_tsafrir): exactly one log; `top` most popular values besides T_max (0..kHeadSize-1); the file
-//   names the log in info.source.
+// - "tsafrir" (fit_tsafrir): exactly one log; `tmax` "limit" (the log's limit, model/estimate_bins.h), "max" (its
+//   largest estimate) or a duration; `top` most popular values below T_max (0..kHeadSize-1); the file names the
+//   log in info.source.
 // - "song" (fit_song): the logs' jobs pooled; `family` "beta" or "gamma" (LANL-like logs), groups of fewer than
 //   `min_group_jobs` jobs are not fitted; the file names the logs in its sources.
-// Bad options (an unknown model, two logs for tsafrir, a family, top out of range) throw ModelError naming the
+// Bad options (an unknown model, two logs for tsafrir, a family, top out of range, a tmax) throw ModelError naming the
 // option, before any fitting.
 #pragma once
 
@@ -25,6 +26,7 @@ namespace schedlab::model {
 struct EstimateFitOptions {
   std::string model = "tsafrir";
   int64_t top = 2;                // tsafrir
+  std::string tmax = "limit";     // tsafrir
   std::string family = "beta";    // song
   int64_t min_group_jobs = 10;    // song
 };

@@ -39,12 +39,13 @@ struct GenerateReport {
   int64_t assigned = 0;             // jobs given a new estimate
   int64_t unknown_runtime = 0;      // jobs left unchanged (runtime < 0)
   int64_t truncated_runtimes = 0;   // tsafrir: runtimes above T_max treated as T_max
+  int64_t raised_to_tmax = 0;       // tsafrir: estimates raised to T_max so that every runtime is covered
   int64_t capped = 0;               // estimates above 2^31 - 1 s set to it (with a warning)
   std::string parameters;           // one-line description of the parameters used (for the header note)
   std::vector<std::string> warnings;
 };
 
-// {"parameters", "assigned", "unchanged", "truncated_runtimes", "capped", "warnings"}
+// {"parameters", "assigned", "unchanged", "truncated_runtimes", "raised_to_tmax", "capped", "warnings"}
 nlohmann::ordered_json to_json(const GenerateReport& report);
 
 // Parses "k=v,k=v" into a JSON object. Values: numbers become numbers; everything else stays a string — a
@@ -90,11 +91,25 @@ GenerateReport apply_estimate_model(const std::string& name, const nlohmann::jso
 // "field 9 (requested time) replaced by schedlab VERSION estimates generate --model NAME --seed S (PARAMETERS)".
 std::string estimate_model_note(const GenerateReport& report, uint64_t seed);
 
-// The tsafrir model fitted to a log: N, T_max, T_max's share, the `top` (0..kHeadSize-1) most popular other
-// values. Throws ModelError when the log has no estimates or `top` is out of range.
+// Which estimate a fit takes as T_max: the log's limit (kLimit, the default: the largest estimate at least 1 in
+// 2,000 jobs used, model/estimate_bins.h), its largest estimate (kLargest: the paper's reading of a clean log,
+// "max"), or a given value.
+struct TmaxChoice {
+  enum class Rule { kLimit, kLargest, kGiven } rule = Rule::kLimit;
+  int32_t seconds = 0;  // kGiven
+};
+// "limit", "max" or a duration ("18h", "64800"); throws ModelError naming `what` (e.g. "--tmax").
+TmaxChoice parse_tmax_choice(const std::string& text, const std::string& what);
+std::string to_string(const TmaxChoice& choice);  // "limit", "max" or the seconds
+
+// The tsafrir model fitted to a log: N, T_max (by `choice`), T_max's share, the `top` (0..kHeadSize-1) most popular
+// other values below T_max. Throws ModelError when the log has no estimates or `top` is out of range.
 struct TsafrirFit {
   int32_t t_max = 0;
   double t_max_share = 0;  // percent of the jobs with an estimate
+  TmaxChoice t_max_choice;
+  int32_t largest = 0;       // the log's largest estimate
+  int64_t above_t_max = 0;   // jobs whose estimate is above T_max (their runtimes may be too: generate warns)
   struct Bin {
     int32_t time = 0;
     double share = 0;  // percent
@@ -103,7 +118,7 @@ struct TsafrirFit {
   int64_t jobs = 0, without_estimate = 0, distinct = 0, t_max_popularity_rank = 0;
   int64_t k_model = 0;  // the model's number of bins for N jobs (tsafrir_k)
 };
-TsafrirFit fit_tsafrir(const std::vector<swf::Record>& records, int top);
+TsafrirFit fit_tsafrir(const std::vector<swf::Record>& records, int top, const TmaxChoice& choice = {});
 // The fit as the JSON parameter document that apply_estimate_model reads.
 nlohmann::ordered_json to_json(const TsafrirFit& fit);
 

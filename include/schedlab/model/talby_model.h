@@ -101,6 +101,7 @@ struct TalbyStats {
   double jobs_per_day = 0, offered_load = 0, runtime_median = 0, size_median = 0;
   int64_t truncated_runtimes = 0;  // runtimes above the estimate model's T_max (their estimate is T_max)
   double tmax_share_fitted = 0, tmax_share_used = 0;  // percent of jobs estimated at T_max (see generate_talby)
+  int64_t raised_to_tmax = 0;  // estimates raised to T_max so that every generated runtime is covered
   int64_t placement_attempts = 0, blocked_weeks = 0;  // session placements drawn; user weeks covered by a session
 };
 

@@ -116,4 +116,10 @@ std::vector<TsafrirBin> tsafrir_bins(const TsafrirParams& params, base::Rng& rng
 std::vector<int32_t> random_shuffle_assign(std::span<const int32_t> runtimes, std::vector<int32_t> estimates,
                                            base::Rng& rng, const std::string& hint = "");
 
+// Makes the random shuffle feasible when the model gave fewer long estimates than there are long runtimes (KTH:
+// 28 jobs at its 60 h T_max, more than 28 runtimes above the next value): raises the fewest estimates to `t_max`,
+// the d smallest, with d = the largest shortfall #{runtimes >= x} - #{estimates >= x} over every x. Every runtime
+// must be <= t_max (the model's truncation); runtimes < 0 count as 0. Returns d (0: `estimates` untouched).
+int64_t raise_to_cover(std::span<const int32_t> runtimes, std::vector<int32_t>& estimates, int32_t t_max);
+
 }  // namespace schedlab::model
