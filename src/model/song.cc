@@ -12,6 +12,7 @@
 #include <boost/random/gamma_distribution.hpp>
 #include <fmt/core.h>
 
+#include "schedlab/model/estimate_bins.h"
 #include "schedlab/model/tsafrir.h"  // ModelError
 #include "schedlab/trace/conventions.h"
 
@@ -151,12 +152,12 @@ SongModel fit_song(const std::vector<const std::vector<swf::Record>*>& logs, con
   std::map<int, std::vector<double>> acc;  // group -> accuracies (Beta: scaled to [0, 1])
   std::map<int, double> xsum;
   for (const auto* log : logs) {
+    model.cap = std::max(model.cap, estimate_bins(*log).limit);
     for (const auto& r : *log) {
       if (!trace::has_estimate(r) || r.run_time < 0) {
         ++model.without_estimate;
         continue;
       }
-      model.cap = std::max(model.cap, r.requested_time);
       const double a = static_cast<double>(r.run_time) / static_cast<double>(r.requested_time);
       if (model.family == SongFamily::kBeta && a > model.accuracy_max) {
         ++model.dropped_over;

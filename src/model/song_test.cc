@@ -48,6 +48,24 @@ TEST(SongFit, GammaMaximumLikelihoodRecoversParameters) {
   EXPECT_NEAR(theta, 3.0, 0.15);
 }
 
+// The cap is the training logs' limit, not their largest estimate: one job at 2^31 - 1 s (68 years) among 4,000 of
+// at most 10 h leaves the cap at 10 h; pooled with a log whose limit is 20 h, the cap is 20 h. (It was the largest
+// estimate: on CEA-Curie, 2^31 - 1 s, and the modelled squashed area 2,600 times the log's.)
+TEST(SongFit, TheCapIsTheLargestLimitOfTheTrainingLogs) {
+  base::Rng rng(5);
+  std::vector<swf::Record> a;
+  for (int i = 0; i < 4000; ++i) {
+    const int32_t est = static_cast<int32_t>(600 + rng.below(10 * 3600 - 600));
+    a.push_back(testing::record({.job_number = i + 1, .run_time = static_cast<int32_t>(1 + rng.below(est)),
+                                 .requested_procs = 1, .requested_time = i % 100 == 0 ? 10 * 3600 : est}));
+  }
+  a[7].requested_time = 2147483647;
+  EXPECT_EQ(fit_song({&a}, {}).cap, 10 * 3600);
+  std::vector<swf::Record> b(a.begin(), a.begin() + 100);
+  for (auto& r : b) r.requested_time = 20 * 3600;
+  EXPECT_EQ(fit_song({&a, &b}, {}).cap, 20 * 3600);
+}
+
 TEST(SongAlign, NearestMultipleByRange) {
   EXPECT_EQ(song_align(45), 45);       // below 1 min: unchanged
   EXPECT_EQ(song_align(100), 120);     // 1-5 min: minutes

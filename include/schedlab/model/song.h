@@ -15,7 +15,9 @@
 //     Beta:  ln p = a1 x + b1;  ln(ln q) = a2 x + b2 (groups with q <= 1 left out of the q regression).
 //     Gamma: ln k = a1 x + b1;  ln theta = a2 x + b2.
 //   With one usable group the slope is 0; with none fitting fails.
-// - cap = the largest estimate of the training logs.
+// - cap = the largest of the training logs' limits (model/estimate_bins.h: the largest estimate at least 1 in 2,000
+//   jobs used). The paper bounds the estimates by "the highest value of all jobs" so that the modelled squashed
+//   area stays near the log's; a few jobs above a site's limit (CEA-Curie: 2^31 - 1 s) made the bound no bound.
 //
 // Generation (song_estimate): x = ln(max(RRT, 1)); p, q from the regressions; accuracy = 1.1 Beta(p, q)
 // (Gamma: accuracy ~ Gamma(k, theta)); E = max(RRT, 1) / accuracy; with probability align_prob rounded to the
