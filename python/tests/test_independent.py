@@ -406,6 +406,13 @@ def test_stats_equal_an_independent_computation(path):
         cumulative = np.cumsum(popularity)
         want = int(np.argmax(cumulative >= share * cumulative[-1]) + 1) if len(popularity) else 0
         assert got["estimates"][key] == want, key
+    # The limit: the largest value at least 1 in 2,000 of the jobs with an estimate used; the jobs above it.
+    counts = estimate[with_estimate].value_counts()
+    limit = int(counts[counts >= 0.0005 * counts.sum()].index.max()) if len(counts) else 0
+    assert got["estimates"]["limit"] == limit
+    assert got["estimates"]["at_limit"] == (int(counts[limit]) if len(counts) else 0)
+    assert got["estimates"]["above_limit"] == int((estimate[with_estimate] > limit).sum())
+    assert got["estimates"]["largest"] == (int(estimate[with_estimate].max()) if len(counts) else 0)
     for field, key in (("user_id", "users"), ("group_id", "groups"), ("executable", "executables"),
                        ("queue", "queues"), ("partition", "partitions")):
         assert got["distinct"][key] == df[field][df[field] >= 0].nunique(), key

@@ -54,6 +54,18 @@ int64_t popular_cover(const std::vector<int64_t>& counts_desc, int64_t total, do
   return k;
 }
 
+EstimateLimit estimate_limit(const std::vector<std::pair<int32_t, int64_t>>& counts) {
+  int64_t total = 0;
+  for (const auto& [value, jobs] : counts) total += jobs;
+  const double least = kLimitMinShare * static_cast<double>(total);
+  EstimateLimit l;
+  for (const auto& [value, jobs] : counts)
+    if (static_cast<double>(jobs) >= least && value > l.value) l = {value, jobs, 0};
+  for (const auto& [value, jobs] : counts)
+    if (value > l.value) l.above += jobs;
+  return l;
+}
+
 double ks_statistic(std::vector<double> a, std::vector<double> b) {
   if (a.empty() || b.empty()) return 0;
   std::sort(a.begin(), a.end());

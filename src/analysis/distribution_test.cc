@@ -82,6 +82,27 @@ TEST(Distribution, LargeValuesKeepPrecision) {
   EXPECT_NEAR(d.cv, std::sqrt(8.0 / 3.0) / (2e9 + 2), 1e-15);
 }
 
+// Hand-computed: 4,000 jobs, so the limit needs 2 (1 in 2,000). 10 h with exactly 2 jobs is the limit; 100 h
+// (1 job) and 2^31 - 1 s (1 job) are above it. Order does not matter; with no job there is no limit.
+TEST(EstimateLimit, TheLargestValueOneJobIn2000Used) {
+  std::vector<std::pair<int32_t, int64_t>> counts = {{360000, 1}, {3600, 3996}, {2147483647, 1}, {36000, 2}};
+  EstimateLimit l = estimate_limit(counts);
+  EXPECT_EQ(l.value, 36000);
+  EXPECT_EQ(l.jobs, 2);
+  EXPECT_EQ(l.above, 2);
+  counts[3].second = 1;  // 1 of 3,999 jobs at 10 h: below 1 in 2,000
+  l = estimate_limit(counts);
+  EXPECT_EQ(l.value, 3600);
+  EXPECT_EQ(l.jobs, 3996);
+  EXPECT_EQ(l.above, 3);
+  l = estimate_limit({{60, 1}, {7200, 1}});  // fewer than 2,000 jobs: every value is used enough
+  EXPECT_EQ(l.value, 7200);
+  EXPECT_EQ(l.above, 0);
+  l = estimate_limit({});
+  EXPECT_EQ(l.value, 0);
+  EXPECT_EQ(l.jobs + l.above, 0);
+}
+
 TEST(KsStatistic, SimpleCases) {
   EXPECT_DOUBLE_EQ(ks_statistic({1, 2, 3}, {3, 2, 1}), 0.0);
   EXPECT_DOUBLE_EQ(ks_statistic({1, 2}, {3, 4}), 1.0);

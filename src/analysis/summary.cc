@@ -96,11 +96,14 @@ Summary summarize(const swf::Header& header, const std::vector<swf::Record>& rec
 
   std::vector<int64_t> counts;
   counts.reserve(estimate_counts.size());
+  std::vector<std::pair<int32_t, int64_t>> value_counts(estimate_counts.begin(), estimate_counts.end());
   int64_t with_estimate = 0;
   for (const auto& [value, count] : estimate_counts) {
     counts.push_back(count);
     with_estimate += count;
+    s.largest_estimate = std::max(s.largest_estimate, value);
   }
+  s.estimate_limit = estimate_limit(value_counts);
   std::sort(counts.begin(), counts.end(), std::greater<>());
   s.distinct_estimates = static_cast<int64_t>(counts.size());
   s.estimates_for_50 = popular_cover(counts, with_estimate, 0.5);

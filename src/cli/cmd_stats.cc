@@ -10,6 +10,7 @@
 #include "cli/text_util.h"
 #include "cli/read_input.h"
 #include "schedlab/analysis/summary.h"
+#include "schedlab/base/duration.h"
 #include "schedlab/base/json_text.h"
 #include "schedlab/experiments/log_summary.h"
 #include "schedlab/swf/reader.h"
@@ -172,6 +173,17 @@ std::string stats_text(const std::string& path, const swf::Header& header, const
                                                      count(s.estimates_for_50)));
   line(out, "popular estimates for 90%", fmt::format("{} values cover 90% of jobs with an estimate",
                                                      count(s.estimates_for_90)));
+  if (const analysis::EstimateLimit& l = s.estimate_limit; l.value > 0) {
+    // The largest estimate at least 1 in 2,000 jobs used: the site's limit, beside the few jobs above it.
+    const double with_estimate = static_cast<double>(s.estimate.count);
+    line(out, "estimate limit",
+         fmt::format("{} ({} s), {} of jobs with an estimate; {}", base::format_duration(l.value), count(l.value),
+                     percent(static_cast<double>(l.jobs) / with_estimate),
+                     l.above == 0 ? std::string("none above it")
+                                  : fmt::format("{} ({}) above it, up to {} s", count(l.above),
+                                                percent(static_cast<double>(l.above) / with_estimate),
+                                                count(s.largest_estimate))));
+  }
   line(out, "power-of-two sizes", fmt::format("{} of {} jobs with a size", percent(s.power_of_two_share),
                                               count(s.size.count)));
   return out;

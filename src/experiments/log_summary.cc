@@ -51,7 +51,11 @@ nlohmann::ordered_json to_json(const analysis::Summary& s, const swf::Header& he
   j["estimates"] = {{"runtime_over_estimate_share", s.runtime_over_estimate_share},
                     {"distinct", s.distinct_estimates},
                     {"popular_for_50pct", s.estimates_for_50},
-                    {"popular_for_90pct", s.estimates_for_90}};
+                    {"popular_for_90pct", s.estimates_for_90},
+                    {"limit", s.estimate_limit.value},
+                    {"at_limit", s.estimate_limit.jobs},
+                    {"above_limit", s.estimate_limit.above},
+                    {"largest", s.largest_estimate}};
   j["power_of_two_share"] = s.power_of_two_share;
   nlohmann::ordered_json warnings = nlohmann::ordered_json::object();
   for (int i = 0; i < swf::kWarningKinds; ++i) {

@@ -49,16 +49,18 @@ EstimateBins estimate_bins(const std::vector<swf::Record>& records, const std::v
       b.t_max_popularity_rank = m.popularity_rank;
     }
   }
-  const double least = kLimitMinShare * static_cast<double>(b.jobs);
+  std::vector<std::pair<int32_t, int64_t>> value_jobs;
+  value_jobs.reserve(b.modes.size());
+  for (const auto& m : b.modes) value_jobs.emplace_back(m.value, m.jobs);
+  const analysis::EstimateLimit limit = analysis::estimate_limit(value_jobs);
+  b.limit = limit.value;
+  b.above_limit = limit.above;
   for (const auto& m : b.modes) {
-    if (static_cast<double>(m.jobs) >= least && m.value > b.limit) {
-      b.limit = m.value;
+    if (m.value == b.limit) {
       b.limit_share = m.share;
       b.limit_popularity_rank = m.popularity_rank;
     }
   }
-  for (const auto& m : b.modes)
-    if (m.value > b.limit) b.above_limit += m.jobs;
   b.fractions = fractions;
   for (const double f : fractions) b.cover.push_back(popular_cover(counts_desc, b.jobs, f));
   return b;

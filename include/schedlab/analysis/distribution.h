@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <span>
+#include <utility>
 #include <vector>
 
 namespace schedlab::analysis {
@@ -34,6 +35,20 @@ Distribution describe(std::vector<double> values);
 // to at least `fraction` of `total` (0 when total is 0). Used for "how many of the most popular estimate
 // values cover 50% of the jobs" by `stats` and by the estimate models.
 int64_t popular_cover(const std::vector<int64_t>& counts_desc, int64_t total, double fraction);
+
+// A log's estimate limit: the largest estimate value at least kLimitMinShare of the jobs with an estimate used
+// (`counts`: value -> jobs, any order), and the jobs whose estimate is above it. The site's maximal allowed
+// estimate, which Tsafrir et al. find "always one of the more popular estimates"; a log's largest value is often a
+// few jobs above it (CEA-Curie: 3 jobs at 2^31 - 1 s over a 24 h limit that 35% of the jobs use). One job in 2,000:
+// KTH's 60 h limit holds 0.098% of its jobs; the most popular value above a limit in the 13 shared logs, 0.025%
+// (docs/estimate-models.md). Used by `stats` and by the estimate models (T_max, Song's cap).
+inline constexpr double kLimitMinShare = 0.0005;
+struct EstimateLimit {
+  int32_t value = 0;   // 0 when no job has an estimate
+  int64_t jobs = 0;    // jobs at the limit
+  int64_t above = 0;   // jobs above it
+};
+EstimateLimit estimate_limit(const std::vector<std::pair<int32_t, int64_t>>& counts);
 
 // Two-sample Kolmogorov-Smirnov statistic sup |F_a(x) - F_b(x)| (samples in any order; copies are sorted; ties
 // stepped over together on both sides). 0 when either is empty.

@@ -27,7 +27,8 @@
 // - power_of_two_share: among records with size > 0, the fraction whose size is a power of two (1, 2, 4, ...).
 // - Estimate popularity: distinct_estimates = number of distinct field-9 values among records with an
 //   estimate; estimates_for_50 / estimates_for_90 = the smallest number of the most popular values whose
-//   jobs together make at least 50% / 90% of the records with an estimate.
+//   jobs together make at least 50% / 90% of the records with an estimate. estimate_limit: the log's limit
+//   (estimate_limit in analysis/distribution.h), largest_estimate the largest value.
 // - Dependencies (SWF fields 17-18, what `simulate --feedback` follows): `dependent` records name a preceding job
 //   (field 17 >= 0); of those, `preceding_earlier` name the number of a record earlier in (submit, job number)
 //   order (the links --feedback can follow, whether or not that job can be simulated), and `think_given` give a
@@ -73,6 +74,8 @@ struct Summary {
   int64_t distinct_estimates = 0;
   int64_t estimates_for_50 = 0;
   int64_t estimates_for_90 = 0;
+  EstimateLimit estimate_limit;
+  int32_t largest_estimate = 0;  // 0 when no record has an estimate
 
   swf::ReadReport read;  // the reader's counts (decimals rounded, skipped lines, warnings), copied
 };

@@ -7,13 +7,8 @@
 // - A bin (mode) is one distinct field-9 value; its share is its jobs / counted jobs.
 // - Popularity rank: bins by descending job count, ties by ascending value (rank 1 = most popular).
 //   Time rank: bins by ascending value (rank K = T_max, the largest estimate).
-// - The limit: the largest estimate that at least kLimitMinShare of the counted jobs used. Tsafrir et al. take
-//   T_max to be the site's maximal allowed estimate, "always one of the more popular estimates"; a log's largest
-//   value is often a handful of jobs above it instead (CEA-Curie: 3 jobs at 2^31 - 1 s over a 24 h limit that
-//   35% of the jobs use), and a model spread up to such a value is nonsense. Every estimate above the limit is
-//   counted (`above_limit`).
-// - cover(x) = the smallest number of the most popular bins whose jobs together make at least x of the
-//   counted jobs (>=, exactly as analysis::Summary::estimates_for_50/90 count it).
+// - The limit: analysis::estimate_limit (the largest estimate at least 1 in 2,000 of the counted jobs used), the
+//   T_max of the fitted Tsafrir model and the Song model's cap; every estimate above it is counted (`above_limit`).
 #pragma once
 
 #include <cstdint>
@@ -29,9 +24,7 @@ namespace schedlab::model {
 
 // The coverage fractions of Table 2 of the paper.
 inline const std::vector<double> kCoverFractions = {0.10, 0.50, 0.75, 0.90, 0.95, 0.98, 0.99, 1.00};
-// One job in 2,000: KTH's 60 h limit holds 0.098% of its jobs; the largest value above a limit in the 13 shared
-// logs, 0.025% (CEA-Curie's 28 h, 79 jobs over its 24 h limit). docs/estimate-models.md has the table.
-inline constexpr double kLimitMinShare = 0.0005;
+using analysis::kLimitMinShare;
 
 struct EstimateMode {
   int32_t value = 0;          // estimate, seconds
