@@ -395,7 +395,13 @@ nlohmann::json report_data(const swf::Log& log, const ReportOptions& o) {
 
 nlohmann::json sweep_report_data(const std::string& csv_text, const std::string& name, const std::string& metric,
                                  const std::string& x_in) {
-  std::istringstream in(csv_text);
+  std::string text;
+  try {  // the results of an earlier schedlab, in today's columns
+    text = upgraded_sweep_output(csv_text, false, name);
+  } catch (const SweepError&) {
+    throw std::invalid_argument(fmt::format("{}: not the CSV of schedlab sweep (its header line differs)", name));
+  }
+  std::istringstream in(text);
   std::string header;
   if (!std::getline(in, header) || header + "\n" != sweep_csv_header())
     throw std::invalid_argument(fmt::format("{}: not the CSV of schedlab sweep (its header line differs)", name));

@@ -32,6 +32,7 @@
 #include "schedlab/model/estimate_models.h"
 #include "schedlab/predict/registry.h"
 #include "schedlab/sim/job_classes.h"
+#include "schedlab/swf/writer.h"
 #include "schedlab/sim/scheduler_registry.h"
 #include "schedlab/swf/csv.h"
 #include "schedlab/swf/reader.h"
@@ -851,6 +852,101 @@ std::vector<SweepOutputRow> read_sweep_output(const std::string& path, bool json
   return rows;
 }
 
+namespace {
+
+// Columns added after the sweep output first had its columns, with the value an older row means.
+struct LaterColumn {
+  const char* name;
+  bool old_value;
+};
+constexpr LaterColumn kLaterColumns[] = {{"feedback", false}};
+
+const LaterColumn* later_column(const std::string& name) {
+  for (const LaterColumn& c : kLaterColumns)
+    if (name == c.name) return &c;
+  return nullptr;
+}
+
+}  // namespace
+
+std::string upgraded_sweep_output(const std::string& text, bool jsonl, const std::string& name) {
+  const auto& cols = sweep_columns();
+  const size_t complete = text.rfind('\n') == std::string::npos ? 0 : text.rfind('\n') + 1;
+  std::string out;
+  size_t start = 0;
+  int64_t n = 0;
+  // CSV: for each of today's columns, the older header's cell it comes from (-1: a later column, given its value).
+  std::vector<int64_t> from;
+  size_t header_cells = 0;
+  bool changed = false;
+  while (start < complete) {
+    const size_t end = text.find('\n', start);
+    const std::string line = text.substr(start, end - start);
+    start = end + 1;
+    ++n;
+    if (jsonl) {
+      nlohmann::ordered_json j;
+      try {
+        j = nlohmann::ordered_json::parse(line);
+      } catch (const std::exception&) {
+        out += line + "\n";  // read_sweep_output says what is wrong with it
+        continue;
+      }
+      if (!j.is_object() || std::none_of(std::begin(kLaterColumns), std::end(kLaterColumns),
+                                         [&](const LaterColumn& c) { return !j.contains(c.name); })) {
+        out += line + "\n";
+        continue;
+      }
+      nlohmann::ordered_json up;
+      for (const std::string& c : cols) {
+        if (j.contains(c)) up[c] = j[c];
+        else if (const LaterColumn* later = later_column(c)) up[c] = later->old_value;
+      }
+      for (auto it = j.begin(); it != j.end(); ++it)
+        if (!up.contains(it.key())) up[it.key()] = it.value();  // not a sweep's: read_sweep_output refuses it
+      out += base::json_text(up) + "\n";
+      changed = true;
+      continue;
+    }
+    if (n == 1) {
+      if (line + "\n" == sweep_csv_header()) return text;
+      const std::vector<std::string> header = base::split_csv_line(line);
+      size_t k = 0;
+      for (const std::string& c : cols) {
+        if (k < header.size() && header[k] == c) {
+          from.push_back(static_cast<int64_t>(k++));
+        } else if (later_column(c) != nullptr) {
+          from.push_back(-1);
+        } else {
+          k = header.size() + 1;  // not an older header
+          break;
+        }
+      }
+      if (k != header.size())
+        throw SweepError(fmt::format("{}:1: not the header of a sweep output with these columns (another "
+                                     "schedlab version or another file): write to a new file",
+                                     name));
+      header_cells = header.size();
+      out += sweep_csv_header();
+      changed = true;
+      continue;
+    }
+    const std::vector<std::string> cells = base::split_csv_line(line);
+    if (cells.size() != header_cells)
+      throw SweepError(fmt::format("{}:{}: not a sweep row ({} cells, {} expected)", name, n, cells.size(),
+                                   header_cells));
+    std::string row;
+    for (size_t i = 0; i < from.size(); ++i) {
+      if (i > 0) row += ',';
+      row += csv_field(from[i] >= 0 ? cells[static_cast<size_t>(from[i])]
+                                    : std::string(later_column(cols[i])->old_value ? "true" : "false"));
+    }
+    out += row + "\n";
+  }
+  if (!changed) return text;
+  return out + text.substr(complete);
+}
+
 std::string sweep_run_parameters(const SweepRun& run) {
   std::vector<std::string> cells;
   for (const auto& v : parameter_values(run)) cells.push_back(cell_text(v));
@@ -918,18 +1014,14 @@ class RowFile {
       owned_ = false;
       return;
     }
-    fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-    if (fd_ < 0) throw SweepError(fmt::format("{}: cannot write the sweep output: {}", path, std::strerror(errno)));
-    if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
-      const int err = errno;
-      if (err == ENOLCK || err == ENOSYS || err == EOPNOTSUPP || err == EINVAL) return;  // no locks here
-      ::close(fd_);
-      fd_ = -1;
-      if (err == EWOULDBLOCK)
-        throw SweepError(
-            fmt::format("{}: another sweep is writing to this file (wait for it, or write to another file)", path));
-      throw SweepError(fmt::format("{}: cannot lock the sweep output: {}", path, std::strerror(err)));
-    }
+    open_locked();
+  }
+  // After the file was replaced (renamed over): the new one, locked (the old one's lock goes with it).
+  void reopen() {
+    if (!owned_) return;
+    ::close(fd_);
+    fd_ = -1;
+    open_locked();
   }
   ~RowFile() {
     if (fd_ >= 0 && owned_) ::close(fd_);
@@ -946,6 +1038,22 @@ class RowFile {
   }
 
  private:
+  void open_locked() {
+    const std::string& path = path_;
+    fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (fd_ < 0) throw SweepError(fmt::format("{}: cannot write the sweep output: {}", path, std::strerror(errno)));
+    if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+      const int err = errno;
+      if (err == ENOLCK || err == ENOSYS || err == EOPNOTSUPP || err == EINVAL) return;  // no locks here
+      ::close(fd_);
+      fd_ = -1;
+      if (err == EWOULDBLOCK)
+        throw SweepError(
+            fmt::format("{}: another sweep is writing to this file (wait for it, or write to another file)", path));
+      throw SweepError(fmt::format("{}: cannot lock the sweep output: {}", path, std::strerror(err)));
+    }
+  }
+
   std::string path_;
   int fd_ = -1;
   bool owned_ = true;
@@ -960,6 +1068,28 @@ SweepSummary run_sweep_to_file(const SweepSpec& spec, const std::vector<SweepRun
   const bool to_stdout = path == "-";
   const bool existed = !to_stdout && std::filesystem::exists(path, ec);
   RowFile out(path);  // locked before the rows already there are read (a new file is empty: nothing to refuse)
+  if (existed) {
+    // An output of an earlier schedlab: rewritten in today's columns first (beside it, renamed over it: a crash
+    // leaves the old file or the new one whole), then resumed like any other. Its first line tells (an upgrade
+    // rewrites every line), so today's outputs are not read twice.
+    std::ifstream in(path, std::ios::binary);
+    std::string first;
+    std::getline(in, first);
+    if (!first.empty() && upgraded_sweep_output(first + "\n", jsonl, path) != first + "\n") {
+      std::stringstream ss;
+      ss << first << '\n' << in.rdbuf();
+      swf::write_text_file(path, upgraded_sweep_output(ss.str(), jsonl, path));
+      out.reopen();
+      if (options.on_warning) {
+        std::string added;
+        for (const LaterColumn& c : kLaterColumns)
+          added += fmt::format("{}{} = {}", added.empty() ? "" : ", ", c.name, c.old_value);
+        options.on_warning(fmt::format("{}: written by an earlier schedlab: rewritten in today's columns, its rows "
+                                       "with {} (what its runs were)",
+                                       path, added));
+      }
+    }
+  }
   if (!to_stdout) options.skip = sweep_done_runs(path, jsonl, runs);
   const bool fresh = to_stdout || std::filesystem::file_size(path) == 0;
   if (fresh && !jsonl) out.write(sweep_csv_header());

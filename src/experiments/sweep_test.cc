@@ -5,8 +5,11 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 
+#include "schedlab/base/csv_field.h"
+#include "schedlab/experiments/report.h"
 #include "schedlab/experiments/simulation.h"
 #include "schedlab/sim/scheduler_registry.h"
 #include "fixed_predictor.h"
@@ -492,6 +495,87 @@ TEST(SweepOutput, ResumeSkipsTheRunsThereAndCutsAPartialRow) {
     // Fewer runs: a row's run is outside the spec.
     changed.schedulers = {"fcfs"};
     EXPECT_NE(resume_error(changed, path, jsonl).find("run 2 is not in this spec (2 runs)"), std::string::npos);
+  }
+}
+
+// The output as a schedlab before the `feedback` column wrote it: that column taken out of every line.
+std::string without_feedback(const std::string& text, bool jsonl) {
+  const auto& cols = sweep_columns();
+  const size_t f = static_cast<size_t>(std::find(cols.begin(), cols.end(), "feedback") - cols.begin());
+  std::string out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    if (jsonl) {
+      nlohmann::ordered_json j = nlohmann::ordered_json::parse(line);
+      j.erase("feedback");
+      out += j.dump() + "\n";
+      continue;
+    }
+    std::vector<std::string> cells = base::split_csv_line(line);
+    cells.erase(cells.begin() + static_cast<std::ptrdiff_t>(f));
+    std::string row;
+    for (size_t i = 0; i < cells.size(); ++i) {
+      if (i > 0) row += ',';
+      row += base::csv_field(cells[i]);
+    }
+    out += row + "\n";
+  }
+  return out;
+}
+
+// An output of the schedlab before `feedback`: resumed (it was refused: "another schedlab version"), rewritten in
+// today's columns with feedback false, which every one of its runs was; its rows keep their bytes otherwise, and
+// `report --sweep` reads it too.
+TEST(SweepOutput, AnOutputOfAnEarlierVersionIsResumedInTodaysColumns) {
+  for (const bool jsonl : {false, true}) {
+    SCOPED_TRACE(jsonl ? "jsonl" : "csv");
+    SweepSpec s = parse_sweep_spec("logs = 'x'\nschedulers = ['fcfs', 'easy']\nloads = [0.6, 0.7]\n", "s.toml");
+    s.logs = {kKth};
+    const auto runs = expand_sweep(s);
+    const std::string path = ::testing::TempDir() + (jsonl ? "sweep_old.jsonl" : "sweep_old.csv");
+    std::filesystem::remove(path);
+    SweepOptions o;
+    o.threads = 1;
+    run_sweep_to_file(s, runs, path, jsonl, o);
+    const std::string today = slurp(path);
+    const std::string old = without_feedback(today, jsonl);
+    ASSERT_NE(old, today);
+    EXPECT_EQ(upgraded_sweep_output(old, jsonl, "old"), today);
+    EXPECT_EQ(upgraded_sweep_output(today, jsonl, "today"), today);
+    // Three of the four runs done by the old version, the fourth cut by a crash: resumed, one run.
+    const size_t cut = old.rfind('\n', old.size() - 2) + 1 + 7;
+    { std::ofstream(path, std::ios::binary | std::ios::trunc) << old.substr(0, cut); }
+    size_t rows = 0;
+    o.on_row = [&](const SweepRow&) { ++rows; };
+    const SweepSummary sum = run_sweep_to_file(s, runs, path, jsonl, o);
+    EXPECT_EQ(sum.skipped, 3u);
+    EXPECT_EQ(rows, 1u);
+    const std::string resumed = slurp(path);
+    const size_t three = today.rfind('\n', today.size() - 2) + 1;  // today's text up to its last row
+    EXPECT_EQ(resumed.substr(0, three), today.substr(0, three));
+    const auto read = read_sweep_output(path, jsonl, runs.size(), false);
+    ASSERT_EQ(read.size(), 4u);
+    EXPECT_EQ(read[3].parameters, sweep_run_parameters(runs[3]));
+    if (!jsonl) {
+      EXPECT_EQ(sweep_report_data(old, "r.csv", "wait_mean", ""), sweep_report_data(today, "r.csv", "wait_mean", ""));
+    }
+  }
+  // A header that is neither today's nor an older one (a column other than feedback missing): refused as before.
+  std::string bad = sweep_csv_header();
+  bad.erase(bad.find(",scheduler"), std::string(",scheduler").size());
+  try {
+    (void)upgraded_sweep_output(bad, false, "b.csv");
+    FAIL() << "no error";
+  } catch (const SweepError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("b.csv:1: not the header of a sweep output with these columns", 0), 0u);
+  }
+  // A row of an older output with a cell too few: named.
+  const std::string old_header = without_feedback(sweep_csv_header(), false);
+  try {
+    (void)upgraded_sweep_output(old_header + "0,a\n", false, "o.csv");
+    FAIL() << "no error";
+  } catch (const SweepError& e) {
+    EXPECT_NE(std::string(e.what()).find("o.csv:2: not a sweep row (2 cells,"), std::string::npos) << e.what();
   }
 }
 

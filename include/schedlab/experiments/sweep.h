@@ -163,6 +163,13 @@ struct SweepOutputRow {
 std::vector<SweepOutputRow> read_sweep_output(const std::string& path, bool jsonl, size_t total_runs,
                                               bool cut_partial_line);
 
+// An output written before some of today's columns existed (`feedback` came with SWF feedback; every run before
+// it replayed the log open: false), in today's columns: each row given the value its run had. The text itself when
+// it has today's columns; a partial last line is kept as it is. CSV or JSON lines by `jsonl`. Throws SweepError
+// naming `name` and the line when the CSV header is not a sweep's of today or of before, or a row has not the
+// header's number of cells (a JSON line is left to read_sweep_output to judge).
+std::string upgraded_sweep_output(const std::string& text, bool jsonl, const std::string& name);
+
 // A run's parameter cells (run, log, ..., seed) as one CSV text: what identifies the run in an output.
 std::string sweep_run_parameters(const SweepRun& run);
 
@@ -177,8 +184,9 @@ std::string sweep_runs_digest(const std::vector<SweepRun>& runs);
 // The same digest from the runs' parameter cells in run order (read_sweep_output's `parameters`).
 std::string sweep_parameters_digest(const std::vector<std::string>& parameters);
 
-// run_sweep into a file (CSV with its header, or JSON lines), resuming it: the runs already there are skipped
-// (sweep_done_runs), each new row is appended with one write(2), then passed to options.on_row if set. Path "-" is
+// run_sweep into a file (CSV with its header, or JSON lines), resuming it: an output of an earlier schedlab is first
+// rewritten in today's columns (upgraded_sweep_output; written beside it and renamed over it), the runs already
+// there are skipped (sweep_done_runs), each new row is appended with one write(2), then passed to options.on_row if set. Path "-" is
 // standard output: the header and every row of the shard, nothing resumed or locked.
 SweepSummary run_sweep_to_file(const SweepSpec& spec, const std::vector<SweepRun>& runs, const std::string& path,
                                bool jsonl, SweepOptions options);
