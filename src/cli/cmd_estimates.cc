@@ -34,6 +34,13 @@ swf::Log read(const std::string& path, bool skip_invalid) {
 
 std::string hms(int64_t seconds) { return base::format_duration(seconds); }
 
+// "2,000": the limit's rule, one job in that many (model/estimate_bins.h).
+std::string one_in() { return group_thousands(static_cast<int64_t>(std::lround(1 / model::kLimitMinShare))); }
+
+std::string share_of(int64_t n, int64_t total) {
+  return fmt::format("{:.2f}%", 100.0 * static_cast<double>(n) / static_cast<double>(total));
+}
+
 std::string bins_text(const model::EstimateBins& b, size_t top) {
   std::string out = fmt::format("jobs with an estimate (field 9 > 0): {} of {} records ({} without)\n",
                                 group_thousands(b.jobs), group_thousands(b.records), group_thousands(b.without_estimate));
@@ -43,9 +50,9 @@ std::string bins_text(const model::EstimateBins& b, size_t top) {
                      100 * b.t_max_share, b.t_max_popularity_rank);
   if (b.above_limit > 0)
     out += fmt::format("limit: {} ({} s), {:.1f}% of jobs, popularity rank {}: the largest estimate at least 1 in "
-                       "{} jobs used; {} jobs ({:.2f}%) above it\n",
-                       hms(b.limit), b.limit, 100 * b.limit_share, b.limit_popularity_rank, group_thousands(static_cast<int64_t>(std::lround(1 / model::kLimitMinShare))),
-                       group_thousands(b.above_limit), 100.0 * static_cast<double>(b.above_limit) / static_cast<double>(b.jobs));
+                       "{} jobs used; {} jobs ({}) above it\n",
+                       hms(b.limit), b.limit, 100 * b.limit_share, b.limit_popularity_rank, one_in(),
+                       group_thousands(b.above_limit), share_of(b.above_limit, b.jobs));
   out += "\nmost popular bins needed to cover a share of the jobs:\n  jobs covered";
   for (const double f : b.fractions) out += fmt::format(" {:>5}", fmt::format("{:g}%", 100 * f));
   out += "\n  bins needed ";
@@ -118,12 +125,12 @@ void run_fit(const FitOptions& o) {
     for (const auto& b : t.bins) summary += fmt::format(" ({}, {:.1f}%)", hms(b.time), b.share);
     summary += "\n";
     if (t.above_t_max > 0)
-      summary += fmt::format("  {} jobs ({:.2f}%) have estimates above T_max, up to {}{}\n", group_thousands(t.above_t_max),
-                             100.0 * static_cast<double>(t.above_t_max) / static_cast<double>(t.jobs), hms(t.largest),
+      summary += fmt::format("  {} jobs ({}) have estimates above T_max, up to {}{}\n", group_thousands(t.above_t_max),
+                             share_of(t.above_t_max, t.jobs), hms(t.largest),
                              t.t_max_choice.rule == model::TmaxChoice::Rule::kLimit
                                  ? fmt::format(": T_max is the log's limit, the largest estimate at least 1 in {} jobs "
                                                "used (--tmax max takes the largest)",
-                                               group_thousands(static_cast<int64_t>(std::lround(1 / model::kLimitMinShare))))
+                                               one_in())
                                  : "");
   } else {
     const model::SongModel& m = *fit.song;
@@ -253,7 +260,7 @@ void add_estimates_command(CLI::App& app) {
   fit->add_option("--tmax", fo->tmax,
                   fmt::format("tsafrir: T_max, the maximal allowed estimate: limit (the largest estimate at least 1 "
                               "in {} jobs used), max (the largest estimate) or a duration (18h)",
-                              group_thousands(static_cast<int64_t>(std::lround(1 / model::kLimitMinShare)))))
+                              one_in()))
       ->capture_default_str();
   fit->add_option("--top", fo->top, "tsafrir: most popular values below T_max kept as user bins")
       ->capture_default_str();

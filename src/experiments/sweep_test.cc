@@ -393,8 +393,8 @@ TEST(SweepRun, ShardsSkipsStopAndFailedRuns) {
   const Collected all = run(s);
   ASSERT_EQ(all.rows.size(), 4u);
   // On KTH, a bin of 99.99% and T_max's own share exceed 100%: that run fails alone, with the reason.
-  EXPECT_EQ(all.rows[1].values[column("status")].get<std::string>().rfind("error: tsafrir model: user shares sum to", 0),
-            0u);
+  const std::string status = all.rows[1].values[column("status")].get<std::string>();
+  EXPECT_EQ(status.rfind("error: tsafrir model: user shares sum to", 0), 0u) << status;
   EXPECT_TRUE(all.rows[1].values[column("wait_mean")].is_null());
   EXPECT_EQ(all.summary.failed, 2u);
   SweepOptions shard;

@@ -198,11 +198,11 @@ void apply_tsafrir([[maybe_unused]] const nlohmann::json& params, [[maybe_unused
   rep.raised_to_tmax = raise_to_cover(rt, est, tp.t_max);
   if (rep.raised_to_tmax > 0) {
     const auto at_tmax = std::count(est.begin(), est.end(), tp.t_max);
+    const auto percent = [&](int64_t n) { return 100.0 * static_cast<double>(n) / static_cast<double>(est.size()); };
     rep.warnings.push_back(fmt::format(
         "tsafrir: {} estimates raised to T_max = {} s so that every job's estimate covers its runtime (the model "
         "gave fewer estimates of at least the longest runtimes than jobs): T_max's share {:.3g}% -> {:.3g}%",
-        rep.raised_to_tmax, tp.t_max, 100.0 * static_cast<double>(at_tmax - rep.raised_to_tmax) / static_cast<double>(est.size()),
-        100.0 * static_cast<double>(at_tmax) / static_cast<double>(est.size())));
+        rep.raised_to_tmax, tp.t_max, percent(at_tmax - rep.raised_to_tmax), percent(at_tmax)));
   }
   std::string ub;
   for (const auto& u : tp.user_bins) ub += fmt::format("{}{}:{:.4g}", ub.empty() ? "" : "/", u.time, u.share);

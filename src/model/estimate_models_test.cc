@@ -172,7 +172,8 @@ TEST(EstimateModels, TsafrirGivesExactBinCountsAndIsDeterministic) {
     at_tmax += c[i].requested_time == 3600;
     EXPECT_GE(c[i].requested_time, std::min(c[i].run_time, 3600));
   }
-  EXPECT_EQ(raised.truncated_runtimes, std::count_if(c.begin(), c.end(), [](const swf::Record& r) { return r.run_time > 3600; }));
+  EXPECT_EQ(raised.truncated_runtimes,
+            std::count_if(c.begin(), c.end(), [](const swf::Record& r) { return r.run_time > 3600; }));
   EXPECT_GT(raised.raised_to_tmax, 0);
   EXPECT_GE(at_tmax, long_jobs);  // every long job at T_max, the only estimate that covers it
   ASSERT_EQ(raised.warnings.size(), 2u);

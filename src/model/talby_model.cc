@@ -538,10 +538,9 @@ std::vector<swf::Record> generate_talby(const TalbyOptions& options, const Talby
                                    model.source, records.size(), e.what()));
     }
     const int32_t t_max = tsafrir_params_from_json(params, 1, 0).t_max;
-    st.tmax_share_used = 100.0 *
-                         static_cast<double>(std::count_if(records.begin(), records.end(),
-                                                           [&](const swf::Record& r) { return r.requested_time == t_max; })) /
-                         static_cast<double>(records.size());
+    const auto at_tmax =
+        std::count_if(records.begin(), records.end(), [&](const swf::Record& r) { return r.requested_time == t_max; });
+    st.tmax_share_used = 100.0 * static_cast<double>(at_tmax) / static_cast<double>(records.size());
     std::vector<int32_t> v;
     v.reserve(records.size());
     for (const auto& r : records) v.push_back(r.run_time);

@@ -185,9 +185,10 @@ std::string sweep_runs_digest(const std::vector<SweepRun>& runs);
 std::string sweep_parameters_digest(const std::vector<std::string>& parameters);
 
 // run_sweep into a file (CSV with its header, or JSON lines), resuming it: an output of an earlier schedlab is first
-// rewritten in today's columns (upgraded_sweep_output; written beside it and renamed over it), the runs already
-// there are skipped (sweep_done_runs), each new row is appended with one write(2), then passed to options.on_row if set. Path "-" is
-// standard output: the header and every row of the shard, nothing resumed or locked.
+// rewritten in today's columns (upgraded_sweep_output; written beside it and renamed over it, with a warning), the
+// runs already there are skipped (sweep_done_runs), each new row is appended with one write(2), then passed to
+// options.on_row if set. Path "-" is standard output: the header and every row of the shard, nothing resumed or
+// locked.
 SweepSummary run_sweep_to_file(const SweepSpec& spec, const std::vector<SweepRun>& runs, const std::string& path,
                                bool jsonl, SweepOptions options);
 
