@@ -889,17 +889,21 @@ def estimate_bins(log, top=20, max_estimate=None):
     return _core.estimate_bins(_log(log), _whole(top, "top"), limit)
 
 
-def fit_estimates(log, top=2, model="tsafrir", family="beta", min_group_jobs=10, tmax="limit"):
+def fit_estimates(log, top=None, model="tsafrir", family=None, min_group_jobs=None, tmax=None):
     """An estimate model fitted to a log (`schedlab estimates fit`): the model file as a dict (what
     generate_estimates takes as params, saved with json.dump). `model`: "tsafrir" (one log; `top` popular
-    values below T_max; `tmax` "limit", the largest estimate at least 1 in 2,000 jobs used, "max", the largest,
-    or seconds or a duration text such as "18h") or "song" (`log` may be a list of logs, pooled; `family` "beta"
-    or "gamma")."""
+    values below T_max, default 2; `tmax` "limit", the largest estimate at least 1 in 2,000 jobs used (the
+    default), "max", the largest, or seconds or a duration text such as "18h") or "song" (`log` may be a list of
+    logs, pooled; `family` "beta" (the default) or "gamma"; `min_group_jobs`, default 10). The other model's
+    parameters are refused (ValueError), not silently unused."""
     logs = _log_list(log)
     names = [_path(l) if isinstance(l, (str, os.PathLike)) else "DataFrame" for l in logs]
-    choice = tmax if isinstance(tmax, str) and tmax in ("limit", "max") else str(_seconds(tmax, "tmax"))
-    return _core.estimates_fit(_logs(logs), names, _text(model, "model"), _whole(top, "top"), _text(family, "family"),
-                               _whole(min_group_jobs, "min_group_jobs"), choice)
+    choice = None
+    if tmax is not None:
+        choice = tmax if isinstance(tmax, str) and tmax in ("limit", "max") else str(_seconds(tmax, "tmax"))
+    return _core.estimates_fit(_logs(logs), names, _text(model, "model"),
+                               None if top is None else _whole(top, "top"), None if family is None else _text(family, "family"),
+                               None if min_group_jobs is None else _whole(min_group_jobs, "min_group_jobs"), choice)
 
 
 def compare_estimates(real, model):

@@ -1214,6 +1214,11 @@ def test_the_options_added_for_parity_give_the_clis_results(tmp_path):
         schedlab.fit_estimates([KTH, KTH])
     with pytest.raises(ValueError, match="--family must be beta or gamma"):
         schedlab.fit_estimates(KTH, model="song", family="normal")
+    # An option of the other model would change nothing: refused, not silently unused.
+    with pytest.raises(ValueError, match="--tmax applies to the tsafrir model only"):
+        schedlab.fit_estimates(KTH, model="song", tmax="max")
+    with pytest.raises(ValueError, match="--family applies to the song model only"):
+        schedlab.fit_estimates(KTH, family="gamma")
     # T_max: the log's limit unless asked otherwise; one job at 2^31 - 1 s (a "no limit" sentinel) does not make it.
     df, _ = schedlab.read_swf(KTH)
     df.loc[5, "requested_time"] = 2147483647

@@ -104,6 +104,14 @@ TEST(CliEstimates, ClearErrors) {
   r = run_cli({"estimates", "fit", dir.file("none.swf")});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find(dir.file("none.swf") + ": tsafrir fit: the log has no estimates"), std::string::npos) << r.err;
+  // An option of the other model changed nothing (--tmax with song fitted the same model): refused before the
+  // log is read (this one does not exist).
+  r = run_cli({"estimates", "fit", dir.file("absent.swf"), "--model", "song", "--tmax", "max"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "schedlab: error: --tmax applies to the tsafrir model only\n");
+  r = run_cli({"estimates", "fit", dir.file("absent.swf"), "--family", "gamma"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "schedlab: error: --family applies to the song model only\n");
   r = run_cli({"estimates", "generate", dir.file("none.swf"), "--model", "song", "--params", dir.file("bad.json"),
                "-o", dir.file("o.swf")});
   EXPECT_EQ(r.exit_code, 1);

@@ -2,6 +2,7 @@
 // song.h).
 #include <cmath>
 #include <memory>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -98,8 +99,10 @@ void run_bins(const BinsOptions& o) {
 
 struct FitOptions {
   std::vector<std::string> paths;
-  std::string model = "tsafrir", family = "beta", output = "-", tmax = "limit";
-  int64_t top = 2, min_group_jobs = 10;
+  std::string model = "tsafrir", output = "-";
+  // Unset unless given: the other model's options are refused, not silently unused.
+  std::optional<std::string> family, tmax;
+  std::optional<int64_t> top, min_group_jobs;
   bool skip_invalid = false;
 };
 
@@ -134,11 +137,12 @@ void run_fit(const FitOptions& o) {
                                  : "");
   } else {
     const model::SongModel& m = *fit.song;
+    const bool beta = m.family == model::SongFamily::kBeta;
     summary = fmt::format("song model ({}) of {} training jobs ({} dropped with accuracy > {}), cap {}\n"
                           "  regression: a1 {:.4f} b1 {:.4f} a2 {:.4f} b2 {:.4f}\n  {:>5} {:>7} {:>8} {:>9} {:>9}\n",
-                          o.family, m.training_jobs, m.dropped_over, m.accuracy_max, hms(m.cap), m.a1, m.b1, m.a2,
-                          m.b2, "group", "jobs", "mean ln", o.family == "beta" ? "p" : "shape",
-                          o.family == "beta" ? "q" : "scale");
+                          beta ? "beta" : "gamma", m.training_jobs, m.dropped_over, m.accuracy_max, hms(m.cap), m.a1, m.b1, m.a2,
+                          m.b2, "group", "jobs", "mean ln", beta ? "p" : "shape",
+                          beta ? "q" : "scale");
     for (const auto& g : m.groups)
       summary += g.fitted ? fmt::format("  {:>5} {:>7} {:>8.3f} {:>9.4f} {:>9.4f}\n", g.group, g.jobs, g.x, g.p, g.q)
                           : fmt::format("  {:>5} {:>7} {:>8.3f} {:>9} {:>9}\n", g.group, g.jobs, g.x, "-", "-");
@@ -259,14 +263,15 @@ void add_estimates_command(CLI::App& app) {
   fit->add_option("--model", fo->model, "tsafrir or song")->capture_default_str();
   fit->add_option("--tmax", fo->tmax,
                   fmt::format("tsafrir: T_max, the maximal allowed estimate: limit (the largest estimate at least 1 "
-                              "in {} jobs used), max (the largest estimate) or a duration (18h)",
-                              one_in()))
-      ->capture_default_str();
-  fit->add_option("--top", fo->top, "tsafrir: most popular values below T_max kept as user bins")
-      ->capture_default_str();
-  fit->add_option("--family", fo->family, "song: beta, or gamma for LANL-like logs")->capture_default_str();
-  fit->add_option("--min-group-jobs", fo->min_group_jobs, "song: smallest runtime group that is fitted")
-      ->capture_default_str();
+                              "in {} jobs used; the default), max (the largest estimate) or a duration (18h)",
+                              one_in()));
+  fit->add_option("--top", fo->top,
+                  fmt::format("tsafrir: most popular values below T_max kept as user bins (default {})",
+                              model::kDefaultTsafrirTop));
+  fit->add_option("--family", fo->family, "song: beta (the default), or gamma for LANL-like logs");
+  fit->add_option("--min-group-jobs", fo->min_group_jobs,
+                  fmt::format("song: smallest runtime group that is fitted (default {})",
+                              model::SongFitOptions{}.min_group_jobs));
   fit->add_option("-o,--output", fo->output, "model file (JSON; - = standard output)")->capture_default_str();
   fit->add_flag("--skip-invalid", fo->skip_invalid, "skip malformed records (counted) instead of failing");
   fit->callback([fo] { run_fit(*fo); });

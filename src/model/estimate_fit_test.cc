@@ -24,6 +24,7 @@ TEST(EstimateFit, TheFileIsTheNamedFitsOwn) {
   nlohmann::ordered_json expected = to_json(fit_tsafrir(kth(), 3));
   expected["info"]["source"] = "kth.swf";
   EXPECT_EQ(t.file, expected);
+  o = {};
   o.model = "song";
   o.family = "gamma";
   o.min_group_jobs = 25;
@@ -53,10 +54,25 @@ TEST(EstimateFit, BadOptionsAreRefusedBeforeFitting) {
   refused(o, 1, "--family must be beta or gamma (got normal)");
   o.family = "beta";
   refused(o, 0, "the song model needs at least one log");
+  // The other model's options would change nothing: refused, not silently unused.
+  o.tmax = "max";
+  refused(o, 1, "--tmax applies to the tsafrir model only");
+  o.tmax.reset();
+  o.top = 3;
+  refused(o, 1, "--top applies to the tsafrir model only");
+  o.top.reset();
+  o.min_group_jobs = 0;
+  refused(o, 1, "--min-group-jobs must be at least 1 (got 0)");
+  o = {};
+  o.family = "beta";
+  refused(o, 1, "--family applies to the song model only");
+  o = {};
+  o.min_group_jobs = 10;
+  refused(o, 1, "--min-group-jobs applies to the song model only");
   o.model = "tsafir";
   refused(o, 1, "--model must be tsafrir or song (got tsafir)");
   EstimateFitOptions zero;
-  zero.tmax.assign(1, '0');
+  zero.tmax = std::string(1, '0');
   refused(zero, 1, "--tmax: expected limit, max or a duration such as 18h (got \"0\")");
   EXPECT_THROW(fit_estimate_model({&kth()}, {}, EstimateFitOptions{}), ModelError);  // a name per log
 }

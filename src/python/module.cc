@@ -1185,8 +1185,9 @@ PYBIND11_MODULE(_core, m) {
     return json_out(j);
   }, py::arg("log"), py::arg("top"), py::arg("max_estimate"));
   m.def("estimates_fit", [](const std::vector<LogPtr>& logs, const std::vector<std::string>& names,
-                            const std::string& model_name, int64_t top, const std::string& family,
-                            int64_t min_group_jobs, const std::string& tmax) {
+                            const std::string& model_name, std::optional<int64_t> top,
+                            std::optional<std::string> family, std::optional<int64_t> min_group_jobs,
+                            std::optional<std::string> tmax) {
     model::EstimateFitOptions fo;
     fo.model = model_name;
     fo.top = top;

@@ -6,8 +6,10 @@
 //   log in info.source.
 // - "song" (fit_song): the logs' jobs pooled; `family` "beta" or "gamma" (LANL-like logs), groups of fewer than
 //   `min_group_jobs` jobs are not fitted; the file names the logs in its sources.
-// Bad options (an unknown model, two logs for tsafrir, a family, top out of range, a tmax) throw ModelError naming the
-// option, before any fitting.
+// An option left unset takes its default (top 2, tmax "limit", family "beta", min_group_jobs 10); an option of the
+// other model is refused rather than silently unused (--tmax given with song would change nothing).
+// Bad options (an unknown model, two logs for tsafrir, a family, top out of range, a tmax, another model's option)
+// throw ModelError naming the option, before any fitting.
 #pragma once
 
 #include <cstdint>
@@ -23,12 +25,15 @@
 
 namespace schedlab::model {
 
+// The tsafrir fit's default number of popular values kept as user bins below T_max.
+inline constexpr int64_t kDefaultTsafrirTop = 2;
+
 struct EstimateFitOptions {
   std::string model = "tsafrir";
-  int64_t top = 2;                // tsafrir
-  std::string tmax = "limit";     // tsafrir
-  std::string family = "beta";    // song
-  int64_t min_group_jobs = 10;    // song
+  std::optional<int64_t> top;             // tsafrir (2)
+  std::optional<std::string> tmax;        // tsafrir ("limit")
+  std::optional<std::string> family;      // song ("beta")
+  std::optional<int64_t> min_group_jobs;  // song (10)
 };
 
 struct EstimateFit {
