@@ -4,6 +4,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "schedlab/predict/accuracy.h"
 #include "schedlab/predict/basic_predictors.h"
@@ -393,6 +394,22 @@ TEST(PredAccuracyTest, TimeWeightedHandComputed) {
   const auto s = summarize_accuracy({a, JobAccuracy{50, 1.0, true, 1}});
   EXPECT_DOUBLE_EQ(s.mean_absolute_error, 100.0);
   EXPECT_DOUBLE_EQ(s.underestimated_share, 0.5);
+}
+
+TEST(AccuracyTest, MeansOfPerfectPredictionsAreExactlyOne) {
+  // The means were sums of v / n: ten perfect jobs gave 0.9999999999999999, OSC-Clust's 36,097 gave
+  // 1.000000000000943, a relative accuracy above its bound of 1.
+  for (size_t n = 1; n <= 2000; ++n) {
+    const auto s = summarize_accuracy(std::vector<JobAccuracy>(n, JobAccuracy{0.0, 1.0, false, 1}));
+    ASSERT_EQ(s.mean_relative_accuracy, 1.0) << n << " jobs";
+    ASSERT_EQ(s.mean_absolute_error, 0.0) << n << " jobs";
+  }
+  std::vector<JobAccuracy> mixed(999, JobAccuracy{3.0, 1.0, false, 1});
+  mixed.push_back(JobAccuracy{7.0, 0.0, true, 2});
+  const auto s = summarize_accuracy(mixed);
+  EXPECT_DOUBLE_EQ(s.mean_relative_accuracy, 0.999);
+  EXPECT_DOUBLE_EQ(s.mean_absolute_error, 3.004);
+  EXPECT_LE(s.mean_relative_accuracy, 1.0);
 }
 
 TEST(PredReplayTest, ReplaysTheLogsScheduleWithCorrection) {
