@@ -837,12 +837,13 @@ def generate_estimates(log, model, params="", seed=1):
 
 
 def generate_locality(log, theta=2.5, jobs=0, max_repetitions=1000, repeat="job", arrivals="poisson", think=0,
-                      seed=1):
+                      seed=1, cut_tail=False):
     """Feitelson's locality model drawing from the log's jobs (`schedlab generate locality`): a DataFrame.
-    `repeat`: "job", "runtime" or "size"; `arrivals`: "poisson" or "log"; `think`: seconds between repeats."""
+    `repeat`: "job", "runtime" or "size"; `arrivals`: "poisson" or "log"; `think`: seconds between repeats;
+    `cut_tail`: drop the repeats that arrive after the last run has started (the header's Note says how many)."""
     return _frame(_core.generate_locality(_log(log), float(theta), _whole(jobs, "jobs"), _seed(seed),
                                           _whole(max_repetitions, "max_repetitions", 32), _text(repeat, "repeat"), _text(arrivals, "arrivals"),
-                                          _whole(think, "think")))
+                                          _whole(think, "think"), bool(cut_tail)))
 
 
 def generate_talby(procs=None, cpu_work=None, jobs_per_day=None, load=None, weeks=104, seed=1, fit=None,

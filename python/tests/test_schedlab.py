@@ -1239,6 +1239,15 @@ def test_the_options_added_for_parity_give_the_clis_results(tmp_path):
     mine = schedlab.generate_locality(KTH, jobs=500, repeat="size", arrivals="log", think=30, max_repetitions=50,
                                       seed=4)
     pd.testing.assert_frame_equal(mine, schedlab.read_swf(gen)[0])
+    # --cut-tail / cut_tail: the same jobs without the repeats after the last run start (seed 1 has some).
+    subprocess.run([CLI, "generate", "locality", "--from", KTH, "--cut-tail", "-o", str(gen)], check=True,
+                   capture_output=True)
+    cut, full = schedlab.generate_locality(KTH, cut_tail=True), schedlab.generate_locality(KTH)
+    pd.testing.assert_frame_equal(cut, schedlab.read_swf(gen)[0])
+    last_start = full.loc[full["preceding_job"] == -1, "submit_time"].max()
+    kept = full[full["submit_time"] <= last_start]
+    assert 0 < len(full) - len(cut) == len(full) - len(kept)
+    assert (cut["run_time"].to_numpy() == kept["run_time"].to_numpy()).all()
     exp, training = schedlab.generate_profiler_experiment(jobs=50, seed=3, training_runs=4)
     out, train_out = tmp_path / "e.swf", tmp_path / "t.swf"
     subprocess.run([CLI, "generate", "profiler-experiment", "--jobs", "50", "--seed", "3", "--training-runs", "4",

@@ -104,6 +104,7 @@ struct LocalityCliOptions {
   std::string repeat = "job";
   std::string arrivals = "poisson";
   int64_t think = 0;
+  bool cut_tail = false;
   uint64_t seed = 1;
 };
 
@@ -115,6 +116,7 @@ void run_locality(const LocalityCliOptions& opt) {
   o.repeat = model::parse_locality_repeat(opt.repeat).value();  // (CLI checked the names)
   o.arrivals = model::parse_locality_arrivals(opt.arrivals).value();
   o.think = opt.think;
+  o.cut_tail = opt.cut_tail;
   o.seed = opt.seed;
   model::check_locality_options(o);  // bad options fail before the log is read
   swf::check_output_is_not_input(opt.output, {opt.from});
@@ -134,6 +136,7 @@ void run_locality(const LocalityCliOptions& opt) {
              group_thousands(static_cast<int64_t>(jobs.size())), group_thousands(stats.runs), stats.mean_run_length,
              group_thousands(stats.pool), opt.from,
              stats.left_out.empty() ? "" : " (" + model::left_out_text(stats) + ")", o.theta, o.seed);
+  if (stats.tail_jobs > 0) fmt::print("  {}\n", model::locality_tail_text(stats, o.cut_tail, "--cut-tail"));
 }
 
 struct ScrambleCliOptions {
@@ -288,6 +291,9 @@ void add_generate_command(CLI::App& app) {
       ->check(CLI::IsMember(model::locality_arrivals_names()))
       ->capture_default_str();
   loc->add_option("--think", lo->think, "seconds between a repeat's end and the next repeat")->capture_default_str();
+  loc->add_flag("--cut-tail", lo->cut_tail,
+                "drop the repeats that arrive after the last run has started (a log's end cuts its runs too): "
+                "whole-log jobs per day and load then match the log's, with fewer jobs than --jobs");
   loc->add_option("--seed", lo->seed, "random seed")->capture_default_str();
   loc->callback([lo] { run_locality(*lo); });
 

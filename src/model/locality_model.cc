@@ -145,6 +145,7 @@ std::vector<swf::Record> generate_locality(const std::vector<swf::Record>& log, 
   items.reserve(static_cast<size_t>(jobs));
   double clock = static_cast<double>(submits.front());
   int64_t runs = 0;
+  int64_t last_run_start = std::numeric_limits<int64_t>::min();
   const int64_t log_span = std::max<int64_t>(span, 1);
   while (static_cast<int64_t>(items.size()) < jobs) {
     const size_t x = static_cast<size_t>(rng.below(pool.size()));
@@ -160,6 +161,7 @@ std::vector<swf::Record> generate_locality(const std::vector<swf::Record>& log, 
       first = submits[k % submits.size()] + static_cast<int64_t>(k / submits.size()) * log_span;
     }
     ++runs;
+    last_run_start = std::max(last_run_start, first);
     int64_t at = first;
     for (int64_t i = 0; i < length && static_cast<int64_t>(items.size()) < jobs; ++i) {
       Item item{at, items.size(), x, x, i == 0 ? -1 : static_cast<int64_t>(items.size()) - 1};
@@ -169,6 +171,18 @@ std::vector<swf::Record> generate_locality(const std::vector<swf::Record>& log, 
       at += pool[item.source]->run_time + o.think;
     }
   }
+  // The tail: repeats submitted after the last run has started, of runs still going on (generation order, so that
+  // `follows` indexes items). A real log's end cuts such runs; here they stretch the log past the runs' span.
+  int64_t tail_jobs = 0, tail_runs = 0, tail_end = last_run_start;
+  for (const Item& item : items) {
+    if (item.submit <= last_run_start) continue;
+    ++tail_jobs;
+    if (items[static_cast<size_t>(item.follows)].submit <= last_run_start) ++tail_runs;  // (a repeat: follows >= 0)
+    tail_end = std::max(tail_end, item.submit);
+  }
+  const size_t generated = items.size();
+  if (o.cut_tail)  // (a kept repeat's predecessor is kept: it was submitted no later)
+    std::erase_if(items, [&](const Item& item) { return item.submit > last_run_start; });
   std::sort(items.begin(), items.end(), [](const Item& a, const Item& b) {
     return a.submit != b.submit ? a.submit < b.submit : a.order < b.order;
   });
@@ -176,7 +190,7 @@ std::vector<swf::Record> generate_locality(const std::vector<swf::Record>& log, 
   out.reserve(items.size());
   // Job numbers by generation order, for fields 17-18 (a repeat sorts after the job before it: its submit is that
   // one's plus runtime and think time, and ties keep the generation order).
-  std::vector<int32_t> number(items.size(), -1);
+  std::vector<int32_t> number(generated, -1);
   int64_t following = 0;
   for (size_t i = 0; i < items.size(); ++i) {
     const swf::Record& src = *pool[items[i].source];
@@ -213,6 +227,10 @@ std::vector<swf::Record> generate_locality(const std::vector<swf::Record>& log, 
     stats->mean_run_length = mean;
     stats->log_rate_per_day = log_rate * 86400;
     stats->run_rate_per_day = run_rate * 86400;
+    stats->last_run_start = last_run_start;
+    stats->tail_jobs = tail_jobs;
+    stats->tail_runs = tail_runs;
+    stats->tail_seconds = tail_end - last_run_start;
     stats->largest_size = 0;
     for (const swf::Record* r : pool) stats->largest_size = std::max<int64_t>(stats->largest_size, trace::job_size(*r));
   }
@@ -244,6 +262,15 @@ void common_header(swf::Header& h, const swf::Header& log_header, int64_t larges
 }
 }  // namespace
 
+std::string locality_tail_text(const LocalityModelStats& stats, bool cut_tail, std::string_view option) {
+  if (stats.tail_jobs == 0) return "no repeat arrives after the last run starts";
+  return fmt::format("{} repeat{} of {} run{} arrive{} after the last run starts, over {:.1f} more days{}",
+                     stats.tail_jobs, stats.tail_jobs == 1 ? "" : "s", stats.tail_runs, stats.tail_runs == 1 ? "" : "s",
+                     stats.tail_jobs == 1 ? "s" : "", static_cast<double>(stats.tail_seconds) / 86400,
+                     cut_tail ? fmt::format(": dropped ({})", option)
+                              : fmt::format(" (whole-log jobs per day and load count them; {} drops them)", option));
+}
+
 swf::Header locality_header(const swf::Header& log_header, const std::string& source, const LocalityModelOptions& o,
                             const LocalityModelStats& stats) {
   swf::Header h;
@@ -255,10 +282,12 @@ swf::Header locality_header(const swf::Header& log_header, const std::string& so
                              stats.left_out.empty() ? "" : "; " + left_out_text(stats)),
                  fmt::format("theta {}, max_repetitions {}, repeat {}, arrivals {}, think {} s, seed {}", o.theta,
                              o.max_repetitions, locality_repeat_name(o.repeat), locality_arrivals_name(o.arrivals), o.think,
-                             o.seed),
+                             o.seed) +
+                     (o.cut_tail ? ", cut_tail" : ""),
                  fmt::format("{} runs, the model's mean run length E[R] {:.4f}; log rate {:.2f} jobs/day, runs start "
                              "at {:.2f}/day",
                              stats.runs, stats.mean_run_length, stats.log_rate_per_day, stats.run_rate_per_day),
+                 locality_tail_text(stats, o.cut_tail, "cut_tail"),
                  fmt::format("fields 17-18: each of the {} repeats names the job before it in its run and the think "
                              "time (submit times assume no wait; simulate --feedback submits them after the simulated "
                              "end)",

@@ -1,6 +1,7 @@
 // Feitelson's locality model and the scrambled baseline (model/locality_model.h).
 #include "schedlab/model/locality_model.h"
 
+#include <fmt/core.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,6 +10,7 @@
 #include <map>
 #include <sstream>
 #include <stdexcept>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -70,6 +72,52 @@ TEST(LocalityModelTest, RepeatsAreStaggeredByTheirRuntimeAndThinkTime) {
   }
   EXPECT_EQ(following, stats.following);
   EXPECT_EQ(stats.following + stats.runs, 40);
+}
+
+// The tail (repeats after the last run start) recounted from the records alone: a run's first job names no
+// preceding job, so the last run start is the latest such submit. cut_tail drops exactly those jobs and changes
+// nothing else.
+TEST(LocalityModelTest, TheTailIsCountedAndCutTailDropsExactlyIt) {
+  const swf::Log kth = swf::read_log(std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz");
+  LocalityModelOptions o;
+  LocalityModelStats full_stats, cut_stats;
+  const auto full = generate_locality(kth.records, o, &full_stats);
+  int64_t last_start = std::numeric_limits<int64_t>::min(), tail = 0, tail_runs = 0, tail_end = 0;
+  for (const swf::Record& r : full)
+    if (r.preceding_job == -1) last_start = std::max<int64_t>(last_start, r.submit_time);
+  std::vector<std::tuple<int32_t, int32_t, int32_t>> kept;  // submit, runtime, size of the jobs up to it
+  for (const swf::Record& r : full) {
+    if (r.submit_time <= last_start) {
+      kept.emplace_back(r.submit_time, r.run_time, r.requested_procs);
+      continue;
+    }
+    ++tail;
+    tail_end = std::max<int64_t>(tail_end, r.submit_time);
+    ASSERT_GE(r.preceding_job, 1);  // a repeat
+    if (full[static_cast<size_t>(r.preceding_job - 1)].submit_time <= last_start) ++tail_runs;
+  }
+  ASSERT_GT(tail, 0);  // KTH with seed 1 has one, or this test would show nothing
+  EXPECT_EQ(full_stats.last_run_start, last_start);
+  EXPECT_EQ(full_stats.tail_jobs, tail);
+  EXPECT_EQ(full_stats.tail_runs, tail_runs);
+  EXPECT_EQ(full_stats.tail_seconds, tail_end - last_start);
+
+  o.cut_tail = true;
+  const auto cut = generate_locality(kth.records, o, &cut_stats);
+  EXPECT_EQ(cut_stats.tail_jobs, tail);
+  ASSERT_EQ(cut.size(), full.size() - static_cast<size_t>(tail));
+  std::vector<std::tuple<int32_t, int32_t, int32_t>> got;
+  for (const swf::Record& r : cut) {
+    got.emplace_back(r.submit_time, r.run_time, r.requested_procs);
+    EXPECT_EQ(r.job_number, static_cast<int32_t>(got.size()));
+    if (r.preceding_job == -1) continue;
+    const swf::Record& p = cut[static_cast<size_t>(r.preceding_job - 1)];  // still the job before it in its run
+    EXPECT_EQ(p.submit_time + p.run_time, r.submit_time) << r.job_number;
+  }
+  EXPECT_EQ(got, kept);
+  EXPECT_NE(locality_tail_text(full_stats, false, "cut_tail").find(fmt::format("{} repeats of {} runs", tail, tail_runs)),
+            std::string::npos);
+  EXPECT_NE(locality_tail_text(cut_stats, true, "cut_tail").find("dropped"), std::string::npos);
 }
 
 // The mean run length over 1..max against the terms added one by one, past the million terms the model adds (the

@@ -1273,8 +1273,10 @@ PYBIND11_MODULE(_core, m) {
     return py::make_tuple(out, training);
   }, py::arg("jobs"), py::arg("mean_interarrival"), py::arg("seed"), py::arg("training_runs"));
   m.def("generate_locality", [](const LogPtr& l, double theta, int64_t jobs, uint64_t seed, int max_repetitions,
-                                const std::string& repeat, const std::string& arrivals, int64_t think) {
+                                const std::string& repeat, const std::string& arrivals, int64_t think,
+                                bool cut_tail) {
     model::LocalityModelOptions o;
+    o.cut_tail = cut_tail;
     o.theta = theta;
     o.jobs = jobs;
     o.seed = seed;
@@ -1286,7 +1288,7 @@ PYBIND11_MODULE(_core, m) {
     auto records = model::generate_locality(l->records, o, &st);
     return with_records(l, std::move(records), model::locality_header(l->header, "DataFrame", o, st));
   }, py::arg("log"), py::arg("theta"), py::arg("jobs"), py::arg("seed"), py::arg("max_repetitions"),
-     py::arg("repeat"), py::arg("arrivals"), py::arg("think"));
+     py::arg("repeat"), py::arg("arrivals"), py::arg("think"), py::arg("cut_tail"));
   // `generate talby`: the job layer fitted on `fit` (named `source` in the header) or read from `job_model`,
   // optionally saved; the report as the CLI's --json, with the guideline's warnings.
   m.def("generate_talby", [](std::optional<int64_t> procs, std::optional<double> cpu_work,

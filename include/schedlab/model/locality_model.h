@@ -5,13 +5,15 @@
 // a size > 0: its runtime, size and estimate travel together, with its user, group and executable). Loop:
 // draw a job X uniformly from the pool, draw a run length R with P(R = r) ∝ r^-θ for r = 1..max_repetitions
 // (a normalised table, as the paper), emit X R times. The first item of each run arrives by a Poisson process
-// whose rate is the log's job rate / E[R] (so the generated log has the log's job rate), or at the log's own
+// whose rate is the log's job rate / E[R] (so that jobs arrive at the log's job rate), or at the log's own
 // submit times (`arrivals = kLog`: run k at the submit time number floor(k × E[R]), so that the runs cover the
 // log's span; past the last one they start again one log span later); repeat k
 // arrives when repeat k - 1 ends (its runtime) plus `think` seconds. `repeat` chooses what repeats: the whole
 // job (kJob), only its runtime and estimate (kRuntime; the size is drawn afresh for every job) or only its size
 // (kSize). Runs are generated until `jobs` jobs exist (the last run is cut), then sorted by submit time (ties:
-// the order generated) and numbered 1..jobs.
+// the order generated) and numbered 1..jobs. The generated log holds the log's job rate while runs start; the
+// repeats of the runs still going on at the last run start (the tail, LocalityModelStats) arrive after it, and
+// `cut_tail` drops them.
 // Records: fields 1 job number, 2 submit, 3 wait -1, 4 runtime, 5 and 8 size, 9 the source's estimate, 11
 // status 1, 12-16 the source's user, group, executable, queue, partition; the others -1.
 //
@@ -41,6 +43,9 @@ struct LocalityModelOptions {
   enum class Repeat { kJob, kRuntime, kSize } repeat = Repeat::kJob;
   enum class Arrivals { kPoisson, kLog } arrivals = Arrivals::kPoisson;
   int64_t think = 0;             // seconds between a repeat's end and the next repeat, >= 0
+  // Drop the tail (below): the repeats submitted after the last run has started, as a real log's end cuts the runs
+  // going on at it. Fewer than `jobs` jobs then remain (stats.tail_jobs fewer).
+  bool cut_tail = false;
   uint64_t seed = 1;
 };
 
@@ -52,10 +57,21 @@ struct LocalityModelStats {
   double log_rate_per_day = 0;   // the log's jobs per day
   double run_rate_per_day = 0;   // first items per day (Poisson)
   int64_t largest_size = 0;      // of the pool (MaxProcs when the log's header has none)
+  // The tail: runs started near the end go on past the last run start, a repeat each runtime (CEA-Curie: 558 jobs
+  // of 28 runs over 218.6 more days, the runs' span 254 days), so whole-log jobs per day and load fall below the
+  // log's (661 against 1,233 jobs/day).
+  int64_t last_run_start = 0;    // submit time of the last run's first job
+  int64_t tail_jobs = 0;         // repeats submitted after it (dropped with cut_tail)
+  int64_t tail_runs = 0;         // the runs they belong to
+  int64_t tail_seconds = 0;      // from the last run start to the last of them
   // The log's records not in the pool, by the first reason: "unknown_submit_time", "unknown_runtime",
   // "unknown_size" (only the reasons that occur).
   std::map<std::string, int64_t> left_out;
 };
+// The tail in words: "558 repeats of 28 runs arrive after the last run starts, over 218.6 more days ..." (with
+// what `option`, the caller's name of cut_tail, does or did), or that there is none.
+std::string locality_tail_text(const LocalityModelStats& stats, bool cut_tail, std::string_view option);
+
 // "60 records left out: unknown_runtime 60", or "" when none was.
 std::string left_out_text(const LocalityModelStats& stats);
 
