@@ -903,7 +903,8 @@ def fit_estimates(log, top=None, model="tsafrir", family=None, min_group_jobs=No
     if tmax is not None:
         choice = tmax if isinstance(tmax, str) and tmax in ("limit", "max") else str(_seconds(tmax, "tmax"))
     return _core.estimates_fit(_logs(logs), names, _text(model, "model"),
-                               None if top is None else _whole(top, "top"), None if family is None else _text(family, "family"),
+                               None if top is None else _whole(top, "top"),
+                               None if family is None else _text(family, "family"),
                                None if min_group_jobs is None else _whole(min_group_jobs, "min_group_jobs"), choice)
 
 

@@ -140,9 +140,8 @@ void run_fit(const FitOptions& o) {
     const bool beta = m.family == model::SongFamily::kBeta;
     summary = fmt::format("song model ({}) of {} training jobs ({} dropped with accuracy > {}), cap {}\n"
                           "  regression: a1 {:.4f} b1 {:.4f} a2 {:.4f} b2 {:.4f}\n  {:>5} {:>7} {:>8} {:>9} {:>9}\n",
-                          beta ? "beta" : "gamma", m.training_jobs, m.dropped_over, m.accuracy_max, hms(m.cap), m.a1, m.b1, m.a2,
-                          m.b2, "group", "jobs", "mean ln", beta ? "p" : "shape",
-                          beta ? "q" : "scale");
+                          beta ? "beta" : "gamma", m.training_jobs, m.dropped_over, m.accuracy_max, hms(m.cap), m.a1,
+                          m.b1, m.a2, m.b2, "group", "jobs", "mean ln", beta ? "p" : "shape", beta ? "q" : "scale");
     for (const auto& g : m.groups)
       summary += g.fitted ? fmt::format("  {:>5} {:>7} {:>8.3f} {:>9.4f} {:>9.4f}\n", g.group, g.jobs, g.x, g.p, g.q)
                           : fmt::format("  {:>5} {:>7} {:>8.3f} {:>9} {:>9}\n", g.group, g.jobs, g.x, "-", "-");

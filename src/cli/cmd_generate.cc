@@ -293,7 +293,7 @@ void add_generate_command(CLI::App& app) {
   loc->add_option("--think", lo->think, "seconds between a repeat's end and the next repeat")->capture_default_str();
   loc->add_flag("--cut-tail", lo->cut_tail,
                 "drop the repeats that arrive after the last run has started (a log's end cuts its runs too): "
-                "whole-log jobs per day and load then match the log's, with fewer jobs than --jobs");
+                "whole-log jobs per day and load then come near the log's, with fewer jobs than --jobs");
   loc->add_option("--seed", lo->seed, "random seed")->capture_default_str();
   loc->callback([lo] { run_locality(*lo); });
 

@@ -115,8 +115,8 @@ TEST(LocalityModelTest, TheTailIsCountedAndCutTailDropsExactlyIt) {
     EXPECT_EQ(p.submit_time + p.run_time, r.submit_time) << r.job_number;
   }
   EXPECT_EQ(got, kept);
-  EXPECT_NE(locality_tail_text(full_stats, false, "cut_tail").find(fmt::format("{} repeats of {} runs", tail, tail_runs)),
-            std::string::npos);
+  const std::string said = locality_tail_text(full_stats, false, "cut_tail");
+  EXPECT_NE(said.find(fmt::format("{} repeats of {} runs", tail, tail_runs)), std::string::npos) << said;
   EXPECT_NE(locality_tail_text(cut_stats, true, "cut_tail").find("dropped"), std::string::npos);
 }
 
