@@ -971,5 +971,5 @@ def test_profiler_fit_equals_an_independent_weighted_least_squares(tmp_path, pat
                     assert got["estimate"] == pytest.approx(y[b], rel=1e-9)
                     assert got["std_error"] == pytest.approx(np.sqrt(g.runtime.var(ddof=1)[b] / n[b]), rel=1e-9)
                 else:
-                    assert got == {"ok": False}
+                    assert got == {"ok": False, "held": len(jobs)}  # the system's jobs could not answer
         assert fits > 0

@@ -180,6 +180,21 @@ TEST(ProfilerCliTest, QueryAndCompareOnASmallLog) {
   const auto none = run_cli(args);
   EXPECT_EQ(none.exit_code, 1);
   EXPECT_NE(none.err.find("cannot compare: no estimate for job B"), std::string::npos) << none.err;
+  // No answer although there is data (every job ran on 2 processors: no fit, and none on 3-4): the text said "no
+  // category has data", which is not why.
+  const auto size = run_cli({"profiler", "query", "--db", db, "--user", "1", "--procs", "4"});
+  ASSERT_EQ(size.exit_code, 0) << size.err;
+  EXPECT_NE(size.out.find("estimate     none: the whole system's 8 jobs cannot answer at 4 processors: its fit is not "
+                          "positive there and fewer than 2 of its jobs ran on 3-4 processors\n"),
+            std::string::npos)
+      << size.out;
+  const auto size_json = run_cli({"profiler", "query", "--db", db, "--user", "1", "--procs", "4", "--json"});
+  EXPECT_EQ(nlohmann::json::parse(size_json.out)["held"], 8);
+  const auto longer = run_cli({"profiler", "query", "--db", db, "--user", "1", "--procs", "2", "--elapsed", "100000"});
+  EXPECT_NE(longer.out.find("estimate     none: no category of this job (exe+user, exe, system) has jobs that ran "
+                            "that long\n"),
+            std::string::npos)
+      << longer.out;
   const auto bad = run_cli({"profiler", "query", "--db", db, "--user", "1", "--procs", "2", "--confidence", "95"});
   EXPECT_EQ(bad.exit_code, 1);
   EXPECT_NE(bad.err.find("--confidence must be between 0 and 1"), std::string::npos) << bad.err;

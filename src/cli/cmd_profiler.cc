@@ -85,8 +85,18 @@ std::string level_reason(const pf::Estimate& e, const JobArgs& job) {
 void print_estimate(const pf::Estimate& e, const JobArgs& job, double confidence, const char* indent,
                     bool conditioned) {
   if (!e.ok) {
-    fmt::print("{}estimate     none: no category of this job (exe+user, exe, system) has data{}\n", indent,
-               conditioned ? " for jobs that ran that long" : "");
+    const char* ran = conditioned ? " that ran that long" : "";
+    if (e.held == 0) {
+      fmt::print("{}estimate     none: no category of this job (exe+user, exe, system) has jobs{}\n", indent, ran);
+    } else {
+      // Data that cannot answer (a size far beyond the log's, where the fit turns negative) is not "no data".
+      const int b = pf::proc_bucket(job.procs);
+      const std::string sizes = b == 0 ? "1 processor" : fmt::format("{}-{} processors", (int64_t{1} << (b - 1)) + 1,
+                                                                     int64_t{1} << b);
+      fmt::print("{}estimate     none: the whole system's {} jobs{} cannot answer at {} processors: its fit is not "
+                 "positive there and fewer than 2 of its jobs ran on {}\n",
+                 indent, e.held, ran, job.procs, sizes);
+    }
     return;
   }
   if (e.corrected) {

@@ -9,7 +9,10 @@ namespace pf = predict::profiler;
 
 nlohmann::json to_json(const pf::Estimate& e, double confidence) {
   nlohmann::json j = {{"ok", e.ok}};
-  if (!e.ok) return j;
+  if (!e.ok) {
+    j["held"] = e.held;  // > 0: there is data, but it cannot answer at this size
+    return j;
+  }
   j["estimate"] = e.estimate;
   j["half_width"] = e.half_width;
   j["confidence"] = confidence;

@@ -1,4 +1,5 @@
-// The profiler's JSON: an estimate with its interval, and a missing one as {"ok": false}.
+// The profiler's JSON: an estimate with its interval, and a missing one as {"ok": false} with the jobs that could
+// not answer.
 #include "schedlab/experiments/profiler_report.h"
 
 #include <gtest/gtest.h>
@@ -8,7 +9,9 @@ namespace {
 
 TEST(ProfilerReport, EstimateJson) {
   predict::profiler::Estimate none;
-  EXPECT_EQ(to_json(none, 0.95).dump(), "{\"ok\":false}");
+  EXPECT_EQ(to_json(none, 0.95).dump(), "{\"held\":0,\"ok\":false}");
+  none.held = 12;
+  EXPECT_EQ(to_json(none, 0.95).dump(), "{\"held\":12,\"ok\":false}");
   predict::profiler::Estimate e;
   e.ok = true;
   e.estimate = 100;

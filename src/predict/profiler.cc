@@ -384,6 +384,7 @@ Estimate Repository::estimate_at(Level level, const JobQuery& job, double confid
   const int min_eb = job.attained > 0 ? elapsed_bucket(job.attained) : 0;
   const Category::Fitted& fitted = cat->fitted(min_eb);
   const auto& pts = fitted.points;
+  for (const auto& pt : pts) out.held += pt.second.n;
   const double p = static_cast<double>(job.procs);
   if (const auto& f = fitted.fit) {
     const auto r = f->estimate_time(p, confidence);

@@ -150,6 +150,10 @@ struct Estimate {
   // has outlived E + 3·CI, `estimate` is E' and `uncorrected` keeps E (the half-width is E's).
   bool corrected = false;
   double uncorrected = 0;
+  // Jobs of the category that answered or, ok false, of the widest one tried (only those that ran as long as
+  // the job, when it has run). ok false with held > 0: data that cannot answer at this size, as the fit is not
+  // positive there and the job's processor bucket holds fewer than 2 jobs.
+  int64_t held = 0;
   double upper() const { return estimate + half_width; }
 };
 
