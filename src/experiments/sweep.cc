@@ -783,17 +783,22 @@ SweepSummary run_sweep(const SweepSpec& spec, const std::vector<SweepRun>& runs,
 
 std::vector<SweepOutputRow> read_sweep_output(const std::string& path, bool jsonl, size_t total_runs,
                                               bool cut_partial_line) {
-  std::vector<SweepOutputRow> rows;
   std::ifstream in(path, std::ios::binary);
-  if (!in) return rows;  // no output yet
+  if (!in) return {};  // no output yet
   std::stringstream ss;
   ss << in.rdbuf();
   const std::string text = ss.str();
   in.close();
-  if (text.empty()) return rows;
   // A last line without its end was cut by a crash: it is not a row (and is dropped from the file if asked).
   const size_t complete = text.rfind('\n') == std::string::npos ? 0 : text.rfind('\n') + 1;
   if (cut_partial_line && complete < text.size()) std::filesystem::resize_file(path, complete);
+  return parse_sweep_output(text, path, jsonl, total_runs);
+}
+
+std::vector<SweepOutputRow> parse_sweep_output(const std::string& text, const std::string& path, bool jsonl,
+                                               size_t total_runs) {
+  std::vector<SweepOutputRow> rows;
+  const size_t complete = text.rfind('\n') == std::string::npos ? 0 : text.rfind('\n') + 1;
   std::istringstream lines(text.substr(0, complete));
   std::string line;
   int64_t n = 0;
@@ -997,6 +1002,52 @@ std::string sweep_runs_digest(const std::vector<SweepRun>& runs) {
   ParametersHash hash;
   for (const SweepRun& r : runs) hash.add(sweep_run_parameters(r));
   return hash.text();
+}
+
+namespace {
+
+// Today's digest and the one the schedlab before the later columns wrote for the same runs: their parameters
+// without those columns, possible only while every run has each column's old value (an earlier schedlab could not
+// have run it otherwise).
+class DigestPair {
+ public:
+  void add(const std::string& parameters) {
+    today_.add(parameters);
+    if (!earlier_possible_) return;
+    const std::vector<std::string> cells = base::split_csv_line(parameters);
+    std::string earlier;
+    for (size_t i = 0; i < cells.size(); ++i) {
+      const LaterColumn* later = i < kParameterCount ? later_column(kParameterColumns[i]) : nullptr;
+      if (later == nullptr) {
+        earlier += (i > 0 ? "," : "") + csv_field(cells[i]);
+      } else if (cells[i] != (later->old_value ? "true" : "false")) {
+        earlier_possible_ = false;
+        return;
+      }
+    }
+    earlier_.add(earlier);
+  }
+  bool matches(const std::string& digest) const {
+    return today_.text() == digest || (earlier_possible_ && earlier_.text() == digest);
+  }
+
+ private:
+  ParametersHash today_, earlier_;
+  bool earlier_possible_ = true;
+};
+
+}  // namespace
+
+bool sweep_parameters_digest_matches(const std::vector<std::string>& parameters, const std::string& digest) {
+  DigestPair d;
+  for (const std::string& p : parameters) d.add(p);
+  return d.matches(digest);
+}
+
+bool sweep_runs_digest_matches(const std::vector<SweepRun>& runs, const std::string& digest) {
+  DigestPair d;
+  for (const SweepRun& r : runs) d.add(sweep_run_parameters(r));
+  return d.matches(digest);
 }
 
 namespace {

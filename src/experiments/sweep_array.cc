@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <sstream>
 
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
@@ -137,12 +138,12 @@ SweepArrayManifest read_sweep_array_manifest(const std::string& dir) {
 }
 
 void check_sweep_runs_digest(const SweepSpec& spec, const std::vector<SweepRun>& runs, const std::string& digest) {
+  if (sweep_runs_digest_matches(runs, digest)) return;
   const std::string have = sweep_runs_digest(runs);
-  if (have != digest)
-    throw SweepError(fmt::format("{}: the spec's {} runs are not the runs its Slurm array was written for (digest "
-                                 "{}, the array's {}): the spec changed since `sweep --slurm`; restore it, or write "
-                                 "a new array",
-                                 spec.name, runs.size(), have, digest));
+  throw SweepError(fmt::format("{}: the spec's {} runs are not the runs its Slurm array was written for (digest "
+                               "{}, the array's {}): the spec changed since `sweep --slurm`; restore it, or write "
+                               "a new array",
+                               spec.name, runs.size(), have, digest));
 }
 
 SweepCollectSummary collect_sweep_array(const std::string& dir, const std::string& output) {
@@ -162,7 +163,13 @@ SweepCollectSummary collect_sweep_array(const std::string& dir, const std::strin
     const std::string path = shard_path(dir, i, m.jsonl);
     const auto shards = static_cast<size_t>(m.shards);
     const size_t expected = m.runs / shards + (static_cast<size_t>(i) < m.runs % shards ? 1 : 0);
-    std::vector<SweepOutputRow> shard = read_sweep_output(path, m.jsonl, m.runs, false);
+    // A shard of an earlier schedlab (tasks that ran before an upgrade) is read in today's columns.
+    std::vector<SweepOutputRow> shard;
+    if (std::ifstream in{path, std::ios::binary}) {
+      std::stringstream text;
+      text << in.rdbuf();
+      shard = parse_sweep_output(upgraded_sweep_output(text.str(), m.jsonl, path), path, m.jsonl, m.runs);
+    }
     for (const SweepOutputRow& r : shard) {
       if (r.run % shards != static_cast<size_t>(i))
         throw SweepError(fmt::format("{}:{}: run {} belongs to shard {}, not {}: another array's file?", path, r.line,
@@ -184,7 +191,7 @@ SweepCollectSummary collect_sweep_array(const std::string& dir, const std::strin
   std::vector<std::string> parameters;
   parameters.reserve(rows.size());
   for (const auto& [run, row] : rows) parameters.push_back(row.parameters);
-  if (sweep_parameters_digest(parameters) != m.digest)
+  if (!sweep_parameters_digest_matches(parameters, m.digest))
     throw SweepError(fmt::format("{}: the shards' rows are not the runs the array was written for (digest {}, the "
                                  "manifest's {}): the spec changed between tasks? collect refuses to mix two run sets",
                                  dir, sweep_parameters_digest(parameters), m.digest));

@@ -8,6 +8,8 @@
 #include <fstream>
 #include <string>
 
+#include "earlier_sweep_output.h"
+
 namespace schedlab::experiments {
 namespace {
 
@@ -200,6 +202,59 @@ TEST(SweepArray, CorruptManifestsNameTheFileAndKey) {
   fs::remove(path);
   EXPECT_NE(collect_error(a, a.dir + "/m.csv").find("no sweep.json (not a directory of `sweep --slurm`)"),
             std::string::npos);
+}
+
+
+// An array written by the schedlab before the `feedback` column: its manifest's digest is of the runs' parameters
+// without it, and the tasks that ran before the upgrade wrote shards without it. Today's schedlab runs the rest
+// (it refused: "not the runs its Slurm array was written for") and collects all (it refused the old shards'
+// header): the rows of today's local run.
+TEST(SweepArray, AnArrayOfAnEarlierVersionIsFinishedAndCollected) {
+  for (const bool jsonl : {false, true}) {
+    SCOPED_TRACE(jsonl ? "jsonl" : "csv");
+    Array a = make_array(jsonl ? "array_earlier_jsonl" : "array_earlier_csv", 3, jsonl);
+    const std::string local = a.dir + "/local", merged = a.dir + "/merged";
+    run_sweep_to_file(a.spec, a.runs, local, jsonl, {});
+    // The earlier manifest: the digest of the parameters without feedback (false in every run).
+    const auto earlier_digest_of = [](const std::vector<SweepRun>& runs) {
+      std::vector<std::string> earlier;
+      for (const SweepRun& r : runs) {
+        const std::string p = testing::without_feedback(sweep_run_parameters(r) + "\n", false);
+        earlier.push_back(p.substr(0, p.size() - 1));
+      }
+      return sweep_parameters_digest(earlier);
+    };
+    const std::string earlier_digest = earlier_digest_of(a.runs);
+    ASSERT_NE(earlier_digest, a.array.manifest.digest);
+    {
+      std::string manifest = slurp(a.array.dir + "/sweep.json");
+      manifest.replace(manifest.find(a.array.manifest.digest), earlier_digest.size(), earlier_digest);
+      std::ofstream(a.array.dir + "/sweep.json", std::ios::binary | std::ios::trunc) << manifest;
+    }
+    // Shards 0 and 2 ran before the upgrade; shard 1 runs now, its digest check passing.
+    for (int i : {0, 2}) {
+      run_shard(a, i);
+      const std::string old = testing::without_feedback(slurp(shard_file(a, i)), jsonl);
+      std::ofstream(shard_file(a, i), std::ios::binary | std::ios::trunc) << old;
+    }
+    EXPECT_NO_THROW(check_sweep_runs_digest(a.spec, a.runs, earlier_digest));
+    run_shard(a, 1);
+    const SweepCollectSummary sum = collect_sweep_array(a.array.dir, merged);
+    EXPECT_EQ(sum.runs, 6u);
+    const auto rows = [&](const std::string& path) {
+      std::vector<std::string> out;
+      for (const SweepOutputRow& r : read_sweep_output(path, jsonl, a.runs.size(), false)) out.push_back(r.parameters);
+      return out;
+    };
+    EXPECT_EQ(rows(merged), rows(local));
+    // The earlier digest stands for runs without feedback only: an earlier schedlab could not have run feedback.
+    SweepSpec fed = a.spec;
+    fed.feedback = {true};
+    const auto fed_runs = expand_sweep(fed);
+    EXPECT_FALSE(sweep_runs_digest_matches(fed_runs, earlier_digest_of(fed_runs)));
+    EXPECT_TRUE(sweep_runs_digest_matches(fed_runs, sweep_runs_digest(fed_runs)));
+    EXPECT_THROW(check_sweep_runs_digest(fed, fed_runs, earlier_digest), SweepError);
+  }
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include "schedlab/experiments/report.h"
 #include "schedlab/experiments/simulation.h"
 #include "schedlab/sim/scheduler_registry.h"
+#include "earlier_sweep_output.h"
 #include "fixed_predictor.h"
 #include "schedlab/swf/reader.h"
 
@@ -498,30 +499,7 @@ TEST(SweepOutput, ResumeSkipsTheRunsThereAndCutsAPartialRow) {
   }
 }
 
-// The output as a schedlab before the `feedback` column wrote it: that column taken out of every line.
-std::string without_feedback(const std::string& text, bool jsonl) {
-  const auto& cols = sweep_columns();
-  const size_t f = static_cast<size_t>(std::find(cols.begin(), cols.end(), "feedback") - cols.begin());
-  std::string out;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) {
-    if (jsonl) {
-      nlohmann::ordered_json j = nlohmann::ordered_json::parse(line);
-      j.erase("feedback");
-      out += j.dump() + "\n";
-      continue;
-    }
-    std::vector<std::string> cells = base::split_csv_line(line);
-    cells.erase(cells.begin() + static_cast<std::ptrdiff_t>(f));
-    std::string row;
-    for (size_t i = 0; i < cells.size(); ++i) {
-      if (i > 0) row += ',';
-      row += base::csv_field(cells[i]);
-    }
-    out += row + "\n";
-  }
-  return out;
-}
+using testing::without_feedback;
 
 // An output of the schedlab before `feedback`: resumed (it was refused: "another schedlab version"), rewritten in
 // today's columns with feedback false, which every one of its runs was; its rows keep their bytes otherwise, and

@@ -162,6 +162,9 @@ struct SweepOutputRow {
 };
 std::vector<SweepOutputRow> read_sweep_output(const std::string& path, bool jsonl, size_t total_runs,
                                               bool cut_partial_line);
+// The same from an output's text (`path` names it in messages).
+std::vector<SweepOutputRow> parse_sweep_output(const std::string& text, const std::string& path, bool jsonl,
+                                               size_t total_runs);
 
 // An output written before some of today's columns existed (`feedback` came with SWF feedback; every run before
 // it replayed the log open: false), in today's columns: each row given the value its run had. The text itself when
@@ -183,6 +186,11 @@ std::set<size_t> sweep_done_runs(const std::string& path, bool jsonl, const std:
 std::string sweep_runs_digest(const std::vector<SweepRun>& runs);
 // The same digest from the runs' parameter cells in run order (read_sweep_output's `parameters`).
 std::string sweep_parameters_digest(const std::vector<std::string>& parameters);
+// Whether `digest` is the run set's as today's schedlab writes it or as the one before the later columns (see
+// upgraded_sweep_output) wrote it: a Slurm array written by an earlier schedlab is still run and collected by
+// today's, which it refused as "not the runs the array was written for".
+bool sweep_runs_digest_matches(const std::vector<SweepRun>& runs, const std::string& digest);
+bool sweep_parameters_digest_matches(const std::vector<std::string>& parameters, const std::string& digest);
 
 // run_sweep into a file (CSV with its header, or JSON lines), resuming it: an output of an earlier schedlab is first
 // rewritten in today's columns (upgraded_sweep_output; written beside it and renamed over it, with a warning), the
