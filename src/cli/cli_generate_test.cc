@@ -164,6 +164,17 @@ TEST(CliGenerateTalby, JsonReportAndGuidelineWarnings) {
   EXPECT_EQ(j["weeks"], 4);
 }
 
+// Table 28's work for a very large machine is a fraction of a second: it printed as "cpu work 0 s".
+TEST(CliGenerateTalby, SmallCpuWorkIsPrintedWithItsDigits) {
+  TempDir dir;
+  const CliResult r = run_cli({"generate", "talby", "--procs", "100000", "--weeks", "1", "-o", dir.file("x.swf")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("meta-model: procs 100000 (given), cpu work 0.071 s (Table 28)"), std::string::npos) << r.out;
+  const CliResult given = run_cli({"generate", "talby", "--procs", "128", "--cpu-work", "1234.6", "--weeks", "1", "-o",
+                                   dir.file("y.swf")});
+  EXPECT_NE(given.out.find("cpu work 1235 s (given)"), std::string::npos) << given.out;
+}
+
 TEST(CliGenerateTalby, BadInputNamesTheParameter) {
   TempDir dir;
   const auto fails_with = [&](std::vector<std::string> args, const std::string& message) {

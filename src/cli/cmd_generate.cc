@@ -226,8 +226,10 @@ void run_talby(const TalbyCliOptions& opt) {
   if (opt.output == "-") return;
   std::string out = fmt::format("{}: {} jobs over {} weeks from Talby's user/session model, seed {}\n", opt.output,
                                 group_thousands(st.jobs), o.weeks, o.seed);
-  out += fmt::format("meta-model: procs {} ({}), cpu work {:.0f} s ({}), {:.1f} jobs/day ({}), load {:.3f} ({})\n",
-                     p.procs, p.procs_from, p.cpu_work, p.cpu_work_from, p.jobs_per_day, p.jobs_per_day_from, p.load,
+  // Whole seconds, but two digits below 10 s: Table 28's work for a very large machine printed as "0 s".
+  const std::string cpu_work = p.cpu_work >= 10 ? fmt::format("{:.0f}", p.cpu_work) : fmt::format("{:.2g}", p.cpu_work);
+  out += fmt::format("meta-model: procs {} ({}), cpu work {} s ({}), {:.1f} jobs/day ({}), load {:.3f} ({})\n",
+                     p.procs, p.procs_from, cpu_work, p.cpu_work_from, p.jobs_per_day, p.jobs_per_day_from, p.load,
                      p.load_from);
   const int64_t users = st.users_at_start + st.new_users;
   out += fmt::format("users: {} at start + {} new;", st.users_at_start, st.new_users);
