@@ -227,6 +227,15 @@ def test_stats_equals_the_cli_json():
     assert set(c) - set(s) <= {"trace", "file"}
 
 
+def test_a_machine_of_no_processors_is_refused():
+    # stats(procs=-1) summarised a machine of -1 processors (a negative offered load); the CLI's range refused it.
+    for procs in (0, -1):
+        with pytest.raises(ValueError, match=f"machine size must be positive, got --procs {procs}"):
+            schedlab.stats(KTH, procs=procs)
+        with pytest.raises(ValueError, match="machine size must be positive"):
+            schedlab.predict(KTH, procs=procs)
+
+
 def test_a_filtered_dataframe_simulates():
     df, _ = schedlab.read_swf(KTH)
     small = df[df["requested_procs"] <= 8]

@@ -1,6 +1,9 @@
 #include "schedlab/trace/conventions.h"
 
 #include <algorithm>
+#include <stdexcept>
+
+#include <fmt/core.h>
 
 namespace schedlab::trace {
 
@@ -16,7 +19,11 @@ std::string_view machine_size_source_name(MachineSizeSource s) {
 
 MachineSize machine_size(const swf::Header& header, const std::vector<swf::Record>& records,
                          std::optional<int64_t> option) {
-  if (option) return {*option, MachineSizeSource::kOption};
+  if (option) {
+    // Every summary over such a machine is wrong (stats' offered load came out negative), so no caller may pass it.
+    if (*option <= 0) throw std::invalid_argument(fmt::format("machine size must be positive, got --procs {}", *option));
+    return {*option, MachineSizeSource::kOption};
+  }
   if (header.max_procs && *header.max_procs > 0) return {*header.max_procs, MachineSizeSource::kMaxProcs};
   if (header.max_nodes && *header.max_nodes > 0) return {*header.max_nodes, MachineSizeSource::kMaxNodes};
   int64_t largest = 0;

@@ -44,6 +44,9 @@ TEST(Conventions, MachineSizeOrder) {
   EXPECT_EQ(machine_size(h, jobs).procs, 128);
   EXPECT_EQ(machine_size(h, jobs, 100).procs, 100);
   EXPECT_EQ(machine_size(h, jobs, 100).source, MachineSizeSource::kOption);
+  // A machine of no processors is refused, not summarised (Python's stats(procs=-1) gave a negative offered load).
+  EXPECT_THROW(machine_size(h, jobs, 0), std::invalid_argument);
+  EXPECT_THROW(machine_size(h, jobs, -1), std::invalid_argument);
 }
 
 TEST(Conventions, ExclusionReasonsInOrder) {

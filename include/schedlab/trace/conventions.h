@@ -36,7 +36,7 @@ struct MachineSize {
 };
 
 // Machine size: `option` if given, else the header's MaxProcs, else MaxNodes, else the largest job size.
-// A header value <= 0 counts as absent.
+// A header value <= 0 counts as absent; an `option` <= 0 is std::invalid_argument.
 MachineSize machine_size(const swf::Header& header, const std::vector<swf::Record>& records,
                          std::optional<int64_t> option = std::nullopt);
 
