@@ -1557,8 +1557,8 @@ def test_ctrl_c_stops_a_sweep_and_the_same_call_resumes(tmp_path):
     # resumes to the rows of an uninterrupted sweep.
     import signal
     spec = tmp_path / "s.toml"
-    spec.write_text(f'logs = ["{KTH}"]\nschedulers = ["conservative"]\nloads = [0.9]\n'
-                    f'seeds = [{", ".join(str(i) for i in range(1, 17))}]\n')
+    spec.write_text(f'logs = ["{KTH}"]\nschedulers = ["conservative"]\n'
+                    f'loads = [{", ".join(str(0.5 + 0.03 * i) for i in range(16))}]\n')
     out = tmp_path / "r.csv"
 
     def interrupt_after_first_row():

@@ -44,6 +44,10 @@ TEST(CliSweep, RowsEqualSimulateAndJsonLines) {
   EXPECT_NE(r.out.find("2 runs: 2 run now, 0 already there; 0 failed"), std::string::npos) << r.out;
   const auto rows = lines_of(read_file(dir.file("r.csv")));
   ASSERT_EQ(rows.size(), 3u);
+  // Nothing left to run: the summary alone, no "sweep: 0/0 runs done, 0.0 runs/s, ETA ?" above it.
+  const CliResult again = run_cli({"sweep", dir.file("s.toml"), "-o", dir.file("r.csv")});
+  EXPECT_NE(again.out.find("2 runs: 0 run now, 2 already there; 0 failed"), std::string::npos) << again.out;
+  EXPECT_EQ(again.err, "");
   const CliResult sim = run_cli({"simulate", kKth, "-s", "conservative", "--load", "0.7", "--json"});
   const auto j = nlohmann::json::parse(sim.out);
   std::ostringstream wait;

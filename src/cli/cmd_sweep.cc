@@ -77,6 +77,9 @@ void run_sweep_command(const SweepCliOptions& opt) {
   const experiments::SweepSpec spec = experiments::read_sweep_spec(opt.spec);
   const std::vector<experiments::SweepRun> runs = experiments::expand_sweep(spec);
   if (!opt.slurm_dir.empty()) {
+    // Said before the array is submitted (its tasks say it again in their logs).
+    if (std::string w = experiments::sweep_seeds_warning(spec, runs); !w.empty())
+      fmt::print(stderr, "schedlab: warning: {}\n", w);
     write_slurm(opt, runs);
     return;
   }

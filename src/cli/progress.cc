@@ -48,7 +48,7 @@ void Progress::finish() {
   std::lock_guard<std::mutex> lock(mu_);
   if (finished_) return;
   finished_ = true;
-  if (keep_ && (shown_ || quiet_ <= 0)) {
+  if (keep_ && (shown_ || (quiet_ <= 0 && total_ > 0))) {  // nothing to do (a resumed sweep): no "0/0" line
     print(true);
   } else if (shown_ && tty_) {
     fmt::print(stderr, "\r\033[K");  // erased (ANSI: clear to the end of the line): the report follows cleanly

@@ -718,6 +718,30 @@ std::string sweep_jsonl_line(const SweepRow& row) {
   return base::json_text(j) + "\n";
 }
 
+std::string sweep_seeds_warning(const SweepSpec& spec, const std::vector<SweepRun>& runs) {
+  std::set<uint64_t> seeds;
+  std::set<std::string> models;
+  for (const SweepRun& r : runs) {
+    seeds.insert(r.seed);
+    const std::string model = model::split_model_spec(r.estimate_model).first;
+    // A policy of the caller's own may draw on its seed; a random estimate model does.
+    if (model::estimate_model_is_random(model) || spec.scheduler_objects.count(r.scheduler) > 0 ||
+        spec.predictor_objects.count(r.predictor) > 0)
+      return "";
+    models.insert(model);
+  }
+  if (seeds.size() < 2) return "";
+  std::string names;
+  for (const std::string& m : models) names += (names.empty() ? "" : ", ") + m;
+  std::string random;
+  for (const auto& e : model::estimate_models())
+    if (e.random) random += fmt::format("{}{}", random.empty() ? "" : ", ", e.name);
+  return fmt::format("seeds: {} seeds, but no run draws a random number (estimate model{} {}; the built-in "
+                     "schedulers and predictors are deterministic), so every seed repeats the same results; seeds "
+                     "vary the random estimate models ({})",
+                     seeds.size(), models.size() == 1 ? "" : "s", names, random);
+}
+
 SweepSummary run_sweep(const SweepSpec& spec, const std::vector<SweepRun>& runs, const SweepOptions& o) {
   if (o.shards < 1 || o.shard < 0 || o.shard >= o.shards)
     throw SweepError(fmt::format("shard {}/{}: the shard must be in 0..{}", o.shard, o.shards, o.shards - 1));
@@ -733,6 +757,9 @@ SweepSummary run_sweep(const SweepSpec& spec, const std::vector<SweepRun>& runs,
       continue;
     }
     todo.push_back(&r);
+  }
+  if (o.on_warning) {
+    if (std::string w = sweep_seeds_warning(spec, runs); !w.empty()) o.on_warning(w);
   }
   // Every log once, shared read-only by all runs.
   std::map<std::string, std::shared_ptr<const swf::Log>> logs;

@@ -318,6 +318,40 @@ TEST(SweepRun, AnUncorrectedPredictorIsWarnedOfOnce) {
   EXPECT_LT(c.rows[2].values[column("overdue_misses")].get<int64_t>(), 1000);  // easy, estimate, 0.6
 }
 
+// Seeds that change nothing (no random estimate model, no policy of the caller's own) are said once: the runs of
+// two seeds are the same results, computed twice.
+TEST(SweepRun, SeedsThatChangeNothingAreWarnedOf) {
+  SweepSpec s = parse_sweep_spec("logs = 'x'\nschedulers = ['easy']\nestimate_models = ['real', 'x2']\n"
+                                 "seeds = [1, 2]\n",
+                                 "s.toml");
+  s.logs = {kKth};
+  std::vector<std::string> warnings;
+  SweepOptions o;
+  o.threads = 2;
+  o.on_warning = [&](const std::string& w) { warnings.push_back(w); };
+  const Collected c = run(s, o);
+  ASSERT_EQ(c.rows.size(), 4u);  // real × seeds, x2 × seeds
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_EQ(warnings[0], "seeds: 2 seeds, but no run draws a random number (estimate models real, x2; the built-in "
+                         "schedulers and predictors are deterministic), so every seed repeats the same results; "
+                         "seeds vary the random estimate models (tsafrir, song, f, feit, shfl)");
+  for (const char* m : {"wait_mean", "bounded_slowdown_mean", "utilization"}) {
+    EXPECT_EQ(c.rows[0].values[column(m)], c.rows[1].values[column(m)]) << m;  // what the warning says
+    EXPECT_EQ(c.rows[2].values[column(m)], c.rows[3].values[column(m)]) << m;
+  }
+  // A random model, one seed, or a policy of one's own: the seeds may matter, nothing is said.
+  SweepSpec random = s;
+  random.estimate_models = {"real", "f:f=1"};
+  EXPECT_EQ(sweep_seeds_warning(random, expand_sweep(random)), "");
+  SweepSpec one = s;
+  one.seeds = {7};
+  EXPECT_EQ(sweep_seeds_warning(one, expand_sweep(one)), "");
+  SweepSpec own = s;
+  own.schedulers = {"mine"};
+  own.scheduler_objects["mine"] = sim::make_scheduler("easy");
+  EXPECT_EQ(sweep_seeds_warning(own, expand_sweep(own)), "");
+}
+
 // Policies of the caller's own (the Python module's plug-ins) run under the names the lists give them, each run a
 // clone, beside the built-in ones: their rows are those of the registered policies with the same rules.
 TEST(SweepRun, ObjectsOfTheCallersOwnRunUnderTheirNames) {

@@ -535,14 +535,14 @@ const std::vector<EstimateModelEntry>& estimate_models() {
         json_key("without_estimate_or_runtime", "written by `estimates fit`"),
         json_key("regression_form", "written by `estimates fit`"), json_key("groups", "written by `estimates fit`")},
        apply_song},
-      {"accurate", "estimate = runtime (perfect estimates)", {}, apply_accurate},
+      {"accurate", "estimate = runtime (perfect estimates)", {}, apply_accurate, false},
       {"f", "estimate = runtime x (1 + f u), u uniform in [0, 1] (Mu'alem & Feitelson)",
        {{.name = "f", .type = ParamType::kDouble, .help = "the overestimation factor (required)", .min = 0}}, apply_f},
       {"feit", "estimate = min(runtime / u, max), at least the runtime (Feitelson)",
        {{.name = "max", .type = ParamType::kDuration, .default_value = "86400", .help = "the largest estimate",
          .min = 1, .max = 2147483647}},
        apply_feit},
-      {"x2", "estimate = twice the logged estimate (the runtime when there is none)", {}, apply_x2},
+      {"x2", "estimate = twice the logged estimate (the runtime when there is none)", {}, apply_x2, false},
       {"shfl", "the log's own estimates, shuffled among the jobs (random shuffle assignment)", {}, apply_shfl},
   };
   return table;
@@ -555,6 +555,13 @@ const std::vector<std::string>& estimate_model_names() {
     return out;
   }();
   return names;
+}
+
+bool estimate_model_is_random(const std::string& name) {
+  if (name == "real") return false;
+  for (const auto& e : estimate_models())
+    if (e.name == name) return e.random;
+  throw ModelError(fmt::format("unknown estimate model \"{}\"{}", name, base::did_you_mean(name, estimate_model_names())));
 }
 
 namespace {

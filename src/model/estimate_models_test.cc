@@ -124,6 +124,25 @@ TEST(EstimateModels, AccurateFFeitX2) {
             100);
 }
 
+// The table's `random` flag is what a sweep's seeds change: a model flagged deterministic gives the same estimates
+// for two seeds, a random one other estimates (a sweep warns that seeds repeat the same runs by this flag).
+TEST(EstimateModels, TheRandomFlagSaysWhetherTheSeedChangesTheEstimates) {
+  const auto base = log_of(3000);
+  for (const auto& entry : estimate_models()) {
+    SCOPED_TRACE(std::string(entry.name));
+    const nlohmann::json params = entry.name == "f" ? nlohmann::json{{"f", 2}} : nlohmann::json::object();
+    auto a = base, b = base;
+    apply_estimate_model(std::string(entry.name), params, a, 1);
+    apply_estimate_model(std::string(entry.name), params, b, 2);
+    bool same = true;
+    for (size_t i = 0; i < a.size(); ++i) same = same && a[i].requested_time == b[i].requested_time;
+    EXPECT_EQ(same, !entry.random);
+    EXPECT_EQ(estimate_model_is_random(std::string(entry.name)), entry.random);
+  }
+  EXPECT_FALSE(estimate_model_is_random("real"));
+  EXPECT_THROW(estimate_model_is_random("fiet"), ModelError);
+}
+
 TEST(EstimateModels, ShflKeepsTheMultisetAndCoversTruncatedRuntimes) {
   auto base = log_of(3000);
   base[10].run_time = base[10].requested_time + 500;  // a job that ran past its estimate

@@ -107,6 +107,11 @@ std::string sweep_log_path(const SweepSpec& spec, const std::string& log);
 inline constexpr int64_t kMaxSweepRuns = 10'000'000;
 std::vector<SweepRun> expand_sweep(const SweepSpec& spec);
 
+// A warning when the runs differ in their seeds but none draws a random number (every estimate model
+// deterministic, no scheduler or predictor of the caller's own): each seed then repeats the same results. "" when
+// the seeds matter or there is one. run_sweep gives it to on_warning.
+std::string sweep_seeds_warning(const SweepSpec& spec, const std::vector<SweepRun>& runs);
+
 // The output's columns, in order.
 const std::vector<std::string>& sweep_columns();
 

@@ -73,10 +73,14 @@ struct EstimateModelEntry {
   std::vector<base::ParamDecl> params;
   void (*apply)(const nlohmann::json& params, const base::Params& typed, std::vector<swf::Record>& records,
                 base::Rng& rng, GenerateReport& rep);
+  bool random = true;  // its estimates depend on the seed (accurate and x2: the same for every seed)
 };
 const std::vector<EstimateModelEntry>& estimate_models();
 // The model names accepted by apply_estimate_model, in table order.
 const std::vector<std::string>& estimate_model_names();
+// Whether model `name`'s estimates depend on the seed: its entry's `random`; "real" (the log's own estimates, not
+// a model) does not. An unknown name is a ModelError.
+bool estimate_model_is_random(const std::string& name);
 
 // The checks apply_estimate_model makes before it touches a record: the model's name, every parameter declared,
 // scalar values of the declared type and range. Throws ModelError naming the model and the parameter (for a
