@@ -1033,14 +1033,12 @@ std::string sweep_runs_digest(const std::vector<SweepRun>& runs) {
 
 namespace {
 
-// Today's digest and the one the schedlab before the later columns wrote for the same runs: their parameters
-// without those columns, possible only while every run has each column's old value (an earlier schedlab could not
-// have run it otherwise).
-class DigestPair {
+// The digest the schedlab before the later columns wrote for these runs: their parameters without those columns,
+// possible only while every run has each column's old value (an earlier schedlab could not have run it otherwise).
+class EarlierDigest {
  public:
   void add(const std::string& parameters) {
-    today_.add(parameters);
-    if (!earlier_possible_) return;
+    if (!possible_) return;
     const std::vector<std::string> cells = base::split_csv_line(parameters);
     std::string earlier;
     for (size_t i = 0; i < cells.size(); ++i) {
@@ -1048,31 +1046,33 @@ class DigestPair {
       if (later == nullptr) {
         earlier += (i > 0 ? "," : "") + csv_field(cells[i]);
       } else if (cells[i] != (later->old_value ? "true" : "false")) {
-        earlier_possible_ = false;
+        possible_ = false;
         return;
       }
     }
-    earlier_.add(earlier);
+    hash_.add(earlier);
   }
-  bool matches(const std::string& digest) const {
-    return today_.text() == digest || (earlier_possible_ && earlier_.text() == digest);
-  }
+  bool matches(const std::string& digest) const { return possible_ && hash_.text() == digest; }
 
  private:
-  ParametersHash today_, earlier_;
-  bool earlier_possible_ = true;
+  ParametersHash hash_;
+  bool possible_ = true;
 };
 
 }  // namespace
 
+// Today's digest first: the earlier one (a second pass, splitting every run's cells) only for an array that is
+// not today's, so a task of today's array starts as fast as before.
 bool sweep_parameters_digest_matches(const std::vector<std::string>& parameters, const std::string& digest) {
-  DigestPair d;
+  if (sweep_parameters_digest(parameters) == digest) return true;
+  EarlierDigest d;
   for (const std::string& p : parameters) d.add(p);
   return d.matches(digest);
 }
 
 bool sweep_runs_digest_matches(const std::vector<SweepRun>& runs, const std::string& digest) {
-  DigestPair d;
+  if (sweep_runs_digest(runs) == digest) return true;
+  EarlierDigest d;
   for (const SweepRun& r : runs) d.add(sweep_run_parameters(r));
   return d.matches(digest);
 }
