@@ -76,6 +76,13 @@ TEST(CliCategorize, TextTableAndGroupList) {
   EXPECT_NE(r.out.find("groups of user (2 of 2, most jobs first)"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("user 1"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("small_group 2"), std::string::npos) << r.out;
+  // A key without any group kept (queue 1 has 13 jobs): said, not an empty table under its header.
+  const CliResult none = run_cli({"categorize", dir.file("tiny.swf"), "--groups", "queue", "--min-jobs", "14"});
+  ASSERT_EQ(none.exit_code, 0) << none.err;
+  EXPECT_NE(none.out.find("groups of queue (0 of 0, most jobs first):\n  none: no group kept (the jobs left out are "
+                          "counted above)\n"),
+            std::string::npos)
+      << none.out;
   // With groups of two allowed, user 3 (two jobs of 50 s, C.V. 0) joins.
   const CliResult two = run_cli({"categorize", dir.file("tiny.swf"), "--json", "--min-jobs", "2", "--groups",
                                  "user", "--top", "1"});

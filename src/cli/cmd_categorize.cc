@@ -104,6 +104,12 @@ void run_categorize(const CategorizeCliOptions& opt) {
     const auto list = analysis::largest_groups(r, opt.top);
     out += fmt::format("\ngroups of {} ({} of {}, most jobs first):\n", analysis::category_key_name(*list_key),
                        list.size(), r.groups);
+    // An empty table under its header read as if the listing had failed: say that every job was left out.
+    if (list.empty()) {
+      out += "  none: no group kept (the jobs left out are counted above)\n";
+      fmt::print("{}", out);
+      return;
+    }
     out += fmt::format("  {:<34} {:>8} {:>11} {:>8}\n", "group", "jobs", "mean (s)", "C.V.");
     for (const auto& g : list)
       out += fmt::format("  {:<34} {:>8} {:>11} {:>8.2f}\n", group_label(g, co.parallelism == analysis::ParallelismBucket::kLog2), group_thousands(g.jobs),
