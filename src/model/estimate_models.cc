@@ -561,7 +561,8 @@ bool estimate_model_is_random(const std::string& name) {
   if (name == "real") return false;
   for (const auto& e : estimate_models())
     if (e.name == name) return e.random;
-  throw ModelError(fmt::format("unknown estimate model \"{}\"{}", name, base::did_you_mean(name, estimate_model_names())));
+  throw ModelError(
+      fmt::format("unknown estimate model \"{}\"{}", name, base::did_you_mean(name, estimate_model_names())));
 }
 
 namespace {

@@ -21,7 +21,8 @@ MachineSize machine_size(const swf::Header& header, const std::vector<swf::Recor
                          std::optional<int64_t> option) {
   if (option) {
     // Every summary over such a machine is wrong (stats' offered load came out negative), so no caller may pass it.
-    if (*option <= 0) throw std::invalid_argument(fmt::format("machine size must be positive, got --procs {}", *option));
+    if (*option <= 0)
+      throw std::invalid_argument(fmt::format("machine size must be positive, got --procs {}", *option));
     return {*option, MachineSizeSource::kOption};
   }
   if (header.max_procs && *header.max_procs > 0) return {*header.max_procs, MachineSizeSource::kMaxProcs};
