@@ -289,16 +289,21 @@ TEST(SweepRun, WarmupFractionsAndBsldThresholdsReachTheRuns) {
 
 // A predictor that leaves jobs overdue is warned of once, by its first run, however many runs it has; the rows keep
 // their columns.
-TEST(SweepRun, AnUncorrectedPredictorIsWarnedOfOnce) {
-  SweepSpec s = parse_sweep_spec("logs = 'x'\nschedulers = ['easy', 'fcfs']\npredictors = ['ruh', 'estimate']\n"
-                                 "loads = [0.6, 0.7]\n",
-                                 "s.toml");
+// The spec's sweep of KTH on two threads, its warnings collected.
+Collected run_on_kth(const std::string& toml, std::vector<std::string>& warnings) {
+  SweepSpec s = parse_sweep_spec("logs = 'x'\n" + toml, "s.toml");
   s.logs = {kKth};
-  std::vector<std::string> warnings;
   SweepOptions o;
   o.threads = 2;
   o.on_warning = [&](const std::string& w) { warnings.push_back(w); };
-  const Collected c = run(s, o);
+  return run(s, o);
+}
+
+TEST(SweepRun, AnUncorrectedPredictorIsWarnedOfOnce) {
+  std::vector<std::string> warnings;
+  const Collected c = run_on_kth("schedulers = ['easy', 'fcfs']\npredictors = ['ruh', 'estimate']\n"
+                                 "loads = [0.6, 0.7]\n",
+                                 warnings);
   ASSERT_EQ(c.rows.size(), 8u);
   ASSERT_EQ(warnings.size(), 1u);
   EXPECT_NE(warnings[0].find("the predictor (ruh) gave it no longer prediction ("), std::string::npos) << warnings[0];
@@ -321,15 +326,9 @@ TEST(SweepRun, AnUncorrectedPredictorIsWarnedOfOnce) {
 // Seeds that change nothing (no random estimate model, no policy of the caller's own) are said once: the runs of
 // two seeds are the same results, computed twice.
 TEST(SweepRun, SeedsThatChangeNothingAreWarnedOf) {
-  SweepSpec s = parse_sweep_spec("logs = 'x'\nschedulers = ['easy']\nestimate_models = ['real', 'x2']\n"
-                                 "seeds = [1, 2]\n",
-                                 "s.toml");
-  s.logs = {kKth};
+  const std::string toml = "schedulers = ['easy']\nestimate_models = ['real', 'x2']\nseeds = [1, 2]\n";
   std::vector<std::string> warnings;
-  SweepOptions o;
-  o.threads = 2;
-  o.on_warning = [&](const std::string& w) { warnings.push_back(w); };
-  const Collected c = run(s, o);
+  const Collected c = run_on_kth(toml, warnings);
   ASSERT_EQ(c.rows.size(), 4u);  // real × seeds, x2 × seeds
   ASSERT_EQ(warnings.size(), 1u);
   EXPECT_EQ(warnings[0], "seeds: 2 seeds, but no run draws a random number (estimate models real, x2; the built-in "
@@ -340,6 +339,7 @@ TEST(SweepRun, SeedsThatChangeNothingAreWarnedOf) {
     EXPECT_EQ(c.rows[2].values[column(m)], c.rows[3].values[column(m)]) << m;
   }
   // A random model, one seed, or a policy of one's own: the seeds may matter, nothing is said.
+  SweepSpec s = parse_sweep_spec("logs = 'x'\n" + toml, "s.toml");
   SweepSpec random = s;
   random.estimate_models = {"real", "f:f=1"};
   EXPECT_EQ(sweep_seeds_warning(random, expand_sweep(random)), "");
