@@ -181,6 +181,9 @@ def main():
     run("sweep", spec, "-o", results)
     sweep_page = os.path.join(out_dir, "sweep.html")
     run("report", "--sweep", results, "-o", sweep_page)
+    # An x axis of one value (every run on the log's own machine size) is drawn, with a warning above the chart.
+    one_x_page = os.path.join(out_dir, "sweep-one-x.html")
+    run("report", "--sweep", results, "-o", one_x_page, "--x", "procs")
     # The checker must catch a chart without data: the daily cycle emptied.
     broken_page = os.path.join(out_dir, "broken.html")
     with open(kth_page) as f:
@@ -257,6 +260,13 @@ def main():
             if note is None or text not in note:
                 problems.append(f"{page}: the reader's warnings should say '{text}', the page says {note!r}")
         problems += check_page(driver, sweep_page, os.path.join(out_dir, "sweep"))
+        if driver.find_elements(By.ID, "sweep-warnings"):
+            problems.append(f"{sweep_page}: a warning on a sweep page whose x axis varies")
+        problems += check_page(driver, one_x_page, os.path.join(out_dir, "sweep-one-x"))
+        found = driver.find_elements(By.ID, "sweep-warnings")
+        one_x = "has the same procs (the log's own): the plot is one point per line"
+        if not found or one_x not in found[0].text:
+            problems.append(f"{one_x_page}: the page should warn '{one_x}': {found[0].text if found else None!r}")
         broken = check_page(driver, broken_page, os.path.join(out_dir, "broken"))
     finally:
         driver.quit()

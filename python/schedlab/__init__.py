@@ -986,9 +986,11 @@ def report(log, output, schedulers=("easy", "conservative"), predictor="", procs
 
 def report_sweep(results, output, metric="wait_mean", x="", title=None):
     """Write the HTML page of a sweep's results (`schedlab report --sweep RESULTS -o OUTPUT --metric M --x X`):
-    `results` is the CSV a sweep wrote; `title`: shown on the page (default: its path)."""
-    _core.report_sweep(_data_file("report-libs.js"), _path(results), _path(output), _text(metric, "metric"), _text(x, "x", True),
-                       "" if title is None else str(title))
+    `results` is the CSV a sweep wrote; `title`: shown on the page (default: its path). An `x` of one value in every
+    run (a plot of one point per line) is a Python warning, as the CLI warns of it."""
+    for w in _core.report_sweep(_data_file("report-libs.js"), _path(results), _path(output), _text(metric, "metric"),
+                                _text(x, "x", True), "" if title is None else str(title)):
+        _warn(w)
 
 
 def _suggest_keywords(func):

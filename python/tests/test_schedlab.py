@@ -1045,6 +1045,12 @@ def test_sacct_distance_and_reports_equal_the_cli(tmp_path):
     subprocess.run([CLI, "report", "--sweep", str(tmp_path / "s.csv"), "-o", str(tmp_path / "c.html")], check=True,
                    capture_output=True)
     assert (tmp_path / "s.html").read_bytes() == (tmp_path / "c.html").read_bytes()
+    # An x axis of one value is drawn and warned of, as the CLI does; a metric is not an x axis.
+    with pytest.warns(UserWarning, match=r"has the same procs \(the log's own\): the plot is one point per line; "
+                                         "the parameters that vary: load, scheduler"):
+        schedlab.report_sweep(tmp_path / "s.csv", tmp_path / "p.html", x="procs")
+    with pytest.raises(ValueError, match="'wait_mean' is not a parameter of the runs: the x axis is one of load,"):
+        schedlab.report_sweep(tmp_path / "s.csv", tmp_path / "p.html", x="wait_mean")
     # A title of one's own, on both kinds of page, the same through the CLI's --title.
     schedlab.report_sweep(tmp_path / "s.csv", tmp_path / "t.html", title="loads 0.6-0.7")
     subprocess.run([CLI, "report", "--sweep", str(tmp_path / "s.csv"), "-o", str(tmp_path / "ct.html"), "--title",

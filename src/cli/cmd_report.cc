@@ -44,6 +44,7 @@ void run_report(const ReportCliOptions& opt) {
     data = experiments::sweep_report_data(swf::read_text(opt.sweep), opt.sweep == "-" ? "<stdin>" : opt.sweep,
                                           opt.metric, opt.x);
     if (!opt.title.empty()) data["title"] = opt.title;
+    for (const auto& w : data["warnings"]) fmt::print(stderr, "schedlab: warning: {}\n", w.get<std::string>());
   } else {
     experiments::ReportOptions ro;
     ro.title = !opt.title.empty() ? opt.title : opt.log == "-" ? "<stdin>" : opt.log;

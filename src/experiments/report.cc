@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include <fmt/core.h>
+#include <fmt/ranges.h>
 
 #include "schedlab/analysis/attribute.h"
 #include "schedlab/analysis/locality.h"
@@ -438,6 +439,30 @@ nlohmann::json sweep_report_data(const std::string& csv_text, const std::string&
     return values.size() > 1;
   };
   std::string x = x_in;
+  json warnings = json::array();
+  if (!x.empty()) {
+    // A metric (or the run's number, its status) on the x axis plotted a column against another, not a result
+    // against what was varied: only a parameter is one.
+    if (std::find(kSweepParameters.begin(), kSweepParameters.end(), x) == kSweepParameters.end()) {
+      if (std::find(cols.begin(), cols.end(), x) == cols.end())  // a typo: the nearest parameter
+        throw std::invalid_argument(fmt::format("{}: no column '{}' in a sweep's results{}", name, x,
+                                                base::did_you_mean(x, kSweepParameters)));
+      throw std::invalid_argument(fmt::format("{}: '{}' is not a parameter of the runs: the x axis is one of {}", name,
+                                              x, fmt::join(kSweepParameters, ", ")));
+    }
+    // One value of x is one point per line: said, with what does vary (the page is drawn all the same).
+    if (!varies(x)) {
+      std::vector<std::string> varying;
+      for (const std::string& c : kSweepParameters)
+        if (varies(c)) varying.push_back(c);
+      const std::string value = rows.front()[col(x)];
+      warnings.push_back(fmt::format(
+          "every run of {} has the same {} ({}): the plot is one point per line; {}", name, x,
+          value.empty() ? "the log's own" : value,
+          varying.empty() ? std::string("no parameter varies")
+                          : fmt::format("the parameters that vary: {}", fmt::join(varying, ", "))));
+    }
+  }
   if (x.empty()) {
     for (const std::string& c : kSweepParameters)
       if (c != "scheduler" && varies(c)) {
@@ -502,7 +527,7 @@ nlohmann::json sweep_report_data(const std::string& csv_text, const std::string&
   return {{"kind", "sweep"},     {"title", name},          {"metric", metric},
           {"x", x},              {"x_numeric", numeric_x}, {"series_name", series_name.empty() ? "scheduler" : series_name},
           {"points", out},       {"rows", rows.size()},    {"failed_runs", failed},
-          {"runs_without_value", empty}};
+          {"runs_without_value", empty}, {"warnings", warnings}};
 }
 
 std::string read_report_libraries(const std::string& path) {

@@ -84,6 +84,13 @@ if (D.kind === "sweep") {
   const c = section("sweep", "Sweep: " + D.metric + " against " + D.x,
     fmt(D.rows) + " runs" + (D.failed_runs ? ", " + fmt(D.failed_runs) + " failed (left out)" : "") +
     ". One line per " + D.series_name + "; a point is the mean over its runs (seeds), the band their range.");
+  if (D.warnings && D.warnings.length) {  // an x axis of one value, as the command line warns of it
+    const p = document.createElement("p");
+    p.className = "note";
+    p.id = "sweep-warnings";
+    p.textContent = "Warning: " + D.warnings.join(" ");
+    c.parentNode.insertBefore(p, c);
+  }
   const xEnc = {field: "x", type: D.x_numeric ? "quantitative" : "ordinal", title: D.x, sort: null};
   // The series are parameter lists ("user-last2:correction=tsafrir · false · easy"): two wide legend columns,
   // where the page's four narrow ones cut them off.

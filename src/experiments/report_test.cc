@@ -281,6 +281,38 @@ TEST(ReportTest, SweepErrorsNameTheProblem) {
             "r.csv:4: '0x1p4' is not a number in column wait_mean");
 }
 
+// The x axis is a parameter: a metric there plotted one column against another without a word; and a parameter of
+// one value is drawn as one point per line, said in the warnings with what does vary.
+TEST(ReportTest, SweepXAxisIsAParameterThatVaries) {
+  const std::string csv = sweep_csv_header() + sweep_row("easy", "0.7", "1", "ok", "100") +
+                          sweep_row("fcfs", "0.7", "1", "ok", "300") + sweep_row("fcfs", "0.7", "2", "ok", "500");
+  const auto message = [&](const std::string& x) {
+    try {
+      sweep_report_data(csv, "r.csv", "wait_mean", x);
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(message("wait_median").rfind("r.csv: 'wait_median' is not a parameter of the runs: the x axis is one of "
+                                         "load, arrival_scale, procs,", 0),
+            0u)
+      << message("wait_median");
+  EXPECT_NE(message("status").find("is not a parameter"), std::string::npos);
+  EXPECT_NE(message("run").find("is not a parameter"), std::string::npos);
+  EXPECT_EQ(message("schedulr"), "r.csv: no column 'schedulr' in a sweep's results; did you mean 'scheduler'?");
+  const nlohmann::json by_load = sweep_report_data(csv, "r.csv", "wait_mean", "load");
+  ASSERT_EQ(by_load["warnings"].size(), 1u);
+  EXPECT_EQ(by_load["warnings"][0], "every run of r.csv has the same load (0.7): the plot is one point per line; the "
+                                    "parameters that vary: scheduler, seed");
+  EXPECT_EQ(by_load["points"].size(), 2u);  // drawn all the same: easy and fcfs at 0.7
+  const nlohmann::json by_procs = sweep_report_data(csv, "r.csv", "wait_mean", "procs");
+  EXPECT_NE(by_procs["warnings"][0].get<std::string>().find("the same procs (the log's own)"), std::string::npos);
+  // The default x, and an x that varies, warn of nothing.
+  EXPECT_TRUE(sweep_report_data(csv, "r.csv", "wait_mean", "")["warnings"].empty());
+  EXPECT_TRUE(sweep_report_data(csv, "r.csv", "wait_mean", "seed")["warnings"].empty());
+}
+
 TEST(ReportTest, PageCarriesTheDataSafely) {
   // A title with markup and a "</script>" in the data or the libraries must not end the script elements early.
   const nlohmann::json data = {{"kind", "sweep"}, {"title", "</script><script>alert(1)</script>"}};

@@ -1105,6 +1105,9 @@ PYBIND11_MODULE(_core, m) {
     nlohmann::json data = experiments::sweep_report_data(swf::read_text(results), results, metric, x);
     if (!title.empty()) data["title"] = title;
     swf::write_text_file(output, experiments::render_report(data, libraries));
+    std::vector<std::string> warnings;
+    for (const auto& w : data["warnings"]) warnings.push_back(w.get<std::string>());
+    return warnings;
   }, py::arg("libraries"), py::arg("results"), py::arg("output"), py::arg("metric"), py::arg("x"), py::arg("title"));
   m.def("predict", &predict_replay, py::arg("log"), py::arg("predictor"), py::arg("predictor_object").none(true),
         py::arg("correction"), py::arg("procs"),

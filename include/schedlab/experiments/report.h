@@ -60,7 +60,8 @@ nlohmann::json report_data(const swf::Log& log, const ReportOptions& options);
 
 // A sweep's results (the CSV of `schedlab sweep`): `metric` against the parameter `x`, one line per scheduler
 // (Talby's Figure 9 kind of plot). Empty `x`: the first parameter column with more than one value besides
-// scheduler. Throws std::invalid_argument on a CSV that is not a sweep's or an unknown column.
+// scheduler. Throws std::invalid_argument on a CSV that is not a sweep's, an unknown column or an `x` that is not a
+// parameter; an `x` with one value in every run is drawn and said in "warnings".
 nlohmann::json sweep_report_data(const std::string& csv_text, const std::string& name, const std::string& metric,
                                  const std::string& x);
 
