@@ -3,6 +3,7 @@
 
 #include <stdexcept>
 
+#include <CLI/CLI.hpp>
 #include <fmt/core.h>
 
 #include "schedlab/base/duration.h"
@@ -27,6 +28,16 @@ swf::Log read_log_for_analysis(const std::string& path, bool skip_invalid) {
 void check_one_stdout_document(bool json, const std::string& csv_path) {
   if (json && csv_path == "-")
     throw std::invalid_argument("--json and CSV to standard output ('-') cannot be combined: write the CSV to a file");
+}
+
+void check_no_report_options(const std::string& csv_option, const std::string& csv_path,
+                             const std::vector<std::pair<std::string, bool>>& report_options) {
+  if (csv_path != "-") return;
+  for (const auto& [option, given] : report_options)
+    if (given)
+      throw CLI::ValidationError(fmt::format("{} adds to the report, which {} - replaces with the CSV: write the CSV "
+                                             "to a file to have both, or leave {} out",
+                                             option, csv_option, option));
 }
 
 }  // namespace schedlab::cli

@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "schedlab/swf/reader.h"
 
@@ -19,5 +21,11 @@ swf::Log read_log_for_analysis(const std::string& path, bool skip_invalid);
 
 // Throws std::invalid_argument when both --json and a CSV output go to standard output ("-").
 void check_one_stdout_document(bool json, const std::string& csv_path);
+
+// With its CSV on standard output ("-") a command prints no report, the CSV replaces it: an option that only adds
+// to the report would do nothing. Throws CLI::ValidationError (a usage error, exit 2) naming the first of
+// `report_options` (option name, given) that was given.
+void check_no_report_options(const std::string& csv_option, const std::string& csv_path,
+                             const std::vector<std::pair<std::string, bool>>& report_options);
 
 }  // namespace schedlab::cli

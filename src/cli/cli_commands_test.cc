@@ -157,5 +157,38 @@ TEST(CliCommands, AnEmptyValueIsRefusedByName) {
   }
 }
 
+// With its CSV on standard output a command prints no report: an option that only adds to the report did nothing
+// there without a word (simulate --event-cost, compare --by-class, sessions --pca). Refused by name, before the log
+// is read; with the CSV in a file, or an option that shapes the CSV, the command runs.
+TEST(CliCommands, AReportOptionWithTheCsvOnStandardOutputIsRefused) {
+  const std::string kth = std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz";
+  for (const auto& [args, message] : std::vector<std::pair<std::vector<std::string>, std::string>>{
+           {{"simulate", kth, "-s", "easy", "--jobs-out", "-", "--event-cost"},
+            "--event-cost adds to the report, which --jobs-out - replaces with the CSV: write the CSV to a file to "
+            "have both, or leave --event-cost out"},
+           {{"simulate", kth, "-s", "easy", "--by-class", "--jobs-out", "-"}, "--by-class adds to the report"},
+           {{"simulate", kth, "-s", "easy", "--jobs-out", "-", "--class-limits", "1h,4"},
+            "--class-limits adds to the report"},
+           {{"compare", kth, "-s", "easy,fcfs", "--csv", "-", "--by-class"}, "--by-class adds to the report"},
+           {{"compare", kth, "-s", "easy,fcfs", "--csv", "-", "--baseline", "easy"}, "--baseline adds to the report"},
+           {{"sessions", kth, "-o", "-", "--pca"}, "--pca adds to the report, which -o - replaces"},
+           {{"sessions", kth, "--classify", "--users-output", "-", "--pca"},
+            "--pca adds to the report, which --users-output - replaces"},
+           {{"sessions", "/no/such/log.swf", "-o", "-", "--pca"}, "--pca adds to the report"},
+           {{"simulate", kth, "-s", "easy", "--markdown"}, "--markdown requires --list"}}) {
+    const CliResult r = run_cli(args);
+    EXPECT_EQ(r.exit_code, 2) << message;
+    EXPECT_EQ(r.out, "") << message;
+    EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
+  }
+  const TempDir dir;
+  EXPECT_EQ(run_cli({"simulate", kth, "-s", "easy", "--jobs-out", dir.file("j.csv"), "--event-cost"}).exit_code, 0);
+  EXPECT_EQ(run_cli({"simulate", kth, "-s", "fcfs", "--jobs-out", "-", "--check"}).exit_code, 0);
+  const CliResult online = run_cli({"sessions", kth, "-o", "-", "--online"});
+  EXPECT_EQ(online.exit_code, 0) << online.err;
+  EXPECT_NE(online.out.find(",online_class\n"), std::string::npos);
+  EXPECT_EQ(run_cli({"simulate", "--list", "--markdown"}).exit_code, 0);
+}
+
 }  // namespace
 }  // namespace schedlab::testing

@@ -157,6 +157,10 @@ void print_text(const CompareArgs& a, const experiments::CompareResult& r) {
 
 void run(const CompareArgs& a) {
   check_one_stdout_document(a.json, a.csv);  // one document on standard output
+  check_no_report_options("--csv", a.csv,
+                          {{"--by-class", a.classes.by_class},
+                           {"--class-limits", !a.classes.limits.empty()},
+                           {"--baseline", !a.baseline.empty()}});
   experiments::CompareSpec spec;
   spec.schedulers = base::parse_spec_list(a.schedulers, "scheduler");
   spec.predictor = a.predictor;

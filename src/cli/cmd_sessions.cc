@@ -107,6 +107,8 @@ void print_text(const SessionsCliOptions& opt, const experiments::SessionStudy& 
 void run_sessions(const SessionsCliOptions& opt) {
   check_one_stdout_document(opt.json, opt.out);
   check_one_stdout_document(opt.json, opt.users_out);
+  check_no_report_options("-o", opt.out, {{"--pca", opt.pca}});  // --online adds a column to the CSV
+  check_no_report_options("--users-output", opt.users_out, {{"--pca", opt.pca}});
   if (opt.out == "-" && opt.users_out == "-")
     throw std::invalid_argument("-o and --users-output cannot both be standard output ('-'): write one to a file");
   experiments::SessionStudyOptions so;

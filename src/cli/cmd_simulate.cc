@@ -233,6 +233,10 @@ void run(const SimulateArgs& a) {
   const experiments::PreparedSimulation prepared = experiments::prepare_simulation(spec);
   if (!a.jobs_out.empty()) sim::check_jobs_path(a.jobs_out);  // before a run whose results it could not write
   check_one_stdout_document(a.json, a.jobs_out);
+  check_no_report_options("--jobs-out", a.jobs_out,
+                          {{"--event-cost", a.event_cost},
+                           {"--by-class", a.classes.by_class},
+                           {"--class-limits", !a.classes.limits.empty()}});
   swf::check_output_is_not_input(a.jobs_out, {a.trace});
   swf::Log log = read_input_log(a.trace);
   // Unless the schedule is written as SWF (the input's records with simulated times) the records are not needed
@@ -278,8 +282,9 @@ void add_simulate_command(CLI::App& app) {
   cmd->add_flag("--event-cost", args->event_cost,
                 "time the scheduler at every event and report its cost against the queue length");
   add_job_class_options(cmd, args->classes);
-  cmd->add_flag("--list,--list-schedulers", args->list, "list schedulers and predictors");
-  cmd->add_flag("--markdown", args->markdown, "with --list: the parameter tables of docs/parameters.md");
+  CLI::Option* list = cmd->add_flag("--list,--list-schedulers", args->list, "list schedulers and predictors");
+  // Alone it simulated as if it were not there.
+  cmd->add_flag("--markdown", args->markdown, "with --list: the parameter tables of docs/parameters.md")->needs(list);
   cmd->callback([args]() { run(*args); });
 }
 
