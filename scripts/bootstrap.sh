@@ -4,6 +4,7 @@ set -euo pipefail
 packages=(cmake ninja-build g++ clang libclang-rt-14-dev pkg-config
           libcli11-dev libfmt-dev nlohmann-json3-dev zlib1g-dev libdeflate-dev libeigen3-dev libboost-math-dev
           libgtest-dev libgmock-dev libbenchmark-dev libsqlite3-dev libtomlplusplus-dev python3
+          tzdata  # the time zone database: a log's TimeZoneString and sacct's local times are read by it
           pybind11-dev python3-dev python3-numpy python3-pandas python3-pytest python3-matplotlib
           chromium chromium-driver python3-selenium  # the report's browser test
           slurm-wlm slurmdbd munge mariadb-server)  # the last four: a real Slurm for the tests (scripts/local-slurm.sh)

@@ -1008,6 +1008,10 @@ def test_sacct_distance_and_reports_equal_the_cli(tmp_path):
     assert df.attrs["sacct"]["het_components"] == 1 and df.allocated_procs.tolist() == [1, 4, 8]
     with pytest.raises(ValueError, match="MaxProcs"):
         schedlab.read_sacct(sacct, procs=0)
+    # A zone the database does not hold was read as UTC without a word.
+    with pytest.raises(ValueError, match="'Europe/Stokholm' is not a zone of the time zone database .*did you mean "
+                                         "'Europe/Stockholm'"):
+        schedlab.read_sacct(sacct, timezone="Europe/Stokholm")
     with pytest.raises(FileNotFoundError):
         schedlab.read_sacct(tmp_path / "none.txt")
 

@@ -1,7 +1,11 @@
 #include "schedlab/base/time_zone.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <ctime>
+#include <filesystem>
+#include <fstream>
+
 
 namespace schedlab::base {
 namespace {
@@ -29,6 +33,46 @@ ScopedTimeZone::~ScopedTimeZone() {
     unsetenv("TZ");
   }
   tzset();
+}
+
+std::string time_zone_directory() {
+  const ScopedTimeZone lock("");  // getenv races with another thread's setenv of TZ: read under the same lock
+  const char* dir = std::getenv("TZDIR");
+  return dir != nullptr && *dir != '\0' ? dir : "/usr/share/zoneinfo";
+}
+
+namespace {
+
+bool is_zone_file(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  char magic[4] = {};
+  return in.read(magic, 4) && std::string_view(magic, 4) == "TZif";
+}
+
+}  // namespace
+
+bool time_zone_in_database(const std::string& name) {
+  if (name.empty() || name.front() == '/' || name.find("..") != std::string::npos) return false;
+  std::error_code ec;
+  const std::filesystem::path file = std::filesystem::path(time_zone_directory()) / name;
+  return std::filesystem::is_regular_file(file, ec) && is_zone_file(file);
+}
+
+std::vector<std::string> time_zone_names() {
+  const std::filesystem::path dir = time_zone_directory();
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (auto it = std::filesystem::recursive_directory_iterator(dir, ec);
+       !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
+    const std::string name = it->path().lexically_relative(dir).generic_string();
+    if (it->is_directory(ec)) {
+      if (name == "posix" || name == "right") it.disable_recursion_pending();  // copies of the same zones
+      continue;
+    }
+    if (it->is_regular_file(ec) && is_zone_file(it->path())) names.push_back(name);
+  }
+  std::sort(names.begin(), names.end());
+  return names;
 }
 
 }  // namespace schedlab::base

@@ -3,11 +3,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <ctime>
 #include <string>
 #include <thread>
+#include <vector>
 
 namespace schedlab::base {
 namespace {
@@ -39,6 +41,23 @@ TEST(ScopedTimeZone, SetsAndRestoresTz) {
   { const ScopedTimeZone s("Asia/Tokyo"); }
   EXPECT_EQ(std::getenv("TZ"), nullptr);  // unset before, unset after
   tzset();
+}
+
+// The database holds zone files; a name it does not hold (the C library's silent UTC), a path out of it or a file
+// of it that is not a zone is not one.
+TEST(TimeZoneDatabase, HoldsZonesByName) {
+  for (const char* zone : {"UTC", "Europe/Stockholm", "America/Argentina/Buenos_Aires", "EST5EDT", "Etc/GMT-14"})
+    EXPECT_TRUE(time_zone_in_database(zone)) << zone;
+  for (const char* name : {"", "Mars/Olympus", "Europe/Stokholm", "/etc/localtime", "/usr/share/zoneinfo/UTC",
+                           "Europe/../UTC", "zone.tab", "Europe", "CET-1CEST,M3.5.0,M10.5.0/3"})
+    EXPECT_FALSE(time_zone_in_database(name)) << name;
+  const std::vector<std::string> names = time_zone_names();
+  EXPECT_GT(names.size(), 300u);
+  EXPECT_TRUE(std::is_sorted(names.begin(), names.end()));
+  for (const char* zone : {"UTC", "Europe/Stockholm", "Asia/Tokyo"})
+    EXPECT_TRUE(std::binary_search(names.begin(), names.end(), zone)) << zone;
+  for (const char* other : {"zone.tab", "posix/Europe/Stockholm", "right/UTC", "iso3166.tab"})
+    EXPECT_FALSE(std::binary_search(names.begin(), names.end(), other)) << other;
 }
 
 // Without the lock, one thread's TZ reached the other's conversions (on two cores, within a few hundred rounds).

@@ -9,10 +9,12 @@
 #include <limits>
 #include <stdexcept>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include <fmt/core.h>
 
+#include "schedlab/base/nearest.h"
 #include "schedlab/base/params.h"
 #include "schedlab/base/time_zone.h"
 #include "schedlab/base/version.h"
@@ -39,16 +41,51 @@ std::vector<std::string_view> split(std::string_view line, char sep) {
   }
 }
 
-// The machine's zone name, for the header.
-std::string machine_zone() {
-  if (const char* tz = std::getenv("TZ"); tz != nullptr && *tz != '\0') return tz[0] == ':' ? tz + 1 : tz;
+// The zone a file of the database names: "/usr/share/zoneinfo/Europe/Stockholm" is Europe/Stockholm, and
+// /etc/localtime the zone it links to; else the path as it is (which the database check then refuses).
+std::string zone_of_path(const std::string& path) {
+  std::error_code ec;
+  const std::filesystem::path link = std::filesystem::read_symlink(path, ec);
+  const std::string target = ec ? path : link.string();
+  const auto at = target.rfind("zoneinfo/");
+  return at != std::string::npos ? target.substr(at + 9) : path;
+}
+
+// The machine's zone name, for the header, and where it was found (for an error).
+std::pair<std::string, std::string> machine_zone() {
+  if (const char* tz = std::getenv("TZ"); tz != nullptr && *tz != '\0') {
+    std::string zone = tz[0] == ':' ? tz + 1 : tz;
+    if (!zone.empty() && zone.front() == '/') zone = zone_of_path(zone);  // TZ=:/etc/localtime
+    return {zone, zone == tz ? std::string("the TZ variable") : fmt::format("the TZ variable, '{}'", tz)};
+  }
   std::ifstream f("/etc/timezone");
   std::string zone;
-  if (f && std::getline(f, zone) && !zone.empty()) return zone;
+  if (f && std::getline(f, zone) && !zone.empty()) return {zone, "/etc/timezone"};
   std::error_code ec;
-  const auto target = std::filesystem::read_symlink("/etc/localtime", ec).string();
-  const auto at = target.find("zoneinfo/");
-  return !ec && at != std::string::npos ? target.substr(at + 9) : "UTC";
+  if (std::filesystem::is_symlink("/etc/localtime", ec)) return {zone_of_path("/etc/localtime"), "/etc/localtime"};
+  return {"UTC", "no TZ, /etc/timezone or /etc/localtime link"};
+}
+
+// The zone the times are read in: the one given, else the machine's. Either must be a zone of the database: the C
+// library reads the times of a name it does not know ("Europe/Stokholm") in UTC without a word, and the header
+// would name a zone no analysis can use.
+std::string sacct_zone(const std::string& given, const std::string& name) {
+  if (!given.empty()) {
+    if (!base::time_zone_in_database(given))
+      throw std::invalid_argument(fmt::format("--timezone '{}' is not a zone of the time zone database ({}){}", given,
+                                              base::time_zone_directory(),
+                                              base::did_you_mean(given, base::time_zone_names())));
+    return given;
+  }
+  const auto [zone, source] = machine_zone();
+  if (!base::time_zone_in_database(zone)) {
+    const std::string nearest = base::did_you_mean(zone, base::time_zone_names());
+    throw std::invalid_argument(fmt::format(
+        "{}: the machine's time zone '{}' (from {}) is not a zone of the time zone database ({}): give the zone "
+        "sacct printed the times in with --timezone NAME{}",
+        name, zone, source, base::time_zone_directory(), nearest.empty() ? " (e.g. Europe/Stockholm)" : nearest));
+  }
+  return zone;
 }
 
 struct Fail {
@@ -278,7 +315,7 @@ Log parse_sacct(std::string_view text, const std::string& name, const SacctOptio
   int64_t cluster_line = 0;
 
   const base::ScopedTimeZone scope(options.timezone);  // first: machine_zone() reads TZ, under the same lock
-  const std::string zone = options.timezone.empty() ? machine_zone() : options.timezone;
+  const std::string zone = sacct_zone(options.timezone, name);
   // 32-bit line numbers keep a row at 88 bytes, as it was before `requeued` (the sort moves every row).
   if (lines.size() > std::numeric_limits<uint32_t>::max())
     throw ReadError(fmt::format("{}: more than {} lines", name, std::numeric_limits<uint32_t>::max()));

@@ -5,6 +5,9 @@
 #include <fmt/core.h>
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <ctime>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -305,6 +308,48 @@ TEST(Sacct, AJobIsSubmittedAtItsEligibleTime) {
   EXPECT_EQ(plain.held, 0);
   EXPECT_EQ(at_submit.records[1].submit_time, 0);
   EXPECT_EQ(at_submit.records[1].wait_time, 7);
+}
+
+// A zone the time zone database does not hold was read as UTC without a word (the C library's fallback) and
+// written into the header; now it is refused with the nearest name. The TZ variable as a path (":/etc/localtime",
+// a file of the database) gives the zone's name to the header, not a path of this machine.
+TEST(Sacct, AZoneOutsideTheDatabaseIsRefused) {
+  const auto message = [](const SacctOptions& o) {
+    try {
+      (void)parse_sacct(kText, "s.txt", o);
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  SacctOptions o;
+  o.timezone = "Europe/Stokholm";
+  EXPECT_EQ(message(o), "--timezone 'Europe/Stokholm' is not a zone of the time zone database (/usr/share/zoneinfo); "
+                        "did you mean 'Europe/Stockholm'?");
+  for (const char* bad : {"Mars/Olympus", "/etc/localtime", "../zoneinfo/UTC", "zone.tab", "CET-1CEST"}) {
+    o.timezone = bad;
+    EXPECT_EQ(message(o).rfind(fmt::format("--timezone '{}' is not a zone of the time zone database", bad), 0), 0u)
+        << message(o);
+  }
+  const char* old_tz = std::getenv("TZ");
+  const std::optional<std::string> saved = old_tz != nullptr ? std::optional<std::string>(old_tz) : std::nullopt;
+  o.timezone = "";
+  setenv("TZ", "Europe/Stokholm", 1);
+  EXPECT_EQ(message(o), "s.txt: the machine's time zone 'Europe/Stokholm' (from the TZ variable) is not a zone of the "
+                        "time zone database (/usr/share/zoneinfo): give the zone sacct printed the times in with "
+                        "--timezone NAME; did you mean 'Europe/Stockholm'?");
+  setenv("TZ", ":Mars", 1);
+  EXPECT_NE(message(o).find("'Mars' (from the TZ variable, ':Mars')"), std::string::npos) << message(o);
+  setenv("TZ", ":/usr/share/zoneinfo/Europe/Stockholm", 1);
+  const Log log = parse_sacct(kText, "s.txt", o);
+  EXPECT_EQ(log.header.time_zone_string, "Europe/Stockholm");
+  EXPECT_EQ(log.header.unix_start_time, 1767603600 - 3600);  // read in Stockholm's time (UTC+1 in January)
+  if (saved) {
+    setenv("TZ", saved->c_str(), 1);
+  } else {
+    unsetenv("TZ");
+  }
+  tzset();
 }
 
 TEST(Sacct, KeepUnstartedTimeZoneAndProcs) {

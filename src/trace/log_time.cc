@@ -3,7 +3,6 @@
 #include <charconv>
 #include <cstdlib>
 #include <ctime>
-#include <filesystem>
 
 #include <fmt/core.h>
 
@@ -20,17 +19,10 @@ using base::ScopedTimeZone;
 std::string tz_value(const swf::Header& header) {
   if (!header.time_zone_string || header.time_zone_string->empty()) return "UTC0";
   const std::string& zone = *header.time_zone_string;
-  std::string dir = "/usr/share/zoneinfo";
-  {
-    const ScopedTimeZone lock("");  // getenv races with another thread's setenv of TZ: read under the same lock
-    if (const char* d = std::getenv("TZDIR")) dir = d;
-  }
-  const std::filesystem::path file = std::filesystem::path(dir) / zone;
-  std::error_code ec;
-  if (zone.find("..") != std::string::npos || !std::filesystem::is_regular_file(file, ec))
+  if (!base::time_zone_in_database(zone))
     throw TimeError(fmt::format("the log's TimeZoneString '{}' is not in the time zone database ({}); "
                                 "use a relative time such as +3d instead",
-                                zone, file.parent_path().string()));
+                                zone, base::time_zone_directory()));
   return zone;
 }
 

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace schedlab::base {
 
@@ -25,5 +26,16 @@ class ScopedTimeZone {
   std::optional<std::string> old_;  // TZ before, if it was set
   bool changed_ = false;
 };
+
+// The time zone database: $TZDIR, else /usr/share/zoneinfo.
+std::string time_zone_directory();
+
+// Whether `name` ("Europe/Stockholm", "UTC", "EST5EDT") is a zone of the database: a file there that starts as
+// the database's files do ("TZif"). Not an absolute path nor one with "..". The C library takes a name it does not
+// know for UTC without a word, so a zone that is given is checked here first.
+bool time_zone_in_database(const std::string& name);
+
+// The database's zone names (without its "posix/" and "right/" copies), sorted: for a did-you-mean.
+std::vector<std::string> time_zone_names();
 
 }  // namespace schedlab::base

@@ -15,7 +15,8 @@
 // - With an Eligible column, a job eligible after its Submit (a begin time, a dependency, a hold) is submitted at
 //   its Eligible time (at most its Start): the time it reached the scheduler; counted (held) in the report and Note.
 // - Times "YYYY-MM-DDTHH:MM:SS" in `timezone` (sacct prints the machine's local time; default the TZ variable,
-//   else the machine's zone). UnixStartTime = the first submit; submit = seconds after it; wait = Start - Submit;
+//   else the machine's zone), which must be a zone of the time zone database (std::invalid_argument otherwise,
+//   with the nearest name: the C library reads an unknown zone as UTC without a word); the header names it. UnixStartTime = the first submit; submit = seconds after it; wait = Start - Submit;
 //   runtime = End - Start (Elapsed when End is absent). A negative wait or runtime becomes 0, counted in the
 //   report and the header's Note.
 // - Allocated processors = AllocCPUS; requested = ReqCPUS when given, else AllocCPUS. Requested time = Timelimit
