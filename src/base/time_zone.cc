@@ -35,6 +35,30 @@ ScopedTimeZone::~ScopedTimeZone() {
   tzset();
 }
 
+std::optional<int64_t> local_time_instant(int year, int month, int day, int hour, int minute, int second) {
+  std::optional<int64_t> first;
+  // With daylight saving time assumed off, then on, then as the library guesses (a zone whose offset changed for
+  // another reason than DST): each instant found is kept if the clocks really show the time asked for then.
+  for (const int isdst : {0, 1, -1}) {
+    std::tm tm{};
+    tm.tm_year = year - 1900;
+    tm.tm_mon = month - 1;
+    tm.tm_mday = day;
+    tm.tm_hour = hour;
+    tm.tm_min = minute;
+    tm.tm_sec = second;
+    tm.tm_isdst = isdst;
+    const std::time_t t = std::mktime(&tm);
+    std::tm shown{};
+    if (localtime_r(&t, &shown) == nullptr) continue;  // (-1 is also 1969-12-31 23:59:59 UTC: checked as any)
+    if (shown.tm_year != year - 1900 || shown.tm_mon != month - 1 || shown.tm_mday != day || shown.tm_hour != hour ||
+        shown.tm_min != minute || shown.tm_sec != second)
+      continue;
+    if (!first || static_cast<int64_t>(t) < *first) first = static_cast<int64_t>(t);
+  }
+  return first;
+}
+
 std::string time_zone_directory() {
   const ScopedTimeZone lock("");  // getenv races with another thread's setenv of TZ: read under the same lock
   const char* dir = std::getenv("TZDIR");

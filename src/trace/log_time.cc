@@ -117,22 +117,18 @@ int64_t parse_log_time(std::string_view text, const swf::Header& header) {
                                 "such as +3d, +12h, +3600",
                                 text));
 
-  const ScopedTimeZone tz(tz_value(header));
-  std::tm tm{};
-  tm.tm_year = static_cast<int>(year - 1900);
-  tm.tm_mon = static_cast<int>(month - 1);
-  tm.tm_mday = static_cast<int>(day);
-  tm.tm_hour = static_cast<int>(hour);
-  tm.tm_min = static_cast<int>(minute);
-  tm.tm_sec = static_cast<int>(second);
-  tm.tm_isdst = -1;  // let the zone's rules decide whether daylight saving time applies
-  const std::time_t t = std::mktime(&tm);
-  if (t == static_cast<std::time_t>(-1) && !(tm.tm_year == 69 && tm.tm_mon == 11 && tm.tm_mday == 31))
-    throw TimeError(fmt::format("bad time '{}': cannot be represented", text));
-  // mktime normalizes impossible dates (Feb 30 -> Mar 2): reject them.
-  if (tm.tm_mday != day || tm.tm_mon != month - 1)
+  const std::string zone = tz_value(header);
+  const ScopedTimeZone tz(zone);
+  if (const auto t = base::local_time_instant(static_cast<int>(year), static_cast<int>(month), static_cast<int>(day),
+                                              static_cast<int>(hour), static_cast<int>(minute),
+                                              static_cast<int>(second)))
+    return *t - *header.unix_start_time;  // in a repeated hour, its first pass (the earlier instant)
+  // Not shown by the clocks: a date that does not exist (Feb 30), or a time a clock change skips.
+  if (!base::local_time_instant(static_cast<int>(year), static_cast<int>(month), static_cast<int>(day), 12, 0, 0))
     throw TimeError(fmt::format("bad time '{}': no such date", text));
-  return static_cast<int64_t>(t) - *header.unix_start_time;
+  throw TimeError(fmt::format("bad time '{}': the clocks of {} skip it (a change to daylight saving time); give "
+                              "a time before or after the change",
+                              text, zone == "UTC0" ? "UTC" : zone));
 }
 
 std::optional<std::string> format_log_time(int64_t seconds, const swf::Header& header) {

@@ -82,6 +82,34 @@ TEST(LogTime, BadDates) {
   EXPECT_THROW(parse_log_time("", h), TimeError);
 }
 
+// The clock changes of 1996 in Stockholm: 31 Mar 02:00 CET -> 03:00 CEST, 27 Oct 03:00 CEST -> 02:00 CET. A time
+// shown twice is its first pass (mktime's guess took the second: a --from of 02:30 left out the first half hour);
+// a time never shown is refused (mktime moved it by an hour without a word); "1970-01-01 00:59:59" in Stockholm is
+// epoch -1, mktime's error value.
+TEST(LogTime, ClockChanges) {
+  swf::Header h = kth_header();
+  h.unix_start_time = 0;
+  EXPECT_EQ(parse_log_time("1996-10-27T02:30", h), 846376200);  // 00:30 UTC, CEST; the CET pass is 01:30 UTC
+  EXPECT_EQ(parse_log_time("1996-10-27T01:59:59", h), 846374399);
+  EXPECT_EQ(parse_log_time("1996-10-27T03:00", h), 846381600);  // 02:00 UTC, CET
+  EXPECT_EQ(parse_log_time("1996-03-31T01:59:59", h), 828233999);
+  EXPECT_EQ(parse_log_time("1996-03-31T03:00", h), 828234000);
+  try {
+    parse_log_time("1996-03-31T02:30", h);
+    FAIL() << "expected TimeError";
+  } catch (const TimeError& e) {
+    EXPECT_EQ(std::string(e.what()), "bad time '1996-03-31T02:30': the clocks of Europe/Stockholm skip it (a change "
+                                     "to daylight saving time); give a time before or after the change");
+  }
+  EXPECT_EQ(parse_log_time("1970-01-01T00:59:59", h), -1);
+  try {
+    parse_log_time("1996-02-30", h);
+    FAIL() << "expected TimeError";
+  } catch (const TimeError& e) {
+    EXPECT_EQ(std::string(e.what()), "bad time '1996-02-30': no such date");
+  }
+}
+
 TEST(LogTime, UnknownZoneIsAnError) {
   swf::Header h = kth_header();
   h.time_zone_string = "Mars/Olympus_Mons";

@@ -6,6 +6,7 @@
 // keep the scope short. Scopes nest in one thread (the lock is recursive).
 #pragma once
 
+#include <cstdint>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -26,6 +27,13 @@ class ScopedTimeZone {
   std::optional<std::string> old_;  // TZ before, if it was set
   bool changed_ = false;
 };
+
+// The instant (seconds since the epoch) at which the clocks of the current TZ show this date and time (month 1-12),
+// inside a ScopedTimeZone. Where they show it twice (the hour repeated when daylight saving time ends) the first
+// of the two; nullopt where they never show it (the hour skipped when it begins) and for a date that does not
+// exist (February 30). mktime alone picked one of the two by the C library's guess and moved a skipped time by
+// an hour without a word.
+std::optional<int64_t> local_time_instant(int year, int month, int day, int hour, int minute, int second);
 
 // The time zone database: $TZDIR, else /usr/share/zoneinfo.
 std::string time_zone_directory();
