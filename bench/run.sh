@@ -112,16 +112,17 @@ if [ "$what" = feedback ]; then
 fi
 
 if [ "$what" = sacct ]; then
-  sacct=$bench_dir/sacct-1M.txt
+  sacct=$bench_dir/sacct-1M-local.txt  # local times of real instants: none in a skipped hour
   [ -f "$sacct" ] || python3 bench/make_synthetic_sacct.py --jobs 1000000 --seed 1 -o "$sacct"
   echo "### convert --from sacct (1M rows)"
   echo "| input | rows | seconds | rows/s | peak MB |"
   echo "|---|---|---|---|---|"
-  measure "sacct-1M.txt" 1000000 "$cli" convert --from sacct --timezone Europe/Stockholm "$sacct" "$bench_dir/sacct-1M.swf"
+  measure "sacct-1M-local.txt" 1000000 "$cli" convert --from sacct --timezone Europe/Stockholm "$sacct" \
+    "$bench_dir/sacct-1M.swf"
   # As `sacct -D` with an Eligible column: 1% of the jobs requeued once (their rows folded), 5% held.
-  dq=$bench_dir/sacct-1M-requeued-eligible.txt
+  dq=$bench_dir/sacct-1M-local-requeued-eligible.txt
   [ -f "$dq" ] || python3 bench/make_synthetic_sacct.py --jobs 1000000 --seed 1 --requeued 0.01 --eligible -o "$dq"
-  measure "sacct-1M-requeued-eligible.txt" 1009891 "$cli" convert --from sacct --timezone Europe/Stockholm "$dq" \
+  measure "sacct-1M-local-requeued-eligible.txt" 1009891 "$cli" convert --from sacct --timezone Europe/Stockholm "$dq" \
     "$bench_dir/sacct-1M-requeued-eligible.swf"
   echo
 fi

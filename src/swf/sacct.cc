@@ -134,10 +134,18 @@ uint64_t id_key(std::string_view id) {
 
 bool absent_time(std::string_view v) { return v.empty() || v == "Unknown" || v == "None" || v == "N/A"; }
 
-// "2026-11-25T11:13:58" in the current TZ -> seconds since the epoch.
-std::optional<int64_t> parse_time(std::string_view v, std::string_view column, const Fail& fail) {
+// "2026-11-25T11:13:58" in the current TZ -> seconds since the epoch. Decision: a time the clocks show twice (the
+// hour repeated when daylight saving time ends; sacct prints no offset) is its first pass unless that is before
+// `not_before`, a time known to come earlier (the row's Submit for its Start, the Start for its End, the row
+// above's Submit for a Submit), then its second: mktime's guess followed the last timestamp it converted, so a
+// job's start in the second pass could come out before its submit in the first. A time the clocks skip is an error.
+struct Clock {
+  std::string zone;
+  base::LocalTimes times;
+};
+std::optional<int64_t> parse_time(std::string_view v, std::string_view column, const Fail& fail, Clock& clock,
+                                  int64_t not_before) {
   if (absent_time(v)) return std::nullopt;
-  std::tm tm{};
   int y = 0, mo = 0, d = 0, h = 0, mi = 0, s = 0;
   char t = 0;
   // sacct's own form, "2026-11-25T11:13:58", read digit by digit (sscanf was a third of a large conversion's time);
@@ -165,14 +173,15 @@ std::optional<int64_t> parse_time(std::string_view v, std::string_view column, c
   }
   if (read != 7 || (t != 'T' && t != ' ') || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 60)
     fail(column, fmt::format("malformed timestamp '{}' (expected YYYY-MM-DDTHH:MM:SS)", v));
-  tm.tm_year = y - 1900;
-  tm.tm_mon = mo - 1;
-  tm.tm_mday = d;
-  tm.tm_hour = h;
-  tm.tm_min = mi;
-  tm.tm_sec = s;
-  tm.tm_isdst = -1;
-  return static_cast<int64_t>(std::mktime(&tm));
+  // A leap second (:60) is the second after :59, as mktime normalised it.
+  const std::optional<int64_t> at = clock.times.instant(y, mo, d, h, mi, std::min(s, 59), not_before);
+  if (!at) {
+    if (!clock.times.instants(y, mo, d, 12, 0, 0)) fail(column, fmt::format("timestamp '{}': no such date", v));
+    fail(column, fmt::format("timestamp '{}': the clocks of {} skip it (a change to daylight saving time), so sacct "
+                             "did not print it there: is that the zone sacct ran in (--timezone)?",
+                             v, clock.zone));
+  }
+  return *at + (s == 60 ? 1 : 0);
 }
 
 // [D-]HH:MM:SS, [D-]HH:MM, D-HH, MM:SS, MM -> seconds; UNLIMITED / Partition_Limit -> -1.
@@ -316,6 +325,8 @@ Log parse_sacct(std::string_view text, const std::string& name, const SacctOptio
 
   const base::ScopedTimeZone scope(options.timezone);  // first: machine_zone() reads TZ, under the same lock
   const std::string zone = sacct_zone(options.timezone, name);
+  Clock clock{zone, {}};  // the timestamps' offsets, hour by hour
+  int64_t previous_submit = std::numeric_limits<int64_t>::min();  // the row above's (file order), at a clock change
   // 32-bit line numbers keep a row at 88 bytes, as it was before `requeued` (the sort moves every row).
   if (lines.size() > std::numeric_limits<uint32_t>::max())
     throw ReadError(fmt::format("{}: more than {} lines", name, std::numeric_limits<uint32_t>::max()));
@@ -451,23 +462,26 @@ Log parse_sacct(std::string_view text, const std::string& name, const SacctOptio
       ++rep.unfinished;
       continue;
     }
-    auto submit = parse_time(f[c_submit], header[c_submit], fail);
+    auto submit = parse_time(f[c_submit], header[c_submit], fail, clock, previous_submit);
     if (!submit) fail(header[c_submit], fmt::format("no submit time ('{}')", f[c_submit]));
     // A job cancelled before its begin time gets the cancel time as Start, but no node.
     const bool no_node = c_nodes && f[*c_nodes] == "None assigned";
-    const int64_t start = no_node ? -1 : parse_time(f[c_start], header[c_start], fail).value_or(-1);
+    previous_submit = *submit;
+    const int64_t start = no_node ? -1 : parse_time(f[c_start], header[c_start], fail, clock, *submit).value_or(-1);
     // A job held from the scheduler (a begin time, a dependency on another job, a hold) reaches it at its Eligible
     // time: from its Submit it would start in a simulation before the job it waited for, and its logged wait would
     // count the hold. Eligible is never later than the Start.
     bool held = false;
     if (c_eligible) {
-      if (const auto eligible = parse_time(f[*c_eligible], header[*c_eligible], fail); eligible && *eligible > *submit) {
+      const auto eligible = parse_time(f[*c_eligible], header[*c_eligible], fail, clock, *submit);
+      if (eligible && *eligible > *submit) {
         const int64_t arrival = start >= 0 ? std::min(*eligible, std::max(start, *submit)) : *eligible;
         held = arrival > *submit;
         submit = std::max(*submit, arrival);
       }
     }
-    const int64_t end = parse_time(f[c_end], header[c_end], fail).value_or(-1);
+    const int64_t end = parse_time(f[c_end], header[c_end], fail, clock, start >= 0 ? start : previous_submit)
+                            .value_or(-1);
     const bool started = start >= 0;
     // Every field is checked, also for a job left out.
     const int64_t cpus = parse_count(f[c_cpus], header[c_cpus], fail);

@@ -352,6 +352,47 @@ TEST(Sacct, AZoneOutsideTheDatabaseIsRefused) {
   tzset();
 }
 
+// sacct prints local times without an offset. In the hour Berlin's clocks show twice (25 Oct 2026, 02:00-02:59:
+// first CEST, then CET) a time is its first pass unless a time known to come before it is later: a job's End
+// after its Start, its Start after its Submit, a Submit after the row above's. mktime's guess followed the last
+// timestamp converted: job 1's end, 02:10 CET, was read as 02:10 CEST, before its start (runtime 0). A time the
+// clocks skip, and a date that does not exist (mktime moved 30 Feb to 2 Mar), are errors naming the line and
+// column.
+TEST(Sacct, TimesAtAClockChange) {
+  const std::string head = "JobID|Submit|Start|End|State|AllocCPUS|Timelimit\n";
+  const std::string rows = "1|2026-10-25T02:50:00|2026-10-25T02:55:00|2026-10-25T02:10:00|COMPLETED|1|1:00:00\n"
+                           "2|2026-10-25T02:20:00|2026-10-25T02:25:00|2026-10-25T03:30:00|COMPLETED|1|1:00:00\n";
+  SacctOptions o;
+  o.timezone = "Europe/Berlin";
+  const Log log = parse_sacct(head + rows, "s.txt", o);
+  ASSERT_EQ(log.records.size(), 2u);
+  EXPECT_EQ(log.header.unix_start_time, 1792889400);  // 02:50 CEST = 00:50 UTC
+  EXPECT_EQ(log.records[0].wait_time, 300);
+  EXPECT_EQ(log.records[0].run_time, 900);      // 02:55 CEST to 02:10 CET
+  EXPECT_EQ(log.records[1].submit_time, 1800);  // 02:20 CET, after job 1's submit
+  EXPECT_EQ(log.records[1].wait_time, 300);
+  EXPECT_EQ(log.records[1].run_time, 3900);  // 02:25 CET to 03:30 CET
+  const std::string late = "1|2026-10-25T03:30:00|2026-10-25T03:30:00|2026-10-25T03:40:00|COMPLETED|1|1:00:00\n";
+  const auto message = [&](const std::string& row) {
+    try {
+      (void)parse_sacct(head + late + row, "s.txt", o);
+    } catch (const ReadError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(message("3|2026-03-29T02:30:00|2026-03-29T03:30:00|2026-03-29T03:40:00|COMPLETED|1|1:00:00\n"),
+            "s.txt:3: column Submit: timestamp '2026-03-29T02:30:00': the clocks of Europe/Berlin skip it (a change "
+            "to daylight saving time), so sacct did not print it there: is that the zone sacct ran in (--timezone)?");
+  EXPECT_EQ(message("3|2026-02-28T02:30:00|2026-02-30T03:30:00|2026-03-01T03:40:00|COMPLETED|1|1:00:00\n"),
+            "s.txt:3: column Start: timestamp '2026-02-30T03:30:00': no such date");
+  // A leap second is the second after :59, as before.
+  const Log leap = parse_sacct(head + "4|2026-06-30T23:59:60|2026-07-01T00:00:00|2026-07-01T00:00:10|COMPLETED|1|1\n",
+                               "s.txt", o);
+  EXPECT_EQ(leap.records[0].wait_time, 0);
+  EXPECT_EQ(leap.records[0].run_time, 10);
+}
+
 TEST(Sacct, KeepUnstartedTimeZoneAndProcs) {
   SacctOptions o;
   o.timezone = "Europe/Stockholm";  // UTC+1 in January: the same wall clock is one hour earlier in UTC

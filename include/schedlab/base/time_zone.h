@@ -10,6 +10,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace schedlab::base {
@@ -28,12 +29,36 @@ class ScopedTimeZone {
   bool changed_ = false;
 };
 
-// The instant (seconds since the epoch) at which the clocks of the current TZ show this date and time (month 1-12),
-// inside a ScopedTimeZone. Where they show it twice (the hour repeated when daylight saving time ends) the first
-// of the two; nullopt where they never show it (the hour skipped when it begins) and for a date that does not
-// exist (February 30). mktime alone picked one of the two by the C library's guess and moved a skipped time by
-// an hour without a word.
+// The instants (seconds since the epoch) at which the clocks of the current TZ show this date and time (month
+// 1-12), inside a ScopedTimeZone: `first` and `last` are one instant but in the hour the clocks show twice (when
+// daylight saving time ends), where they are its two passes. nullopt where the clocks never show it (the hour
+// skipped when it begins) and for a date that does not exist (February 30). mktime alone picked one of the two
+// passes by a guess that followed the time it had converted before, and moved a skipped time by an hour, without
+// a word.
+struct LocalInstants {
+  int64_t first, last;
+};
+std::optional<LocalInstants> local_time_instants(int year, int month, int day, int hour, int minute, int second);
+// The first pass.
 std::optional<int64_t> local_time_instant(int year, int month, int day, int hour, int minute, int second);
+
+// local_time_instants for many times in one zone (a log's timestamps), inside one ScopedTimeZone: the offsets of
+// each local hour are found once (at its first and last second: an hour with a clock change inside it is resolved
+// time by time) and kept, so a time costs a look-up where mktime was called for each. Not thread-safe (one per
+// reader).
+class LocalTimes {
+ public:
+  std::optional<LocalInstants> instants(int year, int month, int day, int hour, int minute, int second);
+  // The first pass when it is not before `not_before` (a time known to come earlier: a job's submit before its
+  // start), else the last: the one instant, where the clocks show the time once.
+  std::optional<int64_t> instant(int year, int month, int day, int hour, int minute, int second, int64_t not_before);
+
+ private:
+  struct Offsets {
+    int64_t first, last;  // local time - instant of each pass; first == kMixed: time by time
+  };
+  std::unordered_map<int64_t, Offsets> hour_offsets_;  // by days since 1970-01-01 x 24 + hour
+};
 
 // The time zone database: $TZDIR, else /usr/share/zoneinfo.
 std::string time_zone_directory();
