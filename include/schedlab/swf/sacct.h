@@ -16,8 +16,11 @@
 //   its Eligible time (at most its Start): the time it reached the scheduler; counted (held) in the report and Note.
 // - Times "YYYY-MM-DDTHH:MM:SS" in `timezone` (sacct prints the machine's local time; default the TZ variable,
 //   else the machine's zone), which must be a zone of the time zone database (std::invalid_argument otherwise,
-//   with the nearest name: the C library reads an unknown zone as UTC without a word); the header names it. UnixStartTime = the first submit; submit = seconds after it; wait = Start - Submit;
-//   runtime = End - Start (Elapsed when End is absent). A negative wait or runtime becomes 0, counted in the
+//   with the nearest name: the C library reads an unknown zone as UTC without a word); the header names it. A time
+//   the clocks show twice (daylight saving time's end) is its first pass unless a time known to come before it is
+//   later (the row's Submit for its Start and Eligible, its Start for its End, the row above's Submit for a
+//   Submit), then its second; a time they skip is a ReadError. UnixStartTime = the first submit; submit = seconds
+//   after it; wait = Start - Submit; runtime = End - Start (Elapsed when End is absent). A negative wait or runtime becomes 0, counted in the
 //   report and the header's Note.
 // - Allocated processors = AllocCPUS; requested = ReqCPUS when given, else AllocCPUS. Requested time = Timelimit
 //   ([D-]HH:MM:SS, [D-]HH:MM, MM:SS, MM or D-HH; UNLIMITED / Partition_Limit -> -1).
