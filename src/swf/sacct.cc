@@ -326,7 +326,10 @@ Log parse_sacct(std::string_view text, const std::string& name, const SacctOptio
   const base::ScopedTimeZone scope(options.timezone);  // first: machine_zone() reads TZ, under the same lock
   const std::string zone = sacct_zone(options.timezone, name);
   Clock clock{zone, {}};  // the timestamps' offsets, hour by hour
-  int64_t previous_submit = std::numeric_limits<int64_t>::min();  // the row above's (file order), at a clock change
+  // At a clock change a Submit is not before the row above's when its JobID is larger (sacct lists jobs by JobID,
+  // which Slurm gives in submit order); a row out of that order (a requeued job's run listed later) has no floor.
+  int64_t previous_submit = std::numeric_limits<int64_t>::min();
+  uint64_t previous_key = 0;
   // 32-bit line numbers keep a row at 88 bytes, as it was before `requeued` (the sort moves every row).
   if (lines.size() > std::numeric_limits<uint32_t>::max())
     throw ReadError(fmt::format("{}: more than {} lines", name, std::numeric_limits<uint32_t>::max()));
@@ -462,11 +465,15 @@ Log parse_sacct(std::string_view text, const std::string& name, const SacctOptio
       ++rep.unfinished;
       continue;
     }
-    auto submit = parse_time(f[c_submit], header[c_submit], fail, clock, previous_submit);
+    const uint64_t key = id_key(id);
+    const bool in_order = key != 0 && previous_key != 0 && key > previous_key;
+    auto submit = parse_time(f[c_submit], header[c_submit], fail, clock,
+                             in_order ? previous_submit : std::numeric_limits<int64_t>::min());
     if (!submit) fail(header[c_submit], fmt::format("no submit time ('{}')", f[c_submit]));
     // A job cancelled before its begin time gets the cancel time as Start, but no node.
     const bool no_node = c_nodes && f[*c_nodes] == "None assigned";
     previous_submit = *submit;
+    previous_key = key;
     const int64_t start = no_node ? -1 : parse_time(f[c_start], header[c_start], fail, clock, *submit).value_or(-1);
     // A job held from the scheduler (a begin time, a dependency on another job, a hold) reaches it at its Eligible
     // time: from its Submit it would start in a simulation before the job it waited for, and its logged wait would
@@ -480,7 +487,7 @@ Log parse_sacct(std::string_view text, const std::string& name, const SacctOptio
         submit = std::max(*submit, arrival);
       }
     }
-    const int64_t end = parse_time(f[c_end], header[c_end], fail, clock, start >= 0 ? start : previous_submit)
+    const int64_t end = parse_time(f[c_end], header[c_end], fail, clock, start >= 0 ? start : *submit)
                             .value_or(-1);
     const bool started = start >= 0;
     // Every field is checked, also for a job left out.

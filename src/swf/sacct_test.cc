@@ -354,7 +354,7 @@ TEST(Sacct, AZoneOutsideTheDatabaseIsRefused) {
 
 // sacct prints local times without an offset. In the hour Berlin's clocks show twice (25 Oct 2026, 02:00-02:59:
 // first CEST, then CET) a time is its first pass unless a time known to come before it is later: a job's End
-// after its Start, its Start after its Submit, a Submit after the row above's. mktime's guess followed the last
+// after its Start, its Start after its Submit, a Submit after the row above's when its JobID is larger. mktime's guess followed the last
 // timestamp converted: job 1's end, 02:10 CET, was read as 02:10 CEST, before its start (runtime 0). A time the
 // clocks skip, and a date that does not exist (mktime moved 30 Feb to 2 Mar), are errors naming the line and
 // column.
@@ -372,6 +372,14 @@ TEST(Sacct, TimesAtAClockChange) {
   EXPECT_EQ(log.records[1].submit_time, 1800);  // 02:20 CET, after job 1's submit
   EXPECT_EQ(log.records[1].wait_time, 300);
   EXPECT_EQ(log.records[1].run_time, 3900);  // 02:25 CET to 03:30 CET
+  // A row listed out of JobID order (a requeued job's run, listed later) has no floor from the row above: its 02:20
+  // is the first pass, 00:20 UTC, before job 5's 02:50 CEST.
+  const Log out_of_order = parse_sacct(
+      head + "5|2026-10-25T02:50:00|2026-10-25T02:55:00|2026-10-25T03:10:00|COMPLETED|1|1:00:00\n"
+             "3|2026-10-25T02:20:00|2026-10-25T02:25:00|2026-10-25T02:30:00|COMPLETED|1|1:00:00\n",
+      "s.txt", o);
+  EXPECT_EQ(out_of_order.header.unix_start_time, 1792887600);
+  EXPECT_EQ(out_of_order.records[1].submit_time, 1800);
   const std::string late = "1|2026-10-25T03:30:00|2026-10-25T03:30:00|2026-10-25T03:40:00|COMPLETED|1|1:00:00\n";
   const auto message = [&](const std::string& row) {
     try {
