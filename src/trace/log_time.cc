@@ -126,6 +126,13 @@ int64_t parse_log_time(std::string_view text, const swf::Header& header) {
   // Not shown by the clocks: a date that does not exist (Feb 30), or a time a clock change skips.
   if (!base::local_time_instant(static_cast<int>(year), static_cast<int>(month), static_cast<int>(day), 12, 0, 0))
     throw TimeError(fmt::format("bad time '{}': no such date", text));
+  // A date alone is the day's start, which is not always midnight: where the clocks skip from 00:00 (Santiago,
+  // Havana, Beirut) it is the first minute they show.
+  if (text.size() == 10)
+    for (int m = 1; m < 24 * 60; ++m)
+      if (const auto t = base::local_time_instant(static_cast<int>(year), static_cast<int>(month),
+                                                  static_cast<int>(day), m / 60, m % 60, 0))
+        return *t - *header.unix_start_time;
   throw TimeError(fmt::format("bad time '{}': the clocks of {} skip it (a change to daylight saving time); give "
                               "a time before or after the change",
                               text, zone == "UTC0" ? "UTC" : zone));

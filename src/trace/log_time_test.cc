@@ -102,6 +102,12 @@ TEST(LogTime, ClockChanges) {
                                      "to daylight saving time); give a time before or after the change");
   }
   EXPECT_EQ(parse_log_time("1970-01-01T00:59:59", h), -1);
+  // A date alone is the day's start: where the clocks skip from midnight to 01:00 (Santiago, 6 Sep 2026), 01:00.
+  swf::Header santiago = h;
+  santiago.time_zone_string = "America/Santiago";
+  EXPECT_EQ(parse_log_time("2026-09-06", santiago), parse_log_time("2026-09-06T01:00", santiago));
+  EXPECT_EQ(parse_log_time("2026-09-06T01:00", santiago), 1788667200);  // 04:00 UTC (-03)
+  EXPECT_THROW(parse_log_time("2026-09-06T00:30", santiago), TimeError);
   try {
     parse_log_time("1996-02-30", h);
     FAIL() << "expected TimeError";
