@@ -51,6 +51,15 @@ TEST(CliFlurries, NamedByALogFromSacct) {
   write_file(dir.file("plain.swf"), log.substr(log.find("1 0 ")));
   r = run_cli({"flurries", dir.file("plain.swf"), "--min-jobs", "30", "--json"});
   EXPECT_FALSE(nlohmann::json::parse(r.out)["flurries"].at(0).contains("user_name"));
+  // A user alone in the week has no next user: "-", not the id -1.
+  std::string alone = "; MaxProcs: 4\n";
+  for (int i = 0; i < 20; ++i) alone += fmt::format("{} {} 0 10 1 -1 -1 1 10 -1 1 7 1 -1 -1 -1 -1 -1\n", i + 1, i * 60);
+  write_file(dir.file("alone.swf"), alone);
+  r = run_cli({"flurries", dir.file("alone.swf"), "--min-jobs", "5"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("       7      0 +0 s                           20          -          0     20.0\n"),
+            std::string::npos)
+      << r.out;
 }
 
 TEST(CliFlurries, FilterDropsThemAndNotesIt) {

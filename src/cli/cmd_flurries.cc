@@ -59,9 +59,10 @@ void run_flurries(const FlurriesCliOptions& opt) {
                        "next user", "its jobs", "ratio", names.empty() ? "" : "  names (user, next user)");
     for (const auto& f : flurries) {
       const std::string d = date(f.week_start);
+      // A user alone in the week: no next user ("-1" read as a user id), and the ratio is jobs / 1 (the rule's).
       out += fmt::format("{:>8} {:>6} {:<24} {:>8} {:>10} {:>10} {:>8.1f}{}\n", f.user, f.week,
-                         d.empty() ? fmt::format("+{} s", f.week_start) : d.substr(0, 10), f.jobs, f.runner_up,
-                         f.runner_up_jobs, f.ratio,
+                         d.empty() ? fmt::format("+{} s", f.week_start) : d.substr(0, 10), f.jobs,
+                         f.runner_up >= 0 ? std::to_string(f.runner_up) : "-", f.runner_up_jobs, f.ratio,
                          names.empty() ? ""
                                        : fmt::format("  {}, {}", trace::name_of(names, f.user, "-"),
                                                      trace::name_of(names, f.runner_up, "-")));
