@@ -6,7 +6,7 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
-
+#include <string_view>
 
 namespace schedlab::base {
 namespace {

@@ -1,5 +1,6 @@
-// Helpers shared by the analysis commands (analyze *, flurries, sessions): duration option values, reading
-// a log with the usual --skip-invalid handling, one standard output document at a time.
+// Helpers shared by the commands (analyze *, flurries, sessions; the standard-output checks also simulate and
+// compare): duration option values, reading a log with the usual --skip-invalid handling, one standard output
+// document at a time and no report option where a CSV replaces the report.
 #pragma once
 
 #include <cstdint>

@@ -134,15 +134,17 @@ uint64_t id_key(std::string_view id) {
 
 bool absent_time(std::string_view v) { return v.empty() || v == "Unknown" || v == "None" || v == "N/A"; }
 
+// The zone the timestamps are read in, and their offsets, found hour by hour.
+struct Clock {
+  std::string zone;
+  base::LocalTimes times;
+};
+
 // "2026-11-25T11:13:58" in the current TZ -> seconds since the epoch. Decision: a time the clocks show twice (the
 // hour repeated when daylight saving time ends; sacct prints no offset) is its first pass unless that is before
 // `not_before`, a time known to come earlier (the row's Submit for its Start, the Start for its End, the row
 // above's Submit for a Submit), then its second: mktime's guess followed the last timestamp it converted, so a
 // job's start in the second pass could come out before its submit in the first. A time the clocks skip is an error.
-struct Clock {
-  std::string zone;
-  base::LocalTimes times;
-};
 std::optional<int64_t> parse_time(std::string_view v, std::string_view column, const Fail& fail, Clock& clock,
                                   int64_t not_before) {
   if (absent_time(v)) return std::nullopt;
@@ -177,8 +179,8 @@ std::optional<int64_t> parse_time(std::string_view v, std::string_view column, c
   const std::optional<int64_t> at = clock.times.instant(y, mo, d, h, mi, std::min(s, 59), not_before);
   if (!at) {
     if (!clock.times.instants(y, mo, d, 12, 0, 0)) fail(column, fmt::format("timestamp '{}': no such date", v));
-    fail(column, fmt::format("timestamp '{}': the clocks of {} skip it (a change to daylight saving time), so sacct "
-                             "did not print it there: is that the zone sacct ran in (--timezone)?",
+    fail(column, fmt::format("timestamp '{}': the clocks of {} skip it (at a clock change), so sacct did not "
+                             "print it there: is that the zone sacct ran in (--timezone)?",
                              v, clock.zone));
   }
   return *at + (s == 60 ? 1 : 0);

@@ -390,8 +390,8 @@ TEST(Sacct, TimesAtAClockChange) {
     return std::string("no error");
   };
   EXPECT_EQ(message("3|2026-03-29T02:30:00|2026-03-29T03:30:00|2026-03-29T03:40:00|COMPLETED|1|1:00:00\n"),
-            "s.txt:3: column Submit: timestamp '2026-03-29T02:30:00': the clocks of Europe/Berlin skip it (a change "
-            "to daylight saving time), so sacct did not print it there: is that the zone sacct ran in (--timezone)?");
+            "s.txt:3: column Submit: timestamp '2026-03-29T02:30:00': the clocks of Europe/Berlin skip it (at a clock "
+            "change), so sacct did not print it there: is that the zone sacct ran in (--timezone)?");
   EXPECT_EQ(message("3|2026-02-28T02:30:00|2026-02-30T03:30:00|2026-03-01T03:40:00|COMPLETED|1|1:00:00\n"),
             "s.txt:3: column Start: timestamp '2026-02-30T03:30:00': no such date");
   // A leap second is the second after :59, as before.

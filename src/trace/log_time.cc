@@ -1,7 +1,6 @@
 #include "schedlab/trace/log_time.h"
 
 #include <charconv>
-#include <cstdlib>
 #include <ctime>
 
 #include <fmt/core.h>
@@ -133,8 +132,8 @@ int64_t parse_log_time(std::string_view text, const swf::Header& header) {
       if (const auto t = base::local_time_instant(static_cast<int>(year), static_cast<int>(month),
                                                   static_cast<int>(day), m / 60, m % 60, 0))
         return *t - *header.unix_start_time;
-  throw TimeError(fmt::format("bad time '{}': the clocks of {} skip it (a change to daylight saving time); give "
-                              "a time before or after the change",
+  throw TimeError(fmt::format("bad time '{}': the clocks of {} skip it (at a clock change); give a time before "
+                              "or after the change",
                               text, zone == "UTC0" ? "UTC" : zone));
 }
 

@@ -98,8 +98,8 @@ TEST(LogTime, ClockChanges) {
     parse_log_time("1996-03-31T02:30", h);
     FAIL() << "expected TimeError";
   } catch (const TimeError& e) {
-    EXPECT_EQ(std::string(e.what()), "bad time '1996-03-31T02:30': the clocks of Europe/Stockholm skip it (a change "
-                                     "to daylight saving time); give a time before or after the change");
+    EXPECT_EQ(std::string(e.what()), "bad time '1996-03-31T02:30': the clocks of Europe/Stockholm skip it (at a clock "
+                                     "change); give a time before or after the change");
   }
   EXPECT_EQ(parse_log_time("1970-01-01T00:59:59", h), -1);
   // A date alone is the day's start: where the clocks skip from midnight to 01:00 (Santiago, 6 Sep 2026), 01:00.

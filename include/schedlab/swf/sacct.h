@@ -19,9 +19,9 @@
 //   with the nearest name: the C library reads an unknown zone as UTC without a word); the header names it. A time
 //   the clocks show twice (daylight saving time's end) is its first pass unless a time known to come before it is
 //   later (the row's Submit for its Start and Eligible, its Start for its End, the row above's Submit for a
-//   Submit), then its second; a time they skip is a ReadError. UnixStartTime = the first submit; submit = seconds
-//   after it; wait = Start - Submit; runtime = End - Start (Elapsed when End is absent). A negative wait or runtime becomes 0, counted in the
-//   report and the header's Note.
+//   Submit, when its JobID is larger), then its second; a time they skip is a ReadError. UnixStartTime = the first
+//   submit; submit = seconds after it; wait = Start - Submit; runtime = End - Start (Elapsed when End is absent).
+//   A negative wait or runtime becomes 0, counted in the report and the header's Note.
 // - Allocated processors = AllocCPUS; requested = ReqCPUS when given, else AllocCPUS. Requested time = Timelimit
 //   ([D-]HH:MM:SS, [D-]HH:MM, MM:SS, MM or D-HH; UNLIMITED / Partition_Limit -> -1).
 // - A JobID on several rows (sacct -D: a requeued job's runs, the earlier ones REQUEUED/PREEMPTED/NODE_FAIL; the
