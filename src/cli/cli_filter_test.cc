@@ -62,7 +62,7 @@ TEST(CliFilter, RelativeTimeWindow) {
                                      " filter: 2 of 5 records kept, 3 excluded"));
   EXPECT_TRUE(has_line(f.header, "; Note: filter: submit time >= +1h = 3600 s from the log start (inclusive)"));
   EXPECT_TRUE(has_line(f.header, "; Note: filter: submit time < +2d = 172800 s from the log start (exclusive)"));
-  EXPECT_TRUE(has_line(f.header, "; Note: filter: excluded 1 records: before_from"));
+  EXPECT_TRUE(has_line(f.header, "; Note: filter: excluded 1 record: before_from"));
   EXPECT_TRUE(has_line(f.header, "; Note: filter: excluded 2 records: not_before_to"));
   EXPECT_TRUE(has_line(f.header, "; MaxProcs: 64"));  // the original header is kept
   EXPECT_NE(f.result.err.find("kept 2 of 5 records, excluded 3"), std::string::npos) << f.result.err;

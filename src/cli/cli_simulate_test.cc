@@ -57,6 +57,28 @@ TEST(SimCliTest, JsonReportAndExclusions) {
   EXPECT_NE(doc["notes"].dump().find("larger than the machine"), std::string::npos);
 }
 
+// A log of one job reads "1 job", "1 record": the counts printed "1 jobs" and "1 records" before.
+TEST(SimCliTest, OneJobIsCountedInTheSingular) {
+  schedlab::testing::TempDir dir;
+  const std::string log = dir.file("one.swf");
+  schedlab::testing::write_file(log, "1 0 5 10 1 -1 -1 1 100 -1 1 1 1 -1 -1 -1 -1 -1\n");
+  const auto r = run_cli({"simulate", log, "--scheduler", "easy"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* line : {"jobs         1 simulated of 1 record, 0 excluded, 0 without estimate, 0 killed\n",
+                           "averages     over 1 job (0 warm-up jobs excluded)\n",
+                           "(0 jobs started while an earlier one waited)\n",
+                           "prediction accuracy (time-weighted over each job's life, 1 job)\n"})
+    EXPECT_NE(r.out.find(line), std::string::npos) << line << r.out;
+  const auto p = run_cli({"predict", log});
+  ASSERT_EQ(p.exit_code, 0) << p.err;
+  EXPECT_NE(p.out.find("jobs         1 replayed of 1 record,"), std::string::npos) << p.out;
+  EXPECT_NE(p.out.find("accuracy over 1 job (time-weighted over each job's life; 0 warm-up jobs excluded)"),
+            std::string::npos) << p.out;
+  const auto c = run_cli({"compare", log, "--schedulers", "easy,fcfs"});
+  ASSERT_EQ(c.exit_code, 0) << c.err;
+  EXPECT_NE(c.out.find("machine    1 processor, 1 job, 1 period of 30d\n"), std::string::npos) << c.out;
+}
+
 TEST(SimCliTest, TextReport) {
   schedlab::testing::TempDir dir;
   const std::string log = dir.file("small.swf");

@@ -65,8 +65,8 @@ void run_categorize(const CategorizeCliOptions& opt) {
     return;
   }
 
-  std::string out = fmt::format("categorize {}: run time (field 4) per category, {} records\n", opt.path,
-                                group_thousands(c.records));
+  std::string out = fmt::format("categorize {}: run time (field 4) per category, {}\n", opt.path,
+                                counted_grouped(c.records, "record"));
   out += fmt::format("groups of >= {} jobs{}; C.V. = sample sd / mean per group; weights = jobs per group\n\n",
                      co.min_group_jobs, co.max_group_jobs > 0 ? fmt::format(" and <= {}", co.max_group_jobs) : "");
   out += fmt::format("{:<28} {:>8} {:>10} {:>7} {:>11} {:>8}\n", "key", "groups", "jobs", "share", "mean (s)",

@@ -47,10 +47,10 @@ void print_text(const CompareArgs& a, const experiments::CompareResult& r) {
   using experiments::CompareMetric;
   const size_t n = r.names.size();
   const std::string of_records =
-      static_cast<int64_t>(r.jobs) != r.records ? fmt::format(" of {} records", r.records) : std::string();
-  fmt::print("trace      {}\nmachine    {} processor{}, {} jobs{}, {} period{} of {}\n", a.trace, r.procs,
-             r.procs == 1 ? "" : "s", r.jobs,
-             of_records, r.periods.size(), r.periods.size() == 1 ? "" : "s",
+      static_cast<int64_t>(r.jobs) != r.records ? " of " + counted(r.records, "record") : std::string();
+  fmt::print("trace      {}\nmachine    {}, {}{}, {} of {}\n", a.trace, counted(r.procs, "processor"),
+             counted(static_cast<int64_t>(r.jobs), "job"), of_records,
+             counted(static_cast<int64_t>(r.periods.size()), "period"),
              // Periods are days or weeks as a rule (the default 30d read "720h").
              r.spec.period % 86400 == 0 ? fmt::format("{}d", r.spec.period / 86400) : base::format_duration(r.spec.period));
   // The predictor each scheduler ran with (a preset has its own): two comparisons under different predictors

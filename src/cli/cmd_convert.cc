@@ -84,9 +84,9 @@ void run_convert(const ConvertOptions& opt) {
   read_options.keep_partial_executions = true;  // a copy of the log, line for line
   const swf::Log log = read_input_log(opt.in, read_options);
   swf::write_swf_or_csv(opt.out, log.header, log.records);
-  fmt::print(stderr, "schedlab convert: wrote {} records and {} header lines to {}\n",
-             group_thousands(static_cast<int64_t>(log.records.size())),
-             group_thousands(static_cast<int64_t>(log.header.lines.size())), output_name(opt.out));
+  fmt::print(stderr, "schedlab convert: wrote {} and {} to {}\n",
+             counted_grouped(static_cast<int64_t>(log.records.size()), "record"),
+             counted_grouped(static_cast<int64_t>(log.header.lines.size()), "header line"), output_name(opt.out));
 }
 
 }  // namespace

@@ -43,8 +43,9 @@ std::string share_of(int64_t n, int64_t total) {
 }
 
 std::string bins_text(const model::EstimateBins& b, size_t top) {
-  std::string out = fmt::format("jobs with an estimate (field 9 > 0): {} of {} records ({} without)\n",
-                                group_thousands(b.jobs), group_thousands(b.records), group_thousands(b.without_estimate));
+  std::string out = fmt::format("jobs with an estimate (field 9 > 0): {} of {} ({} without)\n",
+                                group_thousands(b.jobs), counted_grouped(b.records, "record"),
+                                group_thousands(b.without_estimate));
   out += fmt::format("distinct estimates (bins, K): {}\n", b.distinct);
   if (b.jobs == 0) return out;
   out += fmt::format("T_max: {} ({} s), {:.1f}% of jobs, popularity rank {}\n", hms(b.t_max), b.t_max,

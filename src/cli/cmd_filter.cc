@@ -110,9 +110,9 @@ void run_filter(const FilterOptions& opt) {
   swf::write_swf_or_csv(opt.out, filtered.header, result.kept);
 
   const int64_t partial_lines = log.report.partial_executions.count;
-  std::string msg = fmt::format("schedlab filter: kept {} of {} records, excluded {}\n",
+  std::string msg = fmt::format("schedlab filter: kept {} of {}, excluded {}\n",
                                 group_thousands(static_cast<int64_t>(result.kept.size()) - filtered.partial_executions_kept),
-                                group_thousands(static_cast<int64_t>(log.records.size()) - partial_lines),
+                                counted_grouped(static_cast<int64_t>(log.records.size()) - partial_lines, "record"),
                                 group_thousands(result.excluded_total()));
   if (partial_lines > 0)
     msg += fmt::format("  and {} of the {} partial-execution lines (status 2-4) with their jobs\n",

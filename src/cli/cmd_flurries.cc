@@ -50,8 +50,8 @@ void run_flurries(const FlurriesCliOptions& opt) {
   std::string out = fmt::format(
       "flurries in {}: a user's jobs in a week (from the first submit) > {} x any other user's that week and > {}\n",
       opt.path, fo.factor, fo.min_jobs);
-  out += fmt::format("{} flurries, {} of {} records\n", flurries.size(), group_thousands(jobs),
-                     group_thousands(static_cast<int64_t>(log.records.size())));
+  out += fmt::format("{}, {} of {}\n", counted(static_cast<int64_t>(flurries.size()), "flurry", "flurries"),
+                     group_thousands(jobs), counted_grouped(static_cast<int64_t>(log.records.size()), "record"));
   if (!flurries.empty()) {
     // A log converted from sacct names its users: then the names, last (trace/id_names.h).
     const auto names = trace::header_names_by_id(log.header, "users");

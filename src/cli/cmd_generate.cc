@@ -79,8 +79,8 @@ void run_profiler_experiment(const ProfilerExperimentCliOptions& opt) {
   }
   if (opt.output == "-") return;
   std::string out = fmt::format(
-      "{}: {} jobs of the profiler experiment (Gibbons 1997, Tables 6.1/6.2), seed {}\n", opt.output,
-      group_thousands(static_cast<int64_t>(jobs.size())), opt.seed);
+      "{}: {} of the profiler experiment (Gibbons 1997, Tables 6.1/6.2), seed {}\n", opt.output,
+      counted_grouped(static_cast<int64_t>(jobs.size()), "job"), opt.seed);
   out += fmt::format("submits 0..{} s (inter-arrival mean {} s); offered load over that span {:.1f}% of {} "
                      "processors\n",
                      group_thousands(stats.last_submit), o.mean_interarrival, 100 * stats.offered_load,
@@ -90,9 +90,8 @@ void run_profiler_experiment(const ProfilerExperimentCliOptions& opt) {
     out += fmt::format("{:<4} {:<7} {:>6} {:>12}\n", e.number, e.name, e.jobs,
                        e.jobs > 0 ? fmt::format("{:.1f}", e.mean_runtime) : "-");
   if (training_runs > 0)
-    out += fmt::format("training log {}: {} runs of each executable, {} records\n",
-                       output_name(opt.training_out), training_runs,
-                       group_thousands(static_cast<int64_t>(training.size())));
+    out += fmt::format("training log {}: {} of each executable, {}\n", output_name(opt.training_out),
+                       counted(training_runs, "run"), counted_grouped(static_cast<int64_t>(training.size()), "record"));
   fmt::print(report_to, "{}", out);
 }
 
@@ -224,8 +223,8 @@ void run_talby(const TalbyCliOptions& opt) {
     return;
   }
   if (opt.output == "-") return;
-  std::string out = fmt::format("{}: {} jobs over {} weeks from Talby's user/session model, seed {}\n", opt.output,
-                                group_thousands(st.jobs), o.weeks, o.seed);
+  std::string out = fmt::format("{}: {} over {} from Talby's user/session model, seed {}\n", opt.output,
+                                counted_grouped(st.jobs, "job"), counted(o.weeks, "week"), o.seed);
   // Whole seconds, but two digits below 10 s: Table 28's work for a very large machine printed as "0 s".
   const std::string cpu_work = p.cpu_work >= 10 ? fmt::format("{:.0f}", p.cpu_work) : fmt::format("{:.2g}", p.cpu_work);
   out += fmt::format("meta-model: procs {} ({}), cpu work {} s ({}), {:.1f} jobs/day ({}), load {:.3f} ({})\n",

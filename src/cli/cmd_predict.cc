@@ -151,16 +151,16 @@ void run_next(const PredictArgs& a, const predict::Predictor& predictor, const e
   fmt::print("trace        {}\n", a.trace);
   fmt::print("predictor    {}\n", r.replay.predictor);
   fmt::print("next job     {}\n", what);
-  fmt::print("submitted    at {} s, a second after the log's last job ended ({} jobs replayed)\n", r.submit,
-             r.replay.workload.jobs.size());
+  fmt::print("submitted    at {} s, a second after the log's last job ended ({} replayed)\n", r.submit,
+             counted(static_cast<int64_t>(r.replay.workload.jobs.size()), "job"));
   if (r.prediction)
     fmt::print("prediction   {}\n", seconds(*r.prediction));
   else
     fmt::print("prediction   none: without the user's history the predictor falls back to the estimate, and the job "
                "has none (give estimate=)\n");
   if (r.user_jobs > 0)
-    fmt::print("on the user's {} jobs in the log: relative accuracy {:.4f} (mean), {:.1f}% underestimated\n",
-               r.user_jobs, r.user_mean_relative_accuracy, 100 * r.user_underestimated_share);
+    fmt::print("on the user's {} in the log: relative accuracy {:.4f} (mean), {:.1f}% underestimated\n",
+               counted(r.user_jobs, "job"), r.user_mean_relative_accuracy, 100 * r.user_underestimated_share);
   else
     fmt::print("the user has no job in the log\n");
 }
@@ -199,11 +199,11 @@ void run(const PredictArgs& a) {
   const auto& s = r.result.summary;
   fmt::print("trace        {}\n", a.trace);
   fmt::print("predictor    {}\n", r.predictor);
-  fmt::print("jobs         {} replayed of {} records, {} excluded, {} without estimate, {} with unknown wait (0 used)\n",
-             w.jobs.size(), w.records, w.excluded_total, w.without_estimate, r.unknown_wait);
+  fmt::print("jobs         {} replayed of {}, {} excluded, {} without estimate, {} with unknown wait (0 used)\n",
+             w.jobs.size(), counted(w.records, "record"), w.excluded_total, w.without_estimate, r.unknown_wait);
   for (const auto& note : w.notes) fmt::print("note         {}\n", note);
-  fmt::print("\naccuracy over {} jobs (time-weighted over each job's life; {} warm-up jobs excluded)\n", s.jobs,
-             w.jobs.size() - static_cast<size_t>(s.jobs));
+  fmt::print("\naccuracy over {} (time-weighted over each job's life; {} excluded)\n", counted(s.jobs, "job"),
+             counted(static_cast<int64_t>(w.jobs.size()) - s.jobs, "warm-up job"));
   fmt::print("{:<24} {:>14.1f} s (median {:.1f} s)\n", "absolute error, mean", s.mean_absolute_error,
              s.median_absolute_error);
   fmt::print("{:<24} {:>14.4f} (median {:.4f})\n", "relative accuracy, mean", s.mean_relative_accuracy,

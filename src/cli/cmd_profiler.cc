@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/text_util.h"
 #include "schedlab/base/json_text.h"
 #include "schedlab/experiments/profiler_report.h"
 #include "schedlab/predict/profiler.h"
@@ -153,7 +154,8 @@ void run_ingest(const IngestArgs& a) {
                r.already, r.skipped_total);
     for (const auto& [reason, n] : r.skipped) fmt::print("  skipped {:<18} {}\n", reason, n);
   }
-  fmt::print("database now {} jobs from {} log(s), {} entries\n", sum.jobs, sum.sources.size(), sum.entries);
+  fmt::print("database now {} from {}, {}\n", counted(sum.jobs, "job"),
+             counted(static_cast<int64_t>(sum.sources.size()), "log"), counted(sum.entries, "entry", "entries"));
   fmt::print("ingest time  {:.3f} s ({:.0f} records/s)\n", seconds,
              seconds > 0 ? static_cast<double>(records) / seconds : 0.0);
 }

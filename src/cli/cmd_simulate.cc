@@ -97,7 +97,7 @@ void print_list() {
 }
 
 void print_accuracy_text(const predict::AccuracySummary& a) {
-  fmt::print("\nprediction accuracy (time-weighted over each job's life, {} jobs)\n", a.jobs);
+  fmt::print("\nprediction accuracy (time-weighted over each job's life, {})\n", counted(a.jobs, "job"));
   fmt::print("{:<26} {:>14.1f} {:>14.1f}   (mean, median)\n", "absolute error (s)", a.mean_absolute_error,
              a.median_absolute_error);
   fmt::print("{:<26} {:>14.4f} {:>14.4f}   (mean, median)\n", "relative accuracy", a.mean_relative_accuracy,
@@ -170,10 +170,11 @@ void print_text(const SimulateArgs& a, const experiments::Simulation& sim) {
              w.kill_at_estimate ? ", jobs killed at their estimate" : "");
   fmt::print("machine      {} processor{} ({})\n", r.procs, r.procs == 1 ? "" : "s",
              trace::machine_size_source_name(w.procs_source));
-  fmt::print("jobs         {} simulated of {} records, {} excluded, {} without estimate, {} killed{}\n",
-             w.jobs.size(), w.records, w.excluded_total, w.without_estimate, w.killed,
+  fmt::print("jobs         {} simulated of {}, {} excluded, {} without estimate, {} killed{}\n",
+             w.jobs.size(), counted(w.records, "record"), w.excluded_total, w.without_estimate, w.killed,
              a.extend_estimates ? fmt::format(", {} estimates extended", w.extended) : "");
-  fmt::print("averages     over {} jobs ({} warm-up jobs excluded)\n", m.jobs, m.warmup_excluded);
+  fmt::print("averages     over {} ({} excluded)\n", counted(m.jobs, "job"),
+             counted(m.warmup_excluded, "warm-up job"));
   fmt::print("offered load {}{}\n", load_text(w.offered_load),
              w.arrival_scale != 1.0 ? fmt::format(" (inter-arrival times x {:.6g})", w.arrival_scale) : "");
   for (const auto& note : w.notes) fmt::print("note         {}\n", note);
@@ -189,8 +190,8 @@ void print_text(const SimulateArgs& a, const experiments::Simulation& sim) {
   row(fmt::format("bounded slowdown (tau={})", a.sim.bsld_tau).c_str(), m.bounded_slowdown, 1, 2);
   fmt::print("\n{:<26} {:>14.4f}\n", "utilization", m.utilization);
   fmt::print("{:<26} {:>14} s ({:.2f} days)\n", "makespan", m.makespan, static_cast<double>(m.makespan) / 86400.0);
-  fmt::print("{:<26} {:>14.4f} ({} jobs started while an earlier one waited)\n", "backfilled share",
-             r.backfilled_share(), r.backfilled);
+  fmt::print("{:<26} {:>14.4f} ({} started while an earlier one waited)\n", "backfilled share",
+             r.backfilled_share(), counted(r.backfilled, "job"));
   fmt::print("{:<26} {:>14.4f} (processors idle while jobs waited, share of the capacity)\n", "loss of capacity",
              r.loss_of_capacity());
   print_accuracy_text(r.accuracy);

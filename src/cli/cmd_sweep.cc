@@ -104,18 +104,19 @@ void run_sweep_command(const SweepCliOptions& opt) {
   progress.finish();
   if (sum.stopped) {
     if (opt.output == "-")
-      fmt::print(stderr, "sweep: stopped after {} runs (standard output has their rows)\n", sum.run);
+      fmt::print(stderr, "sweep: stopped after {} (standard output has their rows)\n",
+                 counted(static_cast<int64_t>(sum.run), "run"));
     else
-      fmt::print(stderr, "sweep: stopped after {} runs; {} holds whole rows: run the same command to resume\n",
-                 sum.run + sum.skipped, opt.output);
+      fmt::print(stderr, "sweep: stopped after {}; {} holds whole rows: run the same command to resume\n",
+                 counted(static_cast<int64_t>(sum.run + sum.skipped), "run"), opt.output);
     std::fflush(stderr);
     std::_Exit(130);
   }
   const size_t mine = sum.run + sum.skipped;
   // With the rows on standard output, the summary goes beside the progress.
   fmt::print(opt.output == "-" ? stderr : stdout,
-             "{}: {} runs{}: {} run now, {} already there; {} failed; wall time {:.1f} s\n",
-             output_name(opt.output), mine,
+             "{}: {}{}: {} run now, {} already there; {} failed; wall time {:.1f} s\n",
+             output_name(opt.output), counted(static_cast<int64_t>(mine), "run"),
              so.shards > 1 ? fmt::format(" of shard {}/{} ({} in all)", so.shard, so.shards, sum.total) : "", sum.run,
              sum.skipped, sum.failed, sum.seconds);
 }
@@ -126,8 +127,8 @@ struct CollectCliOptions {
 
 void run_collect(const CollectCliOptions& opt) {
   const experiments::SweepCollectSummary sum = experiments::collect_sweep_array(opt.dir, opt.output);
-  fmt::print(opt.output == "-" ? stderr : stdout, "{}: {} runs from {} shards\n",
-             output_name(opt.output), sum.runs, sum.shards);
+  fmt::print(opt.output == "-" ? stderr : stdout, "{}: {} from {}\n", output_name(opt.output),
+             counted(static_cast<int64_t>(sum.runs), "run"), counted(static_cast<int64_t>(sum.shards), "shard"));
 }
 
 }  // namespace

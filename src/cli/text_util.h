@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "schedlab/base/count_text.h"
 #include "schedlab/base/progress_text.h"
 
 namespace schedlab::cli {
@@ -23,6 +24,8 @@ inline constexpr const char* kLogOutputHelp =
 inline std::string output_name(const std::string& path) { return path == "-" ? "standard output" : path; }
 
 using base::group_thousands;  // 28489 -> "28,489"
+using base::counted;          // "1 job", "2 jobs"
+using base::counted_grouped;  // "1 job", "28,489 jobs"
 
 // Parses a whole decimal integer option value; throws std::invalid_argument naming `option` otherwise.
 int64_t parse_int_option(std::string_view option, std::string_view text, int64_t min_value, int64_t max_value);

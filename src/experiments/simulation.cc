@@ -6,6 +6,7 @@
 
 #include <fmt/core.h>
 
+#include "schedlab/base/count_text.h"
 #include "schedlab/experiments/results_json.h"
 #include "schedlab/predict/correction.h"
 #include "schedlab/predict/registry.h"
@@ -51,7 +52,9 @@ void require_jobs(const workload::Workload& w, const char* verb) {
   if (w.records == 0) throw NoJobLeft(fmt::format("no job to {} (the log has no job records)", verb));
   std::string reasons;
   for (const auto& [reason, count] : w.excluded) reasons += fmt::format("{}{} {}", reasons.empty() ? "" : ", ", reason, count);
-  throw NoJobLeft(fmt::format("no job to {} (all {} records were excluded: {})", verb, w.records, reasons));
+  throw NoJobLeft(fmt::format("no job to {} ({} excluded: {})", verb,
+                              w.records == 1 ? std::string("the one record was") : fmt::format("all {} records were", w.records),
+                              reasons));
 }
 
 workload::Workload workload_of(const swf::Log& log, const workload::WorkloadOptions& options, const char* verb) {
@@ -105,7 +108,7 @@ std::string overdue_warning(const std::string& how_often, const std::string& pre
       predictor, how_often);
 }
 
-std::string jobs_text(int64_t n) { return n == 1 ? "1 job" : fmt::format("{} jobs", n); }
+std::string jobs_text(int64_t n) { return base::counted(n, "job"); }
 
 std::string second_by_second_text(const std::string& how_often, const std::string& predictor) {
   return fmt::format(

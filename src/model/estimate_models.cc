@@ -12,6 +12,7 @@
 
 #include <fmt/core.h>
 
+#include "schedlab/base/count_text.h"
 #include "schedlab/base/duration.h"
 #include "schedlab/base/json_parse.h"
 #include "schedlab/base/version.h"
@@ -167,7 +168,7 @@ void apply_shfl([[maybe_unused]] const nlohmann::json& params, [[maybe_unused]] 
   rep.assigned = static_cast<int64_t>(jobs.size());
   if (jobs.empty()) throw ModelError("shfl model: the log has no estimates to shuffle");
   if (rep.unknown_runtime > 0)
-    rep.warnings.push_back(fmt::format("shfl: {} jobs without an estimate kept unchanged", rep.unknown_runtime));
+    rep.warnings.push_back(fmt::format("shfl: {} without an estimate kept unchanged", base::counted(rep.unknown_runtime, "job")));
   const auto out = random_shuffle_assign(rt, std::move(est), rng);
   for (size_t k = 0; k < jobs.size(); ++k) records[jobs[k]].requested_time = out[k];
 }

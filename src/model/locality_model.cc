@@ -13,6 +13,7 @@
 #include <fmt/core.h>
 
 #include "schedlab/base/choice.h"
+#include "schedlab/base/count_text.h"
 #include "schedlab/base/memory.h"
 #include "schedlab/base/random.h"
 #include "schedlab/base/version.h"
@@ -244,7 +245,7 @@ std::string left_out_text(const LocalityModelStats& stats) {
     total += n;
     reasons += fmt::format("{}{} {}", reasons.empty() ? "" : ", ", reason, n);
   }
-  return total == 0 ? std::string() : fmt::format("{} records left out: {}", total, reasons);
+  return total == 0 ? std::string() : fmt::format("{} left out: {}", base::counted(total, "record"), reasons);
 }
 
 namespace {

@@ -9,6 +9,7 @@
 #include <fmt/core.h>
 
 #include "base/huge_pages.h"
+#include "schedlab/base/count_text.h"
 #include "sim/metrics_of.h"
 
 namespace schedlab::sim {
@@ -644,8 +645,8 @@ void Engine::finish() {
   if (!state_.queue.empty()) {
     const Job& j = workload_->jobs[static_cast<size_t>(state_.queue.front().id)];
     throw std::logic_error(fmt::format(
-        "scheduler {} left {} jobs waiting on an idle machine at the end (first: SWF job {}, {} processors)",
-        scheduler_->name(), state_.queue.size(), j.job_number, j.procs));
+        "scheduler {} left {} waiting on an idle machine at the end (first: SWF job {}, {} processors)",
+        scheduler_->name(), base::counted(static_cast<int64_t>(state_.queue.size()), "job"), j.job_number, j.procs));
   }
   const auto& jobs = workload_->jobs;
   if (result_.termination_order.size() + done_before_ != total_) {

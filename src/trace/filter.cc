@@ -9,6 +9,7 @@
 #include <fmt/core.h>
 #include <fmt/ranges.h>
 
+#include "schedlab/base/count_text.h"
 #include "schedlab/base/version.h"
 #include "schedlab/trace/conventions.h"
 #include "schedlab/trace/log_time.h"
@@ -93,8 +94,8 @@ FilterResult apply_filter(const std::vector<swf::Record>& records, const FilterS
 std::vector<std::string> filter_notes(const FilterSpec& spec, const FilterResult& result) {
   std::vector<std::string> notes;
   const int64_t total = static_cast<int64_t>(result.kept.size()) + result.excluded_total();
-  notes.push_back(fmt::format("FILTERED by schedlab {} filter: {} of {} records kept, {} excluded", base::kVersion,
-                              result.kept.size(), total, result.excluded_total()));
+  notes.push_back(fmt::format("FILTERED by schedlab {} filter: {} of {} kept, {} excluded", base::kVersion,
+                              result.kept.size(), base::counted(total, "record"), result.excluded_total()));
   const auto bound_text = [](const std::string& text, int64_t seconds) {
     return text.empty() ? fmt::format("{} s", seconds) : fmt::format("{} = {} s", text, seconds);
   };
@@ -115,7 +116,7 @@ std::vector<std::string> filter_notes(const FilterSpec& spec, const FilterResult
   notes.push_back("filter: header keys above (MaxJobs, MaxRecords, EndTime, ...) describe the unfiltered log");
   for (int i = 0; i < kFilterReasons; ++i) {
     if (result.excluded[i] == 0) continue;
-    notes.push_back(fmt::format("filter: excluded {} records: {}", result.excluded[i],
+    notes.push_back(fmt::format("filter: excluded {}: {}", base::counted(result.excluded[i], "record"),
                                 filter_reason_name(static_cast<FilterReason>(i))));
   }
   return notes;

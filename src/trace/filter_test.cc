@@ -213,10 +213,10 @@ TEST(Filter, NotesDescribeTheFilter) {
   EXPECT_TRUE(has("filter: submit time >= +100 = 100 s from the log start (inclusive)"));
   EXPECT_TRUE(has("filter: user in 1,2"));
   EXPECT_TRUE(has("filter: job size <= 8 processors"));
-  EXPECT_TRUE(has("filter: excluded 1 records: unknown_submit"));
-  EXPECT_TRUE(has("filter: excluded 1 records: before_from"));
+  EXPECT_TRUE(has("filter: excluded 1 record: unknown_submit"));
+  EXPECT_TRUE(has("filter: excluded 1 record: before_from"));
   EXPECT_TRUE(has("filter: excluded 2 records: user"));
-  EXPECT_TRUE(has("filter: excluded 1 records: above_max_procs"));
+  EXPECT_TRUE(has("filter: excluded 1 record: above_max_procs"));
   for (const auto& n : notes) EXPECT_EQ(n.find("status"), std::string::npos) << n;
 }
 

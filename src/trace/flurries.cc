@@ -7,6 +7,8 @@
 
 #include <fmt/core.h>
 
+#include "schedlab/base/count_text.h"
+
 namespace schedlab::trace {
 
 int64_t first_submit_time(const std::vector<swf::Record>& records) {
@@ -77,12 +79,13 @@ std::vector<std::string> flurry_notes(const std::vector<Flurry>& flurries, const
                                       int64_t removed) {
   std::vector<std::string> notes;
   notes.push_back(fmt::format(
-      "filter: dropped {} records of {} flurries (a user's jobs in a week, counted from the first submit, when "
+      "filter: dropped {} of {} (a user's jobs in a week, counted from the first submit, when "
       "> {} x any other user's that week and > {} jobs)",
-      removed, flurries.size(), options.factor, options.min_jobs));
+      base::counted(removed, "record"), base::counted(static_cast<int64_t>(flurries.size()), "flurry", "flurries"),
+      options.factor, options.min_jobs));
   for (const auto& f : flurries)
-    notes.push_back(fmt::format("filter: flurry user {} week {} (from {} s): {} jobs, {:.1f} x the next user", f.user,
-                                f.week, f.week_start, f.jobs, f.ratio));
+    notes.push_back(fmt::format("filter: flurry user {} week {} (from {} s): {}, {:.1f} x the next user", f.user,
+                                f.week, f.week_start, base::counted(f.jobs, "job"), f.ratio));
   return notes;
 }
 

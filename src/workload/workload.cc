@@ -12,6 +12,7 @@
 #include <fmt/core.h>
 
 #include "base/huge_pages.h"
+#include "schedlab/base/count_text.h"
 
 namespace schedlab::workload {
 
@@ -37,7 +38,7 @@ static void scale_arrivals(std::vector<Job>& jobs, double factor) {
 }
 
 static std::string exclusion_note(trace::Exclusion e, int64_t count, int64_t procs) {
-  const std::string jobs = count == 1 ? "1 job" : fmt::format("{} jobs", count);
+  const std::string jobs = base::counted(count, "job");
   switch (e) {
     case trace::Exclusion::kNegativeRuntime: return fmt::format("{} excluded: negative (unknown) runtime", jobs);
     case trace::Exclusion::kNonPositiveSize: return fmt::format("{} excluded: no processor count", jobs);
@@ -86,7 +87,7 @@ static void link_feedback(const std::vector<swf::Record>& records, Workload& w) 
     }
     latest[w.jobs[i].job_number] = static_cast<JobId>(i);
   }
-  const auto jobs = [](int64_t k) { return k == 1 ? std::string("1 job") : fmt::format("{} jobs", k); };
+  const auto jobs = [](int64_t k) { return base::counted(k, "job"); };
   if (not_simulated > 0) {
     w.feedback_dropped["preceding job not simulated"] = not_simulated;
     w.notes.push_back(fmt::format("feedback: {} whose preceding job is excluded from the simulation arrive{} at {} "
@@ -230,7 +231,7 @@ Workload build_workload(const swf::Header& header, const std::vector<swf::Record
     // dropped.
     w.notes.push_back(fmt::format("{} name{} a preceding job (SWF fields 17-18): {} at {} logged submit time{} "
                                   "(--feedback submits a job its think time after its preceding job ends)",
-                                  dependent == 1 ? "1 job" : fmt::format("{} jobs", dependent), dependent == 1 ? "s" : "",
+                                  base::counted(dependent, "job"), dependent == 1 ? "s" : "",
                                   dependent == 1 ? "it arrives" : "they arrive", dependent == 1 ? "its" : "their",
                                   dependent == 1 ? "" : "s"));
   }
