@@ -29,8 +29,8 @@ LogDistance log_distance(const swf::Log& a, const swf::Log& b) {
   for (int k = 0; k < kAttributeKinds; ++k) {
     const auto attr = static_cast<Attribute>(k);
     const bool per_machine = attr == Attribute::kProcs || attr == Attribute::kCpu;
-    std::vector<double> va = attribute_series(a.records, attr).values;
-    std::vector<double> vb = attribute_series(b.records, attr).values;
+    AttributeSeries sa_attr = attribute_series(a.records, attr), sb_attr = attribute_series(b.records, attr);
+    std::vector<double> va = std::move(sa_attr.values), vb = std::move(sb_attr.values);
     if (per_machine) {
       for (double& v : va) v /= static_cast<double>(d.procs_a);
       for (double& v : vb) v /= static_cast<double>(d.procs_b);
@@ -39,6 +39,8 @@ LogDistance log_distance(const swf::Log& a, const swf::Log& b) {
     ad.attribute = attr;
     ad.count_a = static_cast<int64_t>(va.size());
     ad.count_b = static_cast<int64_t>(vb.size());
+    ad.estimate_from_runtime_a = sa_attr.estimate_from_runtime;
+    ad.estimate_from_runtime_b = sb_attr.estimate_from_runtime;
     // No distance between a sample and nothing (ks_statistic's 0 would read as "the same distribution").
     ad.ks = va.empty() || vb.empty() ? std::nan("") : ks_statistic(va, vb);
     ad.median_a = describe(std::move(va)).median;

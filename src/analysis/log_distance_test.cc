@@ -46,6 +46,9 @@ TEST(LogDistance, HandComputedKsAndMedians) {
   EXPECT_DOUBLE_EQ(est.ks, 1.0);
   EXPECT_DOUBLE_EQ(est.median_a, 20);
   EXPECT_DOUBLE_EQ(est.median_b, 55);
+  EXPECT_EQ(est.estimate_from_runtime_a, 3);  // counted, so the output can say so
+  EXPECT_EQ(est.estimate_from_runtime_b, 0);
+  EXPECT_EQ(rt.estimate_from_runtime_a, 0);   // only the estimate has them
   // Inter-arrival: A {100, 100}, B {50}: disjoint.
   EXPECT_DOUBLE_EQ(of(d, Attribute::kInterarrival).ks, 1.0);
   // A one-job log has no inter-arrival time: no distance (not 0, which would read as the same distribution).

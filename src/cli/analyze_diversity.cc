@@ -73,6 +73,16 @@ void run_diversity(const DiversityCliOptions& opt) {
                        group_thousands(row.jobs), row.job_weighted, row.baseline_job_weighted, row.same_weight,
                        row.baseline_same_weight);
   }
+  // The runtime stands in for a missing estimate (the project's convention): said, since a log without estimates
+  // is then compared by its runtimes.
+  bool first = true;
+  for (size_t i = 0; i < r.rows.size(); ++i) {
+    if (const int64_t n = st.estimate_from_runtime[i]; n > 0) {
+      out += fmt::format("{}{}: {} of {} have no estimate (field 9): their runtime stands in\n", first ? "\n" : "",
+                         base::file_name(opt.paths[i]), group_thousands(n), counted_grouped(r.rows[i].jobs, "job"));
+      first = false;
+    }
+  }
   fmt::print("{}", out);
 }
 

@@ -210,6 +210,39 @@ TEST(CliAnalyzeDistance, ALogIsAtDistanceZeroFromItself) {
   EXPECT_EQ(j["a"]["procs"], 100);
   const CliResult text = run_cli({"analyze", "distance", kth, kth});
   EXPECT_NE(text.out.find("runtime                847         847   0.000"), std::string::npos) << text.out;
+  EXPECT_EQ(text.out.find("no estimate"), std::string::npos) << text.out;  // KTH's jobs all have one
+}
+
+// A log without estimates has its runtimes stand in (the convention): the estimate row then compares one log's
+// runtimes with the other's estimates, which the output says (it did not).
+TEST(CliAnalyzeDistance, ALogWithoutEstimatesIsSaid) {
+  TempDir dir;
+  write_file(dir.file("a.swf"), "; MaxProcs: 4\n1 0 0 10 1 -1 -1 1 -1 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+                                "2 60 0 20 1 -1 -1 1 -1 -1 1 1 -1 -1 -1 -1 -1 -1\n");
+  write_file(dir.file("b.swf"), "; MaxProcs: 4\n1 0 0 10 1 -1 -1 1 100 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+                                "2 60 0 20 1 -1 -1 1 -1 -1 1 1 -1 -1 -1 -1 -1 -1\n");
+  const CliResult r = run_cli({"analyze", "distance", dir.file("a.swf"), dir.file("b.swf")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("\nestimate: 2 of A's 2 jobs have no estimate (field 9): their runtime stands in, so its "
+                       "estimates are its runtimes\nestimate: 1 of B's 2 jobs have no estimate (field 9): their "
+                       "runtime stands in\n"),
+            std::string::npos) << r.out;
+  const auto j = nlohmann::json::parse(run_cli({"analyze", "distance", dir.file("a.swf"), dir.file("b.swf"),
+                                                "--json"}).out);
+  EXPECT_EQ(j["attributes"]["estimate"]["estimate_from_runtime_a"], 2);
+  EXPECT_EQ(j["attributes"]["estimate"]["estimate_from_runtime_b"], 1);
+  EXPECT_FALSE(j["attributes"]["runtime"].contains("estimate_from_runtime_a"));
+  const CliResult d = run_cli({"analyze", "diversity", dir.file("a.swf"), dir.file("b.swf"), "--attribute",
+                               "estimate", "--bins", "2", "--bootstrap", "0"});
+  ASSERT_EQ(d.exit_code, 0) << d.err;
+  EXPECT_NE(d.out.find("\na.swf: 2 of 2 jobs have no estimate (field 9): their runtime stands in\n"
+                       "b.swf: 1 of 2 jobs have no estimate (field 9): their runtime stands in\n"),
+            std::string::npos) << d.out;
+  const auto dj = nlohmann::json::parse(run_cli({"analyze", "diversity", dir.file("a.swf"), dir.file("b.swf"),
+                                                 "--attribute", "estimate", "--bins", "2", "--bootstrap", "0",
+                                                 "--json"}).out);
+  EXPECT_EQ(dj["logs"][0]["jobs_estimate_from_runtime"], 2);
+  EXPECT_EQ(dj["logs"][1]["jobs_estimate_from_runtime"], 1);
 }
 
 }  // namespace

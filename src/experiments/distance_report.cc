@@ -13,11 +13,16 @@ nlohmann::ordered_json to_json(const analysis::LogDistance& d) {
   j["b"] = {{"procs", d.procs_b}, {"jobs_per_day", number(d.jobs_per_day_b)}, {"offered_load", number(d.load_b)}};
   nlohmann::ordered_json attrs = nlohmann::ordered_json::object();
   for (const auto& a : d.attributes) {
-    attrs[std::string(analysis::attribute_name(a.attribute))] = {{"ks", number(a.ks)},
-                                                                 {"median_a", number(a.median_a)},
-                                                                 {"median_b", number(a.median_b)},
-                                                                 {"count_a", a.count_a},
-                                                                 {"count_b", a.count_b}};
+    nlohmann::ordered_json& x = attrs[std::string(analysis::attribute_name(a.attribute))];
+    x = {{"ks", number(a.ks)},
+         {"median_a", number(a.median_a)},
+         {"median_b", number(a.median_b)},
+         {"count_a", a.count_a},
+         {"count_b", a.count_b}};
+    if (a.attribute == analysis::Attribute::kEstimate) {  // the jobs whose runtime stood in for the estimate
+      x["estimate_from_runtime_a"] = a.estimate_from_runtime_a;
+      x["estimate_from_runtime_b"] = a.estimate_from_runtime_b;
+    }
   }
   j["attributes"] = attrs;
   return j;

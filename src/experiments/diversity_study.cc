@@ -18,7 +18,7 @@ DiversityLog diversity_log(std::string name, const swf::Log& log, analysis::Attr
   analysis::AttributeSeries s = analysis::attribute_series(log.records, attribute);
   if (s.values.empty())
     throw std::invalid_argument(fmt::format("{}: no job has a known {}", name, analysis::attribute_name(attribute)));
-  return {std::move(name), std::move(s.values), s.unknown_value + s.unknown_submit};
+  return {std::move(name), std::move(s.values), s.unknown_value + s.unknown_submit, s.estimate_from_runtime};
 }
 
 DiversityStudy run_diversity_study(std::vector<DiversityLog> logs, analysis::Attribute attribute,
@@ -30,6 +30,7 @@ DiversityStudy run_diversity_study(std::vector<DiversityLog> logs, analysis::Att
   for (auto& l : logs) {
     st.names.push_back(std::move(l.name));
     st.without_value.push_back(l.without_value);
+    st.estimate_from_runtime.push_back(l.estimate_from_runtime);
     values.push_back(std::move(l.values));
   }
   st.result = analysis::diversity(values, options);
@@ -71,6 +72,8 @@ nlohmann::ordered_json to_json(const DiversityStudy& st) {
                          {"baseline_same_weight", row.baseline_same_weight},
                          {"top_bin_job_weighted", row.top_bin_job_weighted},
                          {"top_bin_same_weight", row.top_bin_same_weight}});
+    if (st.attribute == analysis::Attribute::kEstimate)
+      j["logs"].back()["jobs_estimate_from_runtime"] = st.estimate_from_runtime[i];
   }
   j["bins"] = {{"job_weighted", {{"bounds", r.job_weighted_bins.bounds}, {"shares", r.job_weighted_bins.shares}}},
                {"same_weight", {{"bounds", r.same_weight_bins.bounds}, {"shares", r.same_weight_bins.shares}}}};

@@ -2,7 +2,8 @@
 //
 // For each attribute of analysis/attribute.h (runtime, procs, cpu, estimate, interarrival): the two-sample
 // Kolmogorov-Smirnov statistic (analysis/distribution.h ks_statistic) and both medians, over the jobs where the
-// attribute is known (attribute_series). Decision: procs and cpu are compared as fractions of each log's machine
+// attribute is known (attribute_series; a job without an estimate has its runtime stand in, counted in
+// `estimate_from_runtime_a/_b` so that a log without estimates is not compared as if it had them). Decision: procs and cpu are compared as fractions of each log's machine
 // size (size / procs, runtime x size / procs), because a model scaled to another machine keeps its shape, not its
 // sizes. Beside them, each log's jobs per day and offered load (analysis/summary.h).
 #pragma once
@@ -20,6 +21,7 @@ struct AttributeDistance {
   int64_t count_a = 0, count_b = 0;
   double median_a = 0, median_b = 0;  // procs and cpu as fractions of the machine
   double ks = 0;  // NaN when either log has no job with the attribute known
+  int64_t estimate_from_runtime_a = 0, estimate_from_runtime_b = 0;  // estimate only: jobs without field 9
 };
 
 struct LogDistance {

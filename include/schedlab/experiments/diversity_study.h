@@ -14,11 +14,13 @@
 
 namespace schedlab::experiments {
 
-// One log's part: its known values of the attribute, and how many jobs had none (or no submit time).
+// One log's part: its known values of the attribute, how many jobs had none (or no submit time), and for the
+// estimate how many of the values are runtimes standing in for a missing estimate (the project's convention).
 struct DiversityLog {
   std::string name;   // as given (a path); the CSV and the text use its file name
   std::vector<double> values;
   int64_t without_value = 0;
+  int64_t estimate_from_runtime = 0;
 };
 // Throws std::invalid_argument naming the log when no job has a known value.
 DiversityLog diversity_log(std::string name, const swf::Log& log, analysis::Attribute attribute);
@@ -28,6 +30,7 @@ struct DiversityStudy {
   analysis::DiversityOptions options;
   std::vector<std::string> names;
   std::vector<int64_t> without_value;
+  std::vector<int64_t> estimate_from_runtime;
   analysis::DiversityResult result;
 };
 // Throws std::invalid_argument with fewer than two logs or bad options.
@@ -37,7 +40,7 @@ DiversityStudy run_diversity_study(std::vector<DiversityLog> logs, analysis::Att
 // log,jobs,job_weighted,same_weight,baseline_job_weighted,baseline_same_weight,top_bin_job_weighted,
 // top_bin_same_weight — one row per log.
 std::string diversity_csv(const DiversityStudy& study);
-// {"attribute", "options", "logs": [...], "bins"}
+// {"attribute", "options", "logs": [...], "bins"}; with the estimate, each log's jobs_estimate_from_runtime.
 nlohmann::ordered_json to_json(const DiversityStudy& study);
 
 }  // namespace schedlab::experiments
