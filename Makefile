@@ -7,6 +7,8 @@
 #   make install [PREFIX=/usr/local]  build, then install the CLI, the library, its headers and CMake package, and
 #                 the Python package under PREFIX (docs/install.md); make uninstall removes them again
 JOBS ?= $(shell nproc)
+# One test more than the cores: the Slurm test spends its 200 s mostly waiting for Slurm (CMakeLists.txt, COST).
+CTEST_JOBS ?= $(shell echo $$(( $(JOBS) + 1 )))
 FUZZ_SECONDS ?= 60
 PREFIX ?= /usr/local
 
@@ -39,7 +41,7 @@ demo: bootstrap
 
 test: bootstrap
 	@$(MAKE) --no-print-directory build
-	ctest --test-dir build -j $(JOBS) --output-on-failure --output-junit ctest-junit.xml
+	ctest --test-dir build -j $(CTEST_JOBS) --output-on-failure --output-junit ctest-junit.xml
 	@python3 scripts/test_summary.py build/ctest-junit.xml
 
 check: test fuzz
