@@ -5,8 +5,8 @@
 #          (targets: swf_reader csv_reader sacct sweep_spec plugin_spec; default all)
 # Configures and builds the `fuzz` preset (clang, -fsanitize=fuzzer + ASan/UBSan) into build-fuzz, runs each
 # TARGET_fuzz on a scratch copy of fuzz/corpus/KIND (fuzz/corpus-run/KIND, git-ignored) for SECONDS with leak
-# detection, FUZZ_JOBS targets at a time (default: the cores), and prints a one-line summary per target. Exits non-zero on a crash, leak, sanitizer report or build
-# error.
+# detection, FUZZ_JOBS targets at a time (default: the cores), and prints a one-line summary per target. Exits
+# non-zero on a crash, leak, sanitizer report or build error.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

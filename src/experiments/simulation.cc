@@ -52,9 +52,9 @@ void require_jobs(const workload::Workload& w, const char* verb) {
   if (w.records == 0) throw NoJobLeft(fmt::format("no job to {} (the log has no job records)", verb));
   std::string reasons;
   for (const auto& [reason, count] : w.excluded) reasons += fmt::format("{}{} {}", reasons.empty() ? "" : ", ", reason, count);
-  throw NoJobLeft(fmt::format("no job to {} ({} excluded: {})", verb,
-                              w.records == 1 ? std::string("the one record was") : fmt::format("all {} records were", w.records),
-                              reasons));
+  const std::string all = w.records == 1 ? std::string("the one record was")
+                                          : fmt::format("all {} records were", w.records);
+  throw NoJobLeft(fmt::format("no job to {} ({} excluded: {})", verb, all, reasons));
 }
 
 workload::Workload workload_of(const swf::Log& log, const workload::WorkloadOptions& options, const char* verb) {

@@ -168,7 +168,8 @@ void apply_shfl([[maybe_unused]] const nlohmann::json& params, [[maybe_unused]] 
   rep.assigned = static_cast<int64_t>(jobs.size());
   if (jobs.empty()) throw ModelError("shfl model: the log has no estimates to shuffle");
   if (rep.unknown_runtime > 0)
-    rep.warnings.push_back(fmt::format("shfl: {} without an estimate kept unchanged", base::counted(rep.unknown_runtime, "job")));
+    rep.warnings.push_back(
+        fmt::format("shfl: {} without an estimate kept unchanged", base::counted(rep.unknown_runtime, "job")));
   const auto out = random_shuffle_assign(rt, std::move(est), rng);
   for (size_t k = 0; k < jobs.size(); ++k) records[jobs[k]].requested_time = out[k];
 }

@@ -3,9 +3,10 @@
 // For each attribute of analysis/attribute.h (runtime, procs, cpu, estimate, interarrival): the two-sample
 // Kolmogorov-Smirnov statistic (analysis/distribution.h ks_statistic) and both medians, over the jobs where the
 // attribute is known (attribute_series; a job without an estimate has its runtime stand in, counted in
-// `estimate_from_runtime_a/_b` so that a log without estimates is not compared as if it had them). Decision: procs and cpu are compared as fractions of each log's machine
-// size (size / procs, runtime x size / procs), because a model scaled to another machine keeps its shape, not its
-// sizes. Beside them, each log's jobs per day and offered load (analysis/summary.h).
+// `estimate_from_runtime_a/_b` so that a log without estimates is not compared as if it had them). Decision:
+// procs and cpu are compared as fractions of each log's machine size (size / procs, runtime x size / procs),
+// because a model scaled to another machine keeps its shape, not its sizes. Beside them, each log's jobs per day
+// and offered load (analysis/summary.h).
 #pragma once
 
 #include <array>
