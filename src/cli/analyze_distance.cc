@@ -48,18 +48,17 @@ void run_distance(const DistanceCliOptions& opt) {
   const auto fixed = [](double v, int digits) { return std::isfinite(v) ? fmt::format("{:.{}f}", v, digits) : "n/a"; };
   out += fmt::format("{:<14}{:>12}{:>12}\n", "jobs/day", fixed(d.jobs_per_day_a, 1), fixed(d.jobs_per_day_b, 1));
   out += fmt::format("{:<14}{:>12}{:>12}\n", "offered load", fixed(d.load_a, 3), fixed(d.load_b, 3));
-  for (const auto& x : d.attributes) {
-    if (x.attribute != analysis::Attribute::kEstimate) continue;
-    // The runtime stands in for a missing estimate (the project's convention): said, since a log without estimates
-    // then compares its runtimes with the other's estimates.
-    for (const auto& [name, without, jobs] : {std::tuple{"A", x.estimate_from_runtime_a, x.count_a},
-                                              std::tuple{"B", x.estimate_from_runtime_b, x.count_b}})
-      if (without > 0)
-        out += fmt::format("\nestimate: {} of {}'s {} have no estimate (field 9): their runtime stands in{}",
-                           group_thousands(without), name, counted_grouped(jobs, "job"),
-                           without == jobs ? ", so its estimates are its runtimes" : "");
-    if (x.estimate_from_runtime_a > 0 || x.estimate_from_runtime_b > 0) out += "\n";
-  }
+  // The runtime stands in for a missing estimate (the project's convention): said, since a log without estimates
+  // then compares its runtimes with the other's estimates.
+  const analysis::AttributeDistance& est = d.attributes[static_cast<size_t>(analysis::Attribute::kEstimate)];
+  for (const auto& [name, without, jobs] : {std::tuple{"A", est.estimate_from_runtime_a, est.count_a},
+                                            std::tuple{"B", est.estimate_from_runtime_b, est.count_b}})
+    if (without > 0)
+      out += fmt::format("\nestimate: {} of {}'s {} {} no estimate (field 9): their runtime stands in{}",
+                         group_thousands(without), name, counted_grouped(jobs, "job"),
+                         base::noun(without, "has", "have"),
+                         without == jobs ? ", so its estimates are its runtimes" : "");
+  if (est.estimate_from_runtime_a > 0 || est.estimate_from_runtime_b > 0) out += "\n";
   out += "\nKS: two-sample Kolmogorov-Smirnov statistic (0 = the same distribution, 1 = disjoint); procs and cpu as "
          "fractions of each machine's size.\n";
   fmt::print("{}", out);

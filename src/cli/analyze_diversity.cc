@@ -78,8 +78,9 @@ void run_diversity(const DiversityCliOptions& opt) {
   bool first = true;
   for (size_t i = 0; i < r.rows.size(); ++i) {
     if (const int64_t n = st.estimate_from_runtime[i]; n > 0) {
-      out += fmt::format("{}{}: {} of {} have no estimate (field 9): their runtime stands in\n", first ? "\n" : "",
-                         base::file_name(opt.paths[i]), group_thousands(n), counted_grouped(r.rows[i].jobs, "job"));
+      out += fmt::format("{}{}: {} of {} {} no estimate (field 9): their runtime stands in\n", first ? "\n" : "",
+                         base::file_name(opt.paths[i]), group_thousands(n), counted_grouped(r.rows[i].jobs, "job"),
+                         base::noun(n, "has", "have"));
       first = false;
     }
   }

@@ -224,7 +224,7 @@ TEST(CliAnalyzeDistance, ALogWithoutEstimatesIsSaid) {
   const CliResult r = run_cli({"analyze", "distance", dir.file("a.swf"), dir.file("b.swf")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("\nestimate: 2 of A's 2 jobs have no estimate (field 9): their runtime stands in, so its "
-                       "estimates are its runtimes\nestimate: 1 of B's 2 jobs have no estimate (field 9): their "
+                       "estimates are its runtimes\nestimate: 1 of B's 2 jobs has no estimate (field 9): their "
                        "runtime stands in\n"),
             std::string::npos) << r.out;
   const auto j = nlohmann::json::parse(run_cli({"analyze", "distance", dir.file("a.swf"), dir.file("b.swf"),
@@ -236,7 +236,7 @@ TEST(CliAnalyzeDistance, ALogWithoutEstimatesIsSaid) {
                                "estimate", "--bins", "2", "--bootstrap", "0"});
   ASSERT_EQ(d.exit_code, 0) << d.err;
   EXPECT_NE(d.out.find("\na.swf: 2 of 2 jobs have no estimate (field 9): their runtime stands in\n"
-                       "b.swf: 1 of 2 jobs have no estimate (field 9): their runtime stands in\n"),
+                       "b.swf: 1 of 2 jobs has no estimate (field 9): their runtime stands in\n"),
             std::string::npos) << d.out;
   const auto dj = nlohmann::json::parse(run_cli({"analyze", "diversity", dir.file("a.swf"), dir.file("b.swf"),
                                                  "--attribute", "estimate", "--bins", "2", "--bootstrap", "0",
