@@ -41,7 +41,7 @@ struct CompareArgs {
   JobClassCliOptions classes;
 };
 
-std::string percent(double x) { return std::isnan(x) ? "n/a" : fmt::format("{:+.0f}%", 100.0 * x); }
+std::string signed_percent(double x) { return std::isnan(x) ? "n/a" : fmt::format("{:+.0f}%", 100.0 * x); }
 
 void print_text(const CompareArgs& a, const experiments::CompareResult& r) {
   using experiments::CompareMetric;
@@ -88,10 +88,11 @@ void print_text(const CompareArgs& a, const experiments::CompareResult& r) {
   for (size_t s = 0; s < n; ++s) {
     fmt::print("{:<{}} {:>10.0f} {:>{}} {:>8} {:>9} {:>9.1f} {:>{}} {:>8} {:>9} {:>9.4f} {:>7.4f}\n", r.names[s], width,
                r.whole(CompareMetric::kWait, s), won_wait[s], won_width,
-               percent(r.performance_gain(CompareMetric::kWait, s)), percent(r.stability_gain(CompareMetric::kWait, s)),
+               signed_percent(r.performance_gain(CompareMetric::kWait, s)),
+               signed_percent(r.stability_gain(CompareMetric::kWait, s)),
                r.whole(CompareMetric::kBoundedSlowdown, s), won_bsld[s], won_width,
-               percent(r.performance_gain(CompareMetric::kBoundedSlowdown, s)),
-               percent(r.stability_gain(CompareMetric::kBoundedSlowdown, s)), r.results[s].metrics.utilization,
+               signed_percent(r.performance_gain(CompareMetric::kBoundedSlowdown, s)),
+               signed_percent(r.stability_gain(CompareMetric::kBoundedSlowdown, s)), r.results[s].metrics.utilization,
                r.results[s].loss_of_capacity());
   }
   fmt::print("(won: periods with the lowest mean, +k: those where another had the same; perf, "
@@ -124,8 +125,8 @@ void print_text(const CompareArgs& a, const experiments::CompareResult& r) {
       const auto gap_text = [](const std::string& name, const experiments::CompareResult::Gap& gap) {
         if (gap.gap_periods == 0) return fmt::format("{} wins {}", name, gap.periods);
         const std::string over = gap.gap_periods == gap.periods ? "" : fmt::format(" over {}", gap.gap_periods);
-        return fmt::format("{} wins {} ({} mean, {} max{})", name, gap.periods, percent(gap.mean), percent(gap.max),
-                           over);
+        return fmt::format("{} wins {} ({} mean, {} max{})", name, gap.periods, signed_percent(gap.mean),
+                           signed_percent(gap.max), over);
       };
       fmt::print("  {} vs {}: {}, {}{}\n", r.names[x], r.names[y], gap_text(r.names[x], g.a), gap_text(r.names[y], g.b),
                  g.tied == 0 ? "" : fmt::format(", equal in {}", g.tied));

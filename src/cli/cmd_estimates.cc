@@ -195,7 +195,7 @@ struct CompareOptions {
   bool json = false, skip_invalid = false;
 };
 
-void run_compare(const CompareOptions& o) {
+void run_estimates_compare(const CompareOptions& o) {
   const swf::Log real = read(o.real, o.skip_invalid);
   const swf::Log mod = read(o.model, o.skip_invalid);
   const model::EstimateComparison c = model::compare_estimates(real.records, mod.records, o.real, o.model);
@@ -300,7 +300,7 @@ void add_estimates_command(CLI::App& app) {
   cmp->add_option("MODEL", co->model, "the log with model estimates")->required();
   cmp->add_flag("--json", co->json, "print one JSON document");
   cmp->add_flag("--skip-invalid", co->skip_invalid, "skip malformed records (counted) instead of failing");
-  cmp->callback([co] { run_compare(*co); });
+  cmp->callback([co] { run_estimates_compare(*co); });
 }
 
 }  // namespace schedlab::cli

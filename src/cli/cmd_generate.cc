@@ -95,7 +95,7 @@ void run_profiler_experiment(const ProfilerExperimentCliOptions& opt) {
   fmt::print(report_to, "{}", out);
 }
 
-struct LocalityCliOptions {
+struct GenerateLocalityOptions {
   std::string from, output;
   double theta = 2.5;
   int64_t jobs = 0;
@@ -107,7 +107,7 @@ struct LocalityCliOptions {
   uint64_t seed = 1;
 };
 
-void run_locality(const LocalityCliOptions& opt) {
+void run_generate_locality(const GenerateLocalityOptions& opt) {
   model::LocalityModelOptions o;
   o.theta = opt.theta;
   o.jobs = opt.jobs;
@@ -273,7 +273,7 @@ void add_generate_command(CLI::App& app) {
   exp->add_flag("--json", pe->json, "print a JSON report (on standard error when the log goes to standard output)");
   exp->callback([pe] { run_profiler_experiment(*pe); });
 
-  auto lo = std::make_shared<LocalityCliOptions>();
+  auto lo = std::make_shared<GenerateLocalityOptions>();
   CLI::App* loc = cmd->add_subcommand(
       "locality",
       "Feitelson's model with locality of sampling: jobs drawn from a log, each repeated R times with "
@@ -296,7 +296,7 @@ void add_generate_command(CLI::App& app) {
                 "drop the repeats that arrive after the last run has started (a log's end cuts its runs too): "
                 "whole-log jobs per day and load then come near the log's, with fewer jobs than --jobs");
   loc->add_option("--seed", lo->seed, "random seed")->capture_default_str();
-  loc->callback([lo] { run_locality(*lo); });
+  loc->callback([lo] { run_generate_locality(*lo); });
 
   auto sc = std::make_shared<ScrambleCliOptions>();
   CLI::App* scr = cmd->add_subcommand(

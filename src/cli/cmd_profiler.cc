@@ -45,7 +45,7 @@ struct QueryArgs {
   bool json = false;
 };
 
-struct CompareArgs {
+struct ProfilerCompareArgs {
   std::string db;
   JobArgs a, b;
   double difference = 0, confidence = 0.95;
@@ -176,7 +176,7 @@ void run_query(const QueryArgs& a) {
   print_estimate(e, a.job, a.confidence, "", a.job.elapsed > 0);
 }
 
-void run_compare(const CompareArgs& a) {
+void run_profiler_compare(const ProfilerCompareArgs& a) {
   check_confidence(a.confidence);
   check_job(a.a, "-a");
   check_job(a.b, "-b");
@@ -236,7 +236,7 @@ void add_profiler_command(CLI::App& app) {
   q->add_flag("--json", query->json, "print one JSON document");
   q->callback([query]() { run_query(*query); });
 
-  auto compare = std::make_shared<CompareArgs>();
+  auto compare = std::make_shared<ProfilerCompareArgs>();
   CLI::App* c = cmd->add_subcommand(
       "compare", "is job A's mean runtime longer than job B's by more than D seconds? (Welch's one-sided test)");
   c->add_option("--db", compare->db, "the profiler database")->required();
@@ -245,7 +245,7 @@ void add_profiler_command(CLI::App& app) {
   c->add_option("--difference", compare->difference, "D, seconds (default 0)");
   c->add_option("--confidence", compare->confidence, "confidence of the test, 0 < C < 1 (default 0.95)");
   c->add_flag("--json", compare->json, "print one JSON document");
-  c->callback([compare]() { run_compare(*compare); });
+  c->callback([compare]() { run_profiler_compare(*compare); });
 }
 
 }  // namespace schedlab::cli
