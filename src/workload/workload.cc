@@ -43,7 +43,7 @@ static std::string exclusion_note(trace::Exclusion e, int64_t count, int64_t pro
     case trace::Exclusion::kNegativeRuntime: return fmt::format("{} excluded: negative (unknown) runtime", jobs);
     case trace::Exclusion::kNonPositiveSize: return fmt::format("{} excluded: no processor count", jobs);
     case trace::Exclusion::kLargerThanMachine:
-      return fmt::format("{} excluded: larger than the machine ({} processors)", jobs, procs);
+      return fmt::format("{} excluded: larger than the machine ({})", jobs, base::counted(procs, "processor"));
     case trace::Exclusion::kNoSubmitTime: return fmt::format("{} excluded: unknown (negative) submit time", jobs);
     case trace::Exclusion::kNone: break;
   }

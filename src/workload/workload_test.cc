@@ -29,8 +29,18 @@ TEST(WorkloadTest, ExclusionsAreCountedByReason) {
   EXPECT_FALSE(w.jobs[1].has_estimate);
   bool noted = false;
   for (const auto& n : w.notes)
-    noted = noted || n.find("2 jobs excluded: larger than the machine") != std::string::npos;
+    noted = noted || n.find("2 jobs excluded: larger than the machine (16 processors)") != std::string::npos;
   EXPECT_TRUE(noted);
+}
+
+// A one-processor machine reads "1 processor" (it read "1 processors").
+TEST(WorkloadTest, TheExclusionNoteCountsOneProcessorInTheSingular) {
+  auto recs = testing::records({J{1, 0, 10, 1, 10}, J{2, 1, 10, 4, 10}});
+  WorkloadOptions o;
+  o.procs = 1;
+  const Workload w = build_workload(swf::Header{}, recs, o);
+  ASSERT_EQ(w.notes.size(), 1u);
+  EXPECT_EQ(w.notes[0], "1 job excluded: larger than the machine (1 processor)");
 }
 
 // Without feedback, SWF fields 17-18 (a preceding job and a think time) are not simulated: the jobs arrive at their
