@@ -18,6 +18,7 @@ namespace fs = std::filesystem;
 
 std::string traces_dir() { return SCHEDLAB_TRACES_DIR; }
 std::string trace_path(const std::string& file) { return traces_dir() + "/" + file; }
+std::string bundled_kth() { return std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz"; }
 bool trace_exists(const std::string& file) { return fs::exists(trace_path(file)); }
 
 swf::Record record(const swf::RecordFields& fields) {

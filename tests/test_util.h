@@ -18,6 +18,9 @@ std::string trace_path(const std::string& file);  // traces_dir() + "/" + file
 bool trace_exists(const std::string& file);
 std::vector<std::string> all_traces();            // every *.swf.gz in traces_dir(), sorted
 
+// The KTH log bundled with the project (data/KTH-SP2-1996-2.swf.gz): always there, unlike the shared logs.
+std::string bundled_kth();
+
 // Skips the current test, with one uniform message that scripts/run_tests.py counts, when the shared log
 // `file` is absent. Every test that needs a real log starts with it (or SCHEDLAB_NEED_TRACES for all of them).
 #define SCHEDLAB_NEED_TRACE(file)                                                                         \

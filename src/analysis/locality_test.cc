@@ -70,7 +70,7 @@ TEST(LocalityDeviation, ExtremesAreZeroAndOne) {
 
 // A log of `days` days, `per_day` jobs a day at regular times, values from `draw`.
 template <typename Draw>
-void make_log(int days, int per_day, std::vector<int64_t>& times, std::vector<double>& values, Draw draw) {
+void make_series(int days, int per_day, std::vector<int64_t>& times, std::vector<double>& values, Draw draw) {
   for (int d = 0; d < days; ++d)
     for (int k = 0; k < per_day; ++k) {
       times.push_back(int64_t{d} * 86400 + int64_t{k} * 86400 / per_day);
@@ -85,7 +85,7 @@ TEST(Locality, IidLogIsAtTheBaselineAndPlantedLocalityIsFarAbove) {
   base::Rng rng(42);
   std::vector<int64_t> t1;
   std::vector<double> v1;
-  make_log(300, 100, t1, v1, [&](int) { return rng.uniform(); });
+  make_series(300, 100, t1, v1, [&](int) { return rng.uniform(); });
   const LocalityResult iid = locality(t1, v1, opt);
   EXPECT_EQ(iid.usable_slices, 100);
   EXPECT_NEAR(iid.m_med_prime, iid.g_med, 0.004);
@@ -100,7 +100,7 @@ TEST(Locality, IidLogIsAtTheBaselineAndPlantedLocalityIsFarAbove) {
   base::Rng rng2(43);
   std::vector<double> centre(100);
   for (double& c : centre) c = rng2.uniform() * 0.95;
-  make_log(300, 100, t2, v2, [&](int day) {
+  make_series(300, 100, t2, v2, [&](int day) {
     return rng2.uniform() < 0.6 ? centre[static_cast<size_t>(day / 3)] + 0.05 * rng2.uniform() : rng2.uniform();
   });
   const LocalityResult planted = locality(t2, v2, opt);
@@ -115,7 +115,7 @@ class LocalityBootstrap : public ::testing::Test {
  protected:
   LocalityBootstrap() {
     base::Rng rng(1);
-    make_log(60, 200, t, v, [&](int) { return std::floor(rng.uniform() * 50); });
+    make_series(60, 200, t, v, [&](int) { return std::floor(rng.uniform() * 50); });
   }
   std::vector<int64_t> t;
   std::vector<double> v;

@@ -14,7 +14,7 @@ namespace schedlab::analysis {
 namespace {
 
 // A small log on an 8-processor machine with known answers.
-std::vector<swf::Record> small_log() {
+std::vector<swf::Record> summary_log() {
   std::vector<swf::Record> jobs = {
       testing::record({.submit_time = 0, .run_time = 100, .requested_procs = 4, .requested_time = 200, .user_id = 1}),
                            // valid
@@ -40,7 +40,7 @@ std::vector<swf::Record> small_log() {
 TEST(Summary, CountsAndExclusions) {
   swf::Header h;
   h.max_procs = 8;
-  const Summary s = summarize(h, small_log());
+  const Summary s = summarize(h, summary_log());
   EXPECT_EQ(s.records, 6);
   EXPECT_EQ(s.machine.procs, 8);
   EXPECT_EQ(s.machine.source, trace::MachineSizeSource::kMaxProcs);
@@ -60,7 +60,7 @@ TEST(Summary, CountsAndExclusions) {
 // Fields 17-18: the jobs naming a preceding job, those whose job comes earlier in (submit, job number) order (the
 // links simulate --feedback follows), and those giving a think time.
 TEST(Summary, DependenciesAreCounted) {
-  std::vector<swf::Record> jobs = small_log();
+  std::vector<swf::Record> jobs = summary_log();
   for (size_t i = 0; i < jobs.size(); ++i) jobs[i].job_number = static_cast<int32_t>(i + 1);
   swf::Header h;
   h.max_procs = 8;
@@ -80,7 +80,7 @@ TEST(Summary, DependenciesAreCounted) {
 TEST(Summary, ProcsOptionChangesExclusions) {
   swf::Header h;
   h.max_procs = 8;
-  const Summary s = summarize(h, small_log(), 4);
+  const Summary s = summarize(h, summary_log(), 4);
   EXPECT_EQ(s.machine.procs, 4);
   EXPECT_EQ(s.machine.source, trace::MachineSizeSource::kOption);
   EXPECT_EQ(s.excluded[static_cast<int>(trace::Exclusion::kLargerThanMachine)], 2);  // 8 and 16
@@ -90,7 +90,7 @@ TEST(Summary, ProcsOptionChangesExclusions) {
 TEST(Summary, TimeSpanAndOfferedLoad) {
   swf::Header h;
   h.max_procs = 8;
-  const Summary s = summarize(h, small_log());
+  const Summary s = summarize(h, summary_log());
   EXPECT_EQ(s.first_submit, 0);
   EXPECT_EQ(s.last_submit, 86400);
   EXPECT_DOUBLE_EQ(s.span_days, 1.0);
@@ -103,7 +103,7 @@ TEST(Summary, TimeSpanAndOfferedLoad) {
   EXPECT_DOUBLE_EQ(s.interarrival.median, 3600);
   EXPECT_DOUBLE_EQ(s.interarrival.max, 79100);
   // Without a valid job (no runtime anywhere) the load is unknown, not 0.
-  std::vector<swf::Record> unknown = small_log();
+  std::vector<swf::Record> unknown = summary_log();
   for (auto& r : unknown) r.run_time = -1;
   EXPECT_TRUE(std::isnan(summarize(h, unknown).offered_load));
 }
@@ -111,7 +111,7 @@ TEST(Summary, TimeSpanAndOfferedLoad) {
 TEST(Summary, DistributionsSkipUnknownValues) {
   swf::Header h;
   h.max_procs = 8;
-  const Summary s = summarize(h, small_log());
+  const Summary s = summarize(h, summary_log());
   // runtimes known: 100, 50, 300, 10, 10 (the -1 is left out)
   EXPECT_EQ(s.runtime.count, 5);
   EXPECT_DOUBLE_EQ(s.runtime.median, 50);

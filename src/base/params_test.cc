@@ -50,7 +50,7 @@ TEST(Spec, MalformedSpecsAreErrors) {
 }
 
 TEST(Spec, FromAFileWithCommentsAndLineBreaks) {
-  const std::string path = testing::TempDir() + "/schedlab-spec-test.spec";
+  const std::string path = ::testing::TempDir() + "/schedlab-spec-test.spec";
   {
     std::ofstream f(path);
     f << "# candidates of an adaptive scheduler\nadaptive:\n  candidates=[easy,\n    [conservative:check=1]];\n"
@@ -84,7 +84,7 @@ std::string spec_error(const std::string& text) {
 // What is not a spec file is said to be one of those, and a message shows at most 200 bytes of a spec: a log given
 // by mistake as the spec file (-s @kth.swf) was printed whole, 2.6 MB, as "scheduler spec '; Version: 2.2 ...'".
 TEST(Spec, WhatIsNotASpecFileIsRefusedAndMessagesStayShort) {
-  const std::string dir = testing::TempDir();
+  const std::string dir = ::testing::TempDir();
   EXPECT_EQ(spec_error("@" + dir), "scheduler spec file '" + dir + "': a directory, not a spec file");
   const std::string big = dir + "/schedlab-spec-big.swf", gz = dir + "/schedlab-spec.swf.gz";
   {

@@ -20,7 +20,7 @@ std::string line(int id, int user, int exe, int size, int queue, int runtime) {
 // User 1: exe 1 on 4 processors, 100 100 100 300 300 300 (C.V. sqrt(12000)/200 = sqrt(0.3));
 // user 2: exe 2 on 8 processors, 6 x 1000 s (C.V. 0); user 3: 2 jobs (a group too small);
 // one job with an unknown executable (user 1, 4 processors, 200 s).
-std::string tiny_log() {
+std::string tiny_log_text() {
   std::string log = "; MaxProcs: 16\n";
   int id = 1;
   for (const int t : {100, 100, 100, 300, 300, 300}) log += line(id++, 1, 1, 4, 1, t);
@@ -32,7 +32,7 @@ std::string tiny_log() {
 
 TEST(CliCategorize, JsonOnAHandComputedLog) {
   TempDir dir;
-  write_file(dir.file("tiny.swf"), tiny_log());
+  write_file(dir.file("tiny.swf"), tiny_log_text());
   const CliResult r = run_cli({"categorize", dir.file("tiny.swf"), "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
@@ -69,7 +69,7 @@ TEST(CliCategorize, JsonOnAHandComputedLog) {
 
 TEST(CliCategorize, TextTableAndGroupList) {
   TempDir dir;
-  write_file(dir.file("tiny.swf"), tiny_log());
+  write_file(dir.file("tiny.swf"), tiny_log_text());
   const CliResult r = run_cli({"categorize", dir.file("tiny.swf"), "--groups", "user"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("lowest weighted C.V.: user (0.27)"), std::string::npos) << r.out;
@@ -96,11 +96,11 @@ TEST(CliCategorize, TextTableAndGroupList) {
 
 TEST(CliCategorize, BadInputAndOptions) {
   TempDir dir;
-  write_file(dir.file("bad.swf"), tiny_log() + "16 0 0 abc 4 -1 -1 4 -1 -1 1 1 -1 1 1 -1 -1 -1\n");
+  write_file(dir.file("bad.swf"), tiny_log_text() + "16 0 0 abc 4 -1 -1 4 -1 -1 1 1 -1 1 1 -1 -1 -1\n");
   const CliResult bad = run_cli({"categorize", dir.file("bad.swf")});
   EXPECT_EQ(bad.exit_code, 1);
   EXPECT_NE(bad.err.find("bad.swf:17: field 4 (run_time)"), std::string::npos) << bad.err;
-  write_file(dir.file("tiny.swf"), tiny_log());
+  write_file(dir.file("tiny.swf"), tiny_log_text());
   EXPECT_EQ(run_cli({"categorize", dir.file("tiny.swf"), "--min-jobs", "1"}).exit_code, 1);
   EXPECT_EQ(run_cli({"categorize", dir.file("tiny.swf"), "--max-jobs", "3"}).exit_code, 1);
   EXPECT_EQ(run_cli({"categorize", dir.file("tiny.swf"), "--parallelism", "sqrt"}).exit_code, 2);  // a usage error

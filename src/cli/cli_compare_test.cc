@@ -13,7 +13,7 @@ namespace schedlab {
 namespace {
 using schedlab::testing::run_cli;
 
-const char* kLog =
+const char* kCompareLog =
     "; MaxProcs: 10\n"
     "1 0 -1 300 6 -1 -1 6 300 -1 1 1 1 -1 -1 -1 -1 -1\n"
     "2 1 -1 10 8 -1 -1 8 10 -1 1 2 1 -1 -1 -1 -1 -1\n"
@@ -23,7 +23,7 @@ const char* kLog =
 TEST(CompareCliTest, TextJsonAndCsv) {
   schedlab::testing::TempDir dir;
   const std::string log = dir.file("small.swf");
-  schedlab::testing::write_file(log, kLog);
+  schedlab::testing::write_file(log, kCompareLog);
   const auto text = run_cli({"compare", log, "--schedulers", "fcfs,easy", "--period", "100"});
   ASSERT_EQ(text.exit_code, 0) << text.err;
   EXPECT_NE(text.out.find("baseline   easy"), std::string::npos) << text.out;
@@ -131,7 +131,7 @@ TEST(CompareCliTest, ExcludedJobsAreCountedByReason) {
   // On 7 processors the 8-processor job is left out: compare said "3 jobs" and nothing of the fourth.
   schedlab::testing::TempDir dir;
   const std::string log = dir.file("small.swf");
-  schedlab::testing::write_file(log, kLog);
+  schedlab::testing::write_file(log, kCompareLog);
   const auto text = run_cli({"compare", log, "-s", "fcfs,easy", "--procs", "7"});
   ASSERT_EQ(text.exit_code, 0) << text.err;
   EXPECT_NE(text.out.find("7 processors, 3 jobs of 4 records"), std::string::npos) << text.out;
@@ -153,7 +153,7 @@ TEST(CompareCliTest, ExcludedJobsAreCountedByReason) {
 TEST(CompareCliTest, AdaptiveSchedulersReportTheirSwitches) {
   schedlab::testing::TempDir dir;
   const std::string log = dir.file("small.swf");
-  schedlab::testing::write_file(log, kLog);
+  schedlab::testing::write_file(log, kCompareLog);
   const auto r = run_cli({"compare", log, "-s", "[pbas:candidates=fcfs,easy;interval=100;metric=wait],fcfs", "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto doc = nlohmann::json::parse(r.out);
@@ -163,7 +163,7 @@ TEST(CompareCliTest, AdaptiveSchedulersReportTheirSwitches) {
 TEST(CompareCliTest, BadInputIsNamed) {
   schedlab::testing::TempDir dir;
   const std::string log = dir.file("small.swf");
-  schedlab::testing::write_file(log, kLog);
+  schedlab::testing::write_file(log, kCompareLog);
   auto r = run_cli({"compare", log, "-s", "easy,nosuch"});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("unknown scheduler 'nosuch'"), std::string::npos) << r.err;

@@ -14,7 +14,7 @@
 namespace schedlab::testing {
 namespace {
 
-const char* kLog =
+const char* kConvertLog =
     "; Version: 2.2\n"
     "; MaxProcs: 8\n"
     ";\n"
@@ -23,7 +23,7 @@ const char* kLog =
 
 TEST(CliConvert, SmallLogRoundTrip) {
   TempDir dir;
-  write_file(dir.file("in.swf"), kLog);
+  write_file(dir.file("in.swf"), kConvertLog);
   CliResult r = run_cli({"convert", dir.file("in.swf"), dir.file("log.csv")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string csv = read_file(dir.file("log.csv"));
@@ -219,11 +219,11 @@ TEST(CliConvert, EveryCommandWritesTheCsvForACsvName) {
 
 TEST(CliConvert, UnknownExtensionIsAnError) {
   TempDir dir;
-  write_file(dir.file("in.swf"), kLog);
+  write_file(dir.file("in.swf"), kConvertLog);
   CliResult r = run_cli({"convert", dir.file("in.swf"), dir.file("out.txt")});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("schedlab: error: cannot tell the format of the output file"), std::string::npos) << r.err;
-  write_file(dir.file("in.dat"), kLog);
+  write_file(dir.file("in.dat"), kConvertLog);
   r = run_cli({"convert", dir.file("in.dat"), dir.file("out.csv")});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("input file"), std::string::npos) << r.err;
@@ -232,9 +232,9 @@ TEST(CliConvert, UnknownExtensionIsAnError) {
 // "-" is SWF on standard input or output, as in every command (convert refused it: "cannot tell the format").
 TEST(CliConvert, DashIsSwfOnStandardInputAndOutput) {
   TempDir dir;
-  write_file(dir.file("in.swf"), kLog);
+  write_file(dir.file("in.swf"), kConvertLog);
   ASSERT_EQ(run_cli({"convert", dir.file("in.swf"), dir.file("ref.csv")}).exit_code, 0);
-  const CliResult in = run_cli({"convert", "-", dir.file("out.csv")}, kLog);
+  const CliResult in = run_cli({"convert", "-", dir.file("out.csv")}, kConvertLog);
   ASSERT_EQ(in.exit_code, 0) << in.err;
   EXPECT_EQ(read_file(dir.file("out.csv")), read_file(dir.file("ref.csv")));
   const CliResult out = run_cli({"convert", dir.file("ref.csv"), "-"});

@@ -14,7 +14,7 @@ namespace schedlab::testing {
 namespace {
 
 // UnixStartTime 0 with no TimeZoneString: dates are UTC, 1970-01-01 = second 0.
-const char* kLog =
+const char* kFilterLog =
     "; UnixStartTime: 0\n"
     "; MaxProcs: 64\n"
     "1 0      0 10 1  -1 -1 1  60 -1 1 1 1 -1 1 1 -1 -1\n"
@@ -35,7 +35,7 @@ struct Filtered {
   std::vector<std::string> header;
 };
 
-Filtered filter(const TempDir& dir, std::vector<std::string> options, const char* log = kLog) {
+Filtered filter(const TempDir& dir, std::vector<std::string> options, const char* log = kFilterLog) {
   write_file(dir.file("in.swf"), log);
   std::vector<std::string> args = {"filter", dir.file("in.swf"), "-o", dir.file("out.swf")};
   args.insert(args.end(), options.begin(), options.end());
@@ -110,7 +110,7 @@ TEST(CliFilter, AnIdTheLogDoesNotHaveIsNamed) {
 
 TEST(CliFilter, AbsoluteDateNeedsUnixStartTime) {
   TempDir dir;
-  const std::string log = std::string(kLog).substr(std::string(kLog).find('\n') + 1);
+  const std::string log = std::string(kFilterLog).substr(std::string(kFilterLog).find('\n') + 1);
   const Filtered f = filter(dir, {"--from", "1970-01-02"}, log.c_str());
   EXPECT_EQ(f.result.exit_code, 1);
   EXPECT_NE(f.result.err.find("schedlab: error: --from: "), std::string::npos) << f.result.err;
@@ -144,7 +144,7 @@ TEST(CliFilter, EachCriterion) {
 // header (no test passed the option to filter before).
 TEST(CliFilter, SkippedInvalidLinesAreCountedAndNoted) {
   TempDir dir;
-  const std::string bad = std::string(kLog) + "6 1 2 garbage\n";
+  const std::string bad = std::string(kFilterLog) + "6 1 2 garbage\n";
   EXPECT_EQ(filter(dir, {"--min-procs", "4"}, bad.c_str()).result.exit_code, 1);  // without it: an error
   const Filtered f = filter(dir, {"--min-procs", "4", "--skip-invalid"}, bad.c_str());
   ASSERT_EQ(f.result.exit_code, 0) << f.result.err;
@@ -155,7 +155,7 @@ TEST(CliFilter, SkippedInvalidLinesAreCountedAndNoted) {
 
 TEST(CliFilter, GzipOutputIsReadable) {
   TempDir dir;
-  write_file(dir.file("in.swf"), kLog);
+  write_file(dir.file("in.swf"), kFilterLog);
   const CliResult r = run_cli({"filter", dir.file("in.swf"), "-o", dir.file("out.swf.gz"), "--users", "2"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(static_cast<unsigned char>(read_file(dir.file("out.swf.gz"))[0]), 0x1f);
@@ -198,7 +198,7 @@ TEST(CliFilter, BadOptionValues) {
 TEST(CliFilter, UsersAndPartitionsByTheNamesOfALogFromSacct) {
   TempDir dir;
   const std::string named = std::string("; Note: users: 1=alice, 2=bob, 3=carol\n; Note: partitions: 1=batch, 2=gpu, "
-                                        "3=debug\n") + kLog;
+                                        "3=debug\n") + kFilterLog;
   Filtered f = filter(dir, {"--users", "bob,alice"}, named.c_str());
   EXPECT_EQ(f.result.exit_code, 0) << f.result.err;
   EXPECT_EQ(f.jobs, (std::vector<int32_t>{1, 2, 4, 5}));
@@ -223,7 +223,7 @@ TEST(CliFilter, UsersAndPartitionsByTheNamesOfALogFromSacct) {
                               "1=alice, 2=bob, 3=carol)"),
             std::string::npos)
       << f.result.err;
-  f = filter(dir, {"--partition", "gpu"});  // kLog names none
+  f = filter(dir, {"--partition", "gpu"});  // kFilterLog names none
   EXPECT_EQ(f.result.exit_code, 1);
   EXPECT_NE(f.result.err.find("--partition: 'gpu' is not a number, and the log's header names no partitions"),
             std::string::npos)
@@ -244,7 +244,7 @@ TEST(CliFilter, MissingInput) {
 // it drops): refused by every command that reads a log and writes a file, before anything is written.
 TEST(CliFilter, OutputOverTheInputLogIsRefused) {
   TempDir dir;
-  write_file(dir.file("in.swf"), kLog);
+  write_file(dir.file("in.swf"), kFilterLog);
   const std::string in = dir.file("in.swf");
   const std::vector<std::vector<std::string>> commands = {
       {"filter", in, "-o", in, "--users", "2"},
@@ -263,7 +263,7 @@ TEST(CliFilter, OutputOverTheInputLogIsRefused) {
     EXPECT_EQ(r.exit_code, 1) << c[0] << " " << c[1];
     EXPECT_NE(r.err.find(": the output is the input log " + in + ": write to another file"), std::string::npos)
         << r.err;
-    EXPECT_EQ(read_file(in), kLog) << c[0] << " " << c[1];
+    EXPECT_EQ(read_file(in), kFilterLog) << c[0] << " " << c[1];
   }
 }
 

@@ -16,7 +16,7 @@ namespace {
 using schedlab::testing::run_cli;
 
 // One user: job 1 runs 0..300 (estimate 1000); job 2 is submitted at 100, waits 300 (starts at 400), runs 500.
-const char* kLog =
+const char* kPredictLog =
     "; MaxProcs: 10\n"
     "1 0 0 300 1 -1 -1 1 1000 -1 1 1 1 -1 -1 -1 -1 -1\n"
     "2 100 300 500 1 -1 -1 1 1000 -1 1 1 1 -1 -1 -1 -1 -1\n";
@@ -24,7 +24,7 @@ const char* kLog =
 TEST(PredCliTest, PredictReplaysTheLogAndReportsAccuracy) {
   schedlab::testing::TempDir dir;
   const std::string log = dir.file("small.swf");
-  schedlab::testing::write_file(log, kLog);
+  schedlab::testing::write_file(log, kPredictLog);
   const auto r = run_cli({"predict", log, "--predictor", "ruh:jobs=1;propagate=1", "--correction", "tsafrir",
                           "--json", "--jobs-out", dir.file("jobs.csv")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -89,7 +89,7 @@ TEST(PredCliTest, TheJsonHasEveryPart) {
 TEST(PredCliTest, ErrorsAreClear) {
   schedlab::testing::TempDir dir;
   const std::string log = dir.file("small.swf");
-  schedlab::testing::write_file(log, kLog);
+  schedlab::testing::write_file(log, kPredictLog);
   auto r = run_cli({"predict", log, "-p", "ruh:depth=3"});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("no parameter 'depth'"), std::string::npos) << r.err;
@@ -111,7 +111,7 @@ TEST(PredCliTest, ErrorsAreClear) {
 TEST(PredCliTest, NextJobOfAUser) {
   schedlab::testing::TempDir dir;
   const std::string log = dir.file("small.swf");
-  schedlab::testing::write_file(log, kLog);
+  schedlab::testing::write_file(log, kPredictLog);
   auto r = run_cli({"predict", log, "-p", "user-last2", "--next", "user=1,procs=2,estimate=1h,exe=4"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("next job     user 1, 2 processors, estimate 1h (3600 s), executable 4\n"), std::string::npos)
@@ -161,7 +161,7 @@ TEST(PredCliTest, NextJobOfAUser) {
 TEST(PredCliTest, NextJobOfAUserByName) {
   schedlab::testing::TempDir dir;
   const std::string log = dir.file("named.swf");
-  schedlab::testing::write_file(log, std::string("; Note: users: 1=alice, 2=bob\n") + kLog);
+  schedlab::testing::write_file(log, std::string("; Note: users: 1=alice, 2=bob\n") + kPredictLog);
   const auto by_number = run_cli({"predict", log, "-p", "user-last2", "--next", "user=1,estimate=1h", "--json"});
   const auto by_name = run_cli({"predict", log, "-p", "user-last2", "--next", "user=alice,estimate=1h", "--json"});
   ASSERT_EQ(by_name.exit_code, 0) << by_name.err;
@@ -181,7 +181,7 @@ TEST(PredCliTest, NextJobOfAUserByName) {
 TEST(PredCliTest, SimulateReportsAccuracyAndPresets) {
   schedlab::testing::TempDir dir;
   const std::string log = dir.file("small.swf");
-  schedlab::testing::write_file(log, kLog);
+  schedlab::testing::write_file(log, kPredictLog);
   const auto r = run_cli({"simulate", log, "-s", "easy++", "--json", "--check", "--extend-estimates"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto doc = nlohmann::json::parse(r.out);

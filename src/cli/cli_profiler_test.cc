@@ -15,16 +15,15 @@
 namespace schedlab {
 namespace {
 
+using schedlab::testing::bundled_kth;
 using schedlab::testing::run_cli;
 using schedlab::testing::TempDir;
 using schedlab::testing::write_file;
 
-const std::string kKth = std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz";
-
 TEST(ProfilerCliTest, IngestTwiceChangesNothing) {
   TempDir dir;
   const std::string db = dir.file("kth.db");
-  const auto first = run_cli({"profiler", "ingest", kKth, "--db", db, "--json"});
+  const auto first = run_cli({"profiler", "ingest", bundled_kth(), "--db", db, "--json"});
   ASSERT_EQ(first.exit_code, 0) << first.err;
   const auto a = nlohmann::json::parse(first.out);
   EXPECT_TRUE(a["created"].get<bool>());
@@ -37,7 +36,7 @@ TEST(ProfilerCliTest, IngestTwiceChangesNothing) {
             "UnixStartTime=843480031; Computer=IBM SP2; Installation=Swedish Royal Institute of Technology (KTH)");
   const std::string before = schedlab::testing::read_file(db);
 
-  const auto second = run_cli({"profiler", "ingest", kKth, "--db", db, "--json"});
+  const auto second = run_cli({"profiler", "ingest", bundled_kth(), "--db", db, "--json"});
   ASSERT_EQ(second.exit_code, 0) << second.err;
   const auto b = nlohmann::json::parse(second.out);
   EXPECT_FALSE(b["created"].get<bool>());
@@ -48,7 +47,7 @@ TEST(ProfilerCliTest, IngestTwiceChangesNothing) {
   EXPECT_EQ(b["database"]["entries"], a["database"]["entries"]);
 
   // The text output says the same.
-  const auto text = run_cli({"profiler", "ingest", kKth, "--db", db});
+  const auto text = run_cli({"profiler", "ingest", bundled_kth(), "--db", db});
   ASSERT_EQ(text.exit_code, 0) << text.err;
   EXPECT_NE(text.out.find("28489 read: 0 added, 28489 already in the database, 0 skipped"), std::string::npos)
       << text.out;
@@ -66,7 +65,7 @@ TEST(ProfilerCliTest, IngestTwiceChangesNothing) {
   EXPECT_GT(qj["estimate"].get<double>(), 0);
   EXPECT_NEAR(qj["upper"].get<double>(), qj["estimate"].get<double>() + qj["half_width"].get<double>(), 1e-6);
   int64_t long_jobs = 0;
-  for (const auto& r : swf::read_log(kKth).records) long_jobs += r.run_time >= 65536 ? 1 : 0;
+  for (const auto& r : swf::read_log(bundled_kth()).records) long_jobs += r.run_time >= 65536 ? 1 : 0;
   ASSERT_GT(long_jobs, 0);
   const auto ql = run_cli({"profiler", "query", "--db", db, "--user", "1", "--procs", "56", "--elapsed", "100000",
                            "--json"});
@@ -232,7 +231,7 @@ TEST(ProfilerCliTest, CorruptOrForeignDatabaseIsAClearError) {
   const auto q = run_cli({"profiler", "query", "--db", junk, "--user", "1", "--procs", "4"});
   EXPECT_EQ(q.exit_code, 1);
   EXPECT_NE(q.err.find("schedlab: error: " + junk + ": not an SQLite database"), std::string::npos) << q.err;
-  const auto i = run_cli({"profiler", "ingest", kKth, "--db", junk});
+  const auto i = run_cli({"profiler", "ingest", bundled_kth(), "--db", junk});
   EXPECT_EQ(i.exit_code, 1);
   EXPECT_NE(i.err.find(junk + ": not an SQLite database"), std::string::npos) << i.err;
   EXPECT_EQ(schedlab::testing::read_file(junk), bytes);  // left alone
@@ -240,21 +239,21 @@ TEST(ProfilerCliTest, CorruptOrForeignDatabaseIsAClearError) {
   EXPECT_EQ(missing.exit_code, 1);
   EXPECT_NE(missing.err.find(dir.file("none.db") + ": cannot open profiler database"), std::string::npos)
       << missing.err;
-  const auto sim = run_cli({"simulate", kKth, "-s", "easy", "-p", "profiler:db=" + junk});
+  const auto sim = run_cli({"simulate", bundled_kth(), "-s", "easy", "-p", "profiler:db=" + junk});
   EXPECT_EQ(sim.exit_code, 1);
   EXPECT_NE(sim.err.find(junk + ": not an SQLite database"), std::string::npos) << sim.err;
 }
 
 TEST(ProfilerCliTest, SimulateWithTheProfilerPassesTheChecks) {
-  const auto r = run_cli({"simulate", kKth, "--scheduler", "easy", "--predictor", "profiler:confidence=0.95;bound=upper",
-                          "--check", "--json"});
+  const auto r = run_cli({"simulate", bundled_kth(), "--scheduler", "easy", "--predictor",
+                          "profiler:confidence=0.95;bound=upper", "--check", "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto doc = nlohmann::json::parse(r.out);
   EXPECT_EQ(doc["predictor"], "profiler");
   EXPECT_EQ(doc["jobs"]["simulated"], 28489);
   EXPECT_TRUE(doc["checked"].get<bool>());
   EXPECT_GT(doc["deadline_misses"].get<int64_t>(), 0);
-  const auto again = run_cli({"simulate", kKth, "--scheduler", "easy", "--predictor", "profiler", "--json"});
+  const auto again = run_cli({"simulate", bundled_kth(), "--scheduler", "easy", "--predictor", "profiler", "--json"});
   ASSERT_EQ(again.exit_code, 0) << again.err;
   auto a = nlohmann::json::parse(again.out), b = doc;
   a.erase("wall_time_s");

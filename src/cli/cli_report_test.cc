@@ -11,8 +11,6 @@
 namespace schedlab::testing {
 namespace {
 
-const std::string kKth = std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz";
-
 // The data the page carries (the JSON in its schedlab-data element, "<\/" back to "</").
 nlohmann::json page_data(const std::string& page) {
   const std::string open = "<script type=\"application/json\" id=\"schedlab-data\">";
@@ -33,7 +31,7 @@ nlohmann::json cli_json(const std::vector<std::string>& args) {
 TEST(CliReport, NumbersOnThePageAreTheCliJson) {
   TempDir dir;
   // -s repeated is the list (the comma form is the rest of the tests').
-  const CliResult r = run_cli({"report", kKth, "-s", "easy", "-s", "conservative", "-o", dir.file("r.html")});
+  const CliResult r = run_cli({"report", bundled_kth(), "-s", "easy", "-s", "conservative", "-o", dir.file("r.html")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.err.find("warning"), std::string::npos) << r.err;  // the estimate: no predictor to correct
   const std::string page = read_file(dir.file("r.html"));
@@ -42,21 +40,21 @@ TEST(CliReport, NumbersOnThePageAreTheCliJson) {
   const nlohmann::json d = page_data(page);
   ASSERT_TRUE(d.is_object());
   // Workload: the stats summary, locality (100 bootstrap rounds), session and user classes.
-  const nlohmann::json stats = cli_json({"stats", kKth, "--json"});
+  const nlohmann::json stats = cli_json({"stats", bundled_kth(), "--json"});
   EXPECT_EQ(d["summary"]["valid_jobs"], stats["valid_jobs"]);
   EXPECT_EQ(d["summary"]["machine"], stats["machine"]);
-  const nlohmann::json loc = cli_json({"analyze", "locality", kKth, "--bootstrap", "100", "--json"});
+  const nlohmann::json loc = cli_json({"analyze", "locality", bundled_kth(), "--bootstrap", "100", "--json"});
   EXPECT_EQ(d["workload"]["locality"]["m_med"], loc["m_prime"]["median"]);
   EXPECT_EQ(d["workload"]["locality"]["baseline"], loc["baseline"]["median"]["median"]);
   EXPECT_EQ(d["workload"]["locality"]["slices"].size(), loc["usable_slices"].get<size_t>());
-  const nlohmann::json ses = cli_json({"sessions", kKth, "--classify", "--json"});
+  const nlohmann::json ses = cli_json({"sessions", bundled_kth(), "--classify", "--json"});
   EXPECT_EQ(d["workload"]["classes"]["sessions"], ses["sessions"]);
   // Scheduling: each scheduler's summary is simulate's; the months are compare's.
   const auto& summary = d["scheduling"]["summary"];
   ASSERT_EQ(summary.size(), 2u);
   for (size_t k = 0; k < 2; ++k) {
     const std::string name = summary[k]["scheduler"];
-    const nlohmann::json sim = cli_json({"simulate", kKth, "-s", name, "--by-class", "--json"});
+    const nlohmann::json sim = cli_json({"simulate", bundled_kth(), "-s", name, "--by-class", "--json"});
     EXPECT_EQ(summary[k]["wait_mean"], sim["metrics"]["wait"]["mean"]) << name;
     EXPECT_EQ(summary[k]["loss_of_capacity"], sim["metrics"]["loss_of_capacity"]) << name;
     for (size_t c = 0; c < 4; ++c) {  // the charts by job class: simulate --by-class's classes
@@ -69,7 +67,7 @@ TEST(CliReport, NumbersOnThePageAreTheCliJson) {
     EXPECT_EQ(summary[k]["bounded_slowdown_mean"], sim["metrics"]["bounded_slowdown"]["mean"]) << name;
     EXPECT_EQ(summary[k]["utilization"], sim["metrics"]["utilization"]) << name;
   }
-  const nlohmann::json cmp = cli_json({"compare", kKth, "-s", "easy,conservative", "--json"});
+  const nlohmann::json cmp = cli_json({"compare", bundled_kth(), "-s", "easy,conservative", "--json"});
   const auto& monthly = d["scheduling"]["monthly"];
   ASSERT_EQ(monthly.size(), 2 * cmp["periods"].size());
   for (const auto& m : monthly) {
@@ -82,14 +80,16 @@ TEST(CliReport, NumbersOnThePageAreTheCliJson) {
 // --class-limits sets the classes of the charts by job class; a bad one is an error naming the option, no page.
 TEST(CliReport, ClassLimits) {
   TempDir dir;
-  const CliResult r = run_cli({"report", kKth, "-s", "easy", "--class-limits", "30m,16", "-o", dir.file("r.html")});
+  const CliResult r =
+      run_cli({"report", bundled_kth(), "-s", "easy", "--class-limits", "30m,16", "-o", dir.file("r.html")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const nlohmann::json d = page_data(read_file(dir.file("r.html")));
   EXPECT_EQ(d["scheduling"]["by_class_limits"]["limits"], "30m,16");
   EXPECT_EQ(d["scheduling"]["by_class_limits"]["narrow_procs"], 16);
-  const nlohmann::json sim = cli_json({"simulate", kKth, "-s", "easy", "--class-limits", "30m,16", "--json"});
+  const nlohmann::json sim = cli_json({"simulate", bundled_kth(), "-s", "easy", "--class-limits", "30m,16", "--json"});
   EXPECT_EQ(d["scheduling"]["by_class"][3]["wait_mean"], sim["by_class"]["classes"][3]["wait_mean"]);
-  const CliResult bad = run_cli({"report", kKth, "-s", "easy", "--class-limits", "30m", "-o", dir.file("b.html")});
+  const CliResult bad =
+      run_cli({"report", bundled_kth(), "-s", "easy", "--class-limits", "30m", "-o", dir.file("b.html")});
   EXPECT_EQ(bad.exit_code, 1);
   EXPECT_NE(bad.err.find("--class-limits: job class limits '30m'"), std::string::npos) << bad.err;
   EXPECT_FALSE(std::filesystem::exists(dir.file("b.html")));
@@ -98,14 +98,15 @@ TEST(CliReport, ClassLimits) {
 // A predictor left uncorrected is warned of on standard error and its warning is in the page's data (compare's).
 TEST(CliReport, AnUncorrectedPredictorIsWarnedOf) {
   TempDir dir;
-  const CliResult r = run_cli({"report", kKth, "-s", "easy,fcfs", "-p", "ruh", "-o", dir.file("r.html")});
+  const CliResult r = run_cli({"report", bundled_kth(), "-s", "easy,fcfs", "-p", "ruh", "-o", dir.file("r.html")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find("schedlab: warning: a job ran past its predicted end and the predictor (ruh) gave it no longer "
                        "prediction (13513 times with easy, "),
             std::string::npos)
       << r.err;
   const nlohmann::json d = page_data(read_file(dir.file("r.html")));
-  EXPECT_EQ(d["scheduling"]["warnings"], cli_json({"compare", kKth, "-s", "easy,fcfs", "-p", "ruh", "--json"})["warnings"]);
+  EXPECT_EQ(d["scheduling"]["warnings"],
+            cli_json({"compare", bundled_kth(), "-s", "easy,fcfs", "-p", "ruh", "--json"})["warnings"]);
   EXPECT_EQ(d["scheduling"]["warnings"].size(), 1u);
 }
 
@@ -113,25 +114,28 @@ TEST(CliReport, AnUncorrectedPredictorIsWarnedOf) {
 // named with its correction, and nothing is warned of (the page had no way to correct a predictor but its spec).
 TEST(CliReport, ACorrectionIsAppliedAndNamed) {
   TempDir dir;
-  const CliResult r = run_cli({"report", kKth, "-s", "easy,fcfs", "-p", "ruh", "--correction", "tsafrir", "-o",
+  const CliResult r = run_cli({"report", bundled_kth(), "-s", "easy,fcfs", "-p", "ruh", "--correction", "tsafrir", "-o",
                                dir.file("r.html")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.err.find("warning"), std::string::npos) << r.err;
   const nlohmann::json d = page_data(read_file(dir.file("r.html")));
   EXPECT_EQ(d["scheduling"]["predictor"], "ruh:correction=tsafrir");
   EXPECT_TRUE(d["scheduling"]["warnings"].empty());
-  const nlohmann::json sim = cli_json({"simulate", kKth, "-s", "easy", "-p", "ruh", "--correction", "tsafrir", "--json"});
+  const nlohmann::json sim =
+      cli_json({"simulate", bundled_kth(), "-s", "easy", "-p", "ruh", "--correction", "tsafrir", "--json"});
   ASSERT_EQ(d["scheduling"]["accuracy"].size(), 2u);
   EXPECT_EQ(d["scheduling"]["accuracy"][0]["absolute_error"], sim["accuracy"]["absolute_error"]);
   EXPECT_EQ(run_cli({"report", "--sweep", "r.csv", "--correction", "tsafrir", "-o", dir.file("s.html")}).exit_code, 2);
   // A correction of the estimate alone is named too (the page said "estimate" for the corrected runs).
-  ASSERT_EQ(run_cli({"report", kKth, "-s", "easy", "--correction", "tsafrir", "-o", dir.file("e.html")}).exit_code, 0);
+  ASSERT_EQ(
+      run_cli({"report", bundled_kth(), "-s", "easy", "--correction", "tsafrir", "-o", dir.file("e.html")}).exit_code,
+      0);
   EXPECT_EQ(page_data(read_file(dir.file("e.html")))["scheduling"]["predictor"], "estimate:correction=tsafrir");
 }
 
 TEST(CliReport, SweepPage) {
   TempDir dir;
-  write_file(dir.file("s.toml"), "logs = '" + kKth + "'\nschedulers = ['fcfs', 'easy']\nloads = [0.6, 0.8]\n");
+  write_file(dir.file("s.toml"), "logs = '" + bundled_kth() + "'\nschedulers = ['fcfs', 'easy']\nloads = [0.6, 0.8]\n");
   ASSERT_EQ(run_cli({"sweep", dir.file("s.toml"), "-o", dir.file("r.csv")}).exit_code, 0);
   const CliResult r = run_cli({"report", "--sweep", dir.file("r.csv"), "--metric", "bounded_slowdown_mean",
                                "-o", dir.file("s.html")});
@@ -139,7 +143,7 @@ TEST(CliReport, SweepPage) {
   const nlohmann::json d = page_data(read_file(dir.file("s.html")));
   EXPECT_EQ(d["x"], "load");
   EXPECT_EQ(d["points"].size(), 4u);
-  const nlohmann::json sim = cli_json({"simulate", kKth, "-s", "easy", "--load", "0.8", "--json"});
+  const nlohmann::json sim = cli_json({"simulate", bundled_kth(), "-s", "easy", "--load", "0.8", "--json"});
   bool found = false;
   for (const auto& p : d["points"])
     if (p["series"] == "easy" && p["x"] == 0.8) {

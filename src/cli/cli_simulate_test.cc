@@ -14,7 +14,7 @@ namespace schedlab {
 namespace {
 using schedlab::testing::run_cli;
 
-const char* kSmallLog =
+const char* kSimulateLog =
     "; MaxProcs: 10\n"
     "1 0 -1 100 6 -1 -1 6 100 -1 1 1 1 -1 -1 -1 -1 -1\n"
     "2 1 -1 50 8 -1 -1 8 50 -1 1 1 1 -1 -1 -1 -1 -1\n"
@@ -35,7 +35,7 @@ TEST(SimCliTest, ListsSchedulersAndPredictors) {
 TEST(SimCliTest, JsonReportAndExclusions) {
   schedlab::testing::TempDir dir;
   const std::string log = dir.file("small.swf");
-  schedlab::testing::write_file(log, kSmallLog);
+  schedlab::testing::write_file(log, kSimulateLog);
   const auto r = run_cli({"simulate", log, "--scheduler", "easy", "--json", "--check"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto doc = nlohmann::json::parse(r.out);
@@ -82,7 +82,7 @@ TEST(SimCliTest, OneJobIsCountedInTheSingular) {
 TEST(SimCliTest, TextReport) {
   schedlab::testing::TempDir dir;
   const std::string log = dir.file("small.swf");
-  schedlab::testing::write_file(log, kSmallLog);
+  schedlab::testing::write_file(log, kSimulateLog);
   const auto r = run_cli({"simulate", log, "--scheduler", "fcfs"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("wait (min)"), std::string::npos);
@@ -270,7 +270,7 @@ TEST(SimCliTest, MetricsByJobClass) {
 TEST(SimCliTest, EventCost) {
   schedlab::testing::TempDir dir;
   const std::string log = dir.file("small.swf");
-  schedlab::testing::write_file(log, kSmallLog);
+  schedlab::testing::write_file(log, kSimulateLog);
   const auto plain = run_cli({"simulate", log, "--scheduler", "conservative", "--json", "--check"});
   const auto timed = run_cli({"simulate", log, "--scheduler", "conservative", "--json", "--check", "--event-cost"});
   ASSERT_EQ(plain.exit_code, 0) << plain.err;
@@ -299,7 +299,7 @@ TEST(SimCliTest, EventCost) {
 TEST(SimCliTest, PerJobCsvAndSwf) {
   schedlab::testing::TempDir dir;
   const std::string log = dir.file("small.swf");
-  schedlab::testing::write_file(log, kSmallLog);
+  schedlab::testing::write_file(log, kSimulateLog);
   ASSERT_EQ(run_cli({"simulate", log, "--scheduler", "easy", "--jobs-out", dir.file("jobs.csv")}).exit_code, 0);
   const std::string csv = schedlab::testing::read_file(dir.file("jobs.csv"));
   EXPECT_EQ(csv.substr(0, csv.find('\n')), "job_id,submit,start,end,procs,runtime,estimate,killed,wait,prediction");
@@ -368,7 +368,7 @@ TEST(SimCliTest, PerJobSwfRefusesTimesPastThirtyTwoBits) {
 TEST(SimCliTest, ClearErrors) {
   schedlab::testing::TempDir dir;
   const std::string log = dir.file("small.swf");
-  schedlab::testing::write_file(log, kSmallLog);
+  schedlab::testing::write_file(log, kSimulateLog);
   auto r = run_cli({"simulate", log, "--scheduler", "nope"});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("schedlab: error: unknown scheduler 'nope' (known: fcfs, fcfs-fill, easy"), std::string::npos)

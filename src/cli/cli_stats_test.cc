@@ -12,7 +12,7 @@
 namespace schedlab::testing {
 namespace {
 
-const char* kSmallLog =
+const char* kStatsLog =
     "; MaxProcs: 8\n"
     "1 0 10 100 4 -1 -1 4 200 -1 1 1 1 -1 -1 -1 -1 -1\n"
     "2 50 0 300 2 -1 -1 2 100 -1 1 2 1 -1 -1 -1 -1 -1\n"
@@ -59,7 +59,7 @@ TEST(CliStats, TextReportOnKth) {
 
 TEST(CliStats, SmallLogExclusionsAndProcsOption) {
   TempDir dir;
-  write_file(dir.file("small.swf"), kSmallLog);
+  write_file(dir.file("small.swf"), kStatsLog);
   CliResult r = run_cli({"stats", dir.file("small.swf"), "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   auto j = nlohmann::json::parse(r.out);
@@ -90,7 +90,7 @@ TEST(CliStats, SmallLogExclusionsAndProcsOption) {
 
 TEST(CliStats, SkipInvalidPassesThroughToTheReader) {
   TempDir dir;
-  write_file(dir.file("bad.swf"), std::string(kSmallLog) + "5 1 2 3\n");
+  write_file(dir.file("bad.swf"), std::string(kStatsLog) + "5 1 2 3\n");
   CliResult r = run_cli({"stats", dir.file("bad.swf"), "--json"});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("schedlab: error: "), std::string::npos) << r.err;
@@ -157,7 +157,7 @@ TEST(CliStats, MissingFileIsAnError) {
 
 TEST(CliStats, BadProcsValueIsAnError) {
   TempDir dir;
-  write_file(dir.file("small.swf"), kSmallLog);
+  write_file(dir.file("small.swf"), kStatsLog);
   for (const char* bad : {"abc", "0", "-4", "12x"}) {
     const CliResult r = run_cli({"stats", dir.file("small.swf"), "--procs", bad});
     EXPECT_EQ(r.exit_code, 1) << bad;

@@ -20,8 +20,6 @@
 namespace schedlab::testing {
 namespace {
 
-const std::string kKth = std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz";
-
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> out;
   std::istringstream in(text);
@@ -38,7 +36,8 @@ std::vector<std::string> without_wall(const std::string& text) {
 
 TEST(CliSweep, RowsEqualSimulateAndJsonLines) {
   TempDir dir;
-  write_file(dir.file("s.toml"), "logs = '" + kKth + "'\nschedulers = ['easy', 'conservative']\nloads = [0.7]\n");
+  write_file(dir.file("s.toml"),
+             "logs = '" + bundled_kth() + "'\nschedulers = ['easy', 'conservative']\nloads = [0.7]\n");
   const CliResult r = run_cli({"sweep", dir.file("s.toml"), "-o", dir.file("r.csv")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("2 runs: 2 run now, 0 already there; 0 failed"), std::string::npos) << r.out;
@@ -48,7 +47,7 @@ TEST(CliSweep, RowsEqualSimulateAndJsonLines) {
   const CliResult again = run_cli({"sweep", dir.file("s.toml"), "-o", dir.file("r.csv")});
   EXPECT_NE(again.out.find("2 runs: 0 run now, 2 already there; 0 failed"), std::string::npos) << again.out;
   EXPECT_EQ(again.err, "");
-  const CliResult sim = run_cli({"simulate", kKth, "-s", "conservative", "--load", "0.7", "--json"});
+  const CliResult sim = run_cli({"simulate", bundled_kth(), "-s", "conservative", "--load", "0.7", "--json"});
   const auto j = nlohmann::json::parse(sim.out);
   std::ostringstream wait;
   wait << j["metrics"]["wait"]["mean"].dump();
@@ -62,10 +61,11 @@ TEST(CliSweep, RowsEqualSimulateAndJsonLines) {
   EXPECT_EQ(row["scheduler"], "conservative");
   EXPECT_EQ(row["jobs_excluded_total"], 0);
   // On a machine smaller than some jobs, the row counts the jobs left out (it said only jobs_simulated).
-  write_file(dir.file("p.toml"), "logs = '" + kKth + "'\nschedulers = ['fcfs']\nprocs = [50]\n");
+  write_file(dir.file("p.toml"), "logs = '" + bundled_kth() + "'\nschedulers = ['fcfs']\nprocs = [50]\n");
   ASSERT_EQ(run_cli({"sweep", dir.file("p.toml"), "-o", dir.file("p.jsonl"), "--format", "jsonl"}).exit_code, 0);
   const auto small = nlohmann::json::parse(lines_of(read_file(dir.file("p.jsonl"))).at(0));
-  const auto small_sim = nlohmann::json::parse(run_cli({"simulate", kKth, "-s", "fcfs", "--procs", "50", "--json"}).out);
+  const auto small_sim =
+      nlohmann::json::parse(run_cli({"simulate", bundled_kth(), "-s", "fcfs", "--procs", "50", "--json"}).out);
   EXPECT_EQ(small["jobs_records"], 28489);
   EXPECT_EQ(small["jobs_excluded_total"], small_sim["jobs"]["excluded"]["larger_than_machine"]);
   EXPECT_EQ(small["jobs_simulated"].get<int64_t>() + small["jobs_excluded_total"].get<int64_t>(), 28489);
@@ -75,7 +75,7 @@ TEST(CliSweep, RowsEqualSimulateAndJsonLines) {
 // then tried to resume from); the summary goes to standard error beside the progress.
 TEST(CliSweep, DashWritesTheRowsToStandardOutput) {
   TempDir dir;
-  write_file(dir.file("s.toml"), "logs = '" + kKth + "'\nschedulers = ['fcfs', 'easy']\nloads = [0.7, 0.8]\n");
+  write_file(dir.file("s.toml"), "logs = '" + bundled_kth() + "'\nschedulers = ['fcfs', 'easy']\nloads = [0.7, 0.8]\n");
   ASSERT_EQ(run_cli({"sweep", dir.file("s.toml"), "-o", dir.file("r.csv"), "--threads", "2"}).exit_code, 0);
   for (int twice = 0; twice < 2; ++twice) {  // nothing resumed: the same rows again
     const CliResult r = run_cli({"sweep", dir.file("s.toml"), "-o", "-", "--threads", "2"});
@@ -96,7 +96,7 @@ TEST(CliSweep, DashWritesTheRowsToStandardOutput) {
 
 TEST(CliSweep, InterruptedSweepResumesToTheSameRows) {
   TempDir dir;
-  write_file(dir.file("s.toml"), "logs = '" + kKth +
+  write_file(dir.file("s.toml"), "logs = '" + bundled_kth() +
                                      "'\nschedulers = ['conservative', 'easy']\nseeds = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]\n"
                                      "loads = [0.75, 0.8]\n");
   const CliResult full = run_cli({"sweep", dir.file("s.toml"), "-o", dir.file("full.csv"), "--threads", "2"});
@@ -125,7 +125,8 @@ TEST(CliSweep, InterruptedSweepResumesToTheSameRows) {
 
 TEST(CliSweep, SlurmArrayShardsCollectToTheLocalRows) {
   TempDir dir;
-  write_file(dir.file("s.toml"), "logs = '" + kKth + "'\nschedulers = ['fcfs', 'easy', 'easy-sjbf']\nseeds = [1, 2]\n");
+  write_file(dir.file("s.toml"),
+             "logs = '" + bundled_kth() + "'\nschedulers = ['fcfs', 'easy', 'easy-sjbf']\nseeds = [1, 2]\n");
   ASSERT_EQ(run_cli({"sweep", dir.file("s.toml"), "-o", dir.file("local.csv")}).exit_code, 0);
   const CliResult w = run_cli({"sweep", dir.file("s.toml"), "--slurm", dir.file("array"), "--array-size", "4",
                                "--partition", "debug", "--time", "0:10:00"});
@@ -154,7 +155,8 @@ TEST(CliSweep, SlurmArrayShardsCollectToTheLocalRows) {
   EXPECT_EQ(to_stdout.out, read_file(dir.file("merged.csv")));
   EXPECT_NE(to_stdout.err.find("standard output: 6 runs from 4 shards"), std::string::npos) << to_stdout.err;
   // The spec edited after the array was written: a task refuses to start rather than mix two run sets.
-  write_file(dir.file("s.toml"), "logs = '" + kKth + "'\nschedulers = ['fcfs', 'easy', 'conservative']\nseeds = [1, 2]\n");
+  write_file(dir.file("s.toml"),
+             "logs = '" + bundled_kth() + "'\nschedulers = ['fcfs', 'easy', 'conservative']\nseeds = [1, 2]\n");
   const std::string task = "SLURM_ARRAY_TASK_ID=1 bash " + dir.file("array/sweep.sbatch") + " 2>&1";
   FILE* p = ::popen(task.c_str(), "r");
   ASSERT_NE(p, nullptr);
@@ -175,7 +177,7 @@ TEST(CliSweep, SlurmArrayShardsCollectToTheLocalRows) {
 TEST(CliSweep, ASpecNamedByARelativePathGivesTheSameRuns) {
   TempDir dir;
   std::filesystem::create_directories(dir.file("data"));
-  std::filesystem::copy_file(kKth, dir.file("data/kth.swf.gz"));
+  std::filesystem::copy_file(bundled_kth(), dir.file("data/kth.swf.gz"));
   write_file(dir.file("s.toml"), "logs = ['data/kth.swf.gz']\nschedulers = ['fcfs', 'easy']\n"
                                  "predictors = ['estimate', 'profiler:train=data/kth.swf.gz']\n");
   const std::string cli = SCHEDLAB_CLI;
@@ -201,7 +203,7 @@ TEST(CliSweep, ASpecNamedByARelativePathGivesTheSameRuns) {
 TEST(CliSweep, APredictorsFilesAreReadFromTheSpecsDirectory) {
   TempDir dir;
   std::filesystem::create_directories(dir.file("exp"));
-  std::filesystem::copy_file(kKth, dir.file("exp/kth.swf.gz"));
+  std::filesystem::copy_file(bundled_kth(), dir.file("exp/kth.swf.gz"));
   ASSERT_EQ(run_cli({"profiler", "ingest", "--db", dir.file("exp/prof.sqlite"), dir.file("exp/kth.swf.gz")}).exit_code,
             0);
   write_file(dir.file("exp/s.toml"), "logs = ['kth.swf.gz']\nschedulers = ['easy']\n"
@@ -251,14 +253,15 @@ TEST(CliSweep, APredictorsFilesAreReadFromTheSpecsDirectory) {
 
 TEST(CliSweep, ResumingAfterTheSpecChangedIsRefused) {
   TempDir dir;
-  write_file(dir.file("s.toml"), "logs = '" + kKth + "'\nschedulers = ['fcfs', 'easy']\nloads = [0.6, 0.7]\n");
+  write_file(dir.file("s.toml"), "logs = '" + bundled_kth() + "'\nschedulers = ['fcfs', 'easy']\nloads = [0.6, 0.7]\n");
   ASSERT_EQ(run_cli({"sweep", dir.file("s.toml"), "-o", dir.file("r.csv")}).exit_code, 0);
   const std::string before = read_file(dir.file("r.csv"));
   // conservative inserted before easy: run 2 is now conservative at 0.6, and the file's row 2 is easy at 0.6.
-  write_file(dir.file("s.toml"), "logs = '" + kKth + "'\nschedulers = ['fcfs', 'conservative', 'easy']\nloads = [0.6, 0.7]\n");
+  write_file(dir.file("s.toml"),
+             "logs = '" + bundled_kth() + "'\nschedulers = ['fcfs', 'conservative', 'easy']\nloads = [0.6, 0.7]\n");
   const CliResult r = run_cli({"sweep", dir.file("s.toml"), "-o", dir.file("r.csv")});
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_NE(r.err.find("r.csv:4: run 2 was 2," + kKth + ",easy,"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("r.csv:4: run 2 was 2," + bundled_kth() + ",easy,"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("the spec changed since this output was written; write to a new file"), std::string::npos);
   EXPECT_EQ(read_file(dir.file("r.csv")), before);
 }
@@ -267,7 +270,7 @@ TEST(CliSweep, ResumingAfterTheSpecChangedIsRefused) {
 // complete. A sweep locks its output for its whole run; a second one is refused and changes nothing.
 TEST(CliSweep, ASecondSweepIntoTheSameOutputIsRefused) {
   TempDir dir;
-  write_file(dir.file("s.toml"), "logs = '" + kKth + "'\nschedulers = ['fcfs', 'easy']\n");
+  write_file(dir.file("s.toml"), "logs = '" + bundled_kth() + "'\nschedulers = ['fcfs', 'easy']\n");
   ASSERT_EQ(run_cli({"sweep", dir.file("s.toml"), "-o", dir.file("r.csv")}).exit_code, 0);
   const std::string before = read_file(dir.file("r.csv"));
   const int fd = ::open(dir.file("r.csv").c_str(), O_RDONLY);
@@ -282,7 +285,7 @@ TEST(CliSweep, ASecondSweepIntoTheSameOutputIsRefused) {
 
 TEST(CliSweep, BadInputFailsBeforeAnythingRuns) {
   TempDir dir;
-  write_file(dir.file("s.toml"), "logs = '" + kKth + "'\nschedulers = ['easy', 'nosuch']\n");
+  write_file(dir.file("s.toml"), "logs = '" + bundled_kth() + "'\nschedulers = ['easy', 'nosuch']\n");
   const CliResult r = run_cli({"sweep", dir.file("s.toml"), "-o", dir.file("r.csv")});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("s.toml:2: schedulers: 'nosuch'"), std::string::npos) << r.err;
@@ -300,7 +303,7 @@ TEST(CliSweep, BadInputFailsBeforeAnythingRuns) {
   const CliResult f = run_cli({"sweep", dir.file("s.toml"), "-o", dir.file("r.csv"), "--format", "xml"});
   EXPECT_EQ(f.exit_code, 1);
   write_file(dir.file("other.csv"), "a,b\n1,2\n");
-  write_file(dir.file("u.toml"), "logs = '" + kKth + "'\n");
+  write_file(dir.file("u.toml"), "logs = '" + bundled_kth() + "'\n");
   const CliResult o = run_cli({"sweep", dir.file("u.toml"), "-o", dir.file("other.csv")});
   EXPECT_EQ(o.exit_code, 1);
   EXPECT_NE(o.err.find("other.csv:1: not the header of a sweep output"), std::string::npos) << o.err;

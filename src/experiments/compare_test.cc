@@ -23,7 +23,7 @@ using schedlab::testing::J;
 // and J3 (start 310).
 //   fcfs: starts 0, 300, 300, 310 — period means of wait: (0 + 299 + 298) / 3 = 199, 160
 //   easy: starts 0, 300, 2, 150   — (0 + 299 + 0) / 3 = 99.67, 0
-swf::Log scenario() {
+swf::Log compare_scenario() {
   swf::Log log;
   log.header.max_procs = 10;
   log.records = schedlab::testing::records({J{1, 0, 300, 6, 300}, J{2, 1, 10, 8, 10}, J{3, 2, 50, 2, 50},
@@ -37,7 +37,7 @@ CompareResult compare(const std::string& baseline = "") {
   spec.period = 100;
   spec.baseline = baseline;
   spec.threads = 2;
-  return run_compare(spec, scenario());
+  return run_compare(spec, compare_scenario());
 }
 
 TEST(CompareTest, PeriodMeansWinsAndGaps) {
@@ -72,7 +72,7 @@ TEST(CompareTest, PeriodMeansWinsAndGaps) {
 // With feedback J4 follows J1 (think time 20): it is submitted at 320 under both schedulers and starts at once. It
 // stays in the second period (its logged submit, 150), and its wait counts from 320: 0, not FCFS's 160 above.
 TEST(CompareTest, FeedbackWaitsCountFromTheSimulatedSubmit) {
-  swf::Log log = scenario();
+  swf::Log log = compare_scenario();
   log.records[3].preceding_job = 1;
   log.records[3].think_time = 20;
   CompareSpec spec;
@@ -93,7 +93,7 @@ TEST(CompareTest, FeedbackWaitsCountFromTheSimulatedSubmit) {
 // where J5 runs alone has no wait under any. Given to the first listed (until 2026-11), EASY won every period
 // and Maui none, and the quiet period was FCFS's.
 TEST(CompareTest, SharedLowestMeansAreNoWins) {
-  swf::Log log = scenario();
+  swf::Log log = compare_scenario();
   log.records.push_back(schedlab::testing::records({J{5, 1000, 10, 2, 10}})[0]);
   CompareSpec spec;
   spec.schedulers = {"fcfs", "easy", "maui"};
@@ -131,7 +131,7 @@ TEST(CompareTest, APredictorObjectServesEveryScheduler) {
     spec.predictor = predictor;
     spec.predictor_object = std::move(object);
     spec.correction = "tsafrir";
-    return run_compare(spec, scenario());
+    return run_compare(spec, compare_scenario());
   };
   const CompareResult mine = run("", std::make_shared<const schedlab::testing::FixedPredictor>(5));
   const CompareResult registered = run("constant:value=5", nullptr);
@@ -152,17 +152,17 @@ TEST(CompareTest, SchedulerObjectsTakeTheirPlaces) {
   spec.scheduler_objects = {sim::make_scheduler("fcfs"), nullptr};
   spec.period = 100;
   spec.threads = 2;
-  const CompareResult mine = run_compare(spec, scenario());
+  const CompareResult mine = run_compare(spec, compare_scenario());
   const CompareResult named = compare();  // fcfs, easy by name
   EXPECT_EQ(mine.names, (std::vector<std::string>{"fcfs", "easy"}));
   EXPECT_EQ(mine.period_means, named.period_means);
   spec.schedulers = {"first", "easy"};
-  EXPECT_EQ(run_compare(spec, scenario()).names, (std::vector<std::string>{"first", "easy"}));
+  EXPECT_EQ(run_compare(spec, compare_scenario()).names, (std::vector<std::string>{"first", "easy"}));
   spec.schedulers = {"", "fcfs"};
-  EXPECT_THROW(run_compare(spec, scenario()), std::invalid_argument);  // fcfs twice
+  EXPECT_THROW(run_compare(spec, compare_scenario()), std::invalid_argument);  // fcfs twice
   spec.scheduler_objects = {nullptr};
   try {
-    run_compare(spec, scenario());
+    run_compare(spec, compare_scenario());
     ADD_FAILURE() << "one object for two schedulers";
   } catch (const std::invalid_argument& e) {
     EXPECT_STREQ(e.what(), "compare: 1 scheduler objects for 2 schedulers (none, or one per entry)");
@@ -173,7 +173,7 @@ TEST(CompareTest, CsvHasOneRowPerPeriodAndQuotesSpecsWithCommas) {
   CompareSpec spec;
   spec.schedulers = {"fcfs", "pbas:candidates=fcfs,easy;interval=100"};
   spec.period = 100;
-  const CompareResult r = run_compare(spec, scenario());
+  const CompareResult r = run_compare(spec, compare_scenario());
   const std::string csv = compare_csv(r);
   const std::string header = csv.substr(0, csv.find('\n'));
   EXPECT_EQ(header.rfind("period,start,", 0), 0u) << header;
@@ -200,7 +200,7 @@ TEST(CompareTest, ProgressSumsTheRunsJobs) {
     total = all;
     ++calls;
   };
-  const CompareResult r = run_compare(spec, scenario());
+  const CompareResult r = run_compare(spec, compare_scenario());
   EXPECT_GE(calls, 3u);  // each run's last call at least
   EXPECT_EQ(total, 3 * r.jobs);
   EXPECT_EQ(last, 3 * r.jobs);
@@ -221,7 +221,7 @@ TEST(CompareTest, GainsAgainstTheBaseline) {
   one.schedulers = {"fcfs", "easy"};
   one.period = 1'000'000;
   one.baseline = "easy";
-  const CompareResult single = run_compare(one, scenario());
+  const CompareResult single = run_compare(one, compare_scenario());
   ASSERT_EQ(single.periods.size(), 1u);
   EXPECT_TRUE(std::isnan(single.stability_gain(CompareMetric::kWait, 0)));
   EXPECT_EQ(single.stability_gain(CompareMetric::kWait, 1), 0.0);
@@ -247,22 +247,22 @@ TEST(CompareTest, PeriodAttributes) {
 TEST(CompareTest, BadSpecsFailBeforeSimulating) {
   CompareSpec spec;
   spec.schedulers = {"easy", "nosuch"};
-  EXPECT_THROW(run_compare(spec, scenario()), std::invalid_argument);
+  EXPECT_THROW(run_compare(spec, compare_scenario()), std::invalid_argument);
   spec.schedulers = {"easy", "easy"};
-  EXPECT_THROW(run_compare(spec, scenario()), std::invalid_argument);
+  EXPECT_THROW(run_compare(spec, compare_scenario()), std::invalid_argument);
   spec.schedulers = {"easy", "fcfs"};
   spec.baseline = "maui";
-  EXPECT_THROW(run_compare(spec, scenario()), std::invalid_argument);
+  EXPECT_THROW(run_compare(spec, compare_scenario()), std::invalid_argument);
   spec.baseline = "fcsf";  // names the schedulers there are, and the one meant
   try {
-    run_compare(spec, scenario());
+    run_compare(spec, compare_scenario());
     ADD_FAILURE() << "an unknown baseline was accepted";
   } catch (const std::invalid_argument& e) {
     EXPECT_STREQ(e.what(), "compare: --baseline 'fcsf' is not one of the schedulers (easy, fcfs); did you mean 'fcfs'?");
   }
   spec.baseline = "";
   spec.period = 0;
-  EXPECT_THROW(run_compare(spec, scenario()), std::invalid_argument);
+  EXPECT_THROW(run_compare(spec, compare_scenario()), std::invalid_argument);
 }
 
 TEST(CompareTest, JsonCarriesEveryTable) {

@@ -18,14 +18,14 @@ namespace {
 
 // job 1: submit 0, wait 10, run 100, estimate 200; job 2: submit 5, wait unknown (-1), run 50, estimate 40
 // (it outlives its estimate); job 3: 9 processors on an 8-processor machine, left out.
-const char* kLog =
+const char* kReplayLog =
     "; MaxProcs: 8\n"
     "1 0 10 100 4 -1 -1 4 200 -1 1 7 -1 -1 -1 -1 -1 -1\n"
     "2 5 -1 50 2 -1 -1 2 40 -1 1 8 -1 -1 -1 -1 -1 -1\n"
     "3 6 0 10 9 -1 -1 9 20 -1 1 8 -1 -1 -1 -1 -1 -1\n";
 
 TEST(LogReplay, StartsAtSubmitPlusLoggedWaitAndCountsUnknownWaits) {
-  const swf::Log log = swf::parse_log(kLog);
+  const swf::Log log = swf::parse_log(kReplayLog);
   const LogReplay r = replay_log(log, predict::EstimatePredictor());
   ASSERT_EQ(r.workload.jobs.size(), 2u);
   EXPECT_EQ(r.workload.excluded_total, 1);
@@ -40,7 +40,7 @@ TEST(LogReplay, StartsAtSubmitPlusLoggedWaitAndCountsUnknownWaits) {
 }
 
 TEST(LogReplay, CsvHasOneLinePerReplayedJob) {
-  const LogReplay r = replay_log(swf::parse_log(kLog), predict::EstimatePredictor());
+  const LogReplay r = replay_log(swf::parse_log(kReplayLog), predict::EstimatePredictor());
   const std::string csv = log_replay_csv(r);
   EXPECT_EQ(csv.substr(0, csv.find('\n')),
             "job_id,user,submit,start,end,runtime,estimate,initial_prediction,prediction_at_start,absolute_error,"
@@ -57,8 +57,8 @@ TEST(LogReplay, CsvHasOneLinePerReplayedJob) {
 
 // The log given up (predict's command): the same replay, and the records are let go before it runs.
 TEST(LogReplay, AGivenUpLogGivesTheSameReplayAndFreesItsRecords) {
-  const LogReplay kept = replay_log(swf::parse_log(kLog), predict::EstimatePredictor());
-  swf::Log log = swf::parse_log(kLog);
+  const LogReplay kept = replay_log(swf::parse_log(kReplayLog), predict::EstimatePredictor());
+  swf::Log log = swf::parse_log(kReplayLog);
   const LogReplay moved = replay_log(std::move(log), predict::EstimatePredictor());
   EXPECT_EQ(log_replay_csv(moved), log_replay_csv(kept));
   EXPECT_EQ(to_json(moved), to_json(kept));
@@ -67,7 +67,8 @@ TEST(LogReplay, AGivenUpLogGivesTheSameReplayAndFreesItsRecords) {
 }
 
 TEST(LogReplay, JsonCarriesCountsAndAccuracy) {
-  const nlohmann::json j = to_json(replay_log(swf::parse_log(kLog), predict::EstimatePredictor(), {{}, false, 0.5}));
+  const nlohmann::json j =
+      to_json(replay_log(swf::parse_log(kReplayLog), predict::EstimatePredictor(), {{}, false, 0.5}));
   EXPECT_EQ(j["jobs"]["replayed"], 2);
   EXPECT_EQ(j["jobs"]["excluded"], 1);
   EXPECT_EQ(j["jobs"]["unknown_wait"], 1);
@@ -77,7 +78,7 @@ TEST(LogReplay, JsonCarriesCountsAndAccuracy) {
 }
 
 TEST(LogReplay, RejectsAWarmupFractionOutsideZeroOne) {
-  EXPECT_THROW(replay_log(swf::parse_log(kLog), predict::EstimatePredictor(), {{}, false, 1.0}),
+  EXPECT_THROW(replay_log(swf::parse_log(kReplayLog), predict::EstimatePredictor(), {{}, false, 1.0}),
                std::invalid_argument);
 }
 
@@ -157,7 +158,7 @@ TEST(LogReplay, NoJobLeftIsAnErrorNotZeroAccuracy) {
     EXPECT_STREQ(e.what(), "<memory>: no job to replay (the log has no job records)");
   }
   try {
-    replay_log(swf::parse_log(kLog), predict::EstimatePredictor(), {int64_t{1}, false, 0.0});
+    replay_log(swf::parse_log(kReplayLog), predict::EstimatePredictor(), {int64_t{1}, false, 0.0});
     ADD_FAILURE() << "a log with every job excluded was replayed";
   } catch (const NoJobLeft& e) {
     EXPECT_STREQ(e.what(), "<memory>: no job to replay (all 3 records were excluded: larger_than_machine 3)");

@@ -19,7 +19,7 @@ using schedlab::testing::J;
 //   queue (J2 waiting over [0, 7200)): 1, 1, 0, 0
 //   utilization (2 procs to 7200, 1 to 10800): 1, 1, 0.5, 0
 //   offered load of the one submission bin: (7200 x 2 + 3600 x 1) / (2 x 3600) = 2.5
-swf::Log scenario() {
+swf::Log report_scenario() {
   swf::Log log;
   log.header.max_procs = 2;
   log.records = schedlab::testing::records({J{1, 0, 7200, 2, 7200}, J{2, 0, 3600, 1, 3600}});
@@ -134,7 +134,7 @@ TEST(ReportTest, SchedulesAtAnotherLoad) {
 }
 
 TEST(ReportTest, HandComputedSeriesOfAScenario) {
-  const nlohmann::json d = report_data(scenario(), fcfs());
+  const nlohmann::json d = report_data(report_scenario(), fcfs());
   const auto& w = d["workload"];
   EXPECT_EQ(w["bin_hours"], 1);
   ASSERT_EQ(w["over_time"].size(), 1u);
@@ -179,7 +179,7 @@ TEST(ReportTest, TimelineBinsCoverTheDrainAfterTheLastSubmit) {
 // A zone the system does not know: the cycles are drawn in UTC, and the page says so (an error would cost the
 // whole report for one header line; silence would pass UTC off as local time).
 TEST(ReportTest, AnUnknownTimeZoneIsNamedOnThePage) {
-  swf::Log log = scenario();
+  swf::Log log = report_scenario();
   log.header.unix_start_time = 0;
   log.header.time_zone_string = "Nowhere/City";
   const nlohmann::json d = report_data(log, fcfs());
@@ -195,12 +195,12 @@ TEST(ReportTest, BadInputIsAnError) {
   swf::Log empty;
   empty.header.max_procs = 2;
   EXPECT_THROW(report_data(empty, fcfs()), std::invalid_argument);
-  swf::Log excluded = scenario();
+  swf::Log excluded = report_scenario();
   for (auto& r : excluded.records) r.run_time = -1;  // no runtime: nothing to simulate
   EXPECT_THROW(report_data(excluded, fcfs()), std::invalid_argument);
   ReportOptions unknown = fcfs();
   unknown.schedulers = {"fcfs", "no-such-scheduler"};
-  EXPECT_THROW(report_data(scenario(), unknown), std::invalid_argument);
+  EXPECT_THROW(report_data(report_scenario(), unknown), std::invalid_argument);
 }
 
 std::string sweep_row(const std::string& scheduler, const std::string& load, const std::string& seed,

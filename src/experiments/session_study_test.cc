@@ -10,15 +10,15 @@
 namespace schedlab::experiments {
 namespace {
 
-const swf::Log& kth() {
+const swf::Log& study_kth() {
   static const swf::Log log = swf::read_log(std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz");
   return log;
 }
 
 TEST(SessionStudy, PoolingALogWithItselfDoublesTheSessionsAndKeepsTheMedians) {
   SessionStudyOptions o;
-  const SessionStudy one = run_session_study({{"a/kth.swf", kth()}}, o);
-  const SessionStudy two = run_session_study({{"a/kth.swf", kth()}, {"b/kth.swf", kth()}}, o);
+  const SessionStudy one = run_session_study({{"a/kth.swf", study_kth()}}, o);
+  const SessionStudy two = run_session_study({{"a/kth.swf", study_kth()}, {"b/kth.swf", study_kth()}}, o);
   ASSERT_GT(one.sessions, 1000);
   EXPECT_EQ(two.sessions, 2 * one.sessions);
   for (size_t v = 0; v < analysis::kSessionVars; ++v)
@@ -34,7 +34,7 @@ TEST(SessionStudy, ClassMeansByNameAreTheClassificationsColumns) {
   o.classify = true;
   o.online = true;
   o.classify_options.restarts = 2;
-  const SessionStudy st = run_session_study({{"kth", kth()}}, o);
+  const SessionStudy st = run_session_study({{"kth", study_kth()}}, o);
   const auto& sc = st.session_classes;
   ASSERT_EQ(sc.variables.size(), 7u);
   for (int c = 0; c < analysis::kSessionClasses; ++c)
@@ -69,13 +69,13 @@ TEST(SessionStudy, ClassMeansByNameAreTheClassificationsColumns) {
 }
 
 TEST(SessionStudy, UserRowsNeedTheClasses) {
-  const SessionStudy st = run_session_study({{"kth", kth()}}, {});
+  const SessionStudy st = run_session_study({{"kth", study_kth()}}, {});
   EXPECT_TRUE(st.logs[0].user_rows.empty());
   EXPECT_THROW(user_study_csv(st), std::invalid_argument);
 }
 
 TEST(SessionStudy, ErrorsNameTheLog) {
-  swf::Log no_start = kth();
+  swf::Log no_start = study_kth();
   no_start.header.unix_start_time.reset();
   SessionStudyOptions o;
   o.online = true;
@@ -85,12 +85,12 @@ TEST(SessionStudy, ErrorsNameTheLog) {
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("nostart.swf"), std::string::npos) << e.what();
   }
-  swf::Log empty = kth();
+  swf::Log empty = study_kth();
   empty.records.clear();
   EXPECT_THROW(run_session_study({{"empty.swf", empty}}, {}), std::invalid_argument);
   EXPECT_THROW(run_session_study({}, {}), std::invalid_argument);  // no log: not an empty study
   // Two users' jobs, one session each: two logs pool four sessions, too few for five classes; both are named.
-  swf::Log few = kth();
+  swf::Log few = study_kth();
   few.records.resize(2);
   SessionStudyOptions classify;
   classify.classify = true;

@@ -20,7 +20,7 @@ namespace schedlab::experiments {
 namespace {
 
 // Four jobs on 4 processors: job 2 waits for job 1 (hand-computed: starts at 100).
-const char* kLog =
+const char* kSimulationLog =
     "; MaxProcs: 4\n"
     "1 0 -1 100 4 -1 -1 4 100 -1 1 1 -1 -1 -1 -1 -1 -1\n"
     "2 10 -1 50 2 -1 -1 2 60 -1 1 1 -1 -1 -1 -1 -1 -1\n"
@@ -28,7 +28,7 @@ const char* kLog =
     "4 30 -1 10 8 -1 -1 8 20 -1 1 2 -1 -1 -1 -1 -1 -1\n";
 
 TEST(Simulation, SameAsTheSimulatorByName) {
-  const swf::Log log = swf::parse_log(kLog);
+  const swf::Log log = swf::parse_log(kSimulationLog);
   SimulationSpec spec;
   spec.scheduler = "easy";
   const Simulation s = run_simulation(prepare_simulation(spec), log);
@@ -46,7 +46,7 @@ TEST(Simulation, SameAsTheSimulatorByName) {
 // A predictor other than the estimate that leaves jobs overdue is warned of (EASY with ruh on KTH waits 8x longer
 // than with its correction); with a correction, or with the estimate (the log's own overruns), nothing is said.
 TEST(Simulation, AnUncorrectedPredictorIsWarnedOf) {
-  const swf::Log log = swf::parse_log(kLog);
+  const swf::Log log = swf::parse_log(kSimulationLog);
   const auto warnings = [&](const std::string& predictor, const std::string& correction) {
     SimulationSpec spec;
     spec.scheduler = "easy";
@@ -104,9 +104,9 @@ TEST(Simulation, NoJobLeftIsAnError) {
   } catch (const NoJobLeft& e) {
     EXPECT_STREQ(e.what(), "<memory>: no job to simulate (the log has no job records)");
   }
-  spec.workload.procs = 1;  // every job of kLog is larger
+  spec.workload.procs = 1;  // every job of kSimulationLog is larger
   try {
-    (void)run_simulation(prepare_simulation(spec), swf::parse_log(kLog));
+    (void)run_simulation(prepare_simulation(spec), swf::parse_log(kSimulationLog));
     ADD_FAILURE() << "a log whose jobs were all excluded simulated";
   } catch (const NoJobLeft& e) {
     EXPECT_STREQ(e.what(), "<memory>: no job to simulate (all 4 records were excluded: larger_than_machine 4)");
@@ -115,7 +115,7 @@ TEST(Simulation, NoJobLeftIsAnError) {
   // jobs have no work", without the log's name).
   spec.workload.load = 0.5;
   try {
-    (void)run_simulation(prepare_simulation(spec), swf::parse_log(kLog, "k.swf"));
+    (void)run_simulation(prepare_simulation(spec), swf::parse_log(kSimulationLog, "k.swf"));
     ADD_FAILURE() << "a log whose jobs were all excluded simulated";
   } catch (const NoJobLeft& e) {
     EXPECT_STREQ(e.what(), "k.swf: no job to simulate (all 4 records were excluded: larger_than_machine 4)");
@@ -133,7 +133,7 @@ TEST(Simulation, NoJobLeftIsAnError) {
 TEST(Simulation, PresetsAreResolvedAndKeepTheirName) {
   SimulationSpec spec;
   spec.scheduler = "easy++";
-  const Simulation s = run_simulation(prepare_simulation(spec), swf::parse_log(kLog));
+  const Simulation s = run_simulation(prepare_simulation(spec), swf::parse_log(kSimulationLog));
   EXPECT_EQ(s.result.scheduler, "easy++");
   EXPECT_NE(s.result.predictor.find("user-last2"), std::string::npos) << s.result.predictor;
   spec.predictor = "ruh";
@@ -242,11 +242,11 @@ TEST(Simulation, EventCostAndJson) {
   spec.event_cost = true;
   spec.sim.warmup_fraction = 0.0;
   const PreparedSimulation prepared = prepare_simulation(spec);
-  const Simulation s = run_simulation(prepared, swf::parse_log(kLog));
+  const Simulation s = run_simulation(prepared, swf::parse_log(kSimulationLog));
   ASSERT_TRUE(s.event_cost.has_value());
   EXPECT_EQ(s.event_cost->events, s.result.scheduler_calls);
   // A second run with the same prepared policy reports only its own events.
-  const Simulation again = run_simulation(prepared, swf::parse_log(kLog));
+  const Simulation again = run_simulation(prepared, swf::parse_log(kSimulationLog));
   EXPECT_EQ(again.event_cost->events, s.event_cost->events);
   const nlohmann::json j = to_json(s);
   EXPECT_EQ(j["scheduler"], "fcfs");
@@ -267,14 +267,14 @@ TEST(Simulation, SchedulerSpecFromAFile) {
   }
   SimulationSpec spec;
   spec.scheduler = "@" + path;
-  const Simulation s = run_simulation(prepare_simulation(spec), swf::parse_log(kLog));
+  const Simulation s = run_simulation(prepare_simulation(spec), swf::parse_log(kSimulationLog));
   EXPECT_EQ(s.result.scheduler, "easy++");
   EXPECT_NE(s.result.predictor.find("user-last2"), std::string::npos) << s.result.predictor;
   {
     std::ofstream f(path);
     f << "conservative:\n  compress=fixpoint\n";
   }
-  EXPECT_EQ(run_simulation(prepare_simulation(spec), swf::parse_log(kLog)).result.scheduler,
+  EXPECT_EQ(run_simulation(prepare_simulation(spec), swf::parse_log(kSimulationLog)).result.scheduler,
             "conservative:compress=fixpoint");
   std::remove(path.c_str());
 }

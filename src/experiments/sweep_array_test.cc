@@ -10,16 +10,13 @@
 
 #include "earlier_sweep_output.h"
 
+#include "test_util.h"
+
 namespace schedlab::experiments {
 namespace {
+using testing::bundled_kth;
 
 namespace fs = std::filesystem;
-const std::string kKth = std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz";
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
 
 struct Array {
   std::string dir;
@@ -35,7 +32,7 @@ Array make_array(const std::string& name, int shards, bool jsonl) {
   fs::remove_all(a.dir);
   fs::create_directories(a.dir);
   const std::string spec_path = a.dir + "/s.toml";
-  std::ofstream(spec_path) << "logs = '" << kKth << "'\nschedulers = ['fcfs', 'easy', 'conservative']\n"
+  std::ofstream(spec_path) << "logs = '" << bundled_kth() << "'\nschedulers = ['fcfs', 'easy', 'conservative']\n"
                            << "loads = [0.6, 0.8]\n";
   a.spec = read_sweep_spec(spec_path);
   a.runs = expand_sweep(a.spec);
@@ -76,7 +73,7 @@ TEST(SweepArray, ScriptAndManifest) {
   const Array a = make_array("array_script", 4, false);
   EXPECT_EQ(a.array.dir, a.dir + "/array");  // absolute, no trailing slash
   EXPECT_EQ(a.array.script, a.dir + "/array/sweep.sbatch");
-  const std::string script = slurp(a.array.script);
+  const std::string script = testing::read_file(a.array.script);
   EXPECT_EQ(script.rfind("#!/bin/bash\n", 0), 0u);
   for (const std::string& want : std::vector<std::string>{"#SBATCH --array=0-3\n", "#SBATCH --cpus-per-task=2\n",
                                                           "#SBATCH --partition=debug\n",
@@ -179,7 +176,7 @@ TEST(SweepArray, CollectRefusesShardsOfAnotherRunSet) {
 TEST(SweepArray, CorruptManifestsNameTheFileAndKey) {
   const Array a = make_array("array_manifest", 2, false);
   const std::string path = a.array.dir + "/sweep.json";
-  const std::string good = slurp(path);
+  const std::string good = testing::read_file(path);
   const auto error = [&](const std::string& text) {
     std::ofstream(path, std::ios::trunc) << text;
     try {
@@ -204,7 +201,6 @@ TEST(SweepArray, CorruptManifestsNameTheFileAndKey) {
             std::string::npos);
 }
 
-
 // An array written by the schedlab before the `feedback` column: its manifest's digest is of the runs' parameters
 // without it, and the tasks that ran before the upgrade wrote shards without it. Today's schedlab runs the rest
 // (it refused: "not the runs its Slurm array was written for") and collects all (it refused the old shards'
@@ -227,14 +223,14 @@ TEST(SweepArray, AnArrayOfAnEarlierVersionIsFinishedAndCollected) {
     const std::string earlier_digest = earlier_digest_of(a.runs);
     ASSERT_NE(earlier_digest, a.array.manifest.digest);
     {
-      std::string manifest = slurp(a.array.dir + "/sweep.json");
+      std::string manifest = testing::read_file(a.array.dir + "/sweep.json");
       manifest.replace(manifest.find(a.array.manifest.digest), earlier_digest.size(), earlier_digest);
       std::ofstream(a.array.dir + "/sweep.json", std::ios::binary | std::ios::trunc) << manifest;
     }
     // Shards 0 and 2 ran before the upgrade; shard 1 runs now, its digest check passing.
     for (int i : {0, 2}) {
       run_shard(a, i);
-      const std::string old = testing::without_feedback(slurp(shard_file(a, i)), jsonl);
+      const std::string old = testing::without_feedback(testing::read_file(shard_file(a, i)), jsonl);
       std::ofstream(shard_file(a, i), std::ios::binary | std::ios::trunc) << old;
     }
     EXPECT_NO_THROW(check_sweep_runs_digest(a.spec, a.runs, earlier_digest));

@@ -16,12 +16,13 @@
 #include "fixed_predictor.h"
 #include "schedlab/swf/reader.h"
 
+#include "test_util.h"
+
 namespace schedlab::experiments {
 namespace {
+using testing::bundled_kth;
 
-const std::string kKth = std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz";
-
-std::string error_of(const std::string& toml) {
+std::string sweep_error_of(const std::string& toml) {
   try {
     expand_sweep(parse_sweep_spec(toml, "s.toml"));
   } catch (const SweepError& e) {
@@ -55,10 +56,10 @@ kill_at_estimate = [false, true]
 }
 
 TEST(SweepSpec, ASpecExcludingEveryRunIsAnError) {
-  EXPECT_EQ(error_of("logs = 'a.swf'\nschedulers = ['easy']\n[[exclude]]\nscheduler = 'easy'\n"),
+  EXPECT_EQ(sweep_error_of("logs = 'a.swf'\nschedulers = ['easy']\n[[exclude]]\nscheduler = 'easy'\n"),
             "s.toml: the spec has no run (its [[exclude]] tables exclude every run of the product)");
   // An include alone still makes a run.
-  EXPECT_EQ(error_of("logs = 'a.swf'\nschedulers = ['easy']\n[[exclude]]\nscheduler = 'easy'\n[[include]]\n"
+  EXPECT_EQ(sweep_error_of("logs = 'a.swf'\nschedulers = ['easy']\n[[exclude]]\nscheduler = 'easy'\n[[include]]\n"
                      "scheduler = 'fcfs'\n"),
             "");
 }
@@ -95,39 +96,42 @@ TEST(SweepSpec, AdaptiveSpecsWithOrWithoutTheirCliBrackets) {
 }
 
 TEST(SweepSpec, BadSpecsNameTheKeyAndLine) {
-  EXPECT_EQ(error_of("logs = 'a'\nschedulerz = ['easy']\n").rfind("s.toml:2: schedulerz: unknown key", 0), 0u);
-  const std::string seed = error_of("logs = 'a'\nseed = [1, 2]\n");  // the singular of a list key
+  EXPECT_EQ(sweep_error_of("logs = 'a'\nschedulerz = ['easy']\n").rfind("s.toml:2: schedulerz: unknown key", 0), 0u);
+  const std::string seed = sweep_error_of("logs = 'a'\nseed = [1, 2]\n");  // the singular of a list key
   EXPECT_NE(seed.find("; did you mean 'seeds'?"), std::string::npos) << seed;
-  const std::string pattern = error_of("logs = 'a'\n[[exclude]]\nseeds = 1\n");  // and the plural in a pattern
+  const std::string pattern = sweep_error_of("logs = 'a'\n[[exclude]]\nseeds = 1\n");  // and the plural in a pattern
   EXPECT_NE(pattern.find("; did you mean 'seed'?"), std::string::npos) << pattern;
-  EXPECT_EQ(error_of("logs = 'a'\nseeds = ['one']\n").rfind("s.toml:2: seeds: must be an integer", 0), 0u);
-  EXPECT_EQ(error_of("logs = 'a'\nloads = [0.5, -1]\n").rfind("s.toml:2: loads: must be > 0", 0), 0u);
-  EXPECT_EQ(error_of("logs = 'a'\nschedulers = []\n").rfind("s.toml:2: schedulers: is an empty list", 0), 0u);
-  EXPECT_EQ(error_of("schedulers = ['easy']\n").rfind("s.toml: logs: missing", 0), 0u);
-  EXPECT_EQ(error_of("logs = 'a'\nloads = 0.5\narrival_scales = 2\n").rfind("s.toml:2: loads: give loads or", 0), 0u);
-  EXPECT_EQ(error_of("logs = 'a'\n\nschedulers = ['easy', 'nosuch']\n").rfind("s.toml:3: schedulers: 'nosuch'", 0),
+  EXPECT_EQ(sweep_error_of("logs = 'a'\nseeds = ['one']\n").rfind("s.toml:2: seeds: must be an integer", 0), 0u);
+  EXPECT_EQ(sweep_error_of("logs = 'a'\nloads = [0.5, -1]\n").rfind("s.toml:2: loads: must be > 0", 0), 0u);
+  EXPECT_EQ(sweep_error_of("logs = 'a'\nschedulers = []\n").rfind("s.toml:2: schedulers: is an empty list", 0), 0u);
+  EXPECT_EQ(sweep_error_of("schedulers = ['easy']\n").rfind("s.toml: logs: missing", 0), 0u);
+  EXPECT_EQ(sweep_error_of("logs = 'a'\nloads = 0.5\narrival_scales = 2\n").rfind("s.toml:2: loads: give loads or", 0),
             0u);
-  EXPECT_EQ(error_of("logs = 'a'\npredictors = ['oracle']\n").rfind("s.toml:2: predictors: 'oracle'", 0), 0u);
-  EXPECT_EQ(error_of("logs = 'a'\nestimate_models = ['tsafri']\n").rfind("s.toml:2: estimate_models: unknown model", 0),
-            0u);
+  EXPECT_EQ(
+      sweep_error_of("logs = 'a'\n\nschedulers = ['easy', 'nosuch']\n").rfind("s.toml:3: schedulers: 'nosuch'", 0), 0u);
+  EXPECT_EQ(sweep_error_of("logs = 'a'\npredictors = ['oracle']\n").rfind("s.toml:2: predictors: 'oracle'", 0), 0u);
+  EXPECT_EQ(
+      sweep_error_of("logs = 'a'\nestimate_models = ['tsafri']\n").rfind("s.toml:2: estimate_models: unknown model", 0),
+      0u);
   // A model's parameters are checked with the spec, not run by run (each run's row said "error: ...").
-  EXPECT_EQ(error_of("logs = 'a'\nestimate_models = ['tsafrir:colour=1']\n"),
+  EXPECT_EQ(sweep_error_of("logs = 'a'\nestimate_models = ['tsafrir:colour=1']\n"),
             "s.toml:2: estimate_models: 'tsafrir:colour=1': tsafrir model: unknown parameter \"colour\" (known: tmax, "
             "tmax_share, bins, top, coefficients, k, info)");
-  EXPECT_EQ(error_of("logs = 'a'\nestimate_models = ['f:f=-1']\n").rfind(
+  EXPECT_EQ(sweep_error_of("logs = 'a'\nestimate_models = ['f:f=-1']\n").rfind(
                 "s.toml:2: estimate_models: 'f:f=-1': f model: parameter f must be a number >= 0", 0),
             0u);
-  EXPECT_EQ(error_of("logs = 'a'\n[[exclude]]\nschedulr = 'x'\n").rfind("s.toml:3: exclude.schedulr: unknown key", 0),
-            0u);
+  EXPECT_EQ(
+      sweep_error_of("logs = 'a'\n[[exclude]]\nschedulr = 'x'\n").rfind("s.toml:3: exclude.schedulr: unknown key", 0),
+      0u);
   // A value twice in a list, or an include of a run the spec has, would run the same run twice.
-  EXPECT_EQ(error_of("logs = 'a'\nseeds = [1, 2, 1]\n"), "s.toml:2: seeds: 1 is given twice (items 1 and 3)");
-  EXPECT_EQ(error_of("logs = 'a'\nschedulers = ['easy', 'fcfs', 'easy']\n"),
+  EXPECT_EQ(sweep_error_of("logs = 'a'\nseeds = [1, 2, 1]\n"), "s.toml:2: seeds: 1 is given twice (items 1 and 3)");
+  EXPECT_EQ(sweep_error_of("logs = 'a'\nschedulers = ['easy', 'fcfs', 'easy']\n"),
             "s.toml:2: schedulers: 'easy' is given twice (items 1 and 3)");
-  EXPECT_EQ(error_of("logs = 'a'\nschedulers = ['easy', 'fcfs']\n[[include]]\nscheduler = 'fcfs'\n"),
+  EXPECT_EQ(sweep_error_of("logs = 'a'\nschedulers = ['easy', 'fcfs']\n[[include]]\nscheduler = 'fcfs'\n"),
             "s.toml:3: include: this [[include]] is a run the spec already has (the product's or an earlier "
             "include's)");
   // An exclude that matches nothing (a misspelt value) would leave the runs it meant to drop in the sweep.
-  EXPECT_EQ(error_of("logs = 'a'\nschedulers = ['easy', 'fcfs']\n[[exclude]]\nscheduler = 'eazy'\n"),
+  EXPECT_EQ(sweep_error_of("logs = 'a'\nschedulers = ['easy', 'fcfs']\n[[exclude]]\nscheduler = 'eazy'\n"),
             "s.toml:3: exclude: this [[exclude]] matches no run of the spec (a value that is not in the spec's lists, "
             "or misspelt?)");
   // Too many runs: refused by the lists' sizes before any run is made (four lists of a thousand values were a
@@ -137,25 +141,25 @@ TEST(SweepSpec, BadSpecsNameTheKeyAndLine) {
     for (int i = 1; i <= n; ++i) l += std::to_string(i == repeat_at ? 1 : i) + (i < n ? "," : "]");
     return l;
   };
-  EXPECT_EQ(error_of("logs = 'a'\nseeds = " + list(1000, 0) + "\nbsld_tau = " + list(1000, 0) +
+  EXPECT_EQ(sweep_error_of("logs = 'a'\nseeds = " + list(1000, 0) + "\nbsld_tau = " + list(1000, 0) +
                      "\nschedulers = ['easy', 'fcfs']\nprocs = " + list(1000, 0) + "\n"),
             "s.toml: the spec's lists make 2e+09 runs (schedulers 2 x procs 1000 x bsld_tau 1000 x seeds 1000), "
             "more than the 10000000 one sweep may hold: split it into several specs or give fewer values");
-  EXPECT_EQ(error_of("logs = 'a'\nseeds = " + list(20000, 19999) + "\n"),
+  EXPECT_EQ(sweep_error_of("logs = 'a'\nseeds = " + list(20000, 19999) + "\n"),
             "s.toml:2: seeds: 1 is given twice (items 1 and 19999)");
   // A long value is shown by its start and size (a 3 MB scheduler name was printed whole, twice).
   const std::string long_name = std::string(3000000, 'x');
-  const std::string e = error_of("logs = 'a'\nschedulers = ['" + long_name + "']\n");
+  const std::string e = sweep_error_of("logs = 'a'\nschedulers = ['" + long_name + "']\n");
   EXPECT_LT(e.size(), 1000u) << e.size();
   EXPECT_EQ(e.rfind("s.toml:2: schedulers: '" + std::string(200, 'x') + "... (3000000 bytes)': unknown scheduler '" +
                         std::string(200, 'x') + "... (3000000 bytes)' (known: fcfs,",
                     0),
             0u)
       << e.substr(0, 600);
-  EXPECT_EQ(error_of("logs = 'a'\nschedulers = ['" + long_name + "', '" + long_name + "']\n"),
+  EXPECT_EQ(sweep_error_of("logs = 'a'\nschedulers = ['" + long_name + "', '" + long_name + "']\n"),
             "s.toml:2: schedulers: '" + std::string(200, 'x') + "... (3000000 bytes)' is given twice (items 1 and 2)");
-  EXPECT_EQ(error_of("logs = 'a'\nseeds = [1,\n").rfind("s.toml:", 0), 0u);  // not TOML
-  EXPECT_NE(error_of("logs = 'a'\nseeds = [1,\n").find("not valid TOML"), std::string::npos);
+  EXPECT_EQ(sweep_error_of("logs = 'a'\nseeds = [1,\n").rfind("s.toml:", 0), 0u);  // not TOML
+  EXPECT_NE(sweep_error_of("logs = 'a'\nseeds = [1,\n").find("not valid TOML"), std::string::npos);
 }
 
 struct Collected {
@@ -200,14 +204,14 @@ TEST(SweepRun, FeedbackIsAKeyOfTheSpec) {
   // FCFS: as logged, waits 0, 90 (job 2 from 10 to 100), 80; with feedback 0, 0 (130), 80.
   EXPECT_DOUBLE_EQ(c.rows[0].values[column("wait_mean")].get<double>(), 170.0 / 3);
   EXPECT_DOUBLE_EQ(c.rows[1].values[column("wait_mean")].get<double>(), 80.0 / 3);
-  EXPECT_EQ(error_of("logs = 'a.swf'\nfeedback = 'yes'\n"),
+  EXPECT_EQ(sweep_error_of("logs = 'a.swf'\nfeedback = 'yes'\n"),
             "s.toml:2: feedback: must be true or false (or a list of them)");
 }
 
 TEST(SweepRun, RowsAreTheSimulationsInRunOrderWhateverTheThreads) {
   SweepSpec s = parse_sweep_spec(
       "logs = 'x'\nschedulers = ['fcfs', 'easy', 'conservative']\nseeds = [1, 2]\nloads = [0.6, 0.9]\n", "s.toml");
-  s.logs = {kKth};
+  s.logs = {bundled_kth()};
   SweepOptions one;
   one.threads = 1;
   SweepOptions two;
@@ -215,7 +219,7 @@ TEST(SweepRun, RowsAreTheSimulationsInRunOrderWhateverTheThreads) {
   const Collected a = run(s, one), b = run(s, two);
   ASSERT_EQ(a.rows.size(), 12u);
   ASSERT_EQ(b.rows.size(), 12u);
-  const swf::Log log = swf::read_log(kKth);
+  const swf::Log log = swf::read_log(bundled_kth());
   for (size_t i = 0; i < a.rows.size(); ++i) {
     EXPECT_EQ(a.rows[i].index, i);
     std::vector<nlohmann::json> va = a.rows[i].values, vb = b.rows[i].values;
@@ -251,13 +255,13 @@ TEST(SweepRun, RowsAreTheSimulationsInRunOrderWhateverTheThreads) {
 TEST(SweepRun, AdaptiveColumns) {
   SweepSpec s = parse_sweep_spec("logs = 'x'\nschedulers = ['easy', '[pbas:candidates=easy,conservative;interval=7d]']\n",
                                  "s.toml");
-  s.logs = {kKth};
+  s.logs = {bundled_kth()};
   const Collected c = run(s, SweepOptions{});
   ASSERT_EQ(c.rows.size(), 2u);
   EXPECT_TRUE(c.rows[0].values[column("adaptive_switch_points")].is_null());
   SimulationSpec spec;
   spec.scheduler = "pbas:candidates=easy,conservative;interval=7d";
-  const nlohmann::json direct = to_json(run_simulation(prepare_simulation(spec), swf::read_log(kKth)));
+  const nlohmann::json direct = to_json(run_simulation(prepare_simulation(spec), swf::read_log(bundled_kth())));
   ASSERT_TRUE(direct.contains("adaptive"));
   EXPECT_EQ(c.rows[1].values[column("adaptive_switch_points")], direct["adaptive"]["switch_points"]);
   EXPECT_EQ(c.rows[1].values[column("adaptive_switches")], direct["adaptive"]["switches"]);
@@ -269,10 +273,10 @@ TEST(SweepRun, AdaptiveColumns) {
 TEST(SweepRun, WarmupFractionsAndBsldThresholdsReachTheRuns) {
   SweepSpec s = parse_sweep_spec("logs = 'x'\nschedulers = 'easy'\nwarmup_fraction = [0, 0.01]\nbsld_tau = [10, 60]\n",
                                  "s.toml");
-  s.logs = {kKth};
+  s.logs = {bundled_kth()};
   const Collected c = run(s, SweepOptions{});
   ASSERT_EQ(c.rows.size(), 4u);  // warmup_fraction outside bsld_tau
-  const swf::Log log = swf::read_log(kKth);
+  const swf::Log log = swf::read_log(bundled_kth());
   for (size_t i = 0; i < 4; ++i) {
     SimulationSpec spec;
     spec.scheduler = "easy";
@@ -284,7 +288,8 @@ TEST(SweepRun, WarmupFractionsAndBsldThresholdsReachTheRuns) {
   }
   EXPECT_NE(c.rows[0].values[column("wait_mean")], c.rows[2].values[column("wait_mean")]);
   EXPECT_NE(c.rows[0].values[column("bounded_slowdown_mean")], c.rows[1].values[column("bounded_slowdown_mean")]);
-  EXPECT_EQ(error_of("logs = 'a'\nwarmup_fraction = [0, 1.5]\n"), "s.toml:2: warmup_fraction: must be in [0, 1) (got 1.5)");
+  EXPECT_EQ(sweep_error_of("logs = 'a'\nwarmup_fraction = [0, 1.5]\n"),
+            "s.toml:2: warmup_fraction: must be in [0, 1) (got 1.5)");
 }
 
 // A predictor that leaves jobs overdue is warned of once, by its first run, however many runs it has; the rows keep
@@ -292,7 +297,7 @@ TEST(SweepRun, WarmupFractionsAndBsldThresholdsReachTheRuns) {
 // The spec's sweep of KTH on two threads, its warnings collected.
 Collected run_on_kth(const std::string& toml, std::vector<std::string>& warnings) {
   SweepSpec s = parse_sweep_spec("logs = 'x'\n" + toml, "s.toml");
-  s.logs = {kKth};
+  s.logs = {bundled_kth()};
   SweepOptions o;
   o.threads = 2;
   o.on_warning = [&](const std::string& w) { warnings.push_back(w); };
@@ -316,7 +321,7 @@ TEST(SweepRun, AnUncorrectedPredictorIsWarnedOfOnce) {
   spec.scheduler = "easy";
   spec.predictor = "ruh";
   spec.workload.load = 0.6;
-  const nlohmann::json direct = to_json(run_simulation(prepare_simulation(spec), swf::read_log(kKth)));
+  const nlohmann::json direct = to_json(run_simulation(prepare_simulation(spec), swf::read_log(bundled_kth())));
   EXPECT_EQ(c.rows[0].values[column("overdue_misses")], direct["overdue_misses"]);
   EXPECT_EQ(c.rows[0].values[column("deadline_misses")], direct["deadline_misses"]);
   EXPECT_GT(c.rows[0].values[column("overdue_misses")].get<int64_t>(), 1000);
@@ -359,7 +364,7 @@ TEST(SweepRun, ObjectsOfTheCallersOwnRunUnderTheirNames) {
                                  "predictors = ['fixed', 'constant:value=600']\ncorrections = ['tsafrir']\n"
                                  "loads = [0.6, 0.8]\n",
                                  "s.toml");
-  s.logs = {kKth};
+  s.logs = {bundled_kth()};
   s.scheduler_objects["mine"] = sim::make_scheduler("easy");
   s.predictor_objects["fixed"] = std::make_shared<testing::FixedPredictor>(600);
   SweepOptions o;
@@ -399,7 +404,7 @@ TEST(SweepRun, ObjectsOfTheCallersOwnRunUnderTheirNames) {
 TEST(SweepRun, ARowThatCannotBeWrittenEndsTheSweepWithItsError) {
   // A full disk while two threads ran: the write's error left a worker thread and ended the process (abort).
   SweepSpec s = parse_sweep_spec("logs = 'x'\nschedulers = ['fcfs', 'easy']\nseeds = [1, 2, 3]\n", "s.toml");
-  s.logs = {kKth};
+  s.logs = {bundled_kth()};
   const auto runs = expand_sweep(s);
   for (const int threads : {1, 2}) {
     SweepOptions o;
@@ -424,7 +429,7 @@ TEST(SweepRun, ShardsSkipsStopAndFailedRuns) {
       "logs = 'x'\nschedulers = ['fcfs', 'easy']\nestimate_models = ['real', 'tsafrir:bins=30m:99.99']\n"
       "kill_at_estimate = true\n",
       "s.toml");
-  s.logs = {kKth};
+  s.logs = {bundled_kth()};
   const Collected all = run(s);
   ASSERT_EQ(all.rows.size(), 4u);
   // On KTH, a bin of 99.99% and T_max's own share exceed 100%: that run fails alone, with the reason.
@@ -471,11 +476,6 @@ TEST(SweepOutput, CsvQuotingJsonLinesAndResume) {
 
 }
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
-
 std::string resume_error(const SweepSpec& s, const std::string& path, bool jsonl) {
   try {
     run_sweep_to_file(s, expand_sweep(s), path, jsonl, {});
@@ -489,7 +489,7 @@ TEST(SweepOutput, ResumeSkipsTheRunsThereAndCutsAPartialRow) {
   for (const bool jsonl : {false, true}) {
     SCOPED_TRACE(jsonl ? "jsonl" : "csv");
     SweepSpec s = parse_sweep_spec("logs = 'x'\nschedulers = ['fcfs', 'easy']\nloads = [0.6, 0.7]\n", "s.toml");
-    s.logs = {kKth};
+    s.logs = {bundled_kth()};
     const auto runs = expand_sweep(s);
     const std::string path = ::testing::TempDir() + (jsonl ? "sweep_resume.jsonl" : "sweep_resume.csv");
     std::filesystem::remove(path);
@@ -498,7 +498,7 @@ TEST(SweepOutput, ResumeSkipsTheRunsThereAndCutsAPartialRow) {
     first.threads = 1;
     SweepSummary sum = run_sweep_to_file(s, runs, path, jsonl, first);
     EXPECT_EQ(sum.run, 4u);
-    const std::string whole = slurp(path);
+    const std::string whole = testing::read_file(path);
     EXPECT_EQ(sweep_done_runs(path, jsonl, runs), (std::set<size_t>{0, 1, 2, 3}));
     // A crash cut the last row: it is dropped and run again.
     std::filesystem::resize_file(path, whole.size() - 10);
@@ -516,16 +516,17 @@ TEST(SweepOutput, ResumeSkipsTheRunsThereAndCutsAPartialRow) {
       EXPECT_EQ(read[r].run, r);
       EXPECT_EQ(read[r].parameters, sweep_run_parameters(runs[r]));
     }
-    EXPECT_EQ(read[1].parameters, "1," + kKth + ",fcfs,estimate,none,real,0.7,1,,false,false,false,0,10,0");
+    EXPECT_EQ(read[1].parameters, "1," + bundled_kth() + ",fcfs,estimate,none,real,0.7,1,,false,false,false,0,10,0");
 
     // The spec changed: run 2 is now conservative at 0.6 (it was easy at 0.6). Resuming would keep easy's row
     // under index 2 and run easy again as 4 and 5, never conservative: refused, naming the line and both runs.
     SweepSpec changed = s;
     changed.schedulers = {"fcfs", "conservative", "easy"};
     const std::string e = resume_error(changed, path, jsonl);
-    EXPECT_NE(e.find(path + ":" + std::to_string(jsonl ? 3 : 4) + ": run 2 was 2," + kKth + ",easy,"), std::string::npos)
+    EXPECT_NE(e.find(path + ":" + std::to_string(jsonl ? 3 : 4) + ": run 2 was 2," + bundled_kth() + ",easy,"),
+              std::string::npos)
         << e;
-    EXPECT_NE(e.find("the spec's run 2 is 2," + kKth + ",conservative,"), std::string::npos) << e;
+    EXPECT_NE(e.find("the spec's run 2 is 2," + bundled_kth() + ",conservative,"), std::string::npos) << e;
     EXPECT_EQ(resume_error(s, path, jsonl), "");  // unchanged spec: resumes (nothing left to run)
     // Fewer runs: a row's run is outside the spec.
     changed.schedulers = {"fcfs"};
@@ -542,14 +543,14 @@ TEST(SweepOutput, AnOutputOfAnEarlierVersionIsResumedInTodaysColumns) {
   for (const bool jsonl : {false, true}) {
     SCOPED_TRACE(jsonl ? "jsonl" : "csv");
     SweepSpec s = parse_sweep_spec("logs = 'x'\nschedulers = ['fcfs', 'easy']\nloads = [0.6, 0.7]\n", "s.toml");
-    s.logs = {kKth};
+    s.logs = {bundled_kth()};
     const auto runs = expand_sweep(s);
     const std::string path = ::testing::TempDir() + (jsonl ? "sweep_old.jsonl" : "sweep_old.csv");
     std::filesystem::remove(path);
     SweepOptions o;
     o.threads = 1;
     run_sweep_to_file(s, runs, path, jsonl, o);
-    const std::string today = slurp(path);
+    const std::string today = testing::read_file(path);
     const std::string old = without_feedback(today, jsonl);
     ASSERT_NE(old, today);
     EXPECT_EQ(upgraded_sweep_output(old, jsonl, "old"), today);
@@ -562,7 +563,7 @@ TEST(SweepOutput, AnOutputOfAnEarlierVersionIsResumedInTodaysColumns) {
     const SweepSummary sum = run_sweep_to_file(s, runs, path, jsonl, o);
     EXPECT_EQ(sum.skipped, 3u);
     EXPECT_EQ(rows, 1u);
-    const std::string resumed = slurp(path);
+    const std::string resumed = testing::read_file(path);
     const size_t three = today.rfind('\n', today.size() - 2) + 1;  // today's text up to its last row
     EXPECT_EQ(resumed.substr(0, three), today.substr(0, three));
     const auto read = read_sweep_output(path, jsonl, runs.size(), false);
@@ -593,12 +594,12 @@ TEST(SweepOutput, AnOutputOfAnEarlierVersionIsResumedInTodaysColumns) {
 
 TEST(SweepOutput, CorruptOutputsAreRefusedNamingTheLine) {
   SweepSpec s = parse_sweep_spec("logs = 'x'\nschedulers = ['fcfs', 'easy']\n", "s.toml");
-  s.logs = {kKth};
+  s.logs = {bundled_kth()};
   const auto runs = expand_sweep(s);
   const std::string path = ::testing::TempDir() + "sweep_corrupt.csv";
   std::filesystem::remove(path);
   run_sweep_to_file(s, runs, path, false, {});
-  const std::string good = slurp(path);
+  const std::string good = testing::read_file(path);
   const std::string header = sweep_csv_header();
   const std::string row0 = good.substr(header.size(), good.find('\n', header.size()) + 1 - header.size());
   const auto error = [&](const std::string& text) {
@@ -622,7 +623,7 @@ TEST(SweepOutput, CorruptOutputsAreRefusedNamingTheLine) {
   std::ofstream(path, std::ios::trunc) << "";
   SweepSpec odd = s;
   const std::string odd_log = ::testing::TempDir() + "a,\"b.swf";
-  std::filesystem::copy_file(kKth, odd_log, std::filesystem::copy_options::overwrite_existing);
+  std::filesystem::copy_file(bundled_kth(), odd_log, std::filesystem::copy_options::overwrite_existing);
   odd.logs = {odd_log};
   const auto odd_runs = expand_sweep(odd);
   run_sweep_to_file(odd, odd_runs, path, false, {});
@@ -634,13 +635,13 @@ TEST(SweepOutput, CorruptOutputsAreRefusedNamingTheLine) {
 // once per level: a stack overflow).
 TEST(SweepOutput, DeepJsonLinesAreRefused) {
   SweepSpec s = parse_sweep_spec("logs = 'x'\nschedulers = ['fcfs']\n", "s.toml");
-  s.logs = {kKth};
+  s.logs = {bundled_kth()};
   const auto runs = expand_sweep(s);
   const std::string path = ::testing::TempDir() + "sweep_deep.jsonl";
   std::filesystem::remove(path);
   run_sweep_to_file(s, runs, path, true, {});
-  std::string line = slurp(path);
-  const std::string log = nlohmann::json(kKth).dump();
+  std::string line = testing::read_file(path);
+  const std::string log = nlohmann::json(bundled_kth()).dump();
   ASSERT_NE(line.find(log), std::string::npos);
   line.replace(line.find(log), log.size(), std::string(100000, '[') + std::string(100000, ']'));
   std::ofstream(path, std::ios::trunc | std::ios::binary) << line;

@@ -10,7 +10,7 @@
 namespace schedlab::model {
 namespace {
 
-const std::vector<swf::Record>& kth() {
+const std::vector<swf::Record>& kth_records() {
   static const swf::Log log = swf::read_log(std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz");
   return log.records;
 }
@@ -18,19 +18,19 @@ const std::vector<swf::Record>& kth() {
 TEST(EstimateFit, TheFileIsTheNamedFitsOwn) {
   EstimateFitOptions o;
   o.top = 3;
-  const EstimateFit t = fit_estimate_model({&kth()}, {"kth.swf"}, o);
+  const EstimateFit t = fit_estimate_model({&kth_records()}, {"kth.swf"}, o);
   ASSERT_TRUE(t.tsafrir.has_value());
   EXPECT_FALSE(t.song.has_value());
-  nlohmann::ordered_json expected = to_json(fit_tsafrir(kth(), 3));
+  nlohmann::ordered_json expected = to_json(fit_tsafrir(kth_records(), 3));
   expected["info"]["source"] = "kth.swf";
   EXPECT_EQ(t.file, expected);
   o = {};
   o.model = "song";
   o.family = "gamma";
   o.min_group_jobs = 25;
-  const EstimateFit s = fit_estimate_model({&kth(), &kth()}, {"a", "b"}, o);
+  const EstimateFit s = fit_estimate_model({&kth_records(), &kth_records()}, {"a", "b"}, o);
   ASSERT_TRUE(s.song.has_value());
-  SongModel m = fit_song({&kth(), &kth()}, {SongFamily::kGamma, 25});
+  SongModel m = fit_song({&kth_records(), &kth_records()}, {SongFamily::kGamma, 25});
   m.sources = {"a", "b"};
   EXPECT_EQ(s.file, song_to_json(m));
 }
@@ -74,7 +74,7 @@ TEST(EstimateFit, BadOptionsAreRefusedBeforeFitting) {
   EstimateFitOptions zero;
   zero.tmax = std::string(1, '0');
   refused(zero, 1, "--tmax: expected limit, max or a duration such as 18h (got \"0\")");
-  EXPECT_THROW(fit_estimate_model({&kth()}, {}, EstimateFitOptions{}), ModelError);  // a name per log
+  EXPECT_THROW(fit_estimate_model({&kth_records()}, {}, EstimateFitOptions{}), ModelError);  // a name per log
 }
 
 }  // namespace

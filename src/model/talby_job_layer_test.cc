@@ -18,12 +18,12 @@ namespace {
 
 using analysis::SessionClass;
 
-const swf::Log& kth() {
+const swf::Log& layer_kth() {
   static const swf::Log log = swf::read_log(std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz");
   return log;
 }
-const TalbyJobModel& kth_model() {
-  static const TalbyJobModel m = fit_talby_job_layer(kth(), "KTH");
+const TalbyJobModel& layer_kth_model() {
+  static const TalbyJobModel m = fit_talby_job_layer(layer_kth(), "KTH");
   return m;
 }
 
@@ -65,7 +65,7 @@ TEST(Empirical, ADistributionPastTheLookupTableDrawsByTheCumulativeCounts) {
 }
 
 TEST(TalbyJobLayer, FitCoversEverySessionAndJobOfKth) {
-  const TalbyJobModel& m = kth_model();
+  const TalbyJobModel& m = layer_kth_model();
   EXPECT_EQ(m.procs, 100);
   int64_t sessions = 0, jobs = 0;
   for (const TalbyClassJobs& c : m.classes) {
@@ -111,18 +111,18 @@ TEST(TalbyJobLayer, FitCoversEverySessionAndJobOfKth) {
 }
 
 TEST(TalbyJobLayer, FileRoundTripIsExact) {
-  const nlohmann::ordered_json j = to_json(kth_model());
+  const nlohmann::ordered_json j = to_json(layer_kth_model());
   const TalbyJobModel back = talby_job_model_from_json(nlohmann::json::parse(j.dump()), "model.json");
   EXPECT_EQ(to_json(back).dump(), j.dump());
   const std::string path = ::testing::TempDir() + "talby_job_model.json";
-  write_talby_job_model(path, kth_model());
+  write_talby_job_model(path, layer_kth_model());
   EXPECT_EQ(to_json(read_talby_job_model(path)).dump(), j.dump());
 }
 
 // The message of the error raised by reading `j` (after `edit`), or "" when it reads.
 template <typename Edit>
 std::string error_after(Edit edit) {
-  nlohmann::json j = nlohmann::json::parse(to_json(kth_model()).dump());
+  nlohmann::json j = nlohmann::json::parse(to_json(layer_kth_model()).dump());
   edit(j);
   try {
     talby_job_model_from_json(j, "m.json");
@@ -166,7 +166,7 @@ TEST(TalbyJobLayer, MalformedFilesNameTheField) {
 }
 
 TEST(TalbyJobLayer, FitRejectsLogsWithoutWhatTheModelNeeds) {
-  swf::Log log = kth();
+  swf::Log log = layer_kth();
   for (auto& r : log.records) r.requested_time = -1;
   EXPECT_THROW(
       {
@@ -178,10 +178,10 @@ TEST(TalbyJobLayer, FitRejectsLogsWithoutWhatTheModelNeeds) {
         }
       },
       std::invalid_argument);
-  log = kth();
+  log = layer_kth();
   for (auto& r : log.records) r.user_id = -1;
   EXPECT_THROW(fit_talby_job_layer(log, "nouser.swf"), std::invalid_argument);
-  log = kth();
+  log = layer_kth();
   log.header.unix_start_time.reset();
   try {
     fit_talby_job_layer(log, "notime.swf");
@@ -195,7 +195,7 @@ TEST(TalbyJobLayer, FitRejectsLogsWithoutWhatTheModelNeeds) {
 }
 
 TEST(TalbyJobLayer, DrawnSessionsAreOneSessionOnTheMachine) {
-  const TalbyJobModel& m = kth_model();
+  const TalbyJobModel& m = layer_kth_model();
   base::Rng rng(3);
   for (int k = 0; k < analysis::kSessionClasses; ++k) {
     for (int i = 0; i < 300; ++i) {
@@ -226,7 +226,7 @@ TEST(TalbyJobLayer, DrawnSessionsAreOneSessionOnTheMachine) {
 }
 
 TEST(TalbyJobLayer, SizesScaleWithTheMachineAndSerialJobsStaySerial) {
-  const TalbyJobModel& m = kth_model();
+  const TalbyJobModel& m = layer_kth_model();
   base::Rng a(11), b(11);
   for (int i = 0; i < 500; ++i) {
     TalbySession s100 = draw_session_start(m, SessionClass::kBHP, 0, a);

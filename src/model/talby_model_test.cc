@@ -26,13 +26,13 @@ namespace {
 using analysis::SessionClass;
 using analysis::UserClass;
 
-const TalbyJobModel& kth_model() {
+const TalbyJobModel& talby_kth_model() {
   static const TalbyJobModel m =
       fit_talby_job_layer(swf::read_log(std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz"), "KTH");
   return m;
 }
 
-std::string error_of(const TalbyOptions& o) {
+std::string talby_error_of(const TalbyOptions& o) {
   try {
     resolve_talby_parameters(o);
   } catch (const std::invalid_argument& e) {
@@ -71,39 +71,39 @@ TEST(TalbyMetaModel, CpuWorkWithJobsPerDayOrLoad) {
 
 TEST(TalbyMetaModel, BadInputNamesTheOption) {
   TalbyOptions o;
-  EXPECT_NE(error_of(o).find("give --procs"), std::string::npos);
+  EXPECT_NE(talby_error_of(o).find("give --procs"), std::string::npos);
   o.procs = 0;
-  EXPECT_EQ(error_of(o).rfind("--procs must be in 1..2147483647 (got 0)", 0), 0u);
+  EXPECT_EQ(talby_error_of(o).rfind("--procs must be in 1..2147483647 (got 0)", 0), 0u);
   o.procs = int64_t{1} << 31;  // past the SWF's MaxProcs
-  EXPECT_EQ(error_of(o).rfind("--procs must be in 1..2147483647 (got 2147483648)", 0), 0u);
+  EXPECT_EQ(talby_error_of(o).rfind("--procs must be in 1..2147483647 (got 2147483648)", 0), 0u);
   o.procs = 128;
   o.weeks = 0;
-  EXPECT_EQ(error_of(o).rfind("--weeks must be in 1..1040", 0), 0u);
+  EXPECT_EQ(talby_error_of(o).rfind("--weeks must be in 1..1040", 0), 0u);
   o.weeks = 1041;
-  EXPECT_EQ(error_of(o).rfind("--weeks must be in 1..1040", 0), 0u);
+  EXPECT_EQ(talby_error_of(o).rfind("--weeks must be in 1..1040", 0), 0u);
   o.weeks = 52;
   o.load = 0;
-  EXPECT_EQ(error_of(o).rfind("--load must be", 0), 0u);
+  EXPECT_EQ(talby_error_of(o).rfind("--load must be", 0), 0u);
   o.load = 0.5;
   o.jobs_per_day = 100;
-  EXPECT_EQ(error_of(o).rfind("--jobs-per-day and --load", 0), 0u);
+  EXPECT_EQ(talby_error_of(o).rfind("--jobs-per-day and --load", 0), 0u);
   o.load.reset();
   o.cpu_work = -1;
-  EXPECT_EQ(error_of(o).rfind("--cpu-work must be > 0", 0), 0u);
+  EXPECT_EQ(talby_error_of(o).rfind("--cpu-work must be > 0", 0), 0u);
   o.cpu_work.reset();
   o.jobs_per_day.reset();
   o.procs = 1000000;  // Table 28's load is negative there
-  EXPECT_NE(error_of(o).find("give --jobs-per-day or --load"), std::string::npos);
+  EXPECT_NE(talby_error_of(o).find("give --jobs-per-day or --load"), std::string::npos);
   // A machine derived from the jobs per day that the SWF cannot hold (it wrote "MaxProcs: 2707092586").
   o.procs.reset();
   o.cpu_work = 100;
   o.jobs_per_day = 1e9;
-  EXPECT_EQ(error_of(o).rfind("1e+09 jobs per day: Table 28 gives a machine of 2.707e+09 processors, past the "
+  EXPECT_EQ(talby_error_of(o).rfind("1e+09 jobs per day: Table 28 gives a machine of 2.707e+09 processors, past the "
                               "SWF's 32-bit MaxProcs; give --procs", 0),
             0u)
-      << error_of(o);
+      << talby_error_of(o);
   o.jobs_per_day = 1e300;  // llround of the quotient was undefined
-  EXPECT_NE(error_of(o).find("past the SWF's 32-bit MaxProcs"), std::string::npos);
+  EXPECT_NE(talby_error_of(o).find("past the SWF's 32-bit MaxProcs"), std::string::npos);
 }
 
 TEST(TalbyMetaModel, GuidelineWarningsNameTheParameter) {
@@ -220,7 +220,7 @@ Generated generate(int64_t procs, int64_t weeks, uint64_t seed, int threads = 0)
   o.seed = seed;
   o.threads = threads;
   Generated g;
-  g.jobs = generate_talby(o, kth_model(), &g.stats);
+  g.jobs = generate_talby(o, talby_kth_model(), &g.stats);
   return g;
 }
 
@@ -228,7 +228,7 @@ Generated generate(int64_t procs, int64_t weeks, uint64_t seed, int threads = 0)
 // (a fit log with one estimate value for every job): the error says which model, fitted on what (it was Tsafrir's
 // bare "infeasible bins: ...").
 TEST(TalbyModel, AnEstimateModelThatCannotFitIsNamed) {
-  TalbyJobModel m = kth_model();
+  TalbyJobModel m = talby_kth_model();
   m.source = "one-value.swf";
   m.estimates = nlohmann::json{{"model", "tsafrir"}, {"tmax", 100}, {"tmax_share", 100.0}, {"bins", nlohmann::json::array()}};
   TalbyOptions o;

@@ -27,7 +27,7 @@ using schedlab::testing::write_file;
 const char* kHeader = "; UnixStartTime: 1000000\n; Computer: Test\n";
 
 // job i: executable i % 3, user i % 2, size 1 << (i % 4), runtime 100 + 37·i (status 1).
-std::string make_log(int first, int last, const char* header = kHeader) {
+std::string log_text(int first, int last, const char* header = kHeader) {
   std::string s = header;
   for (int i = first; i <= last; ++i) {
     const int procs = 1 << (i % 4);
@@ -64,7 +64,7 @@ void expect_same_estimates(const Repository& a, const Repository& b) {
 
 TEST(ProfilerDbTest, SaveLoadRoundTrip) {
   TempDir dir;
-  Repository repo = repository_of(make_log(1, 60));
+  Repository repo = repository_of(log_text(1, 60));
   repo.add(-1, 5, 3, 0);  // an unknown executable and a 0 s job
   {
     ProfilerDb db(dir.file("p.db"), ProfilerDb::Mode::kWrite);
@@ -86,9 +86,9 @@ TEST(ProfilerDbTest, SaveLoadRoundTrip) {
 TEST(ProfilerDbTest, IngestIsIdempotentAndIncremental) {
   TempDir dir;
   const std::string db_path = dir.file("p.db");
-  write_file(dir.file("a.swf"), make_log(1, 40));
-  write_file(dir.file("a-longer.swf"), make_log(1, 55));  // the same log with 15 more jobs
-  write_file(dir.file("renamed.swf"), make_log(1, 40));   // same header: same log identity
+  write_file(dir.file("a.swf"), log_text(1, 40));
+  write_file(dir.file("a-longer.swf"), log_text(1, 55));  // the same log with 15 more jobs
+  write_file(dir.file("renamed.swf"), log_text(1, 40));   // same header: same log identity
   ProfilerDb db(db_path, ProfilerDb::Mode::kWrite);
   const IngestReport first = db.ingest(dir.file("a.swf"));
   EXPECT_TRUE(first.new_source);
@@ -97,7 +97,7 @@ TEST(ProfilerDbTest, IngestIsIdempotentAndIncremental) {
   EXPECT_EQ(first.added, 40);
   EXPECT_EQ(first.already, 0);
   const Repository after_first = db.load();
-  expect_same_estimates(after_first, repository_of(make_log(1, 40)));
+  expect_same_estimates(after_first, repository_of(log_text(1, 40)));
 
   const IngestReport again = db.ingest(dir.file("a.swf"));
   EXPECT_FALSE(again.new_source);
@@ -110,7 +110,7 @@ TEST(ProfilerDbTest, IngestIsIdempotentAndIncremental) {
   const IngestReport longer = db.ingest(dir.file("a-longer.swf"));
   EXPECT_EQ(longer.added, 15);
   EXPECT_EQ(longer.already, 40);
-  expect_same_estimates(db.load(), repository_of(make_log(1, 55)));
+  expect_same_estimates(db.load(), repository_of(log_text(1, 55)));
   const DbSummary sum = db.summary();
   EXPECT_EQ(sum.jobs, 55);
   ASSERT_EQ(sum.sources.size(), 1u);
@@ -118,7 +118,7 @@ TEST(ProfilerDbTest, IngestIsIdempotentAndIncremental) {
 
   // Logs without UnixStartTime are told apart by file name; --source overrides.
   EXPECT_EQ(log_identity(swf::Header{}, "/some/dir/x.swf.gz"), "file:x");
-  write_file(dir.file("b.swf"), make_log(1, 10, ""));
+  write_file(dir.file("b.swf"), log_text(1, 10, ""));
   const IngestReport b = db.ingest(dir.file("b.swf"));
   EXPECT_EQ(b.source, "file:b");
   EXPECT_EQ(b.added, 10);
@@ -130,17 +130,17 @@ TEST(ProfilerDbTest, IngestIsIdempotentAndIncremental) {
 // Without UnixStartTime it must be given a source (every in-memory log would otherwise share one identity).
 TEST(ProfilerDbTest, ALogInMemoryIsIngestedAsItsFile) {
   TempDir dir;
-  write_file(dir.file("a.swf"), make_log(1, 40));
+  write_file(dir.file("a.swf"), log_text(1, 40));
   ProfilerDb from_file(dir.file("f.db"), ProfilerDb::Mode::kWrite);
   ProfilerDb in_memory(dir.file("m.db"), ProfilerDb::Mode::kWrite);
   const IngestReport f = from_file.ingest(dir.file("a.swf"));
-  const IngestReport m = in_memory.ingest(swf::parse_log(make_log(1, 40), "DataFrame"));
+  const IngestReport m = in_memory.ingest(swf::parse_log(log_text(1, 40), "DataFrame"));
   EXPECT_EQ(m.source, f.source);
   EXPECT_EQ(m.added, 40);
   EXPECT_EQ(m.trace, "DataFrame");
   expect_same_estimates(in_memory.load(), from_file.load());
-  EXPECT_EQ(from_file.ingest(swf::parse_log(make_log(1, 45), "DataFrame")).added, 5);
-  const swf::Log bare = swf::parse_log(make_log(1, 10, ""), "DataFrame");
+  EXPECT_EQ(from_file.ingest(swf::parse_log(log_text(1, 45), "DataFrame")).added, 5);
+  const swf::Log bare = swf::parse_log(log_text(1, 10, ""), "DataFrame");
   try {
     (void)in_memory.ingest(bare);
     ADD_FAILURE() << "a log in memory without UnixStartTime got an identity of its own";
@@ -179,8 +179,8 @@ TEST(ProfilerDbTest, SkippedRecordsAndDuplicateKeys) {
 
 TEST(ProfilerDbTest, FailedIngestLeavesTheDatabaseUnchanged) {
   TempDir dir;
-  write_file(dir.file("good.swf"), make_log(1, 20));
-  std::string bad = make_log(21, 30);
+  write_file(dir.file("good.swf"), log_text(1, 20));
+  std::string bad = log_text(21, 30);
   bad += "31 310 0 abc 1 -1 -1 1 5000 -1 1 1 1 1 -1 -1 -1 -1\n";
   write_file(dir.file("bad.swf"), bad);
   ProfilerDb db(dir.file("p.db"), ProfilerDb::Mode::kWrite);
@@ -192,7 +192,7 @@ TEST(ProfilerDbTest, FailedIngestLeavesTheDatabaseUnchanged) {
     EXPECT_NE(std::string(e.what()).find("bad.swf:13: field 4 (run_time)"), std::string::npos) << e.what();
   }
   EXPECT_EQ(db.summary().jobs, 20);
-  expect_same_estimates(db.load(), repository_of(make_log(1, 20)));
+  expect_same_estimates(db.load(), repository_of(log_text(1, 20)));
 }
 
 // Expects `f` to throw ProfilerDbError whose message starts with `path` and contains `what`.
@@ -243,7 +243,7 @@ TEST(ProfilerDbTest, ForeignAndCorruptFilesGiveClearErrors) {
   expect_db_error([&] { ProfilerDb(random, ProfilerDb::Mode::kWrite); }, random, "not an SQLite database");
 
   const std::string text = dir.file("log.swf");
-  write_file(text, make_log(1, 5));
+  write_file(text, log_text(1, 5));
   expect_db_error([&] { load_repository(text); }, text, "not an SQLite database");
 
   const std::string empty = dir.file("empty.db");
@@ -260,7 +260,7 @@ TEST(ProfilerDbTest, ForeignAndCorruptFilesGiveClearErrors) {
   expect_db_error([&] { load_repository(app); }, app, "application_id 0x000004d2");
 
   const std::string good = dir.file("good.db");
-  write_file(dir.file("big.swf"), make_log(1, 3000));
+  write_file(dir.file("big.swf"), log_text(1, 3000));
   ProfilerDb(good, ProfilerDb::Mode::kWrite).ingest(dir.file("big.swf"));
   EXPECT_EQ(load_repository(good).jobs(), 3000);
 
@@ -301,9 +301,9 @@ TEST(ProfilerDbTest, ForeignAndCorruptFilesGiveClearErrors) {
 
 TEST(ProfilerDbTest, PredictorStartsFromADatabase) {
   TempDir dir;
-  write_file(dir.file("a.swf"), make_log(1, 60));
+  write_file(dir.file("a.swf"), log_text(1, 60));
   ProfilerDb(dir.file("p.db"), ProfilerDb::Mode::kWrite).ingest(dir.file("a.swf"));
-  const Repository repo = repository_of(make_log(1, 60));
+  const Repository repo = repository_of(log_text(1, 60));
   const Estimate e = repo.get_estimate({1, 1, 2, 0}, 0.95);
   ASSERT_TRUE(e.ok);
   Job j;

@@ -197,7 +197,7 @@ TEST_P(AvailabilityProfileLayouts, LongProfilesMatchLinearSearch) {
 }
 
 // A reference model: free processors per second over a window, and the queries computed from it.
-struct Reference {
+struct ProfileReference {
   int64_t origin = 0;
   int64_t capacity = 0;
   std::vector<int64_t> free;  // free[t - origin]; beyond the end: capacity
@@ -245,7 +245,7 @@ void RandomOpsMatchReference(Layout layout, uint32_t seed, int64_t cap, int64_t 
   const int64_t kCap = cap, kHorizon = horizon;
   std::mt19937 rng(seed);
   AvailabilityProfile p(kCap, 0, layout);
-  Reference ref{0, kCap, std::vector<int64_t>(kHorizon + 400, kCap)};
+  ProfileReference ref{0, kCap, std::vector<int64_t>(kHorizon + 400, kCap)};
   struct Held {
     int64_t s, e, procs;
   };
@@ -289,7 +289,7 @@ void RandomOpsMatchReference(Layout layout, uint32_t seed, int64_t cap, int64_t 
       const Held h = held[static_cast<size_t>(rnd(static_cast<int64_t>(held.size())))];
       const int64_t from = ref.origin + rnd(std::max<int64_t>(1, h.s - ref.origin + 5));
       if (h.s > ref.origin) {
-        Reference without = ref;
+        ProfileReference without = ref;
         for (int64_t u = h.s; u < h.e; ++u) without.free[static_cast<size_t>(u - ref.origin)] += h.procs;
         ASSERT_EQ(p.earliest_fit_before(from, h.procs, h.e - h.s, h.s),
                   from >= h.s ? h.s : without.fit_before(from, h.procs, h.e - h.s, h.s))
@@ -348,7 +348,7 @@ TEST_P(AvailabilityProfileLayouts, LongProfileGrowsAndShrinks) {
   constexpr int64_t kCap = 100;
   std::mt19937 rng(99);
   AvailabilityProfile p = make(kCap);
-  Reference ref{0, kCap, std::vector<int64_t>(4000, kCap)};
+  ProfileReference ref{0, kCap, std::vector<int64_t>(4000, kCap)};
   struct Held {
     int64_t s, e, procs;
   };

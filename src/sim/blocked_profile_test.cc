@@ -10,7 +10,7 @@
 namespace schedlab::sim {
 namespace {
 
-using Step = BlockedProfile::Step;
+using BlockedStep = BlockedProfile::Step;
 
 // A block that falls under a quarter full joins its neighbour; when the two hold more than one block can, they
 // share the steps, and when the neighbour on the left is the fuller one it gives its last steps to the right.
@@ -19,10 +19,10 @@ using Step = BlockedProfile::Step;
 // layout tests reached this case (a coverage build showed it).
 TEST(BlockedProfile, AnUnderfullLastBlockTakesStepsFromAFullerLeftNeighbour) {
   constexpr int64_t kCap = 100;
-  std::vector<Step> steps;
+  std::vector<BlockedStep> steps;
   std::vector<int64_t> free(960, 0);  // brute force, one value per second
   for (int64_t i = 0; i < 96; ++i) {
-    steps.push_back(Step{10 * i, i % 2 == 0 ? 90 : kCap});
+    steps.push_back(BlockedStep{10 * i, i % 2 == 0 ? 90 : kCap});
     for (int64_t t = 10 * i; t < 10 * i + 10; ++t) free[static_cast<size_t>(t)] = steps.back().free;
   }
   BlockedProfile p(kCap, steps);
@@ -31,9 +31,10 @@ TEST(BlockedProfile, AnUnderfullLastBlockTakesStepsFromAFullerLeftNeighbour) {
     for (int64_t t = s; t < e; ++t) free[static_cast<size_t>(t)] -= procs;
   };
   const auto expected = [&] {
-    std::vector<Step> out;
+    std::vector<BlockedStep> out;
     for (int64_t t = 0; t < 960; ++t)
-      if (out.empty() || out.back().free != free[static_cast<size_t>(t)]) out.push_back(Step{t, free[static_cast<size_t>(t)]});
+      if (out.empty() || out.back().free != free[static_cast<size_t>(t)])
+        out.push_back(BlockedStep{t, free[static_cast<size_t>(t)]});
     return out;
   };
   for (int64_t i = 0; i < 7; ++i) hold(10 * i + 2, 10 * i + 3, 1);  // first block: 48 -> 62 steps

@@ -46,7 +46,7 @@ Workload make_workload(int64_t procs, const std::vector<Spec>& specs) {
   return w;
 }
 
-SimOptions checked() {
+SimOptions conservative_checked() {
   SimOptions o;
   o.check = true;  // engine checks + the scheduler's self-check (wants_reservations)
   return o;
@@ -85,12 +85,12 @@ class ScriptedPredictor final : public predict::Predictor {
   }
 };
 
-SimResult run(const Workload& w, const predict::Predictor& p) {
+SimResult run_conservative(const Workload& w, const predict::Predictor& p) {
   ConservativeScheduler s(ConservativeScheduler::Options{true});
-  return simulate(w, s, p, checked());
+  return simulate(w, s, p, conservative_checked());
 }
 
-SimResult run(const Workload& w) { return run(w, predict::EstimatePredictor()); }
+SimResult run_conservative(const Workload& w) { return run_conservative(w, predict::EstimatePredictor()); }
 
 // ---------------------------------------------------------------------------------------------------
 // Hand-computed scenarios. Machine of 10 processors unless said otherwise; (submit, procs, est, run).
@@ -105,9 +105,9 @@ TEST(Conservative, NoBackfillThatDelaysTheSecondWaitingJob) {
                                            {3, 2, 500, 500},  // J3: [3,503) would hit J2 -> [300,800)
                                            {4, 2, 90, 90},    // J4: [4,94) in the hole: starts now
                                        });
-  EXPECT_EQ(starts(run(w)), (Starts{0, 100, 200, 300, 4}));
+  EXPECT_EQ(starts(run_conservative(w)), (Starts{0, 100, 200, 300, 4}));
   // EASY (for contrast) starts J3 at once and delays J2 to 503.
-  const SimResult easy = simulate(w, "easy", "estimate", checked());
+  const SimResult easy = simulate(w, "easy", "estimate", conservative_checked());
   EXPECT_EQ(easy.jobs[3].start, 3);
   EXPECT_EQ(easy.jobs[2].start, 503);
 }
@@ -123,7 +123,7 @@ TEST(Conservative, JobMustNotJumpAReservation) {
                                            {4, 2, 97, 97},    // J4 [4,101): overlaps 100 -> after J2?
                                        });
   // J4: 2 procs 97 s. Free: [4,100) 2, [100,150) 0, [150,300) 5 (J2 holds 5) -> J4 at 150.
-  EXPECT_EQ(starts(run(w)), (Starts{0, 100, 150, 3, 150}));
+  EXPECT_EQ(starts(run_conservative(w)), (Starts{0, 100, 150, 3, 150}));
 }
 
 // Compression: J0 ends at 40 instead of 100; the waiting jobs are re-placed in queue order.
@@ -135,7 +135,7 @@ TEST(Conservative, CompressionAfterEarlyTermination) {
                                            {3, 10, 10, 10},   // J3 reserved [150,160) -> 90
                                            {4, 6, 30, 30},    // J4 reserved [160,190) -> 100
                                        });
-  const SimResult r = run(w);
+  const SimResult r = run_conservative(w);
   EXPECT_EQ(starts(r), (Starts{0, 40, 40, 90, 100}));
 }
 
@@ -151,7 +151,7 @@ TEST(Conservative, CompressionChainThroughFreedTails) {
   // At 50: J1 takes [50,150) and gives back [150,200) only ([100,150) stays held by it). J2 (5 procs,
   // 30 s) fits nowhere before 150 (J1 holds all 10), then [150,180): it moves there and gives back
   // [200,230). J3 (5 procs, 130 s): 5 free on [150,180) beside J2, 10 after: [150,280).
-  EXPECT_EQ(starts(run(w)), (Starts{0, 50, 150, 150}));
+  EXPECT_EQ(starts(run_conservative(w)), (Starts{0, 50, 150, 150}));
 }
 
 // Compression never lets a later job overtake: after J0 ends early, the big J1 gets the hole first
@@ -166,7 +166,7 @@ TEST(Conservative, CompressionKeepsQueueOrderPriority) {
                                        });
   // At 20, in queue order: J1 -> 20 (8 of 10). J2 needs 4: only 2 left until 120 -> 120.
   // J3 needs 2 for 200 s: [20,220) has 2 free until 120, then 10-4=6 until 170 -> 20.
-  EXPECT_EQ(starts(run(w)), (Starts{0, 20, 120, 20}));
+  EXPECT_EQ(starts(run_conservative(w)), (Starts{0, 20, 120, 20}));
 }
 
 // Simultaneous events: at t=50 J0 terminates (early) and J2 arrives. Terminations are handled first, so
@@ -178,7 +178,7 @@ TEST(Conservative, SimultaneousTerminationAndArrival) {
                                            {50, 6, 10, 10},   // J2 arrives at 50: 4 free -> 150
                                            {50, 4, 10, 10},   // J3 arrives at 50 too: fits now
                                        });
-  EXPECT_EQ(starts(run(w)), (Starts{0, 50, 150, 50}));
+  EXPECT_EQ(starts(run_conservative(w)), (Starts{0, 50, 150, 50}));
 }
 
 // Two arrivals at the same instant get reservations in id order, the first one first.
@@ -189,7 +189,7 @@ TEST(Conservative, SimultaneousArrivalsInQueueOrder) {
                                            {5, 7, 10, 10},    // [100,200) has 3 left -> [200,210)
                                            {5, 3, 100, 100},  // fits beside J1: [100,200)
                                        });
-  EXPECT_EQ(starts(run(w)), (Starts{0, 100, 200, 100}));
+  EXPECT_EQ(starts(run_conservative(w)), (Starts{0, 100, 200, 100}));
 }
 
 // An overdue job (still running past its prediction, estimate predictor, no update) must never let a
@@ -202,7 +202,7 @@ TEST(Conservative, OverdueRunningJobKeepsItsProcessors) {
                                            {50, 1, 5, 5},    // J2 arrives at 50 (a scheduler call at 50)
                                            {60, 1, 5, 5},    // J3 arrives at 60 (another call)
                                        });
-  const SimResult r = run(w);
+  const SimResult r = run_conservative(w);
   EXPECT_EQ(starts(r), (Starts{0, 80, 90, 90}));
   EXPECT_EQ(r.deadline_misses, 1);
 }
@@ -218,7 +218,7 @@ TEST(Conservative, OverdueJobLeavesOthersRunning) {
   // J1 re-placed at 56 (10 free from 56); J2 (4 procs, 5 s): [55,60) meets J1's 8 at 56 -> 66.
   // J2 must not start at 55 on the 4 free processors: it would delay J1 if J0 ended at 56.
   // At 80 J0 ends: both reservations have passed: J1 -> 80, J2 -> 90 (only 2 free beside J1).
-  EXPECT_EQ(starts(run(w)), (Starts{0, 80, 90}));
+  EXPECT_EQ(starts(run_conservative(w)), (Starts{0, 80, 90}));
 }
 
 // A deadline miss that raises a running job's prediction pushes the reservations that no longer fit.
@@ -231,7 +231,7 @@ TEST(Conservative, RunningPredictionIncreasePushesReservations) {
   ScriptedPredictor p;
   p.deadline_extension = 100;
   ConservativeScheduler s(ConservativeScheduler::Options{true});
-  const SimResult r = simulate(w, s, p, checked());
+  const SimResult r = simulate(w, s, p, conservative_checked());
   EXPECT_EQ(starts(r), (Starts{0, 120, 130}));
 }
 
@@ -246,8 +246,8 @@ TEST(Conservative, RunningPredictionDecreaseMovesReservationsUp) {
   ScriptedPredictor p;
   p.on_arrival_of[2] = {{0, 30}};
   // Without following the change J2 would start at 10 and push J1 to 70 (J0 ends at 30).
-  EXPECT_EQ(starts(run(w, p)), (Starts{0, 30, 80}));
-  EXPECT_EQ(starts(run(w)), (Starts{0, 70, 10}));  // by the estimate alone
+  EXPECT_EQ(starts(run_conservative(w, p)), (Starts{0, 30, 80}));
+  EXPECT_EQ(starts(run_conservative(w)), (Starts{0, 70, 10}));  // by the estimate alone
 }
 
 // A waiting job's prediction grows and the room after its reservation is free: it keeps its start and holds
@@ -262,7 +262,7 @@ TEST(Conservative, WaitingPredictionIncreaseWithRoomExtendsTheHold) {
                                        });
   ScriptedPredictor p;
   p.on_arrival_of[3] = {{1, 80}};
-  EXPECT_EQ(starts(run(w, p)), (Starts{0, 100, 100, 150, 180}));
+  EXPECT_EQ(starts(run_conservative(w, p)), (Starts{0, 100, 100, 150, 180}));
 }
 
 // A waiting job's prediction shrinks: its tail is released and the jobs behind it compress at once.
@@ -276,7 +276,7 @@ TEST(Conservative, WaitingPredictionDecreaseCompresses) {
   ScriptedPredictor p;
   p.on_arrival_of[3] = {{1, 50}};
   ConservativeScheduler s(ConservativeScheduler::Options{true});
-  const SimResult r = simulate(w, s, p, checked());
+  const SimResult r = simulate(w, s, p, conservative_checked());
   // At 10: J1 -> [100,150), releasing [150,1100). J2 compresses from 1100 to 150 ([10,110) would meet J1
   // at 100). J3, placed after: [10,130) meets J1 -> 150, beside J2 (5 + 5). Without handling the
   // change J2 and J3 would hold 1100 and 1200 until J1's termination at 150.
@@ -296,7 +296,7 @@ TEST(Conservative, WaitingPredictionIncreaseMovesOnlyThatJob) {
                                        });
   ScriptedPredictor p;
   p.on_arrival_of[3] = {{1, 200}};
-  SimOptions o = checked();
+  SimOptions o = conservative_checked();
   o.check = false;  // the engine does not void a promise when a WAITING job's prediction changes
   // At 5: J1 [100,300) no longer fits before J2's [150,200): J1 alone is released, re-placed at its
   // earliest fit [200,400). The pass goes on: J2 compresses to [100,150) (J1's old place); J3 (1 proc,
@@ -322,7 +322,7 @@ TEST(Conservative, ZeroLengthJobs) {
                                       });
   // At 0: J0 is held [0,1) and starts; J1 placed [1,2), J2 [2,12). J0 ends at 0 at once: a new round at
   // 0 compresses J1 to 0 (J2 to 1); J1 ends at 0: J2 to 0; J3 arrives at 1 to an idle machine.
-  EXPECT_EQ(starts(run(w)), (Starts{0, 0, 0, 1}));
+  EXPECT_EQ(starts(run_conservative(w)), (Starts{0, 0, 0, 1}));
 }
 
 TEST(Conservative, FactoryAndName) {
@@ -387,7 +387,7 @@ TEST(ConservativeRealLogs, RememberedFailuresGiveTheSameSchedule) {
   for (const bool fixpoint : {false, true}) {
     auto run_with = [&](bool remember) {
       auto scheduler = std::make_unique<ConservativeScheduler>(ConservativeScheduler::Options{true, fixpoint, remember});
-      Engine e(w, std::move(scheduler), predict::make_predictor("estimate"), checked());
+      Engine e(w, std::move(scheduler), predict::make_predictor("estimate"), conservative_checked());
       while (e.step()) {
       }
       const auto stats = dynamic_cast<const ConservativeScheduler&>(e.scheduler()).stats();
@@ -408,7 +408,7 @@ TEST(ConservativeRealLogs, KthOn100ProcessorsWithChecks) {
   const Workload w = load("KTH-SP2-1996-2.swf.gz", 100);
   for (const bool fixpoint : {false, true}) {
     const SimResult r = simulate(w, ConservativeScheduler(ConservativeScheduler::Options{false, fixpoint}),
-                                 predict::EstimatePredictor(), checked());
+                                 predict::EstimatePredictor(), conservative_checked());
     std::printf("conservative (compress=%s) KTH-SP2-1996-2 on 100 procs: %zu jobs, mean wait %.0f s, mean bsld %.1f "
                 "(thesis: 7302 s, 89.2), reservations checked %lld\n",
                 fixpoint ? "fixpoint" : "once", w.jobs.size(), r.metrics.wait.mean, r.metrics.bounded_slowdown.mean,
@@ -435,7 +435,7 @@ TEST(ConservativeRealLogs, InvariantsOnEveryLog) {
     for (const bool fixpoint : {false, true}) {
       SimResult r;
       ASSERT_NO_THROW(r = simulate(w, ConservativeScheduler(ConservativeScheduler::Options{true, fixpoint}),
-                                   predict::EstimatePredictor(), checked()))
+                                   predict::EstimatePredictor(), conservative_checked()))
           << file << (fixpoint ? " fixpoint" : " once");
       // Checked here again, from the outcomes alone, independently of the engine's checks: every job ran
       // once for its runtime, not before its submission, and the machine was never over-committed.

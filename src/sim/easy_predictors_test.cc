@@ -87,7 +87,7 @@ TEST(PredPresetTest, ExtendEstimatesRaisesShortEstimates) {
   EXPECT_EQ(w.jobs[1].estimate, 50);
 }
 
-SimResult run_log(const swf::Log& log, const std::string& scheduler, int64_t procs) {
+SimResult run_easy_log(const swf::Log& log, const std::string& scheduler, int64_t procs) {
   WorkloadOptions wo;
   wo.procs = procs;
   const Workload w = build_workload(log.header, log.records, wo);
@@ -109,17 +109,17 @@ void expect_published(const SimResult& r, double wait_min, double bsld, bool rou
 TEST(EasyPlusPlusTest, ReproducesTable3OnKth) {
   SCHEDLAB_NEED_TRACE("KTH-SP2-1996-2.swf.gz");
   const swf::Log log = swf::read_log(schedlab::testing::trace_path("KTH-SP2-1996-2.swf.gz"));
-  expect_published(run_log(log, "easy++", 100), 94, 57, true, "KTH EASY++");
-  expect_published(run_log(log, "perfect++", 100), 91, 50, true, "KTH PERFECT++");
-  expect_published(run_log(log, "easy-pcor", 100), 114.4, 89.9, false, "KTH EASY-PCOR");
+  expect_published(run_easy_log(log, "easy++", 100), 94, 57, true, "KTH EASY++");
+  expect_published(run_easy_log(log, "perfect++", 100), 91, 50, true, "KTH PERFECT++");
+  expect_published(run_easy_log(log, "easy-pcor", 100), 114.4, 89.9, false, "KTH EASY-PCOR");
 }
 
 TEST(EasyPlusPlusTest, ReproducesTable3OnCtc) {
   SCHEDLAB_NEED_TRACE("CTC-SP2-1996-3.1-cln.swf.gz");
   const swf::Log log = swf::read_log(schedlab::testing::trace_path("CTC-SP2-1996-3.1-cln.swf.gz"));
-  expect_published(run_log(log, "easy++", 512), 14, 3, true, "CTC EASY++");
-  expect_published(run_log(log, "perfect++", 512), 19, 3, true, "CTC PERFECT++");
-  expect_published(run_log(log, "easy-pcor", 512), 21.1, 4.5, false, "CTC EASY-PCOR");
+  expect_published(run_easy_log(log, "easy++", 512), 14, 3, true, "CTC EASY++");
+  expect_published(run_easy_log(log, "perfect++", 512), 19, 3, true, "CTC PERFECT++");
+  expect_published(run_easy_log(log, "easy-pcor", 512), 21.1, 4.5, false, "CTC EASY-PCOR");
 }
 
 }  // namespace

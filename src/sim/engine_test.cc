@@ -22,20 +22,20 @@ namespace {
 using testing::J;
 using V = std::vector<int64_t>;
 
-Workload sample() {
+Workload sample_workload() {
   return testing::workload(10, {J{1, 0, 100, 6, 100}, J{2, 1, 50, 8, 50}, J{3, 2, 200, 4, 200},
                                 J{4, 3, 500, 2, 500}, J{5, 4, 90, 2, 90}, J{6, 4, 0, 3, 5}, J{7, 300, 30, 10, 10}});
 }
 
-SimOptions checked() {
+SimOptions engine_checked() {
   SimOptions o;
   o.check = true;
   return o;
 }
 
 TEST(EngineTest, CopiedEngineContinuesIdentically) {
-  const Workload w = sample();
-  Engine a(w, std::make_unique<EasyScheduler>(), std::make_unique<predict::EstimatePredictor>(), checked());
+  const Workload w = sample_workload();
+  Engine a(w, std::make_unique<EasyScheduler>(), std::make_unique<predict::EstimatePredictor>(), engine_checked());
   for (int k = 0; k < 4; ++k) ASSERT_TRUE(a.step());
   Engine b = a;  // fork mid-run
   EXPECT_EQ(a.state(), b.state());
@@ -53,8 +53,8 @@ TEST(EngineTest, CopiedEngineContinuesIdentically) {
 }
 
 TEST(EngineTest, StateInvariantsHoldAtEveryStep) {
-  const Workload w = sample();
-  Engine e(w, std::make_unique<EasyScheduler>(), std::make_unique<predict::EstimatePredictor>(), checked());
+  const Workload w = sample_workload();
+  Engine e(w, std::make_unique<EasyScheduler>(), std::make_unique<predict::EstimatePredictor>(), engine_checked());
   while (e.step()) {
     const SimState& s = e.state();
     int64_t used = 0;
@@ -114,12 +114,12 @@ class LyingFill final : public Scheduler {
 };
 
 TEST(EngineTest, OverCommittingSchedulerIsAnError) {
-  const Workload w = sample();
-  EXPECT_THROW(simulate(w, Greedy{}, predict::EstimatePredictor{}, checked()), std::logic_error);
+  const Workload w = sample_workload();
+  EXPECT_THROW(simulate(w, Greedy{}, predict::EstimatePredictor{}, engine_checked()), std::logic_error);
 }
 
 TEST(EngineTest, JobsLeftWaitingAreAnError) {
-  const Workload w = sample();
+  const Workload w = sample_workload();
   try {
     simulate(w, Idle{}, predict::EstimatePredictor{}, SimOptions{});
     FAIL() << "expected an error";
@@ -131,7 +131,7 @@ TEST(EngineTest, JobsLeftWaitingAreAnError) {
 TEST(EngineTest, BrokenReservationIsCaughtByCheck) {
   // J2 (8) is promised t=100; first fit starts J3 (4 procs to 202) and J2 starts at 202.
   const auto w = testing::workload(10, {J{1, 0, 100, 6, 100}, J{2, 1, 50, 8, 50}, J{3, 2, 200, 4, 200}});
-  EXPECT_THROW(simulate(w, LyingFill{}, predict::EstimatePredictor{}, checked()), std::logic_error);
+  EXPECT_THROW(simulate(w, LyingFill{}, predict::EstimatePredictor{}, engine_checked()), std::logic_error);
   EXPECT_NO_THROW(simulate(w, LyingFill{}, predict::EstimatePredictor{}, SimOptions{}));
 }
 
@@ -160,7 +160,7 @@ class Doubling final : public predict::Predictor {
 TEST(EngineTest, DeadlineMissesAndPredictionUpdates) {
   // J1 runs 100 s with a 10 s prediction: misses at 10, 20, 40 and 80; the prediction 160 covers 100.
   const auto w = testing::workload(10, {J{1, 0, 100, 10, 100}});
-  const SimResult r = simulate(w, EasyScheduler{}, Doubling{}, checked());
+  const SimResult r = simulate(w, EasyScheduler{}, Doubling{}, engine_checked());
   EXPECT_EQ(r.deadline_misses, 4);
   EXPECT_EQ(r.jobs[0].end, 100);
   EXPECT_EQ(r.jobs[0].prediction_at_start, 10);
@@ -206,7 +206,7 @@ TEST(EngineTest, JobsPredictedSecondBySecondAreCounted) {
   // J1 runs 100 s: misses every second from 10 to 99, 90 raises by one second in a row. J2 runs 69 s: 59 of them,
   // one short of a minute. J3 runs 5 s. Only J1 counts; Doubling's misses never do.
   const auto w = testing::workload(10, {J{1, 0, 100, 3, 100}, J{2, 0, 69, 3, 100}, J{3, 0, 5, 3, 100}});
-  const SimResult r = simulate(w, EasyScheduler{}, OneMore{}, checked());
+  const SimResult r = simulate(w, EasyScheduler{}, OneMore{}, engine_checked());
   EXPECT_EQ(r.deadline_misses, 90 + 59);
   EXPECT_EQ(r.overdue_misses, 0);
   EXPECT_EQ(r.second_by_second_jobs, 1);
@@ -237,7 +237,7 @@ TEST(EngineTest, UpdatedPredictionsReachTheScheduler) {
   // J3 (2 procs) arrives at 5 and uses the extra processors. Every deadline miss doubles a prediction and
   // calls the scheduler again (t=10, 15, 20, 25, ...).
   const auto w = testing::workload(10, {J{1, 0, 100, 6, 100}, J{2, 1, 50, 8, 50}, J{3, 5, 45, 2, 45}});
-  const SimResult r = simulate(w, EasyScheduler{}, Doubling{}, checked());
+  const SimResult r = simulate(w, EasyScheduler{}, Doubling{}, engine_checked());
   EXPECT_EQ(testing::start_of(w, r, 3), 5);
   EXPECT_EQ(testing::start_of(w, r, 2), 100);
   // misses: J1 at 10, 20, 40, 80; J3 (from 5) at 15, 25, 45; J2 (from 100) at 110, 120, 140.
@@ -287,13 +287,13 @@ TEST(EngineTest, SchedulerIsWokenWhenItAsks) {
   // for 30 both start at 30 (one extra call at 30); without it they would wait for the next event, and
   // with no event left the engine reports jobs stranded on an idle machine.
   const auto w = testing::workload(10, {J{1, 0, 10, 2, 10}, J{2, 5, 10, 2, 10}});
-  const SimResult r = simulate(w, WakeAt(30, true), predict::EstimatePredictor{}, checked());
+  const SimResult r = simulate(w, WakeAt(30, true), predict::EstimatePredictor{}, engine_checked());
   EXPECT_EQ(testing::start_of(w, r, 1), 30);
   EXPECT_EQ(testing::start_of(w, r, 2), 30);
   EXPECT_EQ(r.scheduler_calls, 4);  // 0, 5, 30 (the wake-up), 40 (the terminations)
-  EXPECT_THROW(simulate(w, WakeAt(30, false), predict::EstimatePredictor{}, checked()), std::logic_error);
+  EXPECT_THROW(simulate(w, WakeAt(30, false), predict::EstimatePredictor{}, engine_checked()), std::logic_error);
   // A copied engine keeps a pending request.
-  Engine a(w, std::make_unique<WakeAt>(30, true), std::make_unique<predict::EstimatePredictor>(), checked());
+  Engine a(w, std::make_unique<WakeAt>(30, true), std::make_unique<predict::EstimatePredictor>(), engine_checked());
   ASSERT_TRUE(a.step());  // t = 0
   ASSERT_TRUE(a.step());  // t = 5
   Engine b = a;
@@ -315,7 +315,7 @@ TEST(EngineTest, EndlessWakeUpsOnAnIdleMachineAreAnError) {
   // scheduler, after 1000 calls that start nothing on an idle machine with nothing left to arrive.
   const auto w = testing::workload(10, {J{1, 0, 10, 2, 10}});
   try {
-    simulate(w, WakesForever{}, predict::EstimatePredictor{}, checked());
+    simulate(w, WakesForever{}, predict::EstimatePredictor{}, engine_checked());
     FAIL() << "no error";
   } catch (const std::logic_error& e) {
     EXPECT_NE(std::string(e.what()).find("scheduler wakes-forever asked to be woken 1000 times on an idle machine"),

@@ -17,7 +17,7 @@ using testing::J;
 using V = std::vector<int64_t>;
 
 // A job with an estimate, by field name (the layout of Job is not its fields' order of meaning).
-Job job(JobId id, int32_t number, int64_t submit, int32_t procs, int64_t estimate, int64_t runtime) {
+Job preemptive_job(JobId id, int32_t number, int64_t submit, int32_t procs, int64_t estimate, int64_t runtime) {
   Job j;
   j.id = id;
   j.job_number = number;
@@ -112,8 +112,8 @@ TEST(LerwfTest, NewJobsAvoidTheNextSuspendedJobsProcessors) {
   // A state where J0 is suspended (held 0-4) and cannot resume (J1, 6 procs, ranks first and uses the
   // budget): J1 must start on 5-9 plus one of 0-4, and the decision says to avoid 0-4.
   std::vector<Job> jobs(2);
-  jobs[0] = job(0, 1, 0, 5, 100, 100);
-  jobs[1] = job(1, 2, 0, 6, 10, 10);
+  jobs[0] = preemptive_job(0, 1, 0, 5, 100, 100);
+  jobs[1] = preemptive_job(1, 2, 0, 6, 10, 10);
   SimState s;
   s.now = 50;
   s.machine = Machine(10, true);
@@ -196,9 +196,9 @@ TEST(EasyPreemptiveTest, NewJobsAvoidTheSuspendedJobsProcessors) {
   // Machine 15: J2 runs on 5-9; J0 is suspended (held 0-4) behind J4 (5 procs). J4 must take 10-14 so
   // that J0 resumes at once on 0-4.
   std::vector<Job> jobs(5);
-  jobs[0] = job(0, 1, 0, 5, 100, 100);
-  jobs[2] = job(2, 3, 0, 5, 500, 500);
-  jobs[4] = job(4, 5, 0, 5, 10, 10);
+  jobs[0] = preemptive_job(0, 1, 0, 5, 100, 100);
+  jobs[2] = preemptive_job(2, 3, 0, 5, 500, 500);
+  jobs[4] = preemptive_job(4, 5, 0, 5, 10, 10);
   SimState s;
   s.now = 60;
   s.machine = Machine(15, true);

@@ -18,7 +18,7 @@ bool before(const RunningJob& a, const RunningJob& b) {
 }
 
 // The obvious implementation: a sorted vector, prefix sums by walking it.
-struct Reference {
+struct ListReference {
   std::vector<RunningJob> jobs;
   void insert(const RunningJob& r) { jobs.insert(std::lower_bound(jobs.begin(), jobs.end(), r, before), r); }
   RunningJob erase(JobId id) {
@@ -44,7 +44,7 @@ struct Reference {
   }
 };
 
-void expect_same(const RunningList& list, const Reference& ref) {
+void expect_same_list(const RunningList& list, const ListReference& ref) {
   ASSERT_EQ(list.size(), ref.jobs.size());
   ASSERT_TRUE(std::equal(list.begin(), list.end(), ref.jobs.begin(), ref.jobs.end()));
   // Backwards too.
@@ -102,7 +102,7 @@ TEST(RunningListTest, HandComputedPrefixes) {
 TEST(RunningListTest, SameAsSortedVectorUnderRandomChanges) {
   std::mt19937_64 rng(42);
   RunningList list;
-  Reference ref;
+  ListReference ref;
   std::vector<JobId> live;
   JobId next_id = 0;
   for (int round = 0; round < 60'000; ++round) {
@@ -131,7 +131,7 @@ TEST(RunningListTest, SameAsSortedVectorUnderRandomChanges) {
       list.set_prediction(old_end, id, r.prediction);
     }
     if (round % 97 == 0 || list.size() < 40) {
-      expect_same(list, ref);
+      expect_same_list(list, ref);
       const int64_t total = list.procs();
       for (int64_t want : {int64_t{1}, total / 3, total / 2, total - 1, total, total + 1}) {
         if (want <= 0) continue;
@@ -156,14 +156,14 @@ TEST(RunningListTest, SameAsSortedVectorUnderRandomChanges) {
   }
   const RunningList copy = list;
   EXPECT_TRUE(copy == list);
-  expect_same(copy, ref);
+  expect_same_list(copy, ref);
 }
 
 // Emptying nearly full blocks one after another, left to right: a small block that cannot join its (full) right
 // neighbour must take jobs from it, or the list would end as about one block per job left.
 TEST(RunningListTest, BlocksStayAQuarterFullWhenEmptiedInOrder) {
   RunningList list;
-  Reference ref;
+  ListReference ref;
   auto add = [&](JobId id, int64_t end) {
     const RunningJob r{.id = id, .procs = 1 + id % 7, .start = 0, .prediction = end};
     list.insert(r);
@@ -180,7 +180,7 @@ TEST(RunningListTest, BlocksStayAQuarterFullWhenEmptiedInOrder) {
     ASSERT_EQ(list.erase(in_order[k].predicted_end(), in_order[k].id), ref.erase(in_order[k].id));
     ASSERT_LE(list.blocks(), 4 * list.size() / RunningList::kBlock + 1) << "after erasing the job at " << k;
   }
-  expect_same(list, ref);
+  expect_same_list(list, ref);
   EXPECT_TRUE(*list.reaching(list.procs()) == ref.jobs.back());
 }
 

@@ -15,7 +15,7 @@
 namespace schedlab::sim {
 namespace {
 
-SimResult run_log(const swf::Log& log, const std::string& scheduler, int64_t procs, const std::string& predictor,
+SimResult run_real_log(const swf::Log& log, const std::string& scheduler, int64_t procs, const std::string& predictor,
                   bool kill = false) {
   WorkloadOptions wo;
   wo.procs = procs;
@@ -94,12 +94,12 @@ GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(SimRealLogTest);
 TEST(SimRealLogsTest, EasyReproducesThePublishedKthAverages) {
   SCHEDLAB_NEED_TRACE("KTH-SP2-1996-2.swf.gz");
   const swf::Log log = swf::read_log(schedlab::testing::trace_path("KTH-SP2-1996-2.swf.gz"));
-  const SimResult easy = run_log(log, "easy", 100, "estimate");
+  const SimResult easy = run_real_log(log, "easy", 100, "estimate");
   expect_within(wait_minutes(easy), 114.2, 0.03, "KTH EASY wait (min)");
   expect_within(easy.metrics.bounded_slowdown.mean, 89.9, 0.03, "KTH EASY bounded slowdown");
   EXPECT_GT(easy.reservations_checked, 0);
   // Table 3 (published rounded to integers): EASY-SJBF 102 / 73.
-  const SimResult sjbf = run_log(log, "easy-sjbf", 100, "estimate");
+  const SimResult sjbf = run_real_log(log, "easy-sjbf", 100, "estimate");
   expect_within(wait_minutes(sjbf), 102, 0.03, "KTH EASY-SJBF wait (min)");
   expect_within(sjbf.metrics.bounded_slowdown.mean, 73, 0.03, "KTH EASY-SJBF bounded slowdown");
 }
@@ -107,7 +107,7 @@ TEST(SimRealLogsTest, EasyReproducesThePublishedKthAverages) {
 TEST(SimRealLogsTest, EasyReproducesThePublishedCtcAverages) {
   SCHEDLAB_NEED_TRACE("CTC-SP2-1996-3.1-cln.swf.gz");
   const swf::Log log = swf::read_log(schedlab::testing::trace_path("CTC-SP2-1996-3.1-cln.swf.gz"));
-  const SimResult easy = run_log(log, "easy", 512, "estimate");
+  const SimResult easy = run_real_log(log, "easy", 512, "estimate");
   expect_within(wait_minutes(easy), 21.3, 0.03, "CTC EASY wait (min)");
   expect_within(easy.metrics.bounded_slowdown.mean, 4.6, 0.03, "CTC EASY bounded slowdown");
   EXPECT_EQ(easy.metrics.warmup_excluded, 772);
@@ -116,8 +116,8 @@ TEST(SimRealLogsTest, EasyReproducesThePublishedCtcAverages) {
 TEST(SimRealLogsTest, SimulationIsDeterministic) {
   SCHEDLAB_NEED_TRACE("KTH-SP2-1996-2.swf.gz");
   const swf::Log log = swf::read_log(schedlab::testing::trace_path("KTH-SP2-1996-2.swf.gz"));
-  const SimResult a = run_log(log, "easy-sjbf", 100, "estimate");
-  const SimResult b = run_log(log, "easy-sjbf", 100, "estimate");
+  const SimResult a = run_real_log(log, "easy-sjbf", 100, "estimate");
+  const SimResult b = run_real_log(log, "easy-sjbf", 100, "estimate");
   ASSERT_EQ(a.jobs.size(), b.jobs.size());
   for (size_t i = 0; i < a.jobs.size(); ++i) ASSERT_EQ(a.jobs[i].start, b.jobs[i].start);
 }

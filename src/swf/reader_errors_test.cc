@@ -23,7 +23,7 @@ const std::string kGood = "1 0 5 100 4 -1 -1 4 200 -1 1 2 3 -1 -1 -1 -1 -1";
 
 // The message of the ReadError that `f` throws ("" if none, "other: ..." for another exception type).
 template <class F>
-std::string error_of(F&& f) {
+std::string read_error_of(F&& f) {
   try {
     f();
   } catch (const ReadError& e) {
@@ -35,11 +35,11 @@ std::string error_of(F&& f) {
 }
 
 std::string parse_error(const std::string& text, const std::string& name = "t.swf") {
-  return error_of([&] { parse_log(text, name); });
+  return read_error_of([&] { parse_log(text, name); });
 }
 
 std::string file_error(const std::string& path) {
-  return error_of([&] { read_log(path); });
+  return read_error_of([&] { read_log(path); });
 }
 
 std::string gzip_bytes(const std::string& text) {
@@ -124,7 +124,7 @@ TEST(ReaderErrors, FileNameAndLineInMessages) {
   write_file(dir.file("bad.swf.gz"), gzip_bytes("; v\n" + kGood + "\n" + kGood + "\n1 2\n"));
   EXPECT_EQ(file_error(dir.file("bad.swf.gz")), dir.file("bad.swf.gz") + ":4: expected 18 fields, found 2");
   EXPECT_EQ(parse_error(with_field(9, "x")), "t.swf:1: field 9 (requested_time): not a number: \"x\"");
-  EXPECT_EQ(error_of([] { parse_log("1 2\n"); }), "<memory>:1: expected 18 fields, found 2");
+  EXPECT_EQ(read_error_of([] { parse_log("1 2\n"); }), "<memory>:1: expected 18 fields, found 2");
 }
 
 TEST(ReaderErrors, SkipInvalidCountsByReason) {
@@ -149,15 +149,16 @@ TEST(ReaderErrors, SkipInvalidCountsByReason) {
 TEST(ReaderErrors, SkipInvalidDoesNotCoverInputFaults) {
   ReadOptions opt;
   opt.skip_invalid = true;
-  EXPECT_EQ(error_of([&] { parse_log(std::string(10, '\0'), "z", opt); }), "z:1: binary data, not an SWF text log");
-  EXPECT_EQ(error_of([&] { read_log("/nonexistent/x.swf", opt); }),
+  EXPECT_EQ(read_error_of([&] { parse_log(std::string(10, '\0'), "z", opt); }),
+            "z:1: binary data, not an SWF text log");
+  EXPECT_EQ(read_error_of([&] { read_log("/nonexistent/x.swf", opt); }),
             "/nonexistent/x.swf: cannot open: No such file or directory");
 }
 
 TEST(ReaderErrors, MissingFile) {
   TempDir dir;
   EXPECT_EQ(file_error(dir.file("nope.swf")), dir.file("nope.swf") + ": cannot open: No such file or directory");
-  EXPECT_EQ(error_of([] { read_log(""); }), "<empty path>: no file name given");
+  EXPECT_EQ(read_error_of([] { read_log(""); }), "<empty path>: no file name given");
 }
 
 TEST(ReaderErrors, UnreadableFile) {
@@ -304,7 +305,7 @@ TEST(ReaderErrors, StdinIsReadWhenPathIsDash) {
   ASSERT_GE(saved, 0);
   ASSERT_NE(freopen(dir.file("in.gz").c_str(), "rb", stdin), nullptr);
   Log log;
-  std::string err = error_of([&] { log = read_log("-"); });
+  std::string err = read_error_of([&] { log = read_log("-"); });
   dup2(saved, 0);
   close(saved);
   EXPECT_EQ(err, "");
@@ -336,7 +337,7 @@ TEST(ReaderErrors, MutationSweepOnlyReadErrors) {
     }
     ReadOptions opt;
     opt.skip_invalid = (iter % 2) == 1;
-    const std::string err = error_of([&] { parse_log(s, "m", opt); });
+    const std::string err = read_error_of([&] { parse_log(s, "m", opt); });
     ASSERT_EQ(err.rfind("other:", 0), std::string::npos) << err;
     if (err.empty()) ++ok; else ++errors;
   }

@@ -24,7 +24,7 @@ using schedlab::testing::all_traces;
 using schedlab::testing::TempDir;
 using schedlab::testing::trace_path;
 
-void expect_same(const Log& a, const Log& b) {
+void expect_same_log(const Log& a, const Log& b) {
   ASSERT_EQ(a.records.size(), b.records.size());
   EXPECT_TRUE(a.records == b.records);
   EXPECT_EQ(a.header.lines, b.header.lines);
@@ -51,7 +51,7 @@ TEST(SwfRoundTrip, EveryRealLog) {
     write_log(plain, original.header, original.records);
     write_log(gz, original.header, original.records);
     const Log back_plain = read_log(plain);
-    expect_same(original, back_plain);
+    expect_same_log(original, back_plain);
     // Only the non-integral values are written with decimals ("142.00" comes back as "142").
     int64_t fractional = 0;
     for (const Record& r : original.records)
@@ -59,7 +59,7 @@ TEST(SwfRoundTrip, EveryRealLog) {
     EXPECT_EQ(back_plain.report.decimal_fields, fractional);
     EXPECT_EQ(back_plain.report.lines,
               static_cast<int64_t>(original.records.size() + original.header.lines.size()));
-    expect_same(original, read_log(gz));
+    expect_same_log(original, read_log(gz));
     std::remove(plain.c_str());
     std::remove(gz.c_str());
   }

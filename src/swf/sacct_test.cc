@@ -474,7 +474,7 @@ TEST(Sacct, NegativeWaitsAndRuntimesAreCountedNotHidden) {
   for (const auto& n : ok.header.notes) EXPECT_EQ(n.find("before"), std::string::npos) << n;
 }
 
-std::string error_of(const std::string& text) {
+std::string sacct_error_of(const std::string& text) {
   try {
     parse_utc(text);
   } catch (const ReadError& e) {
@@ -484,32 +484,33 @@ std::string error_of(const std::string& text) {
 }
 
 TEST(Sacct, BadInputNamesTheLineAndColumn) {
-  EXPECT_EQ(error_of(""), "s.txt: empty file (expected the output of sacct -P)");
-  EXPECT_EQ(error_of("JobID|Submit|Start|End|State|AllocCPUS\n").rfind("s.txt:1: column Timelimit is missing", 0), 0u);
+  EXPECT_EQ(sacct_error_of(""), "s.txt: empty file (expected the output of sacct -P)");
+  EXPECT_EQ(sacct_error_of("JobID|Submit|Start|End|State|AllocCPUS\n").rfind("s.txt:1: column Timelimit is missing", 0),
+            0u);
   const std::string head = "JobID|Submit|Start|End|State|AllocCPUS|Timelimit\n";
-  EXPECT_EQ(error_of(head + "1|2026-13-01T00:00:00|None|None|COMPLETED|1|1:00\n"),
+  EXPECT_EQ(sacct_error_of(head + "1|2026-13-01T00:00:00|None|None|COMPLETED|1|1:00\n"),
             "s.txt:2: column Submit: malformed timestamp '2026-13-01T00:00:00' (expected YYYY-MM-DDTHH:MM:SS)");
-  EXPECT_EQ(error_of(head + "1|2026-01-01T00:00:00|None|None|COMPLETED|1|1:0x\n"),
+  EXPECT_EQ(sacct_error_of(head + "1|2026-01-01T00:00:00|None|None|COMPLETED|1|1:0x\n"),
             "s.txt:2: column Timelimit: malformed duration '1:0x' (expected [D-]HH:MM:SS)");
-  EXPECT_EQ(error_of(head + "1|2026-01-01T00:00:00|None|None|COMPLETED|many|1:00\n"),
+  EXPECT_EQ(sacct_error_of(head + "1|2026-01-01T00:00:00|None|None|COMPLETED|many|1:00\n"),
             "s.txt:2: column AllocCPUS: malformed count 'many'");
-  EXPECT_EQ(error_of(head + "1|2026-01-01T00:00:00\n"), "s.txt:2: 2 fields, the header has 7");
+  EXPECT_EQ(sacct_error_of(head + "1|2026-01-01T00:00:00\n"), "s.txt:2: 2 fields, the header has 7");
   // SWF times are 32-bit seconds: a year 5930 timestamp (found by fuzzing) wrapped around into a negative submit
   // time and a job out of order.
-  EXPECT_EQ(error_of(head + "1|2026-01-01T00:00:00|2026-01-01T00:00:10|2026-01-01T00:01:00|COMPLETED|1|1:00\n" +
+  EXPECT_EQ(sacct_error_of(head + "1|2026-01-01T00:00:00|2026-01-01T00:00:10|2026-01-01T00:01:00|COMPLETED|1|1:00\n" +
                      "2|5930-01-01T00:00:00|5930-01-01T00:00:10|5930-01-01T00:01:00|COMPLETED|1|1:00\n"),
             "s.txt:3: column Submit: more than 68 years after the first submit (s.txt:2): a corrupt timestamp?");
-  EXPECT_EQ(error_of(head + "1|2026-01-01T00:00:00|5930-01-01T00:00:10|5930-01-01T00:01:00|COMPLETED|1|1:00\n"),
+  EXPECT_EQ(sacct_error_of(head + "1|2026-01-01T00:00:00|5930-01-01T00:00:10|5930-01-01T00:01:00|COMPLETED|1|1:00\n"),
             "s.txt:2: column Start: '5930-01-01T00:00:10' is more than 68 years after the submit time "
             "'2026-01-01T00:00:00'");
   // The rows of several clusters (sacct -L, -M a,b) are not one machine's log; without the Cluster column, one
   // JobID for two users' jobs is not a requeued job's runs (sacct -D), which folded them into one job.
   const std::string two = "1|2026-01-01T00:00:00|2026-01-01T00:00:10|2026-01-01T00:01:00|COMPLETED|1|1:00\n";
-  EXPECT_EQ(error_of("JobID|Cluster|User|Submit|Start|End|State|AllocCPUS|Timelimit\n1|a|u|" + two.substr(2) + "1|b|v|" +
-                     two.substr(2)),
+  EXPECT_EQ(sacct_error_of("JobID|Cluster|User|Submit|Start|End|State|AllocCPUS|Timelimit\n1|a|u|" + two.substr(2) +
+                           "1|b|v|" + two.substr(2)),
             "s.txt:3: column Cluster: cluster 'b' here, 'a' on line 2: a log is one machine; convert one cluster's "
             "rows at a time (sacct -M NAME)");
-  EXPECT_EQ(error_of("JobID|User|Submit|Start|End|State|AllocCPUS|Timelimit\n1|u|" + two.substr(2) + "1|v|" +
+  EXPECT_EQ(sacct_error_of("JobID|User|Submit|Start|End|State|AllocCPUS|Timelimit\n1|u|" + two.substr(2) + "1|v|" +
                      two.substr(2)),
             "s.txt:3: column User: JobID 1 is 'v' here and 'u' on line 2: not one job's runs (sacct -D); the rows of "
             "several clusters (sacct -L, -M)? Convert one cluster's at a time (sacct -M NAME)");
@@ -533,32 +534,32 @@ TEST(Sacct, TimestampsInEitherFormReadTheSame) {
     const Log other = log_of(submit, start);
     EXPECT_EQ(other.records, canonical.records) << submit;
   }
-  EXPECT_EQ(error_of(head + "1|2026-01-05T09:00:0x|None|None|COMPLETED|1|1\n"),
+  EXPECT_EQ(sacct_error_of(head + "1|2026-01-05T09:00:0x|None|None|COMPLETED|1|1\n"),
             "s.txt:2: column Submit: malformed timestamp '2026-01-05T09:00:0x' (expected YYYY-MM-DDTHH:MM:SS)");
-  EXPECT_EQ(error_of(head + "1|2026-01-05X09:00:00|None|None|COMPLETED|1|1\n"),
+  EXPECT_EQ(sacct_error_of(head + "1|2026-01-05X09:00:00|None|None|COMPLETED|1|1\n"),
             "s.txt:2: column Submit: malformed timestamp '2026-01-05X09:00:00' (expected YYYY-MM-DDTHH:MM:SS)");
-  EXPECT_EQ(error_of(head + "1|2026-01-05T24:00:00|None|None|COMPLETED|1|1\n"),
+  EXPECT_EQ(sacct_error_of(head + "1|2026-01-05T24:00:00|None|None|COMPLETED|1|1\n"),
             "s.txt:2: column Submit: malformed timestamp '2026-01-05T24:00:00' (expected YYYY-MM-DDTHH:MM:SS)");
 }
 
 // What is not sacct's text output is named in one line: the header's column list used to show the bytes of a
 // compressed file, UTF-16 text or random data (and a header of any length whole).
 TEST(Sacct, CompressedUtf16AndBinaryInputIsNamed) {
-  EXPECT_EQ(error_of("BZh91AY&SY\x65\x01|\n"),
+  EXPECT_EQ(sacct_error_of("BZh91AY&SY\x65\x01|\n"),
             "s.txt: compressed with bzip2, which is not read (the output of sacct -P, plain or gzip): bunzip2 it first");
-  EXPECT_EQ(error_of("\xFD" "7zXZ\n"),
+  EXPECT_EQ(sacct_error_of("\xFD" "7zXZ\n"),
             "s.txt: compressed with xz, which is not read (the output of sacct -P, plain or gzip): unxz it first");
-  EXPECT_EQ(error_of(std::string("\xFF\xFEJ\0o\0b\0", 8)),
+  EXPECT_EQ(sacct_error_of(std::string("\xFF\xFEJ\0o\0b\0", 8)),
             "s.txt: UTF-16 text, which is not read (the output of sacct -P, plain or gzip): convert it to UTF-8 first "
             "(iconv -f UTF-16 -t UTF-8)");
-  EXPECT_EQ(error_of(std::string("JobID|Submit\n1|x\n\x01\0\x02", 20)),
+  EXPECT_EQ(sacct_error_of(std::string("JobID|Submit\n1|x\n\x01\0\x02", 20)),
             "s.txt:3: binary data (a NUL byte), not the text output of sacct -P");
   // A header of 100,000 bytes is shown by its start and size.
-  const std::string wide = error_of("JobID|" + std::string(100000, 'x') + "\n");
+  const std::string wide = sacct_error_of("JobID|" + std::string(100000, 'x') + "\n");
   EXPECT_LT(wide.size(), 400u) << wide;
   EXPECT_EQ(wide.rfind("s.txt:1: column Submit is missing (the header has: JobID|xxx", 0), 0u) << wide;
   // "BZh" then a letter is text, not bzip2.
-  EXPECT_EQ(error_of("BZhx|Submit\n").rfind("s.txt:1: column JobID is missing", 0), 0u);
+  EXPECT_EQ(sacct_error_of("BZhx|Submit\n").rfind("s.txt:1: column JobID is missing", 0), 0u);
 }
 
 }  // namespace

@@ -19,7 +19,7 @@ namespace {
 using schedlab::testing::read_file;
 using schedlab::testing::TempDir;
 
-Record sample(int32_t job) {
+Record sample_record(int32_t job) {
   Record r;
   for (int i = 1; i <= kFieldCount; ++i) r.field(i) = i * 10 - 50;
   r.job_number = job;
@@ -36,7 +36,7 @@ Header sample_header() {
 
 TEST(WriterFormat, RecordFieldsSeparatedBySingleSpaces) {
   EXPECT_EQ(format_record(Record{}), "-1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1");
-  EXPECT_EQ(format_record(sample(7)), "7 -30 -20 -10 0 10 20 30 40 50 60 70 80 90 100 110 120 130");
+  EXPECT_EQ(format_record(sample_record(7)), "7 -30 -20 -10 0 10 20 30 40 50 60 70 80 90 100 110 120 130");
   Record extreme;
   extreme.job_number = INT32_MAX;
   extreme.submit_time = INT32_MIN;
@@ -46,7 +46,7 @@ TEST(WriterFormat, RecordFieldsSeparatedBySingleSpaces) {
 
 TEST(WriterStream, HeaderVerbatimThenRecords) {
   std::ostringstream out;
-  write_log(out, sample_header(), {sample(1), sample(2)});
+  write_log(out, sample_header(), {sample_record(1), sample_record(2)});
   EXPECT_EQ(out.str(),
             "; Version: 2.2\n;   MaxProcs: 100   \n;\n"
             "1 -30 -20 -10 0 10 20 30 40 50 60 70 80 90 100 110 120 130\n"
@@ -59,7 +59,7 @@ TEST(WriterStream, HeaderVerbatimThenRecords) {
 TEST(WriterFile, PlainAndGzipReadBack) {
   TempDir dir;
   std::vector<Record> records;
-  for (int i = 1; i <= 50000; ++i) records.push_back(sample(i));  // > 1 MB of text: several flushes
+  for (int i = 1; i <= 50000; ++i) records.push_back(sample_record(i));  // > 1 MB of text: several flushes
   const Header header = sample_header();
   write_log(dir.file("out.swf"), header, records);
   write_log(dir.file("out.swf.gz"), header, records);
@@ -84,7 +84,7 @@ TEST(WriterFile, PlainAndGzipReadBack) {
 
 TEST(WriterFile, Stdout) {
   ::testing::internal::CaptureStdout();
-  write_log("-", sample_header(), {sample(3)});
+  write_log("-", sample_header(), {sample_record(3)});
   const std::string out = ::testing::internal::GetCapturedStdout();
   EXPECT_EQ(out, "; Version: 2.2\n;   MaxProcs: 100   \n;\n3 -30 -20 -10 0 10 20 30 40 50 60 70 80 90 100 110 120 130\n");
 }
@@ -93,14 +93,14 @@ TEST(WriterFile, ErrorsNameThePath) {
   TempDir dir;
   const std::string bad = dir.file("no/such/dir/out.swf");
   try {
-    write_log(bad, Header{}, {sample(1)});
+    write_log(bad, Header{}, {sample_record(1)});
     FAIL() << "no WriteError";
   } catch (const WriteError& e) {
     EXPECT_EQ(std::string(e.what()), bad + ": cannot open for writing: No such file or directory");
   }
   const std::string bad_gz = dir.file("no/such/dir/out.swf.gz");
   try {
-    write_log(bad_gz, Header{}, {sample(1)});
+    write_log(bad_gz, Header{}, {sample_record(1)});
     FAIL() << "no WriteError";
   } catch (const WriteError& e) {
     EXPECT_EQ(std::string(e.what()).rfind(bad_gz + ": cannot open for writing", 0), 0u) << e.what();
@@ -115,7 +115,7 @@ TEST(WriterFile, ErrorsNameThePath) {
   // A full device.
   if (std::FILE* f = std::fopen("/dev/full", "wb")) {
     std::fclose(f);
-    EXPECT_THROW(write_log("/dev/full", sample_header(), {sample(1)}), WriteError);
+    EXPECT_THROW(write_log("/dev/full", sample_header(), {sample_record(1)}), WriteError);
   }
 }
 
@@ -133,7 +133,7 @@ TEST(WriterFile, AFailedWriteLeavesTheOldFileWhole) {
   std::vector<Record> records;  // about 3 MB of text, over 1 MB compressed (pseudo-random fields)
   uint32_t x = 12345;
   for (int i = 1; i <= 50000; ++i) {
-    Record r = sample(i);
+    Record r = sample_record(i);
     for (int f = 2; f <= kFieldCount; ++f) {
       x = x * 1664525u + 1013904223u;
       r.field(f) = static_cast<int32_t>(x >> 12);
@@ -174,7 +174,7 @@ TEST(WriterFile, AFailedWriteLeavesTheOldFileWhole) {
 TEST(WriterFile, RecordByRecordAndPieceByPieceWriteTheSameBytes) {
   TempDir dir;
   std::vector<Record> records;  // about 5 MB of text
-  for (int i = 1; i <= 60000; ++i) records.push_back(sample(i));
+  for (int i = 1; i <= 60000; ++i) records.push_back(sample_record(i));
   records[7].set_value(4, 12.5);  // a record with a fraction takes the other formatting path
   std::string text = "head\n";
   for (int i = 0; i < 150000; ++i) text += std::to_string(i) + ",row\n";
@@ -221,19 +221,19 @@ TEST(WriterFile, RecordByRecordAndPieceByPieceWriteTheSameBytes) {
 TEST(WriterFile, AReplacedFileKeepsItsPermissionsAndDevicesAreWrittenInPlace) {
   TempDir dir;
   const std::string path = dir.file("out.swf");
-  write_log(path, sample_header(), {sample(1)});
+  write_log(path, sample_header(), {sample_record(1)});
   std::filesystem::permissions(path, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write |
                                          std::filesystem::perms::group_read);
-  write_log(path, sample_header(), {sample(2)});
+  write_log(path, sample_header(), {sample_record(2)});
   EXPECT_EQ(std::filesystem::status(path).permissions(),
             std::filesystem::perms::owner_read | std::filesystem::perms::owner_write | std::filesystem::perms::group_read);
   EXPECT_NE(read_file(path).find("\n2 "), std::string::npos);
   // Through a symbolic link: the file it names gets the new content, the link stays a link.
   std::filesystem::create_symlink(path, dir.file("link.swf"));
-  write_log(dir.file("link.swf"), sample_header(), {sample(3)});
+  write_log(dir.file("link.swf"), sample_header(), {sample_record(3)});
   EXPECT_TRUE(std::filesystem::is_symlink(dir.file("link.swf")));
   EXPECT_NE(read_file(path).find("\n3 "), std::string::npos);
-  write_log("/dev/null", sample_header(), {sample(1)});  // not replaced by a regular file
+  write_log("/dev/null", sample_header(), {sample_record(1)});  // not replaced by a regular file
   EXPECT_TRUE(std::filesystem::is_character_file("/dev/null"));
   EXPECT_EQ(entries(dir.path()), (std::vector<std::string>{"link.swf", "out.swf"}));
 }
@@ -241,7 +241,7 @@ TEST(WriterFile, AReplacedFileKeepsItsPermissionsAndDevicesAreWrittenInPlace) {
 TEST(WriterFile, OutputIsNotInput) {
   TempDir dir;
   const std::string log = dir.file("log.swf");
-  write_log(log, sample_header(), {sample(1)});
+  write_log(log, sample_header(), {sample_record(1)});
   std::filesystem::create_symlink(log, dir.file("link.swf"));
   EXPECT_NO_THROW(check_output_is_not_input(dir.file("new.swf"), {log}));
   EXPECT_NO_THROW(check_output_is_not_input("-", {log, "-"}));

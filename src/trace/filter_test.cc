@@ -12,7 +12,7 @@
 namespace schedlab::trace {
 namespace {
 
-std::vector<swf::Record> small_log() {
+std::vector<swf::Record> filter_log() {
   return {
       testing::record({.job_number = 1, .submit_time = 0, .run_time = 10, .requested_procs = 1, .status = 1,
                        .user_id = 1, .queue = 1, .partition = 1}),     testing::record({.job_number = 2,
@@ -35,13 +35,13 @@ std::vector<int32_t> numbers(const FilterResult& r) {
   return out;
 }
 
-int64_t excluded(const FilterResult& r, FilterReason reason) { return r.excluded[static_cast<int>(reason)]; }
+int64_t filtered_out(const FilterResult& r, FilterReason reason) { return r.excluded[static_cast<int>(reason)]; }
 
 TEST(Filter, EmptySpecKeepsEverything) {
   const FilterSpec spec;
   EXPECT_TRUE(spec.empty());
-  const FilterResult r = apply_filter(small_log(), spec);
-  EXPECT_EQ(r.kept, small_log());
+  const FilterResult r = apply_filter(filter_log(), spec);
+  EXPECT_EQ(r.kept, filter_log());
   EXPECT_EQ(r.excluded_total(), 0);
 }
 
@@ -49,18 +49,18 @@ TEST(Filter, TimeWindowIsHalfOpen) {
   FilterSpec spec;
   spec.from = 100;
   spec.to = 400;
-  const FilterResult r = apply_filter(small_log(), spec);
+  const FilterResult r = apply_filter(filter_log(), spec);
   EXPECT_EQ(numbers(r), (std::vector<int32_t>{2, 3, 4}));
-  EXPECT_EQ(excluded(r, FilterReason::kBeforeFrom), 1);
-  EXPECT_EQ(excluded(r, FilterReason::kNotBeforeTo), 2);  // 400 and 500
-  EXPECT_EQ(excluded(r, FilterReason::kUnknownSubmit), 1);
+  EXPECT_EQ(filtered_out(r, FilterReason::kBeforeFrom), 1);
+  EXPECT_EQ(filtered_out(r, FilterReason::kNotBeforeTo), 2);  // 400 and 500
+  EXPECT_EQ(filtered_out(r, FilterReason::kUnknownSubmit), 1);
   EXPECT_EQ(r.excluded_total(), 4);
 }
 
 TEST(Filter, OnlyFromBound) {
   FilterSpec spec;
   spec.from = 300;
-  EXPECT_EQ(numbers(apply_filter(small_log(), spec)), (std::vector<int32_t>{4, 5, 7}));
+  EXPECT_EQ(numbers(apply_filter(filter_log(), spec)), (std::vector<int32_t>{4, 5, 7}));
 }
 
 // A window that keeps no record says what the log spans; a window that keeps some, emptied by another criterion,
@@ -69,33 +69,33 @@ TEST(Filter, AnEmptyTimeWindowNamesTheLogsSpan) {
   FilterSpec spec;
   spec.from = 501;
   swf::Header header;
-  EXPECT_EQ(filter_window_hint(small_log(), spec, apply_filter(small_log(), spec), header),
+  EXPECT_EQ(filter_window_hint(filter_log(), spec, apply_filter(filter_log(), spec), header),
             "the log's jobs were submitted from +0 s to +500 s; --from/--to keep none of them");
   header.unix_start_time = 820454400;  // 1996-01-01 00:00:00 UTC
   spec.from = -1000;
   spec.to = 0;
-  EXPECT_EQ(filter_window_hint(small_log(), spec, apply_filter(small_log(), spec), header),
+  EXPECT_EQ(filter_window_hint(filter_log(), spec, apply_filter(filter_log(), spec), header),
             "the log's jobs were submitted from 1996-01-01 00:00:00 UTC to 1996-01-01 00:08:20 UTC; --from/--to keep "
             "none of them");
   spec.to = 1;  // keeps job 1
-  EXPECT_EQ(filter_window_hint(small_log(), spec, apply_filter(small_log(), spec), header), "");
+  EXPECT_EQ(filter_window_hint(filter_log(), spec, apply_filter(filter_log(), spec), header), "");
   spec.users = {99};  // nothing kept, but the window held job 1
-  EXPECT_EQ(filter_window_hint(small_log(), spec, apply_filter(small_log(), spec), header), "");
+  EXPECT_EQ(filter_window_hint(filter_log(), spec, apply_filter(filter_log(), spec), header), "");
   FilterSpec no_window;
   no_window.users = {99};
-  EXPECT_EQ(filter_window_hint(small_log(), no_window, apply_filter(small_log(), no_window), header), "");
+  EXPECT_EQ(filter_window_hint(filter_log(), no_window, apply_filter(filter_log(), no_window), header), "");
 }
 
 // An id no record has is named with the log's own values (most records first): `--status 7` kept nothing and
 // `--exclude-users 42` dropped nothing, with no other sign than the counts.
 TEST(Filter, ListedIdsNoRecordHasAreNamed) {
   FilterSpec spec;
-  EXPECT_TRUE(filter_value_hints(small_log(), spec).empty());
+  EXPECT_TRUE(filter_value_hints(filter_log(), spec).empty());
   spec.statuses = std::set<int32_t>{1, 7};
   spec.users = std::set<int32_t>{1, 99, 98};
   spec.exclude_users = {42};
   spec.queues = std::set<int32_t>{1, 2};  // both occur: nothing said
-  EXPECT_EQ(filter_value_hints(small_log(), spec),
+  EXPECT_EQ(filter_value_hints(filter_log(), spec),
             (std::vector<std::string>{
                 "--users 98,99: no record has user 98 or 99 (the log's: 1 (2 records), 2 (2), 4 (2), 3 (1))",
                 "--exclude-users 42: no record has user 42, so nothing was dropped for it (the log's: 1 (2 records), 2 "
@@ -116,55 +116,55 @@ TEST(Filter, ListedIdsNoRecordHasAreNamed) {
 TEST(Filter, Users) {
   FilterSpec spec;
   spec.users = std::set<int32_t>{1, 3};
-  FilterResult r = apply_filter(small_log(), spec);
+  FilterResult r = apply_filter(filter_log(), spec);
   EXPECT_EQ(numbers(r), (std::vector<int32_t>{1, 3, 4}));
-  EXPECT_EQ(excluded(r, FilterReason::kUser), 4);
+  EXPECT_EQ(filtered_out(r, FilterReason::kUser), 4);
 
   FilterSpec ex;
   ex.exclude_users = {2, 4};
-  r = apply_filter(small_log(), ex);
+  r = apply_filter(filter_log(), ex);
   EXPECT_EQ(numbers(r), (std::vector<int32_t>{1, 3, 4}));
-  EXPECT_EQ(excluded(r, FilterReason::kUser), 4);
+  EXPECT_EQ(filtered_out(r, FilterReason::kUser), 4);
 }
 
 TEST(Filter, ProcessorBoundsUseJobSize) {
   FilterSpec spec;
   spec.min_procs = 2;
   spec.max_procs = 8;
-  std::vector<swf::Record> log = small_log();
+  std::vector<swf::Record> log = filter_log();
   log[0].requested_procs = -1;  // job 1: size from allocated processors
   log[0].allocated_procs = 4;
   const FilterResult r = apply_filter(log, spec);
   EXPECT_EQ(numbers(r), (std::vector<int32_t>{1, 2, 3, 4, 6}));
-  EXPECT_EQ(excluded(r, FilterReason::kAboveMaxProcs), 1);
-  EXPECT_EQ(excluded(r, FilterReason::kUnknownSize), 1);
-  EXPECT_EQ(excluded(r, FilterReason::kBelowMinProcs), 0);
+  EXPECT_EQ(filtered_out(r, FilterReason::kAboveMaxProcs), 1);
+  EXPECT_EQ(filtered_out(r, FilterReason::kUnknownSize), 1);
+  EXPECT_EQ(filtered_out(r, FilterReason::kBelowMinProcs), 0);
 
   FilterSpec min_only;
   min_only.min_procs = 4;
-  const FilterResult r2 = apply_filter(small_log(), min_only);
+  const FilterResult r2 = apply_filter(filter_log(), min_only);
   EXPECT_EQ(numbers(r2), (std::vector<int32_t>{3, 4, 5, 6}));
-  EXPECT_EQ(excluded(r2, FilterReason::kBelowMinProcs), 2);
+  EXPECT_EQ(filtered_out(r2, FilterReason::kBelowMinProcs), 2);
 }
 
 TEST(Filter, StatusQueuePartition) {
   FilterSpec status;
   status.statuses = std::set<int32_t>{0, 5};
-  EXPECT_EQ(numbers(apply_filter(small_log(), status)), (std::vector<int32_t>{2, 3}));
+  EXPECT_EQ(numbers(apply_filter(filter_log(), status)), (std::vector<int32_t>{2, 3}));
   FilterSpec queue;
   queue.queues = std::set<int32_t>{2, 3};
-  EXPECT_EQ(numbers(apply_filter(small_log(), queue)), (std::vector<int32_t>{2, 4}));
+  EXPECT_EQ(numbers(apply_filter(filter_log(), queue)), (std::vector<int32_t>{2, 4}));
   FilterSpec partition;
   partition.partitions = std::set<int32_t>{2};
-  const FilterResult r = apply_filter(small_log(), partition);
+  const FilterResult r = apply_filter(filter_log(), partition);
   EXPECT_EQ(numbers(r), (std::vector<int32_t>{3, 4}));
-  EXPECT_EQ(excluded(r, FilterReason::kPartition), 5);
+  EXPECT_EQ(filtered_out(r, FilterReason::kPartition), 5);
 }
 
 // Kept jobs whose preceding job (field 17) the filter left out are warned of: --feedback cannot follow them. Partition 2
 // keeps jobs 3 and 4; job 4 follows job 3 (kept), job 3 follows job 1 (left out).
 TEST(Filter, KeptJobsWhosePrecedingJobWasLeftOutAreWarnedOf) {
-  std::vector<swf::Record> log = small_log();
+  std::vector<swf::Record> log = filter_log();
   FilterSpec partition;
   partition.partitions = std::set<int32_t>{2};
   EXPECT_EQ(filter_dependency_hint(apply_filter(log, partition)), "");
@@ -188,12 +188,12 @@ TEST(Filter, FirstFailingCriterionIsTheReason) {
   spec.from = 250;
   spec.users = std::set<int32_t>{2};
   spec.statuses = std::set<int32_t>{0};
-  const FilterResult r = apply_filter(small_log(), spec);
+  const FilterResult r = apply_filter(filter_log(), spec);
   EXPECT_TRUE(r.kept.empty());
-  EXPECT_EQ(excluded(r, FilterReason::kUnknownSubmit), 1);  // job 6
-  EXPECT_EQ(excluded(r, FilterReason::kBeforeFrom), 3);     // jobs 1-3
-  EXPECT_EQ(excluded(r, FilterReason::kUser), 2);           // jobs 4, 7
-  EXPECT_EQ(excluded(r, FilterReason::kStatus), 1);         // job 5
+  EXPECT_EQ(filtered_out(r, FilterReason::kUnknownSubmit), 1);  // job 6
+  EXPECT_EQ(filtered_out(r, FilterReason::kBeforeFrom), 3);     // jobs 1-3
+  EXPECT_EQ(filtered_out(r, FilterReason::kUser), 2);           // jobs 4, 7
+  EXPECT_EQ(filtered_out(r, FilterReason::kStatus), 1);         // job 5
   EXPECT_EQ(r.excluded_total(), 7);
 }
 
@@ -203,7 +203,7 @@ TEST(Filter, NotesDescribeTheFilter) {
   spec.from_text = "+100";
   spec.users = std::set<int32_t>{2, 1};
   spec.max_procs = 8;
-  const FilterResult r = apply_filter(small_log(), spec);
+  const FilterResult r = apply_filter(filter_log(), spec);
   const auto notes = filter_notes(spec, r);
   const auto has = [&](const std::string& text) {
     return std::any_of(notes.begin(), notes.end(), [&](const std::string& n) { return n == text; });
