@@ -11,6 +11,7 @@
 #include "cli/analyze_util.h"
 #include "cli/text_util.h"
 #include "schedlab/analysis/log_distance.h"
+#include "schedlab/base/count_text.h"
 #include "schedlab/base/json_text.h"
 #include "schedlab/experiments/distance_report.h"
 
@@ -40,7 +41,8 @@ void run_distance(const DistanceCliOptions& opt) {
     fmt::print("{}\n", base::json_text(j, 2));
     return;
   }
-  std::string out = fmt::format("A: {} ({} processors)\nB: {} ({} processors)\n\n", opt.a, d.procs_a, opt.b, d.procs_b);
+  std::string out = fmt::format("A: {} ({})\nB: {} ({})\n\n", opt.a, base::counted(d.procs_a, "processor"), opt.b,
+                                base::counted(d.procs_b, "processor"));
   out += fmt::format("{:<14}{:>12}{:>12}{:>8}\n", "attribute", "median A", "median B", "KS");
   for (const auto& x : d.attributes)
     out += fmt::format("{:<14}{:>12}{:>12}{:>8}\n", analysis::attribute_name(x.attribute), value(x.median_a),

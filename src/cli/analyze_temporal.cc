@@ -14,6 +14,7 @@
 #include "cli/progress.h"
 #include "cli/text_util.h"
 #include "schedlab/analysis/temporal.h"
+#include "schedlab/base/count_text.h"
 #include "schedlab/base/json_text.h"
 #include "schedlab/experiments/temporal_report.h"
 #include "schedlab/swf/writer.h"
@@ -65,8 +66,8 @@ void run_temporal(const TemporalCliOptions& opt) {
     return;
   }
   if (opt.csv == "-" || opt.series_csv == "-") return;
-  std::string out = fmt::format("temporal structure: {}\n{} jobs over {:.1f} days\n\n", opt.path,
-                                group_thousands(r.jobs), static_cast<double>(r.span_seconds) / 86400.0);
+  std::string out = fmt::format("temporal structure: {}\n{} over {:.1f} days\n\n", opt.path,
+                                base::counted_grouped(r.jobs, "job"), static_cast<double>(r.span_seconds) / 86400.0);
   out += fmt::format("{:<13}{:>8}{:>8}{:>8}{:>8}{:>8}", "series", "15m", "150m", "12h", "24h", "7d");
   if (!opt.no_hurst) out += fmt::format("{:>8}{:>8}{:>8}{:>8}", "H:VT", "H:R/S", "H:per", "H:avg");
   out += "\n";

@@ -190,5 +190,31 @@ TEST(CliCommands, AReportOptionWithTheCsvOnStandardOutputIsRefused) {
   EXPECT_EQ(run_cli({"simulate", "--list", "--markdown"}).exit_code, 0);
 }
 
+// Counts of one are singular in the text outputs, a one-job log on a one-processor machine being where they show
+// ("1 processors", "1 values cover", "1 jobs over", "the 1 jobs of" until 2026-12).
+TEST(CliCommands, CountsOfOneAreSingular) {
+  TempDir dir;
+  const std::string log = dir.file("one.swf");
+  write_file(log, "; MaxProcs: 1\n; UnixStartTime: 0\n1 0 0 100 1 -1 -1 1 200 -1 1 1 1 1 1 1 -1 -1\n");
+  const auto out_of = [](const std::vector<std::string>& args) {
+    const CliResult r = run_cli(args);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return r.out;
+  };
+  const std::string stats = out_of({"stats", log});
+  for (const char* want : {"1 processor (from MaxProcs)", "0.0% of 1 job with runtime and estimate",
+                           "1 value covers 50% of jobs", "1 value covers 90% of jobs", "100.0% of 1 job with a size"})
+    EXPECT_NE(stats.find(want), std::string::npos) << want << "\n" << stats;
+  EXPECT_NE(out_of({"analyze", "temporal", log}).find("\n1 job over 0.0 days\n"), std::string::npos);
+  EXPECT_NE(out_of({"analyze", "distance", log, log}).find("A: " + log + " (1 processor)\n"), std::string::npos);
+  EXPECT_NE(out_of({"sessions", log}).find("        1 session   (0 jobs without user or submit time"),
+            std::string::npos);
+  EXPECT_NE(out_of({"generate", "scramble", "--from", log, "-o", dir.file("s.swf")}).find(": the 1 job of "),
+            std::string::npos);
+  for (const std::string& text : {stats, out_of({"simulate", log, "-s", "easy", "--procs", "1"})})
+    for (const char* plural : {"1 processors", "1 jobs", "1 values", "1 sessions"})
+      EXPECT_EQ(text.find(plural), std::string::npos) << plural << "\n" << text;
+}
+
 }  // namespace
 }  // namespace schedlab::testing

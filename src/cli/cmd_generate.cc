@@ -19,6 +19,7 @@
 #include "cli/data_files.h"
 #include "cli/text_util.h"
 #include "cli/read_input.h"
+#include "schedlab/base/count_text.h"
 #include "schedlab/base/json_text.h"
 #include "schedlab/model/locality_model.h"
 #include "schedlab/model/profiler_experiment.h"
@@ -149,8 +150,8 @@ void run_scramble(const ScrambleCliOptions& opt) {
   const auto jobs = model::scramble(log.records, opt.seed);
   swf::write_swf_or_csv(opt.output, model::scramble_header(log.header, log.records, opt.from, opt.seed), jobs);
   if (opt.output != "-") {
-    fmt::print("{}: the {} jobs of {} with their attributes permuted over the arrival times, seed {}\n", opt.output,
-               group_thousands(static_cast<int64_t>(jobs.size())), opt.from, opt.seed);
+    fmt::print("{}: the {} of {} with their attributes permuted over the arrival times, seed {}\n", opt.output,
+               base::counted_grouped(static_cast<int64_t>(jobs.size()), "job"), opt.from, opt.seed);
   }
 }
 

@@ -10,6 +10,7 @@
 #include "cli/text_util.h"
 #include "cli/read_input.h"
 #include "schedlab/analysis/summary.h"
+#include "schedlab/base/count_text.h"
 #include "schedlab/base/duration.h"
 #include "schedlab/base/json_text.h"
 #include "schedlab/experiments/log_summary.h"
@@ -107,7 +108,7 @@ std::string stats_text(const std::string& path, const swf::Header& header, const
 
   out += "Jobs\n";
   line(out, "records", count(s.records));
-  line(out, "machine size", fmt::format("{} processors (from {})", count(s.machine.procs),
+  line(out, "machine size", fmt::format("{} (from {})", base::counted_grouped(s.machine.procs, "processor"),
                                         trace::machine_size_source_name(s.machine.source)));
   line(out, "valid jobs", count_of(s.valid_jobs, s.records));
   for (int i = 1; i < trace::kExclusionKinds; ++i)
@@ -166,13 +167,15 @@ std::string stats_text(const std::string& path, const swf::Header& header, const
   distribution_table(out, s);
 
   out += "\nEstimates and sizes\n";
-  line(out, "runtime > estimate", fmt::format("{} of {} jobs with runtime and estimate",
-                                              percent(s.runtime_over_estimate_share), count(s.accuracy.count)));
+  line(out, "runtime > estimate",
+       fmt::format("{} of {} with runtime and estimate", percent(s.runtime_over_estimate_share),
+                   base::counted_grouped(s.accuracy.count, "job")));
   line(out, "distinct estimates", count(s.distinct_estimates));
-  line(out, "popular estimates for 50%", fmt::format("{} values cover 50% of jobs with an estimate",
-                                                     count(s.estimates_for_50)));
-  line(out, "popular estimates for 90%", fmt::format("{} values cover 90% of jobs with an estimate",
-                                                     count(s.estimates_for_90)));
+  for (const auto& [share, values] : {std::pair{50, s.estimates_for_50}, std::pair{90, s.estimates_for_90}}) {
+    line(out, fmt::format("popular estimates for {}%", share),
+         fmt::format("{} {} {}% of jobs with an estimate", base::counted_grouped(values, "value"),
+                     values == 1 ? "covers" : "cover", share));
+  }
   if (const analysis::EstimateLimit& l = s.estimate_limit; l.value > 0) {
     // The largest estimate at least 1 in 2,000 jobs used: the site's limit, beside the few jobs above it.
     const double with_estimate = static_cast<double>(s.estimate.count);
@@ -184,8 +187,8 @@ std::string stats_text(const std::string& path, const swf::Header& header, const
                                                 percent(static_cast<double>(l.above) / with_estimate),
                                                 count(s.largest_estimate))));
   }
-  line(out, "power-of-two sizes", fmt::format("{} of {} jobs with a size", percent(s.power_of_two_share),
-                                              count(s.size.count)));
+  line(out, "power-of-two sizes", fmt::format("{} of {} with a size", percent(s.power_of_two_share),
+                                              base::counted_grouped(s.size.count, "job")));
   return out;
 }
 
