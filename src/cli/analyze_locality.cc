@@ -33,8 +33,10 @@ void print_text(const LocalityCliOptions& opt, const analysis::AttributeSeries& 
                      group_thousands(r.jobs), group_thousands(series.unknown_value),
                      group_thousands(series.unknown_submit));
   if (opt.attr == "estimate" && series.estimate_from_runtime > 0)
-    out += fmt::format("  {} jobs have no estimate: their runtime stands in\n",
-                       group_thousands(series.estimate_from_runtime));
+    out += series.estimate_from_runtime == 1
+               ? std::string("  1 job has no estimate: its runtime stands in\n")
+               : fmt::format("  {} jobs have no estimate: their runtime stands in\n",
+                             group_thousands(series.estimate_from_runtime));
   out += fmt::format("slices of {} s (shift {} s): {}, usable (>= {} jobs) {} holding {} jobs; {} bins, "
                      "expected counts: {}\n",
                      lo.slice_seconds, lo.shift, r.slice_count, static_cast<int64_t>(lo.min_expected * lo.bins),

@@ -144,7 +144,7 @@ TEST(CliSweep, SlurmArrayShardsCollectToTheLocalRows) {
   }
   const CliResult missing = run_cli({"sweep", "collect", dir.file("array"), "-o", dir.file("merged.csv")});
   EXPECT_NE(missing.exit_code, 0);
-  EXPECT_NE(missing.err.find("1 of 4 shards are missing or incomplete: 2"), std::string::npos) << missing.err;
+  EXPECT_NE(missing.err.find("1 of 4 shards is missing or incomplete: 2"), std::string::npos) << missing.err;
   EXPECT_NE(missing.err.find("sbatch --array=2 " + dir.file("array") + "/sweep.sbatch"), std::string::npos);
   ASSERT_EQ(std::system(("SLURM_ARRAY_TASK_ID=2 bash " + dir.file("array/sweep.sbatch") + " >/dev/null 2>&1").c_str()), 0);
   const CliResult ok = run_cli({"sweep", "collect", dir.file("array"), "-o", dir.file("merged.csv")});

@@ -13,6 +13,7 @@
 #include "cli/commands.h"
 #include "cli/text_util.h"
 #include "cli/read_input.h"
+#include "schedlab/base/count_text.h"
 #include "schedlab/base/duration.h"
 #include "schedlab/base/json_text.h"
 #include "schedlab/model/estimate_bins.h"
@@ -184,8 +185,8 @@ void run_generate(const GenerateOptions& opt) {
     j.update(model::to_json(rep));
     fmt::print(o.output == "-" ? stderr : stdout, "{}\n", base::json_text(j, 2));
   } else if (o.output != "-") {
-    fmt::print("{}: {} model, seed {}: {} estimates written, {} jobs unchanged{}\n", o.output, o.model, o.seed,
-               group_thousands(rep.assigned), group_thousands(rep.unknown_runtime),
+    fmt::print("{}: {} model, seed {}: {} written, {} unchanged{}\n", o.output, o.model, o.seed,
+               base::counted_grouped(rep.assigned, "estimate"), base::counted_grouped(rep.unknown_runtime, "job"),
                rep.parameters.empty() ? "" : "; " + rep.parameters);
   }
 }

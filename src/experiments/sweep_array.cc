@@ -185,8 +185,8 @@ SweepCollectSummary collect_sweep_array(const std::string& dir, const std::strin
     std::string list;
     for (int i : missing) list += fmt::format("{}{}", list.empty() ? "" : ",", i);
     throw SweepError(fmt::format(
-        "{} of {} shards are missing or incomplete: {}\nre-run only them with: sbatch --array={} {}/sweep.sbatch",
-        missing.size(), m.shards, list, list, dir));
+        "{} of {} shards {} missing or incomplete: {}\nre-run only them with: sbatch --array={} {}/sweep.sbatch",
+        missing.size(), m.shards, missing.size() == 1 ? "is" : "are", list, list, dir));
   }
   std::vector<std::string> parameters;
   parameters.reserve(rows.size());

@@ -112,7 +112,7 @@ TEST(SweepArray, CollectedShardsEqualTheLocalRun) {
     for (int i : {3, 0, 2}) run_shard(a, i);
     // Shard 1 (runs 1 and 5) is missing: nothing is written, the message says which task to run again.
     const std::string e = collect_error(a, merged);
-    EXPECT_NE(e.find("1 of 4 shards are missing or incomplete: 1\nre-run only them with: sbatch --array=1 " +
+    EXPECT_NE(e.find("1 of 4 shards is missing or incomplete: 1\nre-run only them with: sbatch --array=1 " +
                      a.array.dir + "/sweep.sbatch"),
               std::string::npos)
         << e;
