@@ -54,7 +54,7 @@ TEST(CliAnalyzeLocality, SameSeedSameBytesAndCsvSeries) {
 
 // The text says what M', M'_g, M and p are (the table alone gave the paper's symbols).
 TEST(CliAnalyzeLocality, TheTextExplainsItsColumns) {
-  const CliResult r = run_cli({"analyze", "locality", std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz",
+  const CliResult r = run_cli({"analyze", "locality", bundled_kth(),
                                "--bootstrap", "20"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   for (const char* explained : {"(M': the largest and the median deviation", "M'_g:\n their medians over the bootstrap",

@@ -94,7 +94,7 @@ TEST(CliAnalyzeTemporal, KthJobsHaveADailyCycleAndLongMemory) {
 
 // The text explains its Hurst columns (H:VT, H:R/S, H:per, H:avg had no word), and only when it prints them.
 TEST(CliAnalyzeTemporal, TheTextExplainsItsHurstColumns) {
-  const std::string kth = std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz";
+  const std::string kth = bundled_kth();
   const CliResult r = run_cli({"analyze", "temporal", kth});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("H: the Hurst exponent by variance-time (VT), rescaled range (R/S) and periodogram (per)"),
@@ -147,7 +147,7 @@ TEST(CliSessions, KthClassesAndCsv) {
 
 // The text names each variable of its table (the thesis's J, D, Rm, ... were left to the reader to decode).
 TEST(CliSessions, TheTextExplainsItsVariables) {
-  const CliResult r = run_cli({"sessions", std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz"});
+  const CliResult r = run_cli({"sessions", bundled_kth()});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const size_t legend = r.out.find("(over the sessions; per session: J jobs, D duration");
   ASSERT_NE(legend, std::string::npos) << r.out;
@@ -156,7 +156,7 @@ TEST(CliSessions, TheTextExplainsItsVariables) {
                                 "I inter-arrival", "T think time", "UP, UR distinct", "SD, SW 1 when", "PD, PW"})
     EXPECT_NE(text.find(explained), std::string::npos) << explained;
   // And the classes' names.
-  const CliResult c = run_cli({"sessions", std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz", "--classify"});
+  const CliResult c = run_cli({"sessions", bundled_kth(), "--classify"});
   ASSERT_EQ(c.exit_code, 0) << c.err;
   for (const char* explained : {"IWD, IWN interactive", "IW interactive at weekends", "BHP batch, high", "BHD batch, long",
                                 "LTLU, LTHU long-term", "STWE, STWD short-term", "JW jobs per week", "%BHD share"})

@@ -66,7 +66,7 @@ TEST(CliCommands, AnUnknownOptionGetsTheNearestOne) {
 // A value that is not one of an option's choices gets the nearest (CLI11 said only "usr not in {system,user,...}");
 // the analyses' --attr is also --attribute, as the Python module names it.
 TEST(CliCommands, AMistypedChoiceGetsTheNearestOne) {
-  const std::string kth = std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz";
+  const std::string kth = bundled_kth();
   CliResult r = run_cli({"categorize", kth, "--groups", "usr"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("\nschedlab categorize: did you mean --groups user?\n"), std::string::npos) << r.err;
@@ -84,7 +84,7 @@ TEST(CliCommands, AMistypedChoiceGetsTheNearestOne) {
 // said only "The following argument was not expected: easy" or "--output is required" (and, for `sweep` and
 // `generate talby` without -o, exit 1 as if the input were bad).
 TEST(CliCommands, AStrayWordGetsTheOptionItWasMeantFor) {
-  const std::string kth = std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz";
+  const std::string kth = bundled_kth();
   for (const auto& [args, hint] : std::vector<std::pair<std::vector<std::string>, std::string>>{
            {{"simulate", kth, "easy"}, "schedlab simulate: did you mean -s easy?"},
            {{"simulate", kth, "easy-sjbf:order=sjf;x=1"}, "schedlab simulate: did you mean -s 'easy-sjbf:order=sjf;x=1'?"},
@@ -116,7 +116,7 @@ TEST(CliCommands, AStrayWordGetsTheOptionItWasMeantFor) {
 // processors), "0x10" as 16, and clamped a number past 64 bits without a word (every seed past 2^64 - 1 gave one
 // output, `--procs 99999999999999999999` simulated 9.2e18 processors).
 TEST(CliCommands, IntegersAreDecimalAndInRange) {
-  const std::string kth = std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz";
+  const std::string kth = bundled_kth();
   CliResult r = run_cli({"simulate", kth, "-s", "fcfs", "--procs", "010", "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("\"procs\": 10,"), std::string::npos) << r.out.substr(0, 400);
@@ -141,7 +141,7 @@ TEST(CliCommands, IntegersAreDecimalAndInRange) {
 // An empty value (an unset shell variable) is a usage error naming the option: simulate --jobs-out '' and compare
 // --csv '' took it as "not given" and wrote nothing, filter -o '' said "'': cannot replace the file".
 TEST(CliCommands, AnEmptyValueIsRefusedByName) {
-  const std::string kth = std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz";
+  const std::string kth = bundled_kth();
   for (const auto& [args, option] :
        std::vector<std::pair<std::vector<std::string>, std::string>>{
            {{"simulate", kth, "-s", "easy", "--jobs-out", ""}, "--jobs-out"},
@@ -161,7 +161,7 @@ TEST(CliCommands, AnEmptyValueIsRefusedByName) {
 // there without a word (simulate --event-cost, compare --by-class, sessions --pca). Refused by name, before the log
 // is read; with the CSV in a file, or an option that shapes the CSV, the command runs.
 TEST(CliCommands, AReportOptionWithTheCsvOnStandardOutputIsRefused) {
-  const std::string kth = std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz";
+  const std::string kth = bundled_kth();
   for (const auto& [args, message] : std::vector<std::pair<std::vector<std::string>, std::string>>{
            {{"simulate", kth, "-s", "easy", "--jobs-out", "-", "--event-cost"},
             "--event-cost adds to the report, which --jobs-out - replaces with the CSV: write the CSV to a file to "

@@ -82,7 +82,7 @@ TEST(CompareCliTest, TextJsonAndCsv) {
 // --by-class: each scheduler's classes, the same figures as `simulate --by-class` gives for it alone; a table of
 // the classes' mean waits in the text.
 TEST(CompareCliTest, MetricsByJobClass) {
-  const std::string kth = std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz";
+  const std::string kth = schedlab::testing::bundled_kth();
   const auto c = run_cli({"compare", kth, "-s", "easy,easy-sjbf", "--class-limits", "30m,16", "--warmup-fraction",
                           "0.01", "--json"});
   ASSERT_EQ(c.exit_code, 0) << c.err;
@@ -109,7 +109,7 @@ TEST(CompareCliTest, MetricsByJobClass) {
 // The JSON's parts, every one (a part dropped by a change fails here): the whole comparison's and each scheduler's;
 // an adaptive scheduler's switches and the classes when asked for.
 TEST(CompareCliTest, TheJsonHasEveryPart) {
-  const std::string kth = std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz";
+  const std::string kth = schedlab::testing::bundled_kth();
   const auto keys = schedlab::testing::json_keys;
   const auto r = run_cli({"compare", kth, "-s", "easy,[pbas:candidates=easy,conservative;interval=7d]", "--by-class",
                           "--json"});

@@ -85,7 +85,7 @@ TEST(CliConvert, PartialExecutionLinesCopiedAndLeftOutOfJobs) {
 // and filters exactly as KTH itself, and the note counts the 1,138 lines (569 jobs x 2).
 TEST(CliConvert, BurstLinesAddedToARealLogChangeNoResult) {
   TempDir dir;
-  const std::string kth = std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz";
+  const std::string kth = bundled_kth();
   const swf::Log log = swf::read_log(kth);
   std::vector<swf::Record> with_bursts;
   int64_t wide_bursts = 0;  // the bursts of jobs of 8 processors or more, which the filter below keeps
@@ -169,7 +169,7 @@ TEST(CliConvert, RealLogRoundTripThroughGzipCsv) {
 // the same statistics, simulation and profile as from the SWF.
 TEST(CliConvert, EveryCommandReadsTheCsv) {
   TempDir dir;
-  const std::string kth = std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz";
+  const std::string kth = bundled_kth();
   ASSERT_EQ(run_cli({"convert", kth, dir.file("kth.csv.gz")}).exit_code, 0);
   const auto json_of = [](const CliResult& r) {
     EXPECT_EQ(r.exit_code, 0) << r.err;
@@ -196,7 +196,7 @@ TEST(CliConvert, EveryCommandReadsTheCsv) {
 // reader by name then refused): the same records as the SWF it writes otherwise.
 TEST(CliConvert, EveryCommandWritesTheCsvForACsvName) {
   TempDir dir;
-  const std::string kth = std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz";
+  const std::string kth = bundled_kth();
   const std::vector<std::vector<std::string>> commands = {
       {"filter", kth, "--min-procs", "8", "-o"},
       {"estimates", "generate", kth, "--model", "feit", "-o"},

@@ -107,7 +107,7 @@ TEST(CliGenerate, ToStandardOutputAndErrors) {
 
 TEST(CliGenerateTalby, FitSaveReuseAndDeterminism) {
   TempDir dir;
-  const std::string kth = std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz";
+  const std::string kth = bundled_kth();
   const CliResult save = run_cli({"generate", "talby", "--fit", kth, "--save-job-model", dir.file("kth.json")});
   ASSERT_EQ(save.exit_code, 0) << save.err;
   EXPECT_NE(save.out.find("8,280 sessions"), std::string::npos) << save.out;
@@ -199,7 +199,7 @@ TEST(CliGenerateTalby, BadInputNamesTheParameter) {
 }
 
 TEST(CliAnalyzeDistance, ALogIsAtDistanceZeroFromItself) {
-  const std::string kth = std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz";
+  const std::string kth = bundled_kth();
   const CliResult r = run_cli({"analyze", "distance", kth, kth, "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);

@@ -58,7 +58,7 @@ TEST(PredCliTest, PredictReplaysTheLogAndReportsAccuracy) {
 // A no-estimate SBH capped below a job's runtime: the replay warns of the job predicted one second at a time (on
 // standard error and in the JSON), as simulate does.
 TEST(PredCliTest, APredictionRaisedSecondBySecondIsWarnedOf) {
-  const std::string kth = std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz";
+  const std::string kth = schedlab::testing::bundled_kth();
   const auto r = run_cli({"predict", kth, "-p", "sbh:noest=1;criteria=P,*;cap=216000", "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto doc = nlohmann::json::parse(r.out);
@@ -77,7 +77,7 @@ TEST(PredCliTest, APredictionRaisedSecondBySecondIsWarnedOf) {
 
 // The JSON's parts, every one (a part dropped by a change fails here).
 TEST(PredCliTest, TheJsonHasEveryPart) {
-  const std::string kth = std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz";
+  const std::string kth = schedlab::testing::bundled_kth();
   const auto r = run_cli({"predict", kth, "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto doc = nlohmann::json::parse(r.out);

@@ -133,7 +133,7 @@ TEST(SimCliTest, FeedbackSubmitsFollowersAfterTheirPrecedingJob) {
 // A history predictor without a correction is warned of on standard error (EASY with ruh on KTH: 13,513 jobs left
 // overdue, a mean wait of 54,008 s against 5,899 s with the correction); the report itself is unchanged.
 TEST(SimCliTest, AnUncorrectedPredictorIsWarnedOf) {
-  const std::string kth = std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz";
+  const std::string kth = schedlab::testing::bundled_kth();
   const auto r = run_cli({"simulate", kth, "-s", "easy", "-p", "ruh"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find("schedlab: warning: a job ran past its predicted end and the predictor (ruh) gave it no "
@@ -150,7 +150,7 @@ TEST(SimCliTest, AnUncorrectedPredictorIsWarnedOf) {
 // A no-estimate SBH capped below a job's runtime predicts it one second at a time past the cap: warned of, with the
 // jobs counted (KTH's longest job runs 226,709 s, 10,709 s past a cap of 216,000; without a cap, nothing).
 TEST(SimCliTest, APredictionRaisedSecondBySecondIsWarnedOf) {
-  const std::string kth = std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz";
+  const std::string kth = schedlab::testing::bundled_kth();
   const auto r = run_cli({"simulate", kth, "-s", "easy", "-p", "sbh:noest=1;criteria=P,*;cap=216000", "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto doc = nlohmann::json::parse(r.out);
@@ -186,7 +186,7 @@ TEST(SimCliTest, OneProcessorIsSingular) {
 
 // An adaptive scheduler's switches are in the text and the JSON (the JSON lost them once without a test failing).
 TEST(SimCliTest, AnAdaptiveSchedulersSwitchesAreReported) {
-  const std::string kth = std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz";
+  const std::string kth = schedlab::testing::bundled_kth();
   const std::string pbas = "pbas:candidates=easy,conservative;interval=7d";
   const auto j = run_cli({"simulate", kth, "-s", pbas, "--json"});
   ASSERT_EQ(j.exit_code, 0) << j.err;
@@ -205,7 +205,7 @@ TEST(SimCliTest, AnAdaptiveSchedulersSwitchesAreReported) {
 // The JSON's parts, every one: a part dropped by a change (the adaptive switches once were) fails here. The optional
 // parts are there when asked for (an adaptive scheduler, --by-class, --event-cost), absent otherwise.
 TEST(SimCliTest, TheJsonHasEveryPart) {
-  const std::string kth = std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz";
+  const std::string kth = schedlab::testing::bundled_kth();
   const auto keys = schedlab::testing::json_keys;
   const std::set<std::string> always = {
       "accuracy",      "arrival_scale", "bsld_tau",  "checked",  "deadline_misses", "extend_estimates",
@@ -233,7 +233,7 @@ TEST(SimCliTest, TheJsonHasEveryPart) {
 // --by-class: the four classes' metrics after the whole run's, in the text and the JSON; --class-limits sets the
 // limits (and implies --by-class); a bad one is an error naming the option. Without them the output is unchanged.
 TEST(SimCliTest, MetricsByJobClass) {
-  const std::string kth = std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz";
+  const std::string kth = schedlab::testing::bundled_kth();
   const auto text = run_cli({"simulate", kth, "-s", "easy", "--by-class"});
   ASSERT_EQ(text.exit_code, 0) << text.err;
   EXPECT_NE(text.out.find("by job class (short: runtime <= 1h, narrow: <= 8 processors; --class-limits)\n"),
@@ -474,7 +474,7 @@ TEST(SimCliTest, ParameterDocsMatchTheDeclarations) {
 
 // A bad plug-in parameter is an error naming the plug-in, the parameter and what it accepts.
 TEST(SimCliTest, BadPluginParametersAreNamed) {
-  const auto kth = std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz";
+  const auto kth = schedlab::testing::bundled_kth();
   auto r = run_cli({"simulate", kth, "--scheduler", "conservative:check=maybe"});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("scheduler conservative: parameter check must be 0 or 1"), std::string::npos) << r.err;

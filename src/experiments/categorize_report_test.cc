@@ -4,12 +4,13 @@
 #include <gtest/gtest.h>
 
 #include "schedlab/swf/reader.h"
+#include "test_util.h"
 
 namespace schedlab::experiments {
 namespace {
 
 TEST(CategorizeReport, KeysAndLargestGroups) {
-  const swf::Log log = swf::read_log(std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz");
+  const swf::Log log = swf::read_log(schedlab::testing::bundled_kth());
   const analysis::Categorization c = analysis::categorize(log.records);
   const auto j = to_json(c, analysis::CategoryKey::kUser, 3);
   EXPECT_EQ(j["keys"].size(), static_cast<size_t>(analysis::kCategoryKeys));

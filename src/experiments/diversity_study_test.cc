@@ -5,12 +5,13 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include "test_util.h"
 
 namespace schedlab::experiments {
 namespace {
 
 TEST(DiversityStudy, TwoCopiesOfALogAgreeAndOutputsHaveEveryLog) {
-  const swf::Log log = swf::read_log(std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz");
+  const swf::Log log = swf::read_log(schedlab::testing::bundled_kth());
   analysis::DiversityOptions o;
   o.rounds = 0;
   const auto st = run_diversity_study({diversity_log("a/kth.swf", log, analysis::Attribute::kRuntime),

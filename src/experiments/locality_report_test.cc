@@ -6,12 +6,13 @@
 #include <algorithm>
 
 #include "schedlab/swf/reader.h"
+#include "test_util.h"
 
 namespace schedlab::experiments {
 namespace {
 
 TEST(LocalityReport, CsvRowsAndJsonFields) {
-  const swf::Log log = swf::read_log(std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz");
+  const swf::Log log = swf::read_log(schedlab::testing::bundled_kth());
   const auto series = analysis::attribute_series(log.records, analysis::Attribute::kRuntime);
   analysis::LocalityOptions o;
   o.rounds = 0;

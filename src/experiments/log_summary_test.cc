@@ -4,12 +4,13 @@
 #include <gtest/gtest.h>
 
 #include "schedlab/swf/reader.h"
+#include "test_util.h"
 
 namespace schedlab::experiments {
 namespace {
 
 TEST(LogSummaryJson, CountsAndDates) {
-  const swf::Log log = swf::read_log(std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz");
+  const swf::Log log = swf::read_log(schedlab::testing::bundled_kth());
   const analysis::Summary s = analysis::summarize(log);
   const auto j = to_json(s, log.header);
   EXPECT_FALSE(j.contains("path"));

@@ -6,12 +6,13 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include "test_util.h"
 
 namespace schedlab::experiments {
 namespace {
 
 const swf::Log& study_kth() {
-  static const swf::Log log = swf::read_log(std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz");
+  static const swf::Log log = swf::read_log(schedlab::testing::bundled_kth());
   return log;
 }
 

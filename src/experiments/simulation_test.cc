@@ -15,6 +15,7 @@
 #include "schedlab/sim/scheduler_registry.h"
 #include "schedlab/sim/simulate.h"
 #include "fixed_predictor.h"
+#include "test_util.h"
 
 namespace schedlab::experiments {
 namespace {
@@ -146,7 +147,7 @@ TEST(Simulation, PresetsAreResolvedAndKeepTheirName) {
 // The object runs as the registered predictor with the same rule does, its correction applied and named; on KTH
 // the schedule differs from the estimate's, so a predictor object that was ignored would fail here.
 TEST(Simulation, APredictorObjectRunsAsTheRegisteredOneWithTheSameRule) {
-  const swf::Log log = swf::read_log(std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz");
+  const swf::Log log = swf::read_log(schedlab::testing::bundled_kth());
   const auto run = [&](const std::string& predictor, std::shared_ptr<const predict::Predictor> object,
                        const std::string& correction) {
     SimulationSpec spec;
@@ -205,7 +206,7 @@ TEST(Simulation, APredictorObjectIsRefusedBesideASpecOrAPreset) {
 // A scheduler object of the caller's own runs in the place of a registered one, named as given (else by its name()),
 // with the predictor and correction any scheduler takes.
 TEST(Simulation, ASchedulerObjectRunsWithThePredictorGiven) {
-  const swf::Log log = swf::read_log(std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz");
+  const swf::Log log = swf::read_log(schedlab::testing::bundled_kth());
   const auto run = [&](const std::string& scheduler, std::shared_ptr<const sim::Scheduler> object) {
     SimulationSpec spec;
     spec.scheduler = scheduler;
@@ -283,7 +284,7 @@ TEST(Simulation, SchedulerSpecFromAFile) {
 // repeat the same results (experiments/sweep.h, sweep_seeds_warning), which holds only while this does. Each on
 // KTH's first 3,000 jobs with two seeds, job by job.
 TEST(Simulation, NoBuiltInSchedulerOrPredictorDependsOnTheSeed) {
-  swf::Log log = swf::read_log(std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz");
+  swf::Log log = swf::read_log(schedlab::testing::bundled_kth());
   log.records.resize(3000);
   const auto same_for_two_seeds = [&](const std::string& scheduler, const std::string& predictor) {
     SCOPED_TRACE(scheduler + " / " + predictor);

@@ -6,12 +6,13 @@
 #include <string>
 
 #include "schedlab/swf/reader.h"
+#include "test_util.h"
 
 namespace schedlab::model {
 namespace {
 
 const std::vector<swf::Record>& kth_records() {
-  static const swf::Log log = swf::read_log(std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz");
+  static const swf::Log log = swf::read_log(schedlab::testing::bundled_kth());
   return log.records;
 }
 

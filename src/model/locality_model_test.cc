@@ -78,7 +78,7 @@ TEST(LocalityModelTest, RepeatsAreStaggeredByTheirRuntimeAndThinkTime) {
 // preceding job, so the last run start is the latest such submit. cut_tail drops exactly those jobs and changes
 // nothing else.
 TEST(LocalityModelTest, TheTailIsCountedAndCutTailDropsExactlyIt) {
-  const swf::Log kth = swf::read_log(std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz");
+  const swf::Log kth = swf::read_log(schedlab::testing::bundled_kth());
   LocalityModelOptions o;
   LocalityModelStats full_stats, cut_stats;
   const auto full = generate_locality(kth.records, o, &full_stats);
@@ -299,7 +299,7 @@ swf::Header reread(const swf::Header& h) {
 // Generated times are on the source's axis, so its calendar origin and time zone go with them (sessions and
 // cycles need them); the machine size too.
 TEST(LocalityModelTest, HeadersKeepTheSourcesTimeOrigin) {
-  const swf::Log kth = swf::read_log(std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz");
+  const swf::Log kth = swf::read_log(schedlab::testing::bundled_kth());
   ASSERT_TRUE(kth.header.unix_start_time.has_value());
   LocalityModelOptions o;
   o.jobs = 100;

@@ -19,7 +19,7 @@ namespace {
 using analysis::SessionClass;
 
 const swf::Log& layer_kth() {
-  static const swf::Log log = swf::read_log(std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz");
+  static const swf::Log log = swf::read_log(schedlab::testing::bundled_kth());
   return log;
 }
 const TalbyJobModel& layer_kth_model() {

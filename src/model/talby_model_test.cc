@@ -19,6 +19,7 @@
 #include "schedlab/model/estimate_models.h"
 #include "schedlab/swf/reader.h"
 #include "schedlab/trace/sessions.h"
+#include "test_util.h"
 
 namespace schedlab::model {
 namespace {
@@ -28,7 +29,7 @@ using analysis::UserClass;
 
 const TalbyJobModel& talby_kth_model() {
   static const TalbyJobModel m =
-      fit_talby_job_layer(swf::read_log(std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz"), "KTH");
+      fit_talby_job_layer(swf::read_log(schedlab::testing::bundled_kth()), "KTH");
   return m;
 }
 

@@ -352,7 +352,7 @@ TEST(Conservative, FactoryAndName) {
 // What a clone copies is the live span of jobs, not one slot per job so far: after the whole KTH log the
 // scheduler holds a few hundred slots, not 28,489.
 TEST(Conservative, SlotsHeldAreTheLiveWindow) {
-  const swf::Log log = swf::read_log(std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz");
+  const swf::Log log = swf::read_log(schedlab::testing::bundled_kth());
   WorkloadOptions wo;
   wo.procs = 100;
   const Workload w = build_workload(log.header, log.records, wo);

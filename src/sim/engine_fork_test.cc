@@ -10,6 +10,7 @@
 #include "schedlab/sim/scheduler_registry.h"
 #include "schedlab/swf/reader.h"
 #include "sim/sim_test_helpers.h"
+#include "test_util.h"
 
 namespace schedlab::sim {
 namespace {
@@ -71,7 +72,7 @@ TEST(EngineFork, AnOverdueJobEndsAtTheFork) {
 // With the log's runtimes and every arrival, a fork with a fresh copy of a scheduler that keeps no state of
 // its own continues exactly as the real run does, on a whole real log.
 TEST(EngineFork, SameSchedulerAndLogRuntimesContinueTheRealRun) {
-  const swf::Log log = swf::read_log(std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz");
+  const swf::Log log = swf::read_log(schedlab::testing::bundled_kth());
   WorkloadOptions wo;
   wo.procs = 100;
   const Workload w = build_workload(log.header, log.records, wo);
@@ -94,7 +95,7 @@ TEST(EngineFork, SameSchedulerAndLogRuntimesContinueTheRealRun) {
 
 // A fork with another scheduler on the real state finishes every job submitted by then, under --check.
 TEST(EngineFork, CandidatesFinishTheQueueUnderCheck) {
-  const swf::Log log = swf::read_log(std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz");
+  const swf::Log log = swf::read_log(schedlab::testing::bundled_kth());
   WorkloadOptions wo;
   wo.procs = 100;
   const Workload w = build_workload(log.header, log.records, wo);
@@ -142,7 +143,7 @@ TEST(EngineFromState, SnapshotWithPredictedRuntimes) {
 
 // With the log's runtimes and the future arrivals, a run from the snapshot continues the real one exactly.
 TEST(EngineFromState, SnapshotWithLogRuntimesContinuesTheRealRun) {
-  const swf::Log log = swf::read_log(std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz");
+  const swf::Log log = swf::read_log(schedlab::testing::bundled_kth());
   WorkloadOptions wo;
   wo.procs = 100;
   const Workload w = build_workload(log.header, log.records, wo);

@@ -16,6 +16,7 @@
 #include "schedlab/sim/simulate.h"
 #include "schedlab/swf/reader.h"
 #include "sim/sim_test_helpers.h"
+#include "test_util.h"
 
 namespace schedlab::sim {
 namespace {
@@ -398,7 +399,7 @@ double interpolated(std::vector<double> v, double q) {
 }
 
 TEST(EngineTest, ProgressEndsAtEveryJobAndChangesNothing) {
-  const swf::Log log = swf::read_log(std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz");
+  const swf::Log log = swf::read_log(schedlab::testing::bundled_kth());
   const Workload w = build_workload(log.header, log.records, WorkloadOptions{});
   std::vector<std::pair<size_t, size_t>> calls;
   SimOptions watched;
@@ -413,7 +414,7 @@ TEST(EngineTest, ProgressEndsAtEveryJobAndChangesNothing) {
 }
 
 TEST(EngineMetrics, SameAsOverACopyInTerminationOrder) {
-  const swf::Log log = swf::read_log(std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz");
+  const swf::Log log = swf::read_log(schedlab::testing::bundled_kth());
   const Workload w = build_workload(log.header, log.records, WorkloadOptions{});
   SimOptions o;
   o.warmup_fraction = 0.1;

@@ -14,6 +14,7 @@
 #include "schedlab/sim/engine.h"
 #include "schedlab/swf/reader.h"
 #include "sim/sim_test_helpers.h"
+#include "test_util.h"
 
 namespace schedlab::sim {
 namespace {
@@ -96,7 +97,7 @@ std::pair<V, FlexScheduler::Stats> run_flex(const Workload& w, FlexScheduler::Op
 // The certificates dismiss most jobs of a compression pass without a scan, and search the others only where
 // processors came back: the same schedule as a full scan of every job, on the bundled KTH log with each cost.
 TEST(FlexCertificates, SameScheduleAsFullScansOnKth) {
-  const swf::Log log = swf::read_log(std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz");
+  const swf::Log log = swf::read_log(schedlab::testing::bundled_kth());
   const Workload w = build_workload(log.header, log.records, WorkloadOptions{});
   for (const auto cost : {FlexScheduler::Options::Cost::kWork, FlexScheduler::Options::Cost::kBoundedSlowdown}) {
     FlexScheduler::Options o;

@@ -8,6 +8,7 @@
 
 #include "schedlab/swf/reader.h"
 #include "sim/sim_test_helpers.h"
+#include "test_util.h"
 
 namespace schedlab::sim {
 namespace {
@@ -100,7 +101,7 @@ TEST(JobClassesTest, BadLimitsAndAForeignResultAreRefused) {
 // Over a whole real log: the classes partition the jobs of the averages (counts, shares, backfilled jobs, work), their
 // means weighted by their shares give the run's, and one class holding every job has the run's means exactly.
 TEST(JobClassesTest, ClassesPartitionARealRun) {
-  const swf::Log log = swf::read_log(std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz");
+  const swf::Log log = swf::read_log(schedlab::testing::bundled_kth());
   const Workload w = build_workload(log.header, log.records, {});
   SimOptions o;
   o.warmup_fraction = 0.01;

@@ -102,7 +102,7 @@ TEST(LewfTest, FillMatchesTheNaiveDefinitionOnARealLog) {
   // the predictions of waiting jobs as their users' jobs end (ruh with propagation), the queue's order changes
   // under the index: both variants must re-key those jobs (on_prediction_change, which no test reached before).
   // The project's own copy of the log (always there, unlike ../shared/traces).
-  const std::string path = std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz";
+  const std::string path = schedlab::testing::bundled_kth();
   const swf::Log log = swf::read_log(path);
   const Workload w = build_workload(log.header, log.records);
   SimOptions o;

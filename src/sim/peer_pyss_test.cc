@@ -73,7 +73,7 @@ void expect_pyss_totals(const std::string& path, int32_t procs, size_t jobs, con
 }
 
 TEST(PeerPyss, TotalWaitsOnKthAreThoseOfPyss) {
-  expect_pyss_totals(std::string(SCHEDLAB_SOURCE_DIR) + "/data/KTH-SP2-1996-2.swf.gz", 100, 28489,
+  expect_pyss_totals(schedlab::testing::bundled_kth(), 100, 28489,
                      {
                          {"fcfs", "", 10084976858},
                          {"easy", "", 196408986},
