@@ -211,7 +211,10 @@ TEST(CliCommands, CountsOfOneAreSingular) {
             std::string::npos);
   EXPECT_NE(out_of({"generate", "scramble", "--from", log, "-o", dir.file("s.swf")}).find(": the 1 job of "),
             std::string::npos);
-  for (const std::string& text : {stats, out_of({"simulate", log, "-s", "easy", "--procs", "1"})})
+  out_of({"simulate", log, "-s", "easy", "--jobs-out", dir.file("o.swf")});
+  const std::string swf = read_file(dir.file("o.swf"));
+  EXPECT_NE(swf.find("scheduler easy, predictor estimate, 1 processor; fields 3 and 4"), std::string::npos) << swf;
+  for (const std::string& text : {stats, swf, out_of({"simulate", log, "-s", "easy", "--procs", "1"})})
     for (const char* plural : {"1 processors", "1 jobs", "1 values", "1 sessions"})
       EXPECT_EQ(text.find(plural), std::string::npos) << plural << "\n" << text;
 }

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "schedlab/base/count_text.h"
 #include "schedlab/swf/writer.h"
 
 namespace schedlab::sim {
@@ -98,9 +99,9 @@ void write_jobs(const std::string& path, const swf::Header& header, const std::v
                           "its think time (field 18) after that job's simulated end",
                           workload.following, workload.following == 1 ? "" : "s", workload.following == 1 ? "s" : "")
             : "";
-    h.add_note(fmt::format("simulated by schedlab: scheduler {}, predictor {}, {} processors{}{}; fields 3 and 4 are "
+    h.add_note(fmt::format("simulated by schedlab: scheduler {}, predictor {}, {}{}{}; fields 3 and 4 are "
                            "the simulated wait and runtime{}{}",
-                           result.scheduler, result.predictor, result.procs,
+                           result.scheduler, result.predictor, base::counted(result.procs, "processor"),
                            other_machine ? fmt::format(" (not MaxProcs' {})", *header.max_procs) : "",
                            workload.kill_at_estimate ? ", jobs killed at their estimate" : "", scaled, feedback));
     if (workload.excluded_total > 0) {
