@@ -60,7 +60,7 @@ TEST(SweepSpec, ASpecExcludingEveryRunIsAnError) {
             "s.toml: the spec has no run (its [[exclude]] tables exclude every run of the product)");
   // An include alone still makes a run.
   EXPECT_EQ(sweep_error_of("logs = 'a.swf'\nschedulers = ['easy']\n[[exclude]]\nscheduler = 'easy'\n[[include]]\n"
-                     "scheduler = 'fcfs'\n"),
+                           "scheduler = 'fcfs'\n"),
             "");
 }
 
@@ -142,7 +142,7 @@ TEST(SweepSpec, BadSpecsNameTheKeyAndLine) {
     return l;
   };
   EXPECT_EQ(sweep_error_of("logs = 'a'\nseeds = " + list(1000, 0) + "\nbsld_tau = " + list(1000, 0) +
-                     "\nschedulers = ['easy', 'fcfs']\nprocs = " + list(1000, 0) + "\n"),
+                           "\nschedulers = ['easy', 'fcfs']\nprocs = " + list(1000, 0) + "\n"),
             "s.toml: the spec's lists make 2e+09 runs (schedulers 2 x procs 1000 x bsld_tau 1000 x seeds 1000), "
             "more than the 10000000 one sweep may hold: split it into several specs or give fewer values");
   EXPECT_EQ(sweep_error_of("logs = 'a'\nseeds = " + list(20000, 19999) + "\n"),

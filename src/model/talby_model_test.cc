@@ -100,7 +100,7 @@ TEST(TalbyMetaModel, BadInputNamesTheOption) {
   o.cpu_work = 100;
   o.jobs_per_day = 1e9;
   EXPECT_EQ(talby_error_of(o).rfind("1e+09 jobs per day: Table 28 gives a machine of 2.707e+09 processors, past the "
-                              "SWF's 32-bit MaxProcs; give --procs", 0),
+                                    "SWF's 32-bit MaxProcs; give --procs", 0),
             0u)
       << talby_error_of(o);
   o.jobs_per_day = 1e300;  // llround of the quotient was undefined

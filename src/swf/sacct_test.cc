@@ -498,7 +498,7 @@ TEST(Sacct, BadInputNamesTheLineAndColumn) {
   // SWF times are 32-bit seconds: a year 5930 timestamp (found by fuzzing) wrapped around into a negative submit
   // time and a job out of order.
   EXPECT_EQ(sacct_error_of(head + "1|2026-01-01T00:00:00|2026-01-01T00:00:10|2026-01-01T00:01:00|COMPLETED|1|1:00\n" +
-                     "2|5930-01-01T00:00:00|5930-01-01T00:00:10|5930-01-01T00:01:00|COMPLETED|1|1:00\n"),
+                           "2|5930-01-01T00:00:00|5930-01-01T00:00:10|5930-01-01T00:01:00|COMPLETED|1|1:00\n"),
             "s.txt:3: column Submit: more than 68 years after the first submit (s.txt:2): a corrupt timestamp?");
   EXPECT_EQ(sacct_error_of(head + "1|2026-01-01T00:00:00|5930-01-01T00:00:10|5930-01-01T00:01:00|COMPLETED|1|1:00\n"),
             "s.txt:2: column Start: '5930-01-01T00:00:10' is more than 68 years after the submit time "
