@@ -191,7 +191,7 @@ TEST(CliCommands, AReportOptionWithTheCsvOnStandardOutputIsRefused) {
 }
 
 // Counts of one are singular in the text outputs, a one-job log on a one-processor machine being where they show
-// ("1 processors", "1 values cover", "1 jobs over", "the 1 jobs of" until 2026-12).
+// ("1 processors", "1 values cover", "1 jobs over", "the 1 jobs of", "1 jobs in 1 runs" until 2026-12).
 TEST(CliCommands, CountsOfOneAreSingular) {
   TempDir dir;
   const std::string log = dir.file("one.swf");
@@ -210,6 +210,12 @@ TEST(CliCommands, CountsOfOneAreSingular) {
   EXPECT_NE(out_of({"sessions", log}).find("        1 session   (0 jobs without user or submit time"),
             std::string::npos);
   EXPECT_NE(out_of({"generate", "scramble", "--from", log, "-o", dir.file("s.swf")}).find(": the 1 job of "),
+            std::string::npos);
+  EXPECT_NE(out_of({"generate", "locality", "--from", bundled_kth(), "--jobs", "1", "-o", dir.file("l.swf")})
+                .find(": 1 job in 1 run (the model's"),
+            std::string::npos);
+  write_file(dir.file("one.toml"), "logs = [\"" + log + "\"]\n");
+  EXPECT_NE(out_of({"sweep", dir.file("one.toml"), "--slurm", dir.file("array")}).find(": 1 run in a 1-task array"),
             std::string::npos);
   out_of({"simulate", log, "-s", "easy", "--jobs-out", dir.file("o.swf")});
   const std::string swf = read_file(dir.file("o.swf"));

@@ -131,10 +131,9 @@ void run_generate_locality(const GenerateLocalityOptions& opt) {
   }();
   swf::write_swf_or_csv(opt.output, model::locality_header(log.header, opt.from, o, stats), jobs);
   if (opt.output == "-") return;
-  fmt::print("{}: {} jobs in {} runs (the model's mean run length E[R] {:.3f}) from {} jobs of {}{}, theta {}, seed {}\n",
-             opt.output,
-             group_thousands(static_cast<int64_t>(jobs.size())), group_thousands(stats.runs), stats.mean_run_length,
-             group_thousands(stats.pool), opt.from,
+  fmt::print("{}: {} in {} (the model's mean run length E[R] {:.3f}) from {} of {}{}, theta {}, seed {}\n",
+             opt.output, counted_grouped(static_cast<int64_t>(jobs.size()), "job"), counted_grouped(stats.runs, "run"),
+             stats.mean_run_length, counted_grouped(stats.pool, "job"), opt.from,
              stats.left_out.empty() ? "" : " (" + model::left_out_text(stats) + ")", o.theta, o.seed);
   if (stats.tail_jobs > 0) fmt::print("  {}\n", model::locality_tail_text(stats, o.cut_tail, "--cut-tail"));
 }

@@ -62,8 +62,8 @@ void write_slurm(const SweepCliOptions& opt, const std::vector<experiments::Swee
   ao.partition = opt.partition;
   ao.time = opt.time;
   const experiments::SweepArray a = experiments::write_sweep_array(ao, runs);
-  fmt::print("{}: {} runs in a {}-task array (shard-i.{} per task)\n", a.script, a.manifest.runs, a.manifest.shards,
-             opt.format);
+  fmt::print("{}: {} in a {}-task array (shard-i.{} per task)\n", a.script,
+             counted(static_cast<int64_t>(a.manifest.runs), "run"), a.manifest.shards, opt.format);
   if (!opt.submit) {
     fmt::print("submit with: sbatch {}\n", a.script);
     return;
