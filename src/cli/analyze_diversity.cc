@@ -62,9 +62,10 @@ void run_diversity(const DiversityCliOptions& opt) {
     return;
   }
   if (opt.csv == "-") return;
-  std::string out = fmt::format("diversity of {} ({} bins, expected counts {}; baseline: median of {} random "
-                                "samples of the log's size from the pool, seed {})\n\n",
-                                opt.attr, d.bins, analysis::expected_counts_name(d.expected), d.rounds, d.seed);
+  std::string out = fmt::format("diversity of {} ({} bins, expected counts {}; baseline: median of {} of the "
+                                "log's size from the pool, seed {})\n\n",
+                                opt.attr, d.bins, analysis::expected_counts_name(d.expected),
+                                counted(d.rounds, "random sample"), d.seed);
   out += fmt::format("{:<36} {:>10} {:>9} {:>9} {:>9} {:>9}\n", "log", "jobs", "job-wgt", "baseline", "same-wgt",
                      "baseline");
   for (size_t i = 0; i < r.rows.size(); ++i) {

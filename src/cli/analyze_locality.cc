@@ -43,7 +43,7 @@ void print_text(const LocalityCliOptions& opt, const analysis::AttributeSeries& 
                      r.usable_slices, group_thousands(r.jobs_in_usable), lo.bins,
                      analysis::expected_counts_name(lo.expected));
   if (lo.rounds > 0) {
-    out += fmt::format("bootstrap: {} rounds, seed {}\n\n", lo.rounds, lo.seed);
+    out += fmt::format("bootstrap: {}, seed {}\n\n", counted(lo.rounds, "round"), lo.seed);
     out += fmt::format("{:<8} {:>8} {:>10} {:>18} {:>10} {:>8}\n", "metric", "M'", "M'_g", "baseline 5%-95%",
                        "M=M'-M'_g", "p");
     out += fmt::format("{:<8} {:>8.4f} {:>10.4f} {:>8.4f}-{:<9.4f} {:>10.4f} {:>8.3f}\n", "max", r.m_max_prime,

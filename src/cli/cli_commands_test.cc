@@ -191,7 +191,7 @@ TEST(CliCommands, AReportOptionWithTheCsvOnStandardOutputIsRefused) {
 }
 
 // Counts of one are singular in the text outputs, a one-job log on a one-processor machine being where they show
-// ("1 processors", "1 values cover", "1 jobs over", "the 1 jobs of", "1 jobs in 1 runs" until 2026-12).
+// ("1 processors", "1 values cover", "1 jobs over", "the 1 jobs of", "1 jobs in 1 runs", "1 rounds" until 2026-12).
 TEST(CliCommands, CountsOfOneAreSingular) {
   TempDir dir;
   const std::string log = dir.file("one.swf");
@@ -216,6 +216,13 @@ TEST(CliCommands, CountsOfOneAreSingular) {
             std::string::npos);
   write_file(dir.file("one.toml"), "logs = [\"" + log + "\"]\n");
   EXPECT_NE(out_of({"sweep", dir.file("one.toml"), "--slurm", dir.file("array")}).find(": 1 run in a 1-task array"),
+            std::string::npos);
+  EXPECT_NE(out_of({"analyze", "locality", bundled_kth(), "--bootstrap", "1"}).find("\nbootstrap: 1 round, seed"),
+            std::string::npos);
+  EXPECT_NE(out_of({"analyze", "diversity", bundled_kth(), bundled_kth(), "--bootstrap", "1"})
+                .find("baseline: median of 1 random sample of the log's size"),
+            std::string::npos);
+  EXPECT_NE(out_of({"sessions", bundled_kth(), "--classify", "--restarts", "1"}).find(", 1 restart)\n"),
             std::string::npos);
   out_of({"simulate", log, "-s", "easy", "--jobs-out", dir.file("o.swf")});
   const std::string swf = read_file(dir.file("o.swf"));

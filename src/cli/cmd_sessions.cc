@@ -57,8 +57,8 @@ void print_text(const SessionsCliOptions& opt, const experiments::SessionStudy& 
     const auto& co = st.options.classify_options;
     const auto& sc = st.session_classes;
     out += fmt::format("\nsession classes (k-means k=5 on D Ti %D %W UP Pm Rm, z-scored, transform {}, seed {}, "
-                       "{} restarts)\n",
-                       opt.transform, co.seed, co.restarts);
+                       "{})\n",
+                       opt.transform, co.seed, counted(co.restarts, "restart"));
     out += fmt::format("{:<6} {:>9} {:>7} {:>7} {:>11} {:>9} {:>6} {:>6} {:>7} {:>8}\n", "class", "sessions", "share",
                        "thesis", "mean D", "mean Ti", "%D", "%W", "Pm", "Rm");
     for (int c = 0; c < analysis::kSessionClasses; ++c) {
