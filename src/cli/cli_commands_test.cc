@@ -191,7 +191,7 @@ TEST(CliCommands, AReportOptionWithTheCsvOnStandardOutputIsRefused) {
 }
 
 // Counts of one are singular in the text outputs, a one-job log on a one-processor machine being where they show
-// ("1 processors", "1 values cover", "1 jobs over", "the 1 jobs of", "1 jobs in 1 runs", "1 rounds" until 2026-12).
+// ("1 processors", "1 values cover", "1 jobs over", "the 1 jobs of", "1 jobs in 1 runs", "1 rounds", "machine 1 procs" until 2026-12).
 TEST(CliCommands, CountsOfOneAreSingular) {
   TempDir dir;
   const std::string log = dir.file("one.swf");
@@ -223,6 +223,22 @@ TEST(CliCommands, CountsOfOneAreSingular) {
                 .find("baseline: median of 1 random sample of the log's size"),
             std::string::npos);
   EXPECT_NE(out_of({"sessions", bundled_kth(), "--classify", "--restarts", "1"}).find(", 1 restart)\n"),
+            std::string::npos);
+  // A second job whose estimate (50 s) its runtime (100 s) overruns.
+  const std::string two = dir.file("two.swf");
+  write_file(two, "; MaxProcs: 1\n; UnixStartTime: 0\n1 0 0 100 1 -1 -1 1 50 -1 1 1 1 1 1 1 -1 -1\n"
+                  "2 10 0 100 1 -1 -1 1 200 -1 1 1 1 1 1 1 -1 -1\n");
+  EXPECT_NE(out_of({"sessions", two}).find("; machine 1 proc)\n"), std::string::npos);
+  EXPECT_NE(out_of({"simulate", two, "-s", "easy", "--extend-estimates"}).find(", 1 estimate extended\n"),
+            std::string::npos);
+  EXPECT_NE(out_of({"estimates", "bins", two, "--max-estimate", "100"}).find("(only estimates <= 100: 1 job above"),
+            std::string::npos);
+  EXPECT_NE(out_of({"estimates", "fit", two, "-o", dir.file("m.json"), "--tmax", "100s"})
+                .find("\n  1 job (50.00%) has an estimate above T_max, up to 3m20s\n"),
+            std::string::npos);
+  out_of({"profiler", "ingest", "--db", dir.file("p.db"), two});
+  EXPECT_NE(out_of({"profiler", "query", "--db", dir.file("p.db"), "--user", "1", "--procs", "1"})
+                .find("executable unknown, 1 processor\n"),
             std::string::npos);
   out_of({"simulate", log, "-s", "easy", "--jobs-out", dir.file("o.swf")});
   const std::string swf = read_file(dir.file("o.swf"));

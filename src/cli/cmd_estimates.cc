@@ -94,8 +94,8 @@ void run_bins(const BinsOptions& o) {
   }
   fmt::print("estimate bins of {}{}\n{}", o.path,
              o.max_estimate.empty() ? ""
-                                    : fmt::format(" (only estimates <= {}: {} jobs above left out)", o.max_estimate,
-                                                  group_thousands(dropped)),
+                                    : fmt::format(" (only estimates <= {}: {} above left out)", o.max_estimate,
+                                                  counted_grouped(dropped, "job")),
              bins_text(b, static_cast<size_t>(o.top)));
 }
 
@@ -125,13 +125,15 @@ void run_fit(const FitOptions& o) {
   std::string summary;
   if (fit.tsafrir) {
     const model::TsafrirFit& t = *fit.tsafrir;
-    summary = fmt::format("tsafrir model of {}: N {} jobs with an estimate, T_max {} ({:.1f}% of jobs), {} more bins",
-                          o.paths[0], t.jobs, hms(t.t_max), t.t_max_share, t.bins.size());
+    summary = fmt::format("tsafrir model of {}: N {} with an estimate, T_max {} ({:.1f}% of jobs), {} more {}",
+                          o.paths[0], counted(t.jobs, "job"), hms(t.t_max), t.t_max_share, t.bins.size(),
+                          t.bins.size() == 1 ? "bin" : "bins");
     for (const auto& b : t.bins) summary += fmt::format(" ({}, {:.1f}%)", hms(b.time), b.share);
     summary += "\n";
     if (t.above_t_max > 0)
-      summary += fmt::format("  {} jobs ({}) have estimates above T_max, up to {}{}\n", group_thousands(t.above_t_max),
-                             share_of(t.above_t_max, t.jobs), hms(t.largest),
+      summary += fmt::format("  {} ({}) {} above T_max, up to {}{}\n", counted_grouped(t.above_t_max, "job"),
+                             share_of(t.above_t_max, t.jobs),
+                             t.above_t_max == 1 ? "has an estimate" : "have estimates", hms(t.largest),
                              t.t_max_choice.rule == model::TmaxChoice::Rule::kLimit
                                  ? fmt::format(": T_max is the log's limit, the largest estimate at least 1 in {} jobs "
                                                "used (--tmax max takes the largest)",
@@ -210,7 +212,7 @@ void run_estimates_compare(const CompareOptions& o) {
     return;
   }
   std::string out = fmt::format("real:  {}\nmodel: {}\n", o.real, o.model);
-  out += c.paired ? fmt::format("paired by job: {} jobs with an estimate in both logs\n", group_thousands(c.real_jobs))
+  out += c.paired ? fmt::format("paired by job: {} with an estimate in both logs\n", counted_grouped(c.real_jobs, "job"))
                   : fmt::format("unpaired: {} real and {} model jobs with an estimate\n", group_thousands(c.real_jobs),
                                 group_thousands(c.model_jobs));
   out += fmt::format("KS statistic of the estimates: {:.4f}\n", c.ks);

@@ -64,8 +64,8 @@ void check_job(const JobArgs& j, const char* which) {
 pf::JobQuery to_query(const JobArgs& j) { return {j.exe, j.user, j.procs, j.elapsed}; }
 
 std::string describe_job(const JobArgs& j) {
-  return fmt::format("user {}, executable {}, {} processors{}", j.user,
-                     j.exe < 0 ? std::string("unknown") : std::to_string(j.exe), j.procs,
+  return fmt::format("user {}, executable {}, {}{}", j.user,
+                     j.exe < 0 ? std::string("unknown") : std::to_string(j.exe), counted(j.procs, "processor"),
                      j.elapsed > 0 ? fmt::format(", has run {} s", j.elapsed) : std::string());
 }
 

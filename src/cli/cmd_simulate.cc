@@ -172,7 +172,7 @@ void print_text(const SimulateArgs& a, const experiments::Simulation& sim) {
              trace::machine_size_source_name(w.procs_source));
   fmt::print("jobs         {} simulated of {}, {} excluded, {} without estimate, {} killed{}\n",
              w.jobs.size(), counted(w.records, "record"), w.excluded_total, w.without_estimate, w.killed,
-             a.extend_estimates ? fmt::format(", {} estimates extended", w.extended) : "");
+             a.extend_estimates ? fmt::format(", {} extended", counted(w.extended, "estimate")) : "");
   fmt::print("averages     over {} ({} excluded)\n", counted(m.jobs, "job"),
              counted(m.warmup_excluded, "warm-up job"));
   fmt::print("offered load {}{}\n", load_text(w.offered_load),

@@ -16,6 +16,7 @@
 #include "schedlab/analysis/locality.h"
 #include "schedlab/analysis/session_vars.h"
 #include "schedlab/analysis/summary.h"
+#include "schedlab/base/count_text.h"
 #include "schedlab/base/csv_field.h"
 #include "schedlab/base/csv_number.h"
 #include "schedlab/base/nearest.h"
@@ -212,7 +213,9 @@ json workload_section(const swf::Log& log, const ReportOptions& o, const analysi
     if (i < 20) top.push_back({{"user", label(users[i].second)}, {"rank", i + 1}, {"jobs", users[i].first}});
     else others += users[i].first;
   }
-  if (others > 0) top.push_back({{"user", fmt::format("{} others", users.size() - 20)}, {"rank", 21}, {"jobs", others}});
+  if (others > 0)
+    top.push_back({{"user", base::counted(static_cast<int64_t>(users.size() - 20), "other")}, {"rank", 21},
+                   {"jobs", others}});
   w["users"] = top;
   w["user_count"] = users.size();
   // Flurries.

@@ -107,6 +107,23 @@ TEST(ReportTest, TheUsersChartNamesTheUsersALogFromSacctNames) {
   EXPECT_EQ(users[1]["user"], "user 2 (bob)");
 }
 
+// The users' chart shows the 20 busiest users and one bar for the rest: "1 other" for a single one ("1 others"
+// until 2026-12), "2 others".
+TEST(ReportTest, TheUsersChartCountsTheRestInTheSingularForOne) {
+  for (const int32_t users : {21, 22}) {
+    swf::Log log;
+    log.header.max_procs = 2;
+    std::vector<J> jobs;
+    for (int32_t u = 0; u < users; ++u) jobs.push_back(J{u + 1, u * 100, 60, 1, 60});
+    log.records = schedlab::testing::records(jobs);
+    for (int32_t u = 0; u < users; ++u) log.records[static_cast<size_t>(u)].user_id = u + 1;
+    const nlohmann::json chart = report_data(log, fcfs())["workload"]["users"];
+    ASSERT_EQ(chart.size(), 21u);
+    EXPECT_EQ(chart[20]["user"], users == 21 ? "1 other" : "2 others");
+    EXPECT_EQ(chart[20]["jobs"], users - 20);
+  }
+}
+
 // The schedules at another load (report --load / --arrival-scale). On 2 processors J1 (2 procs, 2 h) at 0 and J2
 // (2 procs, 1 h) at 7200: J2 does not wait. Inter-arrival times x 0.5 bring J2 to 3600, to wait 3600 s (mean 1800);
 // the log's offered load (7200 x 2 + 3600 x 2) / (2 x 7200) = 1.5 becomes 3, which is the same as --load 3.
