@@ -240,6 +240,27 @@ TEST(CliCommands, CountsOfOneAreSingular) {
   EXPECT_NE(out_of({"profiler", "query", "--db", dir.file("p.db"), "--user", "1", "--procs", "1"})
                 .find("executable unknown, 1 processor\n"),
             std::string::npos);
+  EXPECT_NE(out_of({"simulate", two, "-s", "easy", "--by-class", "--class-limits", "1h,1"})
+                .find("(short: runtime <= 1h, narrow: <= 1 processor; --class-limits)"),
+            std::string::npos);
+  EXPECT_NE(out_of({"compare", two, "-s", "easy,fcfs", "--by-class", "--class-limits", "1h,1"})
+                .find("(short: runtime <= 1h, narrow: <= 1 processor; share of the jobs)"),
+            std::string::npos);
+  write_file(dir.file("sacct.txt"),
+             "JobID|JobName|User|Submit|Start|End|State|AllocCPUS|ReqCPUS|Timelimit\n"
+             "21|solo|bob|2026-01-05T10:01:00|2026-01-05T10:01:00|2026-01-05T10:02:00|COMPLETED|1|1|00:10:00\n");
+  const CliResult sacct =
+      run_cli({"convert", "--from", "sacct", "--timezone", "UTC", dir.file("sacct.txt"), dir.file("sacct.swf")});
+  EXPECT_NE(sacct.err.find("schedlab convert: 1 sacct row -> 1 job in "), std::string::npos) << sacct.err;
+  EXPECT_NE(out_of({"generate", "locality", "--from", bundled_kth(), "--jobs", "1", "-o", "-"})
+                .find("; Note: 1 run, the model's mean run length"),
+            std::string::npos);
+  const std::string experiment = out_of({"generate", "profiler-experiment", "--jobs", "1", "-o", dir.file("pe.swf")});
+  EXPECT_NE(experiment.find("submits 0..0 s (inter-arrival mean 150 s); no offered load (every job submitted at 0"),
+            std::string::npos)
+      << experiment;
+  EXPECT_EQ(experiment.find("nan"), std::string::npos) << experiment;
+  EXPECT_NE(read_file(dir.file("pe.swf")).find(", seed 1, 1 job, exponential"), std::string::npos);
   out_of({"simulate", log, "-s", "easy", "--jobs-out", dir.file("o.swf")});
   const std::string swf = read_file(dir.file("o.swf"));
   EXPECT_NE(swf.find("scheduler easy, predictor estimate, 1 processor; fields 3 and 4"), std::string::npos) << swf;

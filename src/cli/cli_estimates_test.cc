@@ -135,11 +135,11 @@ TEST(CliEstimates, ClearErrors) {
   r = run_cli({"estimates", "generate", dir.file("long.swf"), "--model", "tsafrir", "--params", "tmax=200",
                "-o", dir.file("o.swf")});
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.err.find("schedlab: warning: tsafrir: 1 estimates raised to T_max = 200 s so that every job's estimate "
+  EXPECT_NE(r.err.find("schedlab: warning: tsafrir: 1 estimate raised to T_max = 200 s so that every job's estimate "
                        "covers its runtime"),
             std::string::npos)
       << r.err;
-  EXPECT_NE(read_file(dir.file("o.swf")).find("; 1 estimates raised to T_max to cover their jobs' runtimes"),
+  EXPECT_NE(read_file(dir.file("o.swf")).find("; 1 estimate raised to T_max to cover its job's runtime"),
             std::string::npos);
   // Three jobs make a model of one bin: a second value has no place in it.
   r = run_cli({"estimates", "generate", dir.file("long.swf"), "--model", "tsafrir", "--params",

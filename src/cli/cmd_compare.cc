@@ -102,9 +102,10 @@ void print_text(const CompareArgs& a, const experiments::CompareResult& r) {
   if (!r.by_class.empty()) {
     // Who gains and who pays: each class's mean wait and bounded slowdown under each scheduler.
     const sim::JobClassLimits& limits = *r.spec.by_class;
-    fmt::print("\nmean wait (s) and bounded slowdown by job class (short: runtime <= {}, narrow: <= {} processors; "
+    fmt::print("\nmean wait (s) and bounded slowdown by job class (short: runtime <= {}, narrow: <= {}; "
                "share of the jobs)\n{:<{}}",
-               base::format_duration(limits.short_runtime), limits.narrow_procs, "scheduler", width);
+               base::format_duration(limits.short_runtime), counted(limits.narrow_procs, "processor"), "scheduler",
+               width);
     for (const sim::JobClassMetrics& c : r.by_class[0])
       fmt::print(" {:>22}", fmt::format("{} ({:.0f}%)", c.name, 100 * c.share));
     fmt::print("\n");

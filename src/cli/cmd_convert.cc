@@ -51,9 +51,10 @@ void run_sacct(const ConvertOptions& opt) {
   const swf::Log log = swf::read_sacct(opt.in, so, &rep);
   swf::write_swf_or_csv(opt.out, log.header, log.records);
   fmt::print(stderr,
-             "schedlab convert: {} sacct rows -> {} jobs in {}; never started: {} ({}); unfinished (left out): {}; job "
+             "schedlab convert: {} -> {} in {}; never started: {} ({}); unfinished (left out): {}; job "
              "steps (left out): {}{}{}{}\n",
-             group_thousands(rep.rows), group_thousands(rep.jobs), output_name(opt.out), rep.unstarted,
+             counted_grouped(rep.rows, "sacct row"), counted_grouped(rep.jobs, "job"), output_name(opt.out),
+             rep.unstarted,
              opt.keep_unstarted ? "kept with status 5" : "left out", rep.unfinished, group_thousands(rep.steps),
              rep.het_components > 0
                  ? fmt::format("; heterogeneous-job components (merged into their job): {}",

@@ -53,9 +53,9 @@ std::string bins_text(const model::EstimateBins& b, size_t top) {
                      100 * b.t_max_share, b.t_max_popularity_rank);
   if (b.above_limit > 0)
     out += fmt::format("limit: {} ({} s), {:.1f}% of jobs, popularity rank {}: the largest estimate at least 1 in "
-                       "{} jobs used; {} jobs ({}) above it\n",
+                       "{} jobs used; {} ({}) above it\n",
                        hms(b.limit), b.limit, 100 * b.limit_share, b.limit_popularity_rank, one_in(),
-                       group_thousands(b.above_limit), share_of(b.above_limit, b.jobs));
+                       counted_grouped(b.above_limit, "job"), share_of(b.above_limit, b.jobs));
   out += "\nmost popular bins needed to cover a share of the jobs:\n  jobs covered";
   for (const double f : b.fractions) out += fmt::format(" {:>5}", fmt::format("{:g}%", 100 * f));
   out += "\n  bins needed ";

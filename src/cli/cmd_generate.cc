@@ -82,10 +82,13 @@ void run_profiler_experiment(const ProfilerExperimentCliOptions& opt) {
   std::string out = fmt::format(
       "{}: {} of the profiler experiment (Gibbons 1997, Tables 6.1/6.2), seed {}\n", opt.output,
       counted_grouped(static_cast<int64_t>(jobs.size()), "job"), opt.seed);
-  out += fmt::format("submits 0..{} s (inter-arrival mean {} s); offered load over that span {:.1f}% of {} "
-                     "processors\n",
-                     group_thousands(stats.last_submit), o.mean_interarrival, 100 * stats.offered_load,
-                     o.machine_procs);
+  // Every job submitted at 0 (one job) leaves no span to load: "nan%" was printed.
+  out += fmt::format("submits 0..{} s (inter-arrival mean {} s); {}\n", group_thousands(stats.last_submit),
+                     o.mean_interarrival,
+                     std::isfinite(stats.offered_load)
+                         ? fmt::format("offered load over that span {:.1f}% of {}", 100 * stats.offered_load,
+                                       counted(o.machine_procs, "processor"))
+                         : std::string("no offered load (every job submitted at 0: no span)"));
   out += fmt::format("{:<4} {:<7} {:>6} {:>12}\n", "exe", "name", "jobs", "mean t (s)");
   for (const auto& e : stats.executables)
     out += fmt::format("{:<4} {:<7} {:>6} {:>12}\n", e.number, e.name, e.jobs,
@@ -202,9 +205,8 @@ void run_talby(const TalbyCliOptions& opt) {
   }
   if (!opt.save_job_model.empty()) model::write_talby_job_model(opt.save_job_model, jm);
   if (opt.output.empty()) {
-    fmt::print(report_to, "{}: the job layer fitted on {} ({} sessions, {} jobs)\n",
-               output_name(opt.save_job_model), jm.source,
-               group_thousands(jm.sessions), group_thousands(jm.jobs));
+    fmt::print(report_to, "{}: the job layer fitted on {} ({}, {})\n", output_name(opt.save_job_model), jm.source,
+               counted_grouped(jm.sessions, "session"), counted_grouped(jm.jobs, "job"));
     return;
   }
   const model::TalbyParameters& p = *resolved;

@@ -94,9 +94,9 @@ void print_estimate(const pf::Estimate& e, const JobArgs& job, double confidence
       const int b = pf::proc_bucket(job.procs);
       const std::string sizes = b == 0 ? "1 processor" : fmt::format("{}-{} processors", (int64_t{1} << (b - 1)) + 1,
                                                                      int64_t{1} << b);
-      fmt::print("{}estimate     none: the whole system's {} jobs{} cannot answer at {} processors: its fit is not "
+      fmt::print("{}estimate     none: the whole system's {}{} cannot answer at {}: its fit is not "
                  "positive there and fewer than 2 of its jobs ran on {}\n",
-                 indent, e.held, ran, job.procs, sizes);
+                 indent, counted(e.held, "job"), ran, counted(job.procs, "processor"), sizes);
     }
     return;
   }
@@ -118,7 +118,7 @@ void print_estimate(const pf::Estimate& e, const JobArgs& job, double confidence
     fmt::print("{}method       mean of the processor bucket (sd {:.1f} s, std. error {:.1f} s, ν = {:g})\n", indent,
                e.sd, e.std_error, e.dof);
   }
-  fmt::print("{}samples      {} jobs\n", indent, e.samples);
+  fmt::print("{}samples      {}\n", indent, counted(e.samples, "job"));
 }
 
 void run_ingest(const IngestArgs& a) {

@@ -144,8 +144,8 @@ void print_adaptive_text(const sim::AdaptiveStats& a) {
 
 // Who gains and who pays: the classes' table, after the run's metrics.
 void print_job_classes_text(const sim::JobClassLimits& limits, const std::vector<sim::JobClassMetrics>& classes) {
-  fmt::print("\nby job class (short: runtime <= {}, narrow: <= {} processors; --class-limits)\n",
-             base::format_duration(limits.short_runtime), limits.narrow_procs);
+  fmt::print("\nby job class (short: runtime <= {}, narrow: <= {}; --class-limits)\n",
+             base::format_duration(limits.short_runtime), counted(limits.narrow_procs, "processor"));
   fmt::print("{:<14} {:>8} {:>7} {:>7} {:>12} {:>12} {:>10} {:>10} {:>11}\n", "class", "jobs", "share", "work",
              "wait (s)", "response (s)", "slowdown", "bsld", "backfilled");
   for (const sim::JobClassMetrics& c : classes) {

@@ -253,7 +253,7 @@ if (D.kind === "sweep") {
   // Who gains and who pays: each job class's mean under each scheduler (simulate --by-class).
   const L = S.by_class_limits;
   const classAxis = "class (share of the jobs): short <= " + L.limits.split(",")[0] + ", narrow <= " + L.narrow_procs +
-    " processors";
+    (L.narrow_procs == 1 ? " processor" : " processors");
   const classes = S.by_class.map(c => ({...c, label: c.class + " (" + fmt(100 * c.share, 0) + "%)"}));
   chart(s, "s-class-wait", {title: "Mean wait by job class", data: {values: classes}, mark: "bar",
     encoding: {x: {field: "label", type: "nominal", sort: null, title: classAxis, axis: {labelAngle: 0}},

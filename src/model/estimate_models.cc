@@ -195,16 +195,18 @@ void apply_tsafrir([[maybe_unused]] const nlohmann::json& params, [[maybe_unused
       ++rep.truncated_runtimes;
     }
   if (rep.truncated_runtimes > 0)
-    rep.warnings.push_back(fmt::format("tsafrir: {} runtimes above T_max = {} s were treated as T_max",
-                                       rep.truncated_runtimes, tp.t_max));
+    rep.warnings.push_back(fmt::format("tsafrir: {} above T_max = {} s {} treated as T_max",
+                                       base::counted(rep.truncated_runtimes, "runtime"), tp.t_max,
+                                       rep.truncated_runtimes == 1 ? "was" : "were"));
   rep.raised_to_tmax = raise_to_cover(rt, est, tp.t_max);
   if (rep.raised_to_tmax > 0) {
     const auto at_tmax = std::count(est.begin(), est.end(), tp.t_max);
     const auto percent = [&](int64_t n) { return 100.0 * static_cast<double>(n) / static_cast<double>(est.size()); };
     rep.warnings.push_back(fmt::format(
-        "tsafrir: {} estimates raised to T_max = {} s so that every job's estimate covers its runtime (the model "
+        "tsafrir: {} raised to T_max = {} s so that every job's estimate covers its runtime (the model "
         "gave fewer estimates of at least the longest runtimes than jobs): T_max's share {:.3g}% -> {:.3g}%",
-        rep.raised_to_tmax, tp.t_max, percent(at_tmax - rep.raised_to_tmax), percent(at_tmax)));
+        base::counted(rep.raised_to_tmax, "estimate"), tp.t_max, percent(at_tmax - rep.raised_to_tmax),
+        percent(at_tmax)));
   }
   std::string ub;
   for (const auto& u : tp.user_bins) ub += fmt::format("{}{}:{:.4g}", ub.empty() ? "" : "/", u.time, u.share);
@@ -626,8 +628,8 @@ GenerateReport apply_estimate_model(const std::string& name, const nlohmann::jso
   base::Rng rng(seed);
   m.entry->apply(params, m.typed, records, rng, rep);
   if (rep.capped > 0)
-    rep.warnings.push_back(fmt::format("{} estimates above 2^31 - 1 s (the SWF field's largest value) were capped at it",
-                                       rep.capped));
+    rep.warnings.push_back(fmt::format("{} above 2^31 - 1 s (the SWF field's largest value) {} capped at it",
+                                       base::counted(rep.capped, "estimate"), rep.capped == 1 ? "was" : "were"));
   return rep;
 }
 
@@ -636,7 +638,10 @@ std::string estimate_model_note(const GenerateReport& report, uint64_t seed) {
                      base::kVersion, report.model, seed,
                      report.parameters.empty() ? "" : " (" + report.parameters + ")") +
          (report.raised_to_tmax > 0
-              ? fmt::format("; {} estimates raised to T_max to cover their jobs' runtimes", report.raised_to_tmax)
+              ? fmt::format("; {} raised to T_max to cover {} runtime{}",
+                            base::counted(report.raised_to_tmax, "estimate"),
+                            report.raised_to_tmax == 1 ? "its job's" : "their jobs'",
+                            report.raised_to_tmax == 1 ? "" : "s")
               : "");
 }
 

@@ -8,6 +8,7 @@
 
 #include <fmt/core.h>
 
+#include "schedlab/base/count_text.h"
 #include "schedlab/base/memory.h"
 #include "schedlab/base/version.h"
 
@@ -163,9 +164,10 @@ swf::Header profiler_experiment_header(const ProfilerExperimentOptions& options)
   check_options(options);
   swf::Header h;
   add_common_header(h, options, options.jobs);
-  h.add_note(fmt::format("generator: profiler experiment (Gibbons 1997, Tables 6.1/6.2), seed {}, {} jobs, "
+  h.add_note(fmt::format("generator: profiler experiment (Gibbons 1997, Tables 6.1/6.2), seed {}, {}, "
                          "exponential inter-arrival mean {} s, processors uniform {}..{}",
-                         options.seed, options.jobs, options.mean_interarrival, options.min_procs, options.max_procs));
+                         options.seed, base::counted(options.jobs, "job"), options.mean_interarrival, options.min_procs,
+                         options.max_procs));
   add_model_notes(h);
   return h;
 }
