@@ -71,6 +71,19 @@ TEST(CliSweep, RowsEqualSimulateAndJsonLines) {
   EXPECT_EQ(small["jobs_simulated"].get<int64_t>() + small["jobs_excluded_total"].get<int64_t>(), 28489);
 }
 
+// Off a terminal the progress is plain lines; the final count is printed once (a one-run sweep printed
+// "sweep: 1/1 runs done" twice: the first run's line, then the same count as the last line).
+TEST(CliSweep, TheFinalCountIsPrintedOnce) {
+  TempDir dir;
+  write_file(dir.file("s.toml"), "logs = '" + bundled_kth() + "'\nschedulers = ['fcfs']\n");
+  const CliResult r = run_cli({"sweep", dir.file("s.toml"), "-o", dir.file("r.csv")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  size_t lines = 0;
+  for (size_t at = r.err.find("1/1 runs done"); at != std::string::npos; at = r.err.find("1/1 runs done", at + 1))
+    ++lines;
+  EXPECT_EQ(lines, 1u) << r.err;
+}
+
 // "-o -" is standard output, as in every other command (it wrote a file named "-", which the next such sweep
 // then tried to resume from); the summary goes to standard error beside the progress.
 TEST(CliSweep, DashWritesTheRowsToStandardOutput) {

@@ -49,6 +49,8 @@ void Progress::finish() {
   if (finished_) return;
   finished_ = true;
   if (keep_ && (shown_ || (quiet_ <= 0 && total_ > 0))) {  // nothing to do (a resumed sweep): no "0/0" line
+    // Off a terminal, a line with the final count already printed stands (a one-run sweep said "1/1" twice).
+    if (!tty_ && printed_done_ == done_) return;
     print(true);
   } else if (shown_ && tty_) {
     fmt::print(stderr, "\r\033[K");  // erased (ANSI: clear to the end of the line): the report follows cleanly
@@ -63,6 +65,7 @@ void Progress::print(bool end) {
     if (end) fmt::print(stderr, "\n");
   } else {
     fmt::print(stderr, "{}\n", base::progress_text(what_, unit_, done_, total_, elapsed, false));
+    printed_done_ = done_;
   }
   std::fflush(stderr);
   shown_ = true;

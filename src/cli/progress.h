@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <mutex>
 #include <string>
 
@@ -35,6 +36,7 @@ class Progress {
   bool keep_, tty_, shown_ = false, finished_ = false;
   std::chrono::steady_clock::time_point start_, last_;
   size_t done_ = 0, total_ = 0;
+  size_t printed_done_ = SIZE_MAX;  // the count of the last plain line, not repeated by finish()
   int uncaught_ = 0;  // std::uncaught_exceptions() when made
   std::mutex mu_;
   void print(bool end);
