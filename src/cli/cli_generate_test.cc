@@ -173,6 +173,11 @@ TEST(CliGenerateTalby, SmallCpuWorkIsPrintedWithItsDigits) {
   const CliResult given = run_cli({"generate", "talby", "--procs", "128", "--cpu-work", "1234.6", "--weeks", "1", "-o",
                                    dir.file("y.swf")});
   EXPECT_NE(given.out.find("cpu work 1235 s (given)"), std::string::npos) << given.out;
+  // A huge one with an exponent (1e300 printed 301 digits), and a warning that the model ends before it.
+  const CliResult huge = run_cli({"generate", "talby", "--procs", "128", "--cpu-work", "1e300", "--weeks", "1", "-o",
+                                  dir.file("z.swf")});
+  EXPECT_NE(huge.out.find("cpu work 1e+300 s (given)"), std::string::npos) << huge.out;
+  EXPECT_NE(huge.err.find("warning: --cpu-work 1e+300 s is outside the 13-750 s"), std::string::npos) << huge.err;
 }
 
 TEST(CliGenerateTalby, BadInputNamesTheParameter) {

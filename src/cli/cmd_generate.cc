@@ -227,8 +227,11 @@ void run_talby(const TalbyCliOptions& opt) {
   if (opt.output == "-") return;
   std::string out = fmt::format("{}: {} over {} from Talby's user/session model, seed {}\n", opt.output,
                                 counted_grouped(st.jobs, "job"), counted(o.weeks, "week"), o.seed);
-  // Whole seconds, but two digits below 10 s: Table 28's work for a very large machine printed as "0 s".
-  const std::string cpu_work = p.cpu_work >= 10 ? fmt::format("{:.0f}", p.cpu_work) : fmt::format("{:.2g}", p.cpu_work);
+  // Whole seconds, but two digits below 10 s (Table 28's work for a very large machine printed as "0 s") and
+  // an exponent past a million (a --cpu-work of 1e300 printed 301 digits).
+  const std::string cpu_work = p.cpu_work < 10    ? fmt::format("{:.2g}", p.cpu_work)
+                               : p.cpu_work < 1e7 ? fmt::format("{:.0f}", p.cpu_work)
+                                                  : fmt::format("{:.3g}", p.cpu_work);
   out += fmt::format("meta-model: procs {} ({}), cpu work {} s ({}), {:.1f} jobs/day ({}), load {:.3f} ({})\n",
                      p.procs, p.procs_from, cpu_work, p.cpu_work_from, p.jobs_per_day, p.jobs_per_day_from, p.load,
                      p.load_from);

@@ -214,6 +214,15 @@ std::vector<std::string> talby_guideline_warnings(const TalbyOptions& o, const T
   if (p.jobs_per_day < 80 || p.jobs_per_day > 300)
     w.push_back(fmt::format("{} {:.1f} is outside the model's range of 80-300 jobs per day (thesis §14.1)",
                             name(p.jobs_per_day_from, "--jobs-per-day"), p.jobs_per_day));
+  // The thesis bounds the machine, not Cm; Table 28 maps its 100-2,048 processors to 13-750 s. Cm drives only
+  // Table 30's user-class shares, whose lines leave [0, 1] soon past that (LTLU's share is 0 from ~2,400 s at
+  // 60% load): a --cpu-work of 10,000 s or 1e300 s gave the same users, with no word that the model had ended.
+  const double cm_low = 361860 * std::pow(2048.0, -1.3417), cm_high = 361860 * std::pow(100.0, -1.3417);
+  if (p.cpu_work_from == "given" && (p.cpu_work < cm_low || p.cpu_work > cm_high))  // else --procs's warning
+    w.push_back(fmt::format("{} {} s is outside the {:.0f}-{:.0f} s that Table 28 gives the model's 100-2,048 "
+                            "processors (thesis §14.1); Table 30's user-class shares, its only use, are clipped "
+                            "to [0, 1] there",
+                            name(p.cpu_work_from, "--cpu-work"), fmt_value(p.cpu_work), cm_low, cm_high));
   if (o.weeks > 104)
     w.push_back(fmt::format("--weeks {} is beyond the model's guideline of at most two years (104 weeks; thesis "
                             "§14.1: generate several one-year logs instead)",

@@ -126,6 +126,19 @@ TEST(TalbyMetaModel, GuidelineWarningsNameTheParameter) {
   o.load = 0.6;
   o.weeks = 104;
   EXPECT_TRUE(talby_guideline_warnings(o, resolve_talby_parameters(o)).empty());
+  // A given Cm beyond the 13-750 s of Table 28 over 100-2,048 processors (a derived one is --procs's warning).
+  o.cpu_work = 750;
+  EXPECT_TRUE(talby_guideline_warnings(o, resolve_talby_parameters(o)).empty());
+  for (const double cm : {10000.0, 1e300, 12.0}) {
+    o.cpu_work = cm;
+    w = talby_guideline_warnings(o, resolve_talby_parameters(o));
+    ASSERT_EQ(w.size(), 1u) << cm;
+    EXPECT_EQ(w[0].rfind(fmt::format("--cpu-work {:.6g} s is outside the 13-750 s that Table 28 gives", cm), 0), 0u)
+        << w[0];
+  }
+  o.cpu_work.reset();
+  o.procs = 4096;  // Table 28's Cm for it is 6 s: said by the machine's warning alone
+  EXPECT_EQ(talby_guideline_warnings(o, resolve_talby_parameters(o)).size(), 1u);
 }
 
 // The generated log's rate and load against the meta-model's: a warning beyond a factor of two either way.
