@@ -138,7 +138,7 @@ void run_generate_locality(const GenerateLocalityOptions& opt) {
              opt.output, counted_grouped(static_cast<int64_t>(jobs.size()), "job"), counted_grouped(stats.runs, "run"),
              stats.mean_run_length, counted_grouped(stats.pool, "job"), opt.from,
              stats.left_out.empty() ? "" : " (" + model::left_out_text(stats) + ")", o.theta, o.seed);
-  if (stats.tail_jobs > 0) fmt::print("  {}\n", model::locality_tail_text(stats, o.cut_tail, "--cut-tail"));
+  if (stats.tail_jobs > 0) fmt::print("  {}\n", model::locality_tail_text(stats, o.cut_tail, "--cut-tail", true));
 }
 
 struct ScrambleCliOptions {

@@ -263,10 +263,12 @@ void common_header(swf::Header& h, const swf::Header& log_header, int64_t larges
 }
 }  // namespace
 
-std::string locality_tail_text(const LocalityModelStats& stats, bool cut_tail, std::string_view option) {
+std::string locality_tail_text(const LocalityModelStats& stats, bool cut_tail, std::string_view option,
+                               bool grouped) {
   if (stats.tail_jobs == 0) return "no repeat arrives after the last run starts";
-  return fmt::format("{} repeat{} of {} run{} arrive{} after the last run starts, over {:.1f} more days{}",
-                     stats.tail_jobs, stats.tail_jobs == 1 ? "" : "s", stats.tail_runs, stats.tail_runs == 1 ? "" : "s",
+  const auto count = grouped ? base::counted_grouped : base::counted;
+  return fmt::format("{} of {} arrive{} after the last run starts, over {:.1f} more days{}",
+                     count(stats.tail_jobs, "repeat", {}), count(stats.tail_runs, "run", {}),
                      stats.tail_jobs == 1 ? "s" : "", static_cast<double>(stats.tail_seconds) / 86400,
                      cut_tail ? fmt::format(": dropped ({})", option)
                               : fmt::format(" (whole-log jobs per day and load count them; {} drops them)", option));
@@ -289,7 +291,7 @@ swf::Header locality_header(const swf::Header& log_header, const std::string& so
                              "at {:.2f}/day",
                              base::counted(stats.runs, "run"), stats.mean_run_length, stats.log_rate_per_day,
                              stats.run_rate_per_day),
-                 locality_tail_text(stats, o.cut_tail, "cut_tail"),
+                 locality_tail_text(stats, o.cut_tail, "cut_tail", false),
                  fmt::format("fields 17-18: {} names the job before it in its run and the think "
                              "time (submit times assume no wait; simulate --feedback submits them after the simulated "
                              "end)",

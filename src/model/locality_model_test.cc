@@ -115,9 +115,19 @@ TEST(LocalityModelTest, TheTailIsCountedAndCutTailDropsExactlyIt) {
     EXPECT_EQ(p.submit_time + p.run_time, r.submit_time) << r.job_number;
   }
   EXPECT_EQ(got, kept);
-  const std::string said = locality_tail_text(full_stats, false, "cut_tail");
+  const std::string said = locality_tail_text(full_stats, false, "cut_tail", false);
   EXPECT_NE(said.find(fmt::format("{} repeats of {} runs", tail, tail_runs)), std::string::npos) << said;
-  EXPECT_NE(locality_tail_text(cut_stats, true, "cut_tail").find("dropped"), std::string::npos);
+  EXPECT_NE(locality_tail_text(cut_stats, true, "cut_tail", false).find("dropped"), std::string::npos);
+  // On the terminal, thousands grouped as in the line above it ("28,489 jobs"; it said "3935 repeats"); plain in a
+  // header's note, as its other counts.
+  LocalityModelStats many;
+  many.tail_jobs = 3935;
+  many.tail_runs = 1;
+  many.tail_seconds = 86400;
+  EXPECT_EQ(locality_tail_text(many, false, "--cut-tail", true),
+            "3,935 repeats of 1 run arrive after the last run starts, over 1.0 more days (whole-log jobs per day and "
+            "load count them; --cut-tail drops them)");
+  EXPECT_EQ(locality_tail_text(many, true, "cut_tail", false).rfind("3935 repeats of 1 run arrive", 0), 0u);  // header
 }
 
 // The mean run length over 1..max against the terms added one by one, past the million terms the model adds (the

@@ -69,8 +69,10 @@ struct LocalityModelStats {
   std::map<std::string, int64_t> left_out;
 };
 // The tail in words: "558 repeats of 28 runs arrive after the last run starts, over 218.6 more days ..." (with
-// what `option`, the caller's name of cut_tail, does or did), or that there is none.
-std::string locality_tail_text(const LocalityModelStats& stats, bool cut_tail, std::string_view option);
+// what `option`, the caller's name of cut_tail, does or did), or that there is none. `grouped`: "3,935 repeats",
+// as the terminal's other counts; a header's notes write counts plain.
+std::string locality_tail_text(const LocalityModelStats& stats, bool cut_tail, std::string_view option,
+                               bool grouped);
 
 // "60 records left out: unknown_runtime 60", or "" when none was.
 std::string left_out_text(const LocalityModelStats& stats);
