@@ -292,11 +292,14 @@ swf::Header locality_header(const swf::Header& log_header, const std::string& so
                              base::counted(stats.runs, "run"), stats.mean_run_length, stats.log_rate_per_day,
                              stats.run_rate_per_day),
                  locality_tail_text(stats, o.cut_tail, "cut_tail", false),
-                 fmt::format("fields 17-18: {} names the job before it in its run and the think "
-                             "time (submit times assume no wait; simulate --feedback submits them after the simulated "
-                             "end)",
-                             stats.following == 1 ? std::string("the 1 repeat")
-                                                  : fmt::format("each of the {} repeats", stats.following))});
+                 // (No repeat: it said "each of the 0 repeats names the job before it".)
+                 stats.following == 0
+                     ? std::string("fields 17-18: unused (no run has a repeat)")
+                     : fmt::format("fields 17-18: {} names the job before it in its run and the think "
+                                   "time (submit times assume no wait; simulate --feedback submits them after the "
+                                   "simulated end)",
+                                   stats.following == 1 ? std::string("the 1 repeat")
+                                                        : fmt::format("each of the {} repeats", stats.following))});
   return h;
 }
 

@@ -330,6 +330,21 @@ TEST(LocalityModelTest, HeadersKeepTheSourcesTimeOrigin) {
   EXPECT_FALSE(reread(plain).unix_start_time.has_value());
 }
 
+// The note on fields 17-18 counts the repeats: none, one, many.
+TEST(LocalityModelTest, TheHeaderCountsTheRepeatsThatNameTheirJobBefore) {
+  const auto note = [](const LocalityModelStats& stats) {
+    const swf::Header h = locality_header(swf::Header{}, "x.swf", LocalityModelOptions{}, stats);
+    return h.notes.back();
+  };
+  LocalityModelStats stats;
+  EXPECT_EQ(note(stats), "fields 17-18: unused (no run has a repeat)");
+  stats.following = 1;
+  EXPECT_EQ(note(stats).rfind("fields 17-18: the 1 repeat names the job before it in its run", 0), 0u) << note(stats);
+  stats.following = 28320;
+  EXPECT_EQ(note(stats).rfind("fields 17-18: each of the 28320 repeats names the job before it", 0), 0u)
+      << note(stats);
+}
+
 TEST(LocalityModelTest, ThetaSetsTheLocalityOfSamplingAsInFigure11) {
   const std::string file = "KTH-SP2-1996-2.swf.gz";
   SCHEDLAB_NEED_TRACE(file);

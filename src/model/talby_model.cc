@@ -8,6 +8,7 @@
 
 #include <fmt/core.h>
 
+#include "schedlab/base/count_text.h"
 #include "schedlab/base/threads.h"
 #include "schedlab/base/version.h"
 #include "schedlab/model/estimate_models.h"
@@ -592,9 +593,9 @@ swf::Header talby_header(const TalbyOptions& o, const TalbyParameters& p, const 
                          st.sessions_by_class[1], st.sessions_by_class[2], st.sessions_by_class[3],
                          st.sessions_by_class[4], st.sessions_dropped));
   h.add_note(fmt::format("{:.1f} jobs per day, offered load {:.3f}", st.jobs_per_day, st.offered_load));
-  h.add_note(fmt::format("fields 17-18: {} jobs follow the end of their session's previous job by a think time (the "
+  h.add_note(fmt::format("fields 17-18: {} follow{} the end of their session's previous job by a think time (the "
                          "submit times assume no wait; simulate --feedback submits them after the simulated end)",
-                         st.following));
+                         base::counted(st.following, "job"), st.following == 1 ? "s" : ""));
   return h;
 }
 

@@ -141,6 +141,19 @@ TEST(TalbyMetaModel, GuidelineWarningsNameTheParameter) {
   EXPECT_EQ(talby_guideline_warnings(o, resolve_talby_parameters(o)).size(), 1u);
 }
 
+// The note on fields 17-18 counts the jobs that follow another: "1 job follows" (it said "1 jobs follow").
+TEST(TalbyMetaModel, TheHeaderCountsTheFollowingJobsInTheSingularForOne) {
+  TalbyOptions o;
+  o.procs = 512;
+  const TalbyParameters p = resolve_talby_parameters(o);
+  TalbyStats st;
+  const auto note = [&] { return talby_header(o, p, TalbyJobModel{}, st).notes.back(); };
+  st.following = 1;
+  EXPECT_EQ(note().rfind("fields 17-18: 1 job follows the end of", 0), 0u) << note();
+  st.following = 499;
+  EXPECT_EQ(note().rfind("fields 17-18: 499 jobs follow the end of", 0), 0u) << note();
+}
+
 // The generated log's rate and load against the meta-model's: a warning beyond a factor of two either way.
 TEST(TalbyMetaModel, OutcomeWarningsBeyondAFactorOfTwo) {
   TalbyParameters p;
