@@ -225,6 +225,23 @@ TEST(EstimateModels, TsafrirRaisesEstimatesToTmaxToCoverLongRuntimes) {
             std::string::npos);
 }
 
+// One runtime past T_max: the warning speaks of it in the singular ("1 runtime ... was"; the plural is tested
+// above).
+TEST(EstimateModels, TsafrirWarnsOfOneLongRuntimeInTheSingular) {
+  auto c = log_of(2000);
+  for (auto& r : c)
+    if (r.run_time > 0) r.run_time = std::min(r.run_time, 60);
+  c[10].run_time = 7200;
+  c[10].requested_time = 7300;
+  const auto rep = apply_estimate_model("tsafrir", parse_params_text("tmax=1h"), c, 7);
+  EXPECT_EQ(rep.truncated_runtimes, 1);
+  ASSERT_FALSE(rep.warnings.empty());
+  EXPECT_EQ(rep.warnings[0], "tsafrir: 1 runtime above T_max = 3600 s was treated as T_max");
+  EXPECT_EQ(c[10].requested_time, 3600);  // the only estimate that covers it
+  EXPECT_EQ(rep.raised_to_tmax, 0) << ::testing::PrintToString(rep.warnings);  // T_max's own share covers it
+  EXPECT_EQ(rep.warnings.size(), 1u);
+}
+
 // The Tsafrir model's other parameters, each against what it says (no test set them before: a parameter read
 // wrongly would have given the defaults' estimates in silence). k: that many distinct estimates; top=N: only the
 // first N user bins, the same log as giving those alone; coefficients: the reference set's popularities differ
