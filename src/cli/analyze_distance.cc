@@ -77,7 +77,7 @@ void add_analyze_distance(CLI::App& analyze) {
   cmd->add_option("A", opt->a, "the first log (SWF, or CSV for a .csv or .csv.gz name)")->required();
   cmd->add_option("B", opt->b, "the second log")->required();
   cmd->add_flag("--json", opt->json, "print one JSON document");
-  cmd->add_flag("--skip-invalid", opt->skip_invalid, "skip malformed records (counted) instead of failing");
+  cmd->add_flag("--skip-invalid", opt->skip_invalid, "skip malformed records (counted by reason) instead of failing");
   cmd->callback([opt] { run_distance(*opt); });
 }
 

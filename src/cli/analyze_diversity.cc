@@ -110,7 +110,7 @@ void add_analyze_diversity(CLI::App& analyze) {
       ->capture_default_str();
   cmd->add_option("--csv", opt->csv, "write the per-log table as CSV (- = standard output)");
   cmd->add_flag("--json", opt->json, "print one JSON document");
-  cmd->add_flag("--skip-invalid", opt->skip_invalid, "skip malformed records (counted) instead of failing");
+  cmd->add_flag("--skip-invalid", opt->skip_invalid, "skip malformed records (counted by reason) instead of failing");
   cmd->callback([opt] { run_diversity(*opt); });
 }
 

@@ -78,7 +78,7 @@ void add_analyze_runs(CLI::App& analyze) {
                 "equivalent = same user and size (for logs without executable numbers)");
   cmd->add_option("--csv", opt->csv, "write the run-length histogram as CSV (- = standard output)");
   cmd->add_flag("--json", opt->json, "print one JSON document");
-  cmd->add_flag("--skip-invalid", opt->skip_invalid, "skip malformed records (counted) instead of failing");
+  cmd->add_flag("--skip-invalid", opt->skip_invalid, "skip malformed records (counted by reason) instead of failing");
   cmd->callback([opt] { run_runs(*opt); });
 }
 

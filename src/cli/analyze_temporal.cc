@@ -106,7 +106,7 @@ void add_analyze_temporal(CLI::App& analyze) {
       ->needs(series_csv);
   cmd->add_option("--bin", opt->bin, "bin width for --series-csv")->capture_default_str()->needs(series_csv);
   cmd->add_flag("--json", opt->json, "print one JSON document");
-  cmd->add_flag("--skip-invalid", opt->skip_invalid, "skip malformed records (counted) instead of failing");
+  cmd->add_flag("--skip-invalid", opt->skip_invalid, "skip malformed records (counted by reason) instead of failing");
   cmd->callback([opt] { run_temporal(*opt); });
 }
 

@@ -192,6 +192,47 @@ TEST(CliCommands, AReportOptionWithTheCsvOnStandardOutputIsRefused) {
 
 // Counts of one are singular in the text outputs, a one-job log on a one-processor machine being where they show
 // ("1 processors", "1 values cover", "1 jobs over", "the 1 jobs of", "1 jobs in 1 runs", "1 rounds", "machine 1 procs" until 2026-12).
+// Every command that takes --skip-invalid says, by reason, what it skipped: most said nothing at all (only stats
+// and filter reported the lines, in their own output), so a log's bad lines vanished from their results unseen.
+TEST(CliCommands, EveryCommandThatSkipsMalformedLinesSaysSoByReason) {
+  TempDir dir;
+  const std::string log = dir.file("bad.swf");
+  std::string text = "; MaxProcs: 8\n; UnixStartTime: 0\n";
+  for (int i = 1; i <= 1000; ++i)
+    text += std::to_string(i) + " " + std::to_string(i * 60) + " 5 " + std::to_string(100 + (i * 37) % 900) + " " +
+            std::to_string(1 + i % 8) + " -1 -1 " + std::to_string(1 + i % 8) + " 1000 -1 1 " +
+            std::to_string(1 + i % 5) + " 1 " + std::to_string(1 + i % 3) + " 1 1 -1 -1\n";
+  text += "1001 abc 0 100 4 -1 -1 4 200 -1 1 1 1 1 1 -1 -1 -1\n1002 100 0 100 4\n";
+  write_file(log, text);
+  const std::string note =
+      "schedlab: note: " + log + ": 2 malformed lines skipped: non_numeric 1, wrong_field_count 1\n";
+  const std::vector<std::vector<std::string>> commands = {
+      {"stats", log},
+      {"filter", log, "-o", dir.file("f.swf")},
+      {"categorize", log},
+      {"sessions", log},
+      {"flurries", log},
+      {"analyze", "locality", log, "--slice", "3h"},
+      {"analyze", "runs", log},
+      {"analyze", "temporal", log, "--no-hurst"},
+      {"analyze", "diversity", log, log},
+      {"analyze", "distance", log, log},
+      {"estimates", "bins", log},
+      {"estimates", "fit", log},
+      {"estimates", "generate", log, "--model", "f:f=1", "-o", dir.file("e.swf")},
+      {"estimates", "compare", log, log}};
+  for (std::vector<std::string> args : commands) {
+    args.push_back("--skip-invalid");
+    const CliResult r = run_cli(args);
+    EXPECT_EQ(r.exit_code, 0) << args[0] << " " << args[1] << ": " << r.err;
+    EXPECT_NE(r.err.find(note), std::string::npos) << args[0] << " " << args[1] << ": " << r.err;
+  }
+  // Without the option the first bad line is the error, as before.
+  const CliResult strict = run_cli({"categorize", log});
+  EXPECT_EQ(strict.exit_code, 1);
+  EXPECT_NE(strict.err.find("bad.swf:1003"), std::string::npos) << strict.err;
+}
+
 TEST(CliCommands, CountsOfOneAreSingular) {
   TempDir dir;
   const std::string log = dir.file("one.swf");

@@ -138,7 +138,7 @@ void add_categorize_command(CLI::App& app) {
       ->check(CLI::IsMember(analysis::category_key_names()));
   cmd->add_option("--top", opt->top, "groups listed with --groups, most jobs first (0 = all)")->capture_default_str();
   cmd->add_flag("--json", opt->json, "print one JSON document");
-  cmd->add_flag("--skip-invalid", opt->skip_invalid, "skip malformed records (counted) instead of failing");
+  cmd->add_flag("--skip-invalid", opt->skip_invalid, "skip malformed records (counted by reason) instead of failing");
   cmd->callback([opt] { run_categorize(*opt); });
 }
 

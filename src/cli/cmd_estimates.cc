@@ -255,7 +255,7 @@ void add_estimates_command(CLI::App& app) {
   bins->add_option("--max-estimate", bo->max_estimate,
                    "leave out jobs whose estimate exceeds this duration (e.g. 4h for the paper's KTH4H)");
   bins->add_flag("--json", bo->json, "print one JSON document");
-  bins->add_flag("--skip-invalid", bo->skip_invalid, "skip malformed records (counted) instead of failing");
+  bins->add_flag("--skip-invalid", bo->skip_invalid, "skip malformed records (counted by reason) instead of failing");
   bins->callback([bo] { run_bins(*bo); });
 
   auto fo = std::make_shared<FitOptions>();
@@ -276,7 +276,7 @@ void add_estimates_command(CLI::App& app) {
                   fmt::format("song: smallest runtime group that is fitted (default {})",
                               model::SongFitOptions{}.min_group_jobs));
   fit->add_option("-o,--output", fo->output, "model file (JSON; - = standard output)")->capture_default_str();
-  fit->add_flag("--skip-invalid", fo->skip_invalid, "skip malformed records (counted) instead of failing");
+  fit->add_flag("--skip-invalid", fo->skip_invalid, "skip malformed records (counted by reason) instead of failing");
   fit->callback([fo] { run_fit(*fo); });
 
   auto go = std::make_shared<GenerateOptions>();
@@ -293,7 +293,7 @@ void add_estimates_command(CLI::App& app) {
   gen->add_option("--seed", go->seed, "random seed")->capture_default_str();
   gen->add_option("-o,--output", go->output, kLogOutputHelp)->required();
   gen->add_flag("--json", go->json, "print a JSON report");
-  gen->add_flag("--skip-invalid", go->skip_invalid, "skip malformed records (counted) instead of failing");
+  gen->add_flag("--skip-invalid", go->skip_invalid, "skip malformed records (counted by reason) instead of failing");
   gen->callback([go] { run_generate(*go); });
 
   auto co = std::make_shared<CompareOptions>();
@@ -302,7 +302,7 @@ void add_estimates_command(CLI::App& app) {
   cmp->add_option("REAL", co->real, "the reference log")->required();
   cmp->add_option("MODEL", co->model, "the log with model estimates")->required();
   cmp->add_flag("--json", co->json, "print one JSON document");
-  cmp->add_flag("--skip-invalid", co->skip_invalid, "skip malformed records (counted) instead of failing");
+  cmp->add_flag("--skip-invalid", co->skip_invalid, "skip malformed records (counted by reason) instead of failing");
   cmp->callback([co] { run_estimates_compare(*co); });
 }
 

@@ -83,7 +83,7 @@ void add_flurries_command(CLI::App& app) {
   cmd->add_option("--min-jobs", opt->min_jobs, "minimum jobs in the week")->capture_default_str();
   cmd->add_option("--csv", opt->csv, "write the list as CSV (- = standard output)");
   cmd->add_flag("--json", opt->json, "print one JSON document");
-  cmd->add_flag("--skip-invalid", opt->skip_invalid, "skip malformed records (counted) instead of failing");
+  cmd->add_flag("--skip-invalid", opt->skip_invalid, "skip malformed records (counted by reason) instead of failing");
   cmd->callback([opt] { run_flurries(*opt); });
 }
 

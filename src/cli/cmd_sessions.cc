@@ -175,7 +175,7 @@ void add_sessions_command(CLI::App& app) {
       ->capture_default_str()
       ->needs(classify);
   cmd->add_flag("--json", opt->json, "print one JSON document");
-  cmd->add_flag("--skip-invalid", opt->skip_invalid, "skip malformed records (counted) instead of failing");
+  cmd->add_flag("--skip-invalid", opt->skip_invalid, "skip malformed records (counted by reason) instead of failing");
   cmd->callback([opt] { run_sessions(*opt); });
 }
 

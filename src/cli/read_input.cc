@@ -15,6 +15,10 @@ swf::Log read_input_log(const std::string& path, swf::ReadOptions options) {
     fmt::print(stderr, "schedlab: warning: {}\n", w);
   if (const std::string note = swf::partial_executions_note(log); !note.empty())
     fmt::print(stderr, "schedlab: note: {}\n", note);
+  // Every command that takes --skip-invalid says what it skipped (most said nothing: only stats and filter
+  // reported the lines, in their own output).
+  if (const std::string note = swf::skipped_lines_note(log); !note.empty())
+    fmt::print(stderr, "schedlab: note: {}\n", note);
   return log;
 }
 

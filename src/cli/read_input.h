@@ -11,7 +11,8 @@
 namespace schedlab::cli {
 
 // swf::read_swf_or_csv (a .csv or .csv.gz name is read as CSV, anything else as SWF), then one "schedlab: warning:
-// PATH: header line N: KEY: cannot parse ... (ignored)" per problem, and one for an unknown time zone.
+// PATH: header line N: KEY: cannot parse ... (ignored)" per problem, and one for an unknown time zone; then notes
+// of the partial-execution lines left out and of the malformed lines skipped (ReadOptions::skip_invalid).
 swf::Log read_input_log(const std::string& path, swf::ReadOptions options = {});
 
 }  // namespace schedlab::cli

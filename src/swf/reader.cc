@@ -796,6 +796,19 @@ std::string partial_executions_note(const std::string& path, const ReadReport& r
 
 std::string partial_executions_note(const Log& log) { return partial_executions_note(log.path, log.report); }
 
+std::string skipped_lines_note(const Log& log) {
+  const int64_t total = log.report.skipped_total();
+  if (total == 0) return {};
+  std::string note = (log.path == "-" ? std::string("<stdin>") : log.path) + ": " + std::to_string(total) +
+                     " malformed line" + (total == 1 ? "" : "s") + " skipped:";
+  const char* sep = " ";
+  for (const auto& [reason, n] : log.report.skipped) {
+    note += sep + reason + " " + std::to_string(n);
+    sep = ", ";
+  }
+  return note;
+}
+
 Log read_log(const std::string& path, ReadOptions options) {
   Reader reader(path, options);
   return read_all(reader);

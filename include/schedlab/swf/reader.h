@@ -195,6 +195,10 @@ struct Log {
 std::string partial_executions_note(const Log& log);
 std::string partial_executions_note(const std::string& path, const ReadReport& report);  // a streamed read's
 
+// What a command says of a log read with skip_invalid whose malformed lines were skipped: "PATH: 2 malformed lines
+// skipped: non_numeric 1, wrong_field_count 1" (by reason, in name order). Empty when none was.
+std::string skipped_lines_note(const Log& log);
+
 // Reads a whole log. Throws ReadError on bad input (see Reader).
 Log read_log(const std::string& path, ReadOptions options = {});
 
