@@ -162,7 +162,9 @@ TemporalResult temporal(const std::vector<swf::Record>& records, bool with_hurst
   // Every job with a known submit time defines the origin and the "jobs" series.
   const std::vector<int64_t> submit_times = sorted_submit_times(records);
   const int64_t origin = submit_times.front();
+  res.records = static_cast<int64_t>(records.size());
   res.jobs = static_cast<int64_t>(submit_times.size());
+  res.unknown_submit = res.records - res.jobs;
   res.span_seconds = submit_times.back() - origin;
 
   for (int k = 0; k < kTemporalSeries; ++k) {
@@ -174,9 +176,11 @@ TemporalResult temporal(const std::vector<swf::Record>& records, bool with_hurst
     const std::vector<int64_t>& times = points.first;
     const std::vector<double>& values = points.second;
     TemporalRow& row = res.rows[static_cast<size_t>(k)];
+    // (interarrival: the first job has none, which is not a job left out)
+    row.unknown_value = res.jobs - static_cast<int64_t>(times.size()) - (which == TemporalSeries::kInterarrival);
     if (times.empty()) {
       const double nan = std::numeric_limits<double>::quiet_NaN();
-      row = TemporalRow{nan, nan, nan, nan, nan, Hurst{nan, nan, nan, nan}};
+      row = TemporalRow{row.unknown_value, nan, nan, nan, nan, nan, Hurst{nan, nan, nan, nan}};
       for (size_t i = 0; i < steps / kTemporalSeries; ++i) step();
       continue;
     }

@@ -70,6 +70,32 @@ TEST(Temporal, DailyAndWeeklyCyclesAreFound) {
   EXPECT_LT(std::abs(procs.lag1_15m), 0.1);
 }
 
+// Every record is accounted for: without a submit time it is in no series; with one but of unknown runtime or
+// size it is left out of runtime, procs and cpu (cpu needs both); the first job has no inter-arrival time,
+// which is not a job left out.
+TEST(Temporal, JobsLeftOutAreCountedByReason) {
+  std::vector<swf::Record> log;
+  for (int i = 0; i < 10; ++i)
+    log.push_back(testing::record({.submit_time = 100 * i, .run_time = 50, .requested_procs = 2}));
+  log[2].submit_time = -1;  // in no series
+  log[3].run_time = -1;     // runtime and cpu
+  log[4].requested_procs = -1;
+  log[4].allocated_procs = -1;  // procs and cpu
+  log[5].run_time = -1;
+  log[5].requested_procs = -1;
+  log[5].allocated_procs = -1;  // all three, once each
+  const TemporalResult r = temporal(log, false);
+  EXPECT_EQ(r.records, 10);
+  EXPECT_EQ(r.jobs, 9);
+  EXPECT_EQ(r.unknown_submit, 1);
+  const auto unknown = [&](TemporalSeries s) { return r.rows[static_cast<size_t>(s)].unknown_value; };
+  EXPECT_EQ(unknown(TemporalSeries::kRuntime), 2);
+  EXPECT_EQ(unknown(TemporalSeries::kProcs), 2);
+  EXPECT_EQ(unknown(TemporalSeries::kCpu), 3);
+  EXPECT_EQ(unknown(TemporalSeries::kInterarrival), 0);
+  EXPECT_EQ(unknown(TemporalSeries::kJobs), 0);
+}
+
 // Progress: one call per step (each series' autocorrelations, then its three Hurst estimators), counting up to
 // the total; an exception from the hook ends the computation (how the Python module stops on Ctrl-C).
 TEST(Temporal, ProgressCountsEveryStepAndCanStopIt) {

@@ -66,8 +66,22 @@ void run_temporal(const TemporalCliOptions& opt) {
     return;
   }
   if (opt.csv == "-" || opt.series_csv == "-") return;
-  std::string out = fmt::format("temporal structure: {}\n{} over {:.1f} days\n\n", opt.path,
+  std::string out = fmt::format("temporal structure: {}\n{} over {:.1f} days", opt.path,
                                 base::counted_grouped(r.jobs, "job"), static_cast<double>(r.span_seconds) / 86400.0);
+  // Every job left out, by reason: records without a submit time (in no series), and the jobs of unknown
+  // runtime or size left out of a series (it said "26,990 jobs" of 28,489 records and no more).
+  if (r.unknown_submit > 0)
+    out += fmt::format(" ({} of {} without a submit time left out)", group_thousands(r.unknown_submit),
+                       counted_grouped(r.records, "record"));
+  out += "\n";
+  std::string unknown;
+  for (int k = 0; k < analysis::kTemporalSeries; ++k)
+    if (const int64_t n = r.rows[static_cast<size_t>(k)].unknown_value; n > 0)
+      unknown += fmt::format("{}{} {}", unknown.empty() ? "" : ", ",
+                             analysis::temporal_series_name(static_cast<analysis::TemporalSeries>(k)),
+                             group_thousands(n));
+  if (!unknown.empty()) out += "left out of a series, the job's value unknown: " + unknown + "\n";
+  out += "\n";
   out += fmt::format("{:<13}{:>8}{:>8}{:>8}{:>8}{:>8}", "series", "15m", "150m", "12h", "24h", "7d");
   if (!opt.no_hurst) out += fmt::format("{:>8}{:>8}{:>8}{:>8}", "H:VT", "H:R/S", "H:per", "H:avg");
   out += "\n";

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include <fmt/core.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -103,6 +104,30 @@ TEST(CliAnalyzeTemporal, TheTextExplainsItsHurstColumns) {
   const CliResult without = run_cli({"analyze", "temporal", kth, "--no-hurst"});
   ASSERT_EQ(without.exit_code, 0) << without.err;
   EXPECT_EQ(without.out.find("Hurst"), std::string::npos) << without.out;
+}
+
+// The jobs left out are said by reason, in the text and the JSON (it said "N jobs" and no more).
+TEST(CliAnalyzeTemporal, JobsLeftOutAreSaid) {
+  TempDir dir;
+  const std::string log = dir.file("gaps.swf");
+  std::string text = "; MaxProcs: 4\n";
+  for (int i = 1; i <= 20; ++i)
+    text += fmt::format("{} {} 0 {} 1 -1 -1 1 100 -1 1 1 1 1 1 -1 -1 -1\n", i, i == 3 ? -1 : i * 60, i == 5 ? -1 : 50);
+  write_file(log, text);
+  const CliResult r = run_cli({"analyze", "temporal", log, "--no-hurst"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("\n19 jobs over 0.0 days (1 of 20 records without a submit time left out)\n"
+                       "left out of a series, the job's value unknown: runtime 1, cpu 1\n"),
+            std::string::npos)
+      << r.out;
+  const auto j = nlohmann::json::parse(run_cli({"analyze", "temporal", log, "--no-hurst", "--json"}).out);
+  EXPECT_EQ(j["records"], 20);
+  EXPECT_EQ(j["excluded"]["unknown_submit_time"], 1);
+  EXPECT_EQ(j["series"]["cpu"]["excluded_unknown_value"], 1);
+  EXPECT_EQ(j["series"]["procs"]["excluded_unknown_value"], 0);
+  // A log without gaps says nothing of them.
+  const CliResult kth = run_cli({"analyze", "temporal", bundled_kth(), "--no-hurst"});
+  EXPECT_EQ(kth.out.find("left out"), std::string::npos) << kth.out;
 }
 
 // A log with no job to analyse is named in the error.

@@ -38,11 +38,14 @@ std::string temporal_bins_csv(const analysis::TemporalBins& b) {
 
 nlohmann::ordered_json to_json(const analysis::TemporalResult& r, bool with_hurst) {
   nlohmann::ordered_json j;
+  j["records"] = r.records;
   j["jobs"] = r.jobs;
+  j["excluded"] = {{"unknown_submit_time", r.unknown_submit}};
   j["span_days"] = static_cast<double>(r.span_seconds) / 86400.0;
   for (int k = 0; k < analysis::kTemporalSeries; ++k) {
     const auto& row = r.rows[static_cast<size_t>(k)];
     nlohmann::ordered_json e = {
+        {"excluded_unknown_value", row.unknown_value},
         {"locality", {{"lag1_15m", number(row.lag1_15m)}, {"lag1_150m", number(row.lag1_150m)}}},
         {"daily", {{"lag_12h", number(row.daily_12h)}, {"lag_24h", number(row.daily_24h)}}},
         {"weekly", {{"lag_7d", number(row.weekly_7d)}}}};

@@ -67,6 +67,7 @@ struct Hurst {
 };
 
 struct TemporalRow {
+  int64_t unknown_value = 0;  // jobs with a submit time left out of this series: its attribute is unknown
   double lag1_15m = 0, lag1_150m = 0;  // locality
   double daily_12h = 0, daily_24h = 0;
   double weekly_7d = 0;
@@ -74,7 +75,9 @@ struct TemporalRow {
 };
 
 struct TemporalResult {
-  int64_t jobs = 0;
+  int64_t records = 0;         // the records given
+  int64_t unknown_submit = 0;  // of them, left out of every series: no known submit time
+  int64_t jobs = 0;            // records - unknown_submit
   int64_t span_seconds = 0;
   std::array<TemporalRow, kTemporalSeries> rows{};  // index = static_cast<int>(TemporalSeries)
 };
