@@ -18,6 +18,8 @@ LogDistance log_distance(const swf::Log& a, const swf::Log& b) {
   LogDistance d;
   d.procs_a = sa.machine.procs;
   d.procs_b = sb.machine.procs;
+  d.records_a = static_cast<int64_t>(a.records.size());
+  d.records_b = static_cast<int64_t>(b.records.size());
   for (const auto& [l, procs] : {std::pair{&a, d.procs_a}, std::pair{&b, d.procs_b}})
     if (procs <= 0)
       throw std::invalid_argument(fmt::format(
@@ -39,6 +41,8 @@ LogDistance log_distance(const swf::Log& a, const swf::Log& b) {
     ad.attribute = attr;
     ad.count_a = static_cast<int64_t>(va.size());
     ad.count_b = static_cast<int64_t>(vb.size());
+    d.unknown_submit_a = sa_attr.unknown_submit;  // (the same for every attribute)
+    d.unknown_submit_b = sb_attr.unknown_submit;
     ad.estimate_from_runtime_a = sa_attr.estimate_from_runtime;
     ad.estimate_from_runtime_b = sb_attr.estimate_from_runtime;
     // No distance between a sample and nothing (ks_statistic's 0 would read as "the same distribution").

@@ -36,6 +36,8 @@ TEST(LogDistance, HandComputedKsAndMedians) {
   EXPECT_DOUBLE_EQ(rt.median_b, 25);
   EXPECT_EQ(rt.count_a, 3);
   EXPECT_EQ(rt.count_b, 2);
+  EXPECT_EQ(d.records_a, 3);
+  EXPECT_EQ(d.unknown_submit_a, 0);
   // Size as a fraction of the machine: A {0.1, 0.2, 0.4}, B {0.1, 0.4}: differences 1/6, 1/6, 0.
   const auto& procs = of(d, Attribute::kProcs);
   EXPECT_NEAR(procs.ks, 1.0 / 6, 1e-12);

@@ -214,8 +214,33 @@ TEST(CliAnalyzeDistance, ALogIsAtDistanceZeroFromItself) {
   }
   EXPECT_EQ(j["a"]["procs"], 100);
   const CliResult text = run_cli({"analyze", "distance", kth, kth});
-  EXPECT_NE(text.out.find("runtime                847         847   0.000"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("runtime           28,489    28,489         847         847   0.000"), std::string::npos)
+      << text.out;
+  EXPECT_NE(text.out.find("interarrival      28,488    28,488"), std::string::npos) << text.out;  // (no first)
+  EXPECT_EQ(text.out.find("left out"), std::string::npos) << text.out;
   EXPECT_EQ(text.out.find("no estimate"), std::string::npos) << text.out;  // KTH's jobs all have one
+}
+
+// The jobs of each distribution are counted, and the records in none (no submit time) said: the text showed
+// medians alone, so a log with gaps compared as if whole.
+TEST(CliAnalyzeDistance, TheJobsLeftOutAreCounted) {
+  TempDir dir;
+  write_file(dir.file("a.swf"), "; MaxProcs: 4\n1 0 0 10 1 -1 -1 1 100 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+                                "2 -1 0 20 1 -1 -1 1 100 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+                                "3 60 0 -1 1 -1 -1 1 100 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+                                "4 90 0 30 1 -1 -1 1 100 -1 1 1 -1 -1 -1 -1 -1 -1\n");
+  const CliResult r = run_cli({"analyze", "distance", dir.file("a.swf"), dir.file("a.swf")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("A: " + dir.file("a.swf") + " (4 processors; 1 of 4 records without a submit time left out)\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("\nruntime                2         2 "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\nprocs                  3         3 "), std::string::npos) << r.out;
+  const auto j = nlohmann::json::parse(run_cli({"analyze", "distance", dir.file("a.swf"), dir.file("a.swf"),
+                                                "--json"}).out);
+  EXPECT_EQ(j["a"]["records"], 4);
+  EXPECT_EQ(j["a"]["excluded_unknown_submit_time"], 1);
+  EXPECT_EQ(j["attributes"]["runtime"]["count_a"], 2);
 }
 
 // A log without estimates has its runtimes stand in (the convention): the estimate row then compares one log's

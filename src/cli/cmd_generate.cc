@@ -245,7 +245,8 @@ void run_talby(const TalbyCliOptions& opt) {
   for (int c = 0; c < analysis::kSessionClasses; ++c)
     out += fmt::format(" {} {}", analysis::session_class_name(static_cast<analysis::SessionClass>(c)),
                        percent(st.sessions_by_class[static_cast<size_t>(c)], st.sessions));
-  if (st.sessions_dropped > 0) out += fmt::format("; {} dropped (no room in their week)", st.sessions_dropped);
+  if (st.sessions_dropped > 0)  // grouped as the sessions before it ("25,787 ...; 2,385 dropped")
+    out += fmt::format("; {} dropped (no room in their week)", group_thousands(st.sessions_dropped));
   out += fmt::format("\njobs: {:.1f} per day (meta-model {:.1f}), offered load {:.3f} (meta-model {:.3f}), runtime "
                      "median {:.0f} s, size median {:.0f}\n",
                      st.jobs_per_day, p.jobs_per_day, st.offered_load, p.load, st.runtime_median, st.size_median);

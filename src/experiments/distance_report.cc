@@ -9,8 +9,16 @@ nlohmann::ordered_json number(double v) { return std::isfinite(v) ? nlohmann::or
 
 nlohmann::ordered_json to_json(const analysis::LogDistance& d) {
   nlohmann::ordered_json j;
-  j["a"] = {{"procs", d.procs_a}, {"jobs_per_day", number(d.jobs_per_day_a)}, {"offered_load", number(d.load_a)}};
-  j["b"] = {{"procs", d.procs_b}, {"jobs_per_day", number(d.jobs_per_day_b)}, {"offered_load", number(d.load_b)}};
+  j["a"] = {{"procs", d.procs_a},
+            {"records", d.records_a},
+            {"excluded_unknown_submit_time", d.unknown_submit_a},
+            {"jobs_per_day", number(d.jobs_per_day_a)},
+            {"offered_load", number(d.load_a)}};
+  j["b"] = {{"procs", d.procs_b},
+            {"records", d.records_b},
+            {"excluded_unknown_submit_time", d.unknown_submit_b},
+            {"jobs_per_day", number(d.jobs_per_day_b)},
+            {"offered_load", number(d.load_b)}};
   nlohmann::ordered_json attrs = nlohmann::ordered_json::object();
   for (const auto& a : d.attributes) {
     nlohmann::ordered_json& x = attrs[std::string(analysis::attribute_name(a.attribute))];

@@ -27,6 +27,8 @@ struct AttributeDistance {
 
 struct LogDistance {
   int64_t procs_a = 0, procs_b = 0;
+  int64_t records_a = 0, records_b = 0;
+  int64_t unknown_submit_a = 0, unknown_submit_b = 0;  // records in no distribution: no known submit time
   double jobs_per_day_a = 0, jobs_per_day_b = 0, load_a = 0, load_b = 0;
   std::array<AttributeDistance, kAttributeKinds> attributes;
 };
