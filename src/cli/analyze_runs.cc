@@ -49,9 +49,11 @@ void run_runs(const RunsCliOptions& opt) {
   if (opt.csv == "-") return;
   std::string out = fmt::format("runs of equivalent jobs ({}): {}\n", key, opt.path);
   out += fmt::format("jobs {}  (left out: unknown submit {}, unknown user {}, no size {}, unknown executable {})\n",
-                     group_thousands(r.jobs), r.unknown_submit, r.unknown_user, r.no_size, r.unknown_executable);
+                     group_thousands(r.jobs), group_thousands(r.unknown_submit), group_thousands(r.unknown_user),
+                     group_thousands(r.no_size), group_thousands(r.unknown_executable));
   out += fmt::format("runs {}  mean length {:.3f}  longest {}  jobs in runs of 2 or more {:.1f}%\n",
-                     group_thousands(r.runs), r.mean_length, r.longest, 100 * r.jobs_in_repeated_share);
+                     group_thousands(r.runs), r.mean_length, group_thousands(r.longest),
+                     100 * r.jobs_in_repeated_share);
   // A fit needs two run lengths (the slope: in two of its power-of-two bins); say so instead of "nan".
   const auto fit = [](double theta, const char* unfit) {
     return std::isnan(theta) ? fmt::format("n/a ({})", unfit) : fmt::format("{:.3f}", theta);

@@ -130,6 +130,36 @@ TEST(CliAnalyzeTemporal, JobsLeftOutAreSaid) {
   EXPECT_EQ(kth.out.find("left out"), std::string::npos) << kth.out;
 }
 
+// The jobs an analysis leaves out are said, thousands grouped as the counts beside them: diversity said only the
+// jobs it kept; runs and sessions printed "unknown user 1250" and "1250 jobs without user" beside "1,250 jobs".
+TEST(CliAnalyzeGaps, TheJobsLeftOutAreSaidAndGrouped) {
+  TempDir dir;
+  const std::string log = dir.file("gaps.swf");
+  std::string text = "; MaxProcs: 4\n; UnixStartTime: 0\n";
+  for (int i = 1; i <= 2500; ++i)
+    text += fmt::format("{} {} 0 {} 1 -1 -1 1 100 -1 1 {} 1 1 1 -1 -1 -1\n", i, i * 60, i % 2 ? 50 + i % 7 : -1,
+                        i % 2 ? 1 + i % 3 : -1);
+  write_file(log, text);
+  const CliResult d = run_cli({"analyze", "diversity", log, bundled_kth(), "--bootstrap", "0"});
+  ASSERT_EQ(d.exit_code, 0) << d.err;
+  EXPECT_NE(d.out.find("\ngaps.swf: 1,250 of 2,500 records left out: no known runtime or submit time\n"),
+            std::string::npos)
+      << d.out;
+  EXPECT_EQ(d.out.find("KTH-SP2-1996-2.swf.gz: "), std::string::npos) << d.out;  // nothing left out there
+  // The first job's missing inter-arrival time is no gap.
+  const CliResult ia = run_cli({"analyze", "diversity", bundled_kth(), bundled_kth(), "--bootstrap", "0", "--attr",
+                                "interarrival"});
+  EXPECT_EQ(ia.out.find("left out"), std::string::npos) << ia.out;
+  const CliResult runs = run_cli({"analyze", "runs", log, "--size-only"});
+  ASSERT_EQ(runs.exit_code, 0) << runs.err;
+  EXPECT_NE(runs.out.find("jobs 1,250  (left out: unknown submit 0, unknown user 1,250, no size 0"),
+            std::string::npos)
+      << runs.out;
+  const CliResult sessions = run_cli({"sessions", log});
+  ASSERT_EQ(sessions.exit_code, 0) << sessions.err;
+  EXPECT_NE(sessions.out.find("(1,250 jobs without user or submit time;"), std::string::npos) << sessions.out;
+}
+
 // A log with no job to analyse is named in the error.
 TEST(CliAnalyzeTemporal, ALogWithoutJobsIsNamed) {
   TempDir dir;
