@@ -59,7 +59,7 @@ void run_runs(const RunsCliOptions& opt) {
     return std::isnan(theta) ? fmt::format("n/a ({})", unfit) : fmt::format("{:.3f}", theta);
   };
   out += fmt::format("theta (P(R = r) ~ r^-theta): MLE {} (r <= {}), log-log histogram slope {}\n\n",
-                     fit(r.theta_mle, "fewer than two run lengths"), r.r_max,
+                     fit(r.theta_mle, "fewer than two run lengths"), group_thousands(r.r_max),
                      fit(r.theta_loglog, "run lengths in fewer than two bins"));
   out += fmt::format("{:>12} {:>10}\n", "length", "runs");
   for (const auto& g : analysis::run_length_groups(r))  // logarithmic groups keep the table short

@@ -135,10 +135,10 @@ TEST(CliAnalyzeTemporal, JobsLeftOutAreSaid) {
 TEST(CliAnalyzeGaps, TheJobsLeftOutAreSaidAndGrouped) {
   TempDir dir;
   const std::string log = dir.file("gaps.swf");
-  std::string text = "; MaxProcs: 4\n; UnixStartTime: 0\n";
+  std::string text = "; MaxProcs: 93312\n; UnixStartTime: 0\n";
   for (int i = 1; i <= 2500; ++i)
-    text += fmt::format("{} {} 0 {} 1 -1 -1 1 100 -1 1 {} 1 1 1 -1 -1 -1\n", i, i * 60, i % 2 ? 50 + i % 7 : -1,
-                        i % 2 ? 1 + i % 3 : -1);
+    text += fmt::format("{} {} 0 {} 1 -1 -1 1 {} -1 1 {} 1 1 1 -1 -1 -1\n", i, i * 60, i % 2 ? 50 + i % 7 : -1,
+                        100 + i, i % 2 ? 1 + i % 3 : -1);
   write_file(log, text);
   const CliResult d = run_cli({"analyze", "diversity", log, bundled_kth(), "--bootstrap", "0"});
   ASSERT_EQ(d.exit_code, 0) << d.err;
@@ -157,7 +157,11 @@ TEST(CliAnalyzeGaps, TheJobsLeftOutAreSaidAndGrouped) {
       << runs.out;
   const CliResult sessions = run_cli({"sessions", log});
   ASSERT_EQ(sessions.exit_code, 0) << sessions.err;
-  EXPECT_NE(sessions.out.find("(1,250 jobs without user or submit time;"), std::string::npos) << sessions.out;
+  EXPECT_NE(sessions.out.find("(1,250 jobs without user or submit time; machine 93,312 procs)"), std::string::npos)
+      << sessions.out;
+  EXPECT_NE(runs.out.find("(r <= 1,000)"), std::string::npos) << runs.out;  // the MLE's range, at least 1..1000
+  const CliResult est = run_cli({"estimates", "compare", log, log});
+  EXPECT_NE(est.out.find("distinct estimates: real 2,500, model 2,500\n"), std::string::npos) << est.out;
 }
 
 // A log with no job to analyse is named in the error.

@@ -220,7 +220,8 @@ void run_estimates_compare(const CompareOptions& o) {
                      std::isnan(c.d_sa) ? "n/a (no real job with an estimate has a size)"
                                         : fmt::format("{:+.1f}%", 100 * c.d_sa));
   out += fmt::format("distinct estimates: real {}, model {}\nT_max: real {} ({:.1f}%), model {} ({:.1f}%)\n",
-                     c.real.distinct, c.model.distinct, hms(c.real.t_max), 100 * c.real.t_max_share,
+                     group_thousands(c.real.distinct), group_thousands(c.model.distinct), hms(c.real.t_max),
+                     100 * c.real.t_max_share,
                      hms(c.model.t_max), 100 * c.model.t_max_share);
   out += "\nbins needed to cover:\n  jobs covered";
   for (const double f : c.real.fractions) out += fmt::format(" {:>5}", fmt::format("{:g}%", 100 * f));

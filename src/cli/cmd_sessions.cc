@@ -40,7 +40,7 @@ void print_text(const SessionsCliOptions& opt, const experiments::SessionStudy& 
     out += fmt::format("  {:<36} {:>9} {:<8}  ({} without user or submit time; machine {})\n", l.label,
                        group_thousands(static_cast<int64_t>(l.rows.size())),
                        l.rows.size() == 1 ? "session" : "sessions",
-                       counted_grouped(l.sessions.unattributed, "job"), base::counted(l.procs, "proc"));
+                       counted_grouped(l.sessions.unattributed, "job"), counted_grouped(l.procs, "proc"));
   out += fmt::format("\n{:<4} {:>14} {:>14} {:>14}\n", "var", "mean", "median", "p10-p90 width");
   for (size_t v = 0; v < analysis::kSessionVars; ++v) {
     const auto& d = st.variables[v];
