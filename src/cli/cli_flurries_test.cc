@@ -31,6 +31,21 @@ TEST(CliFlurries, KthUncleanedAndCleanedFollowTheRule) {
   }
 }
 
+// The jobs the rule attributes to no one (no user or no submit time) are said, in the text and the JSON.
+TEST(CliFlurries, JobsWithoutUserOrSubmitTimeAreSaid) {
+  TempDir dir;
+  write_file(dir.file("l.swf"), "; MaxProcs: 4\n1 0 0 10 1 -1 -1 1 100 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+                                "2 -1 0 10 1 -1 -1 1 100 -1 1 2 -1 -1 -1 -1 -1 -1\n"
+                                "3 60 0 10 1 -1 -1 1 100 -1 1 -1 -1 -1 -1 -1 -1 -1\n");
+  const CliResult r = run_cli({"flurries", dir.file("l.swf")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("\n0 flurries, 0 of 3 records (2 without a user or submit time: in no flurry)\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_EQ(nlohmann::json::parse(run_cli({"flurries", dir.file("l.swf"), "--json"}).out)["unattributed"], 2);
+  EXPECT_EQ(run_cli({"flurries", bundled_kth()}).out.find("in no flurry"), std::string::npos);
+}
+
 // A log converted from sacct names its users in its header: the flurry's user and the next one by name too.
 TEST(CliFlurries, NamedByALogFromSacct) {
   TempDir dir;

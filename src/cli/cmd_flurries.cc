@@ -50,8 +50,12 @@ void run_flurries(const FlurriesCliOptions& opt) {
   std::string out = fmt::format(
       "flurries in {}: a user's jobs in a week (from the first submit) > {} x any other user's that week and > {}\n",
       opt.path, fo.factor, fo.min_jobs);
-  out += fmt::format("{}, {} of {}\n", counted(static_cast<int64_t>(flurries.size()), "flurry", "flurries"),
+  out += fmt::format("{}, {} of {}", counted(static_cast<int64_t>(flurries.size()), "flurry", "flurries"),
                      group_thousands(jobs), counted_grouped(static_cast<int64_t>(log.records.size()), "record"));
+  // The jobs the rule cannot attribute, said (they were counted in the records, silently never in a flurry).
+  if (const int64_t n = trace::unattributed_jobs(log.records); n > 0)
+    out += fmt::format(" ({} without a user or submit time: in no flurry)", group_thousands(n));
+  out += "\n";
   if (!flurries.empty()) {
     // A log converted from sacct names its users: then the names, last (trace/id_names.h).
     const auto names = trace::header_names_by_id(log.header, "users");

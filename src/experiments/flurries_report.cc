@@ -29,6 +29,7 @@ nlohmann::ordered_json to_json(const std::vector<trace::Flurry>& flurries, const
   nlohmann::ordered_json j;
   j["rule"] = {{"factor", options.factor}, {"min_jobs", options.min_jobs}, {"week_seconds", options.week_seconds}};
   j["records"] = static_cast<int64_t>(log.records.size());
+  j["unattributed"] = trace::unattributed_jobs(log.records);  // no user or submit time: in no flurry
   j["flurry_jobs"] = flurry_jobs(flurries);
   j["flurries"] = nlohmann::ordered_json::array();
   // A log converted from sacct names its users (trace/id_names.h): the names too, for the site that knows them.

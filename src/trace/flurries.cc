@@ -11,6 +11,12 @@
 
 namespace schedlab::trace {
 
+int64_t unattributed_jobs(const std::vector<swf::Record>& records) {
+  int64_t n = 0;
+  for (const auto& r : records) n += r.submit_time < 0 || r.user_id < 0;
+  return n;
+}
+
 int64_t first_submit_time(const std::vector<swf::Record>& records) {
   int64_t first = -1;
   for (const auto& r : records)

@@ -55,6 +55,7 @@ TEST(Flurries, UnknownUsersAndTimesAreNeverFlurries) {
   unknown_time.user_id = 1;
   log.push_back(unknown_time);
   EXPECT_TRUE(find_flurries(log).empty());
+  EXPECT_EQ(unattributed_jobs(log), 1001);  // said by the command, so that they are not lost from sight
   FlurryOptions bad;
   bad.factor = 0.5;
   EXPECT_THROW(find_flurries(log, bad), std::invalid_argument);

@@ -14,8 +14,8 @@ namespace schedlab::experiments {
 // user,week,week_start,jobs,runner_up,runner_up_jobs,ratio — one row per flurry.
 std::string flurries_csv(const std::vector<trace::Flurry>& flurries);
 
-// {"rule", "records", "flurry_jobs", "flurries": [... with "week_start_date" in the log's time zone, "" when
-// unknown]}
+// {"rule", "records", "unattributed", "flurry_jobs", "flurries": [... with "week_start_date" in the log's time
+// zone, "" when unknown]}; unattributed: trace::unattributed_jobs.
 nlohmann::ordered_json to_json(const std::vector<trace::Flurry>& flurries, const trace::FlurryOptions& options,
                                const swf::Log& log);
 

@@ -44,6 +44,9 @@ std::vector<Flurry> find_flurries(const std::vector<swf::Record>& records, const
 std::vector<swf::Record> drop_flurries(const std::vector<swf::Record>& records, const std::vector<Flurry>& flurries,
                                        int64_t first_submit, int64_t week_seconds);
 
+// The records the rule attributes to no one (unknown submit time or user): never in a flurry, never removed.
+int64_t unattributed_jobs(const std::vector<swf::Record>& records);
+
 // First known submit time of `records` (-1 when none).
 int64_t first_submit_time(const std::vector<swf::Record>& records);
 
