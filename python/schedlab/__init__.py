@@ -144,11 +144,14 @@ def _logs(logs):
 def _warn_header_problems(log):
     """The header's values that do not parse (e.g. "; MaxProcs: abc"), which the library ignores, and a time zone
     the system does not know, as warnings (the CLI prints them on standard error); and the partial-execution lines
-    of preempted jobs left out of a log read from a file (the CLI's note)."""
+    of preempted jobs left out of a log read from a file (the CLI's note), and the malformed lines a read with
+    skip_invalid skipped, by reason (the CLI's note)."""
     for w in log.header_warnings:
         _warn(w)
     if log.partial_executions_note:
         _warn(log.partial_executions_note)
+    if log.skipped_note:
+        _warn(log.skipped_note)
     return log
 
 
@@ -174,20 +177,28 @@ def _frame(log):
     return df
 
 
-def read_swf(path, keep_partial_executions=False):
+def read_swf(path, keep_partial_executions=False, skip_invalid=False):
     """Read an SWF log (plain or gzip; a name ending in .csv or .csv.gz is read as the CSV `schedlab convert` writes).
     Returns (DataFrame, header): the 18 SWF columns (int64; float64 for a
     field where the log wrote fractions, kept exactly) and the header lines. The header is also in
     df.attrs["swf_header"], so the DataFrame can be written or simulated as it is. A preempted job's
     partial-execution lines (status 2-4 after its summary line, docs/conventions.md) are left out, their number in
     df.attrs["partial_executions"], unless `keep_partial_executions` (a copy of the file, line for line; every
-    other function leaves them out again)."""
-    if not isinstance(keep_partial_executions, bool):
-        raise TypeError(f"keep_partial_executions must be True or False, not {type(keep_partial_executions).__name__}")
-    log = _warn_header_problems(_core.read_log(_path(path), keep_partial_executions))
+    other function leaves them out again). A malformed line raises ValueError naming the file, line and field,
+    unless `skip_invalid` (the CLI's --skip-invalid): then it is skipped, counted by reason in df.attrs["skipped"]
+    ({"non_numeric": 1, ...}) and warned about."""
+    _check_bool(keep_partial_executions, "keep_partial_executions")
+    _check_bool(skip_invalid, "skip_invalid")
+    log = _warn_header_problems(_core.read_log(_path(path), keep_partial_executions, skip_invalid))
     df = _frame(log)
     df.attrs["partial_executions"] = log.partial_executions
+    df.attrs["skipped"] = log.skipped
     return df, df.attrs["swf_header"]
+
+
+def _check_bool(value, name):
+    if not isinstance(value, bool):
+        raise TypeError(f"{name} must be True or False, not {type(value).__name__}")
 
 
 def show_progress(on=True, after=2.0):
@@ -203,11 +214,15 @@ def show_progress(on=True, after=2.0):
     _core.set_progress(on, after)
 
 
-def read_log(path):
+def read_log(path, skip_invalid=False):
     """Read a log into the library once, for many calls (every function that takes a log takes it): no DataFrame
-    is built, and each call then starts from the records in memory."""
+    is built, and each call then starts from the records in memory. `skip_invalid`: as read_swf's (the counts in
+    the Log's `skipped`)."""
     if not isinstance(path, (str, os.PathLike)):
         raise TypeError(f"read_log takes a path, not {type(path).__name__} (a DataFrame is a log as it is)")
+    _check_bool(skip_invalid, "skip_invalid")
+    if skip_invalid:
+        return _warn_header_problems(_core.read_log(_path(path), False, True))
     return _log(path)
 
 

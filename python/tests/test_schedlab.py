@@ -64,6 +64,30 @@ def test_partial_execution_lines_left_out_of_jobs_kept_in_copies(tmp_path):
         schedlab.read_swf(path, keep_partial_executions="yes")
 
 
+def test_skip_invalid_skips_malformed_lines_counted_by_reason(tmp_path):
+    """read_swf and read_log take the CLI's --skip-invalid: a malformed line is skipped, counted by reason and
+    warned about as the CLI's note; without it the first one is the error (a log with one bad line could not be
+    read from Python at all)."""
+    path = tmp_path / "bad.swf"
+    path.write_text("; MaxProcs: 4\n1 0 0 10 1 -1 -1 1 100 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+                    "2 abc 0 10 1 -1 -1 1 100 -1 1 1 -1 -1 -1 -1 -1 -1\n3 60 0 10 1\n"
+                    "4 90 0 10 1 -1 -1 1 100 -1 1 1 -1 -1 -1 -1 -1 -1\n")
+    with pytest.raises(ValueError, match=r"bad.swf:3: field 2 \(submit_time\)"):
+        schedlab.read_swf(path)
+    note = r"bad.swf: 2 malformed lines skipped: non_numeric 1, wrong_field_count 1"
+    with pytest.warns(UserWarning, match=note):
+        df, _ = schedlab.read_swf(path, skip_invalid=True)
+    assert list(df["job_number"]) == [1, 4]
+    assert df.attrs["skipped"] == {"non_numeric": 1, "wrong_field_count": 1}
+    with pytest.warns(UserWarning, match=note):
+        log = schedlab.read_log(path, skip_invalid=True)
+    assert len(log) == 2 and log.skipped == {"non_numeric": 1, "wrong_field_count": 1}
+    assert schedlab.simulate(log, scheduler="fcfs").metrics["jobs"]["simulated"] == 2
+    assert schedlab.read_swf(KTH)[0].attrs["skipped"] == {}
+    with pytest.raises(TypeError, match="skip_invalid must be True or False, not str"):
+        schedlab.read_log(path, skip_invalid="yes")
+
+
 def test_dataframe_round_trip_equals_the_file(tmp_path):
     df, header = schedlab.read_swf(KTH)
     out = tmp_path / "copy.swf"

@@ -292,11 +292,12 @@ void require_file(const std::string& path) {
   }
 }
 
-LogPtr read_log(const std::string& path, bool keep_partial_executions) {
+LogPtr read_log(const std::string& path, bool keep_partial_executions, bool skip_invalid) {
   require_file(path);
   py::gil_scoped_release release;
   swf::ReadOptions options;
   options.keep_partial_executions = keep_partial_executions;
+  options.skip_invalid = skip_invalid;
   return std::make_shared<swf::Log>(swf::read_swf_or_csv(path, options));
 }
 
@@ -865,8 +866,11 @@ PYBIND11_MODULE(_core, m) {
                              [](const swf::Log& l) { return l.report.partial_executions.count; })
       .def_property_readonly("partial_executions_note",
                              [](const swf::Log& l) { return py_text(swf::partial_executions_note(l)); })
+      .def_property_readonly("skipped", [](const swf::Log& l) { return l.report.skipped; })  // reason -> lines
+      .def_property_readonly("skipped_note", [](const swf::Log& l) { return py_text(swf::skipped_lines_note(l)); })
       .def("__len__", [](const swf::Log& l) { return l.records.size(); });
-  m.def("read_log", &read_log, py::arg("path"), py::arg("keep_partial_executions") = false);
+  m.def("read_log", &read_log, py::arg("path"), py::arg("keep_partial_executions") = false,
+        py::arg("skip_invalid") = false);
   m.def("log_columns", [](const LogPtr& l) { return log_columns(*l); }, py::arg("log"));
   m.def("log_from_columns", &log_from_columns, py::arg("columns"), py::arg("header_lines"),
         py::arg("keep_partial_executions") = false);
