@@ -227,10 +227,25 @@ TEST(CliCommands, EveryCommandThatSkipsMalformedLinesSaysSoByReason) {
     EXPECT_EQ(r.exit_code, 0) << args[0] << " " << args[1] << ": " << r.err;
     EXPECT_NE(r.err.find(note), std::string::npos) << args[0] << " " << args[1] << ": " << r.err;
   }
-  // Without the option the first bad line is the error, as before.
+  // Without the option the first bad line is the error, as before, and the way on is said: the command's own
+  // option, or filter's for a command without one.
   const CliResult strict = run_cli({"categorize", log});
   EXPECT_EQ(strict.exit_code, 1);
-  EXPECT_NE(strict.err.find("bad.swf:1003"), std::string::npos) << strict.err;
+  EXPECT_NE(strict.err.find("bad.swf:1003: field 2 (submit_time): not a number: \"abc\"\n"
+                            "schedlab categorize --skip-invalid skips such lines, counted by reason\n"),
+            std::string::npos)
+      << strict.err;
+  const CliResult analysis = run_cli({"analyze", "runs", log});
+  EXPECT_NE(analysis.err.find("\nschedlab analyze runs --skip-invalid skips such lines"), std::string::npos)
+      << analysis.err;
+  const CliResult sim = run_cli({"simulate", log, "-s", "easy"});
+  EXPECT_EQ(sim.exit_code, 1);
+  EXPECT_NE(sim.err.find("\nschedlab filter LOG --skip-invalid -o CLEAN.swf writes the log without such lines"),
+            std::string::npos)
+      << sim.err;
+  // Other read errors are not malformed lines: no such word.
+  const CliResult missing = run_cli({"stats", dir.file("missing.swf")});
+  EXPECT_EQ(missing.err.find("--skip-invalid"), std::string::npos) << missing.err;
 }
 
 TEST(CliCommands, CountsOfOneAreSingular) {

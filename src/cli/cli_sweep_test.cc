@@ -310,6 +310,10 @@ TEST(CliSweep, BadInputFailsBeforeAnythingRuns) {
   // "0/0 runs done" above the error; an output that was there stays as it was.
   EXPECT_FALSE(std::filesystem::exists(dir.file("r.csv")));
   EXPECT_EQ(m.err.find("runs done"), std::string::npos) << m.err;
+  // Nor on standard output: the header went there before the log was read, a header with no rows for a pipe.
+  const CliResult piped = run_cli({"sweep", dir.file("t.toml"), "-o", "-"});
+  EXPECT_EQ(piped.exit_code, 1);
+  EXPECT_EQ(piped.out, "");
   write_file(dir.file("kept.csv"), "");
   EXPECT_EQ(run_cli({"sweep", dir.file("t.toml"), "-o", dir.file("kept.csv")}).exit_code, 1);
   EXPECT_TRUE(std::filesystem::exists(dir.file("kept.csv")));

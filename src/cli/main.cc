@@ -152,6 +152,10 @@ int main(int argc, char** argv) {
     if (!hint.empty()) fmt::print(stderr, "{}\n", hint);
     fmt::print(stderr, "Run '{} --help' for its arguments and options.\n", where);
     return 2;
+  } catch (const schedlab::swf::MalformedRecordError& e) {
+    std::fflush(stdout);
+    fmt::print(stderr, "schedlab: error: {}\n{}\n", e.what(), schedlab::cli::skip_invalid_hint(app));
+    return 1;
   } catch (const std::bad_alloc&) {
     // Requests known to be too large are refused by name before they start (base/memory.h); this is the rest.
     std::fflush(stdout);

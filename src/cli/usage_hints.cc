@@ -59,6 +59,14 @@ std::string command_path(CLI::App& app) {
   return where;
 }
 
+std::string skip_invalid_hint(CLI::App& app) {
+  CLI::App* at = &app;
+  while (!at->get_subcommands().empty()) at = at->get_subcommands().front();
+  if (at->get_option_no_throw("--skip-invalid") != nullptr)
+    return fmt::format("{} --skip-invalid skips such lines, counted by reason", command_path(app));
+  return "schedlab filter LOG --skip-invalid -o CLEAN.swf writes the log without such lines, counted by reason";
+}
+
 std::string unknown_command(CLI::App& app, int argc, char** argv) {
   CLI::App* at = &app;
   std::string where = "schedlab";

@@ -30,4 +30,8 @@ std::string choice_hint(CLI::App& app, const std::string& error);
 // "schedlab simulate": the command the failed parse had reached.
 std::string command_path(CLI::App& app);
 
+// After a malformed record line stopped the command that ran (swf::MalformedRecordError): the way on — its own
+// --skip-invalid when it has one, else `schedlab filter` with it to write a log without such lines.
+std::string skip_invalid_hint(CLI::App& app);
+
 }  // namespace schedlab::cli

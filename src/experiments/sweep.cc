@@ -1169,17 +1169,22 @@ SweepSummary run_sweep_to_file(const SweepSpec& spec, const std::vector<SweepRun
     }
   }
   if (!to_stdout) options.skip = sweep_done_runs(path, jsonl, runs);
-  const bool fresh = to_stdout || std::filesystem::file_size(path) == 0;
-  if (fresh && !jsonl) out.write(sweep_csv_header());
+  // The header goes with the first row (or at the end, with none): written first, it reached standard output
+  // before a log that cannot be read stopped the sweep, a header with no rows for the pipe behind it.
+  bool header_due = (to_stdout || std::filesystem::file_size(path) == 0) && !jsonl;
   const auto on_row = options.on_row;
   size_t rows = 0;
   options.on_row = [&](const SweepRow& row) {
+    if (header_due) out.write(sweep_csv_header());
+    header_due = false;
     out.write(jsonl ? sweep_jsonl_line(row) : sweep_csv_line(row));
     ++rows;
     if (on_row) on_row(row);
   };
   try {
-    return run_sweep(spec, runs, options);
+    SweepSummary sum = run_sweep(spec, runs, options);
+    if (header_due) out.write(sweep_csv_header());
+    return sum;
   } catch (...) {
     // A sweep that failed before its first row (a log it cannot read) leaves no output it made: a header alone
     // looked like a sweep begun. An existing file, or one with rows to resume from, stays.

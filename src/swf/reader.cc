@@ -671,7 +671,7 @@ bool Reader::parse_record(std::string_view line, Record& record) {
       what = prefix + "value " + quote_token(error_token) + " is outside the 32-bit integer range";
     }
   }
-  if (!options_.skip_invalid) fail(what);
+  if (!options_.skip_invalid) throw MalformedRecordError(name_ + ":" + std::to_string(line_number_) + ": " + what);
   ++report_.skipped[reason];
   return false;
 }

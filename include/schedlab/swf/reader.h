@@ -68,6 +68,12 @@ class ReadError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
+// A malformed record line of an SWF file: the errors ReadOptions::skip_invalid skips instead (so a command can
+// point to it).
+class MalformedRecordError : public ReadError {
+ public:
+  using ReadError::ReadError;
+};
 
 struct ReadOptions {
   bool skip_invalid = false;  // skip malformed records (counted by reason) instead of failing
