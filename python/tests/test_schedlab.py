@@ -72,8 +72,11 @@ def test_skip_invalid_skips_malformed_lines_counted_by_reason(tmp_path):
     path.write_text("; MaxProcs: 4\n1 0 0 10 1 -1 -1 1 100 -1 1 1 -1 -1 -1 -1 -1 -1\n"
                     "2 abc 0 10 1 -1 -1 1 100 -1 1 1 -1 -1 -1 -1 -1 -1\n3 60 0 10 1\n"
                     "4 90 0 10 1 -1 -1 1 100 -1 1 1 -1 -1 -1 -1 -1 -1\n")
-    with pytest.raises(ValueError, match=r"bad.swf:3: field 2 \(submit_time\)"):
+    with pytest.raises(ValueError, match=r"bad.swf:3: field 2 \(submit_time\): not a number: \"abc\" \(read_swf\(path, "
+                                         r"skip_invalid=True\) or read_log\(path, skip_invalid=True\) skips such"):
         schedlab.read_swf(path)
+    with pytest.raises(ValueError, match=r"skip_invalid=True\) skips such lines"):
+        schedlab.stats(path)
     note = r"bad.swf: 2 malformed lines skipped: non_numeric 1, wrong_field_count 1"
     with pytest.warns(UserWarning, match=note):
         df, _ = schedlab.read_swf(path, skip_invalid=True)

@@ -853,6 +853,10 @@ PYBIND11_MODULE(_core, m) {
       if (p) std::rethrow_exception(p);
     } catch (const swf::WriteError& e) {
       set_error(PyExc_OSError, e.what());
+    } catch (const swf::MalformedRecordError& e) {  // the way on, as the CLI says its --skip-invalid
+      const std::string message = std::string(e.what()) + " (read_swf(path, skip_invalid=True) or read_log(path, "
+                                                          "skip_invalid=True) skips such lines, counted by reason)";
+      set_error(PyExc_ValueError, message.c_str());
     } catch (const std::exception& e) {
       set_error(PyExc_ValueError, e.what());
     }
