@@ -187,9 +187,21 @@ TEST(CliConvert, EveryCommandReadsTheCsv) {
   b = json_of(run_cli({"profiler", "ingest", dir.file("kth.csv.gz"), "--db", dir.file("b.db"), "--json"}));
   EXPECT_EQ(a["logs"][0]["source"], b["logs"][0]["source"]);
   EXPECT_EQ(a["database"]["entries"], b["database"]["entries"]);
-  const CliResult skip = run_cli({"stats", dir.file("kth.csv.gz"), "--skip-invalid"});
-  EXPECT_EQ(skip.exit_code, 1);
-  EXPECT_NE(skip.err.find("kth.csv.gz: --skip-invalid skips malformed SWF lines"), std::string::npos) << skip.err;
+  // --skip-invalid skips a CSV's malformed rows as an SWF's lines (it was refused, with advice to convert the CSV
+  // to SWF, which could not read the bad row either).
+  ASSERT_EQ(run_cli({"convert", kth, dir.file("kth.csv")}).exit_code, 0);
+  std::string csv = read_file(dir.file("kth.csv"));
+  csv += "99999,abc,0,10,1,-1,-1,1,20,-1,1,1,1,1,1,-1,-1,-1\n";
+  write_file(dir.file("bad.csv"), csv);
+  const CliResult strict = run_cli({"stats", dir.file("bad.csv"), "--json"});
+  EXPECT_EQ(strict.exit_code, 1);
+  EXPECT_NE(strict.err.find("'abc' is not a number\nschedlab stats --skip-invalid skips such lines"),
+            std::string::npos)
+      << strict.err;
+  const CliResult skip = run_cli({"stats", dir.file("bad.csv"), "--skip-invalid", "--json"});
+  ASSERT_EQ(skip.exit_code, 0) << skip.err;
+  EXPECT_NE(skip.err.find("bad.csv: 1 malformed line skipped: non_numeric 1"), std::string::npos) << skip.err;
+  EXPECT_EQ(json_of(skip)["distributions"], json_of(run_cli({"stats", kth, "--json"}))["distributions"]);
 }
 
 // And every command that writes a log writes that CSV for a CSV name (filter wrote SWF text into x.csv, which the

@@ -193,6 +193,13 @@ std::vector<Cell> split_cells(std::string_view line) {
   return cells;
 }
 
+// A data row that is not a record: where and why, by the reason skip_invalid counts it under (the SWF reader's
+// names, and malformed_quotes and empty_field of CSV's own).
+struct RowError {
+  size_t column;
+  std::string reason, what;
+};
+
 class CsvParser {
  public:
   CsvParser(std::string_view text, const std::string& name, ReadOptions options)
@@ -252,7 +259,17 @@ class CsvParser {
         columns_seen = true;
         continue;
       }
-      Record record = parse_record(line, log.report);
+      Record record;
+      int64_t decimal_fields = 0;
+      try {
+        record = parse_record(line, decimal_fields);
+      } catch (const RowError& e) {
+        if (!options_.skip_invalid)
+          throw MalformedRecordError(fmt::format("{}:{}:{}: {}", name_, line_, e.column, e.what));
+        ++log.report.skipped[e.reason];
+        continue;
+      }
+      log.report.decimal_fields += decimal_fields;
       if (checks.leave_out(record, line_, log.report, options_)) continue;  // the SWF reader's rule
       checks.check(record, log.header, line_, log.report);                  // and warnings
       log.records.push_back(std::move(record));
@@ -273,12 +290,14 @@ class CsvParser {
     return row;
   }
 
-  // The cells of a row, without the empty ones a spreadsheet pads it with beyond the 18 fields.
-  std::vector<Cell> cells_of(std::string_view line) const {
+  // The cells of a row, without the empty ones a spreadsheet pads it with beyond the 18 fields. A quote out of
+  // place is an error of the column-name row, a RowError of a data row.
+  std::vector<Cell> cells_of(std::string_view line, bool data_row) const {
     std::vector<Cell> cells;
     try {
       cells = split_cells(line);
     } catch (const CellError& e) {
+      if (data_row) throw RowError{e.column, "malformed_quotes", e.what};
       fail(e.column, e.what);
     }
     while (cells.size() > kFieldNames.size() && cells.back().text.empty()) cells.pop_back();
@@ -286,7 +305,7 @@ class CsvParser {
   }
 
   void check_columns(std::string_view line) const {
-    const auto cells = cells_of(line);
+    const auto cells = cells_of(line, false);
     // The per-job results of simulate --jobs-out are a CSV too, but not a log: say what they are.
     if (line.starts_with("job_id,submit,start,end,"))
       fail(1, "the per-job results of simulate --jobs-out, not a log (--jobs-out FILE.swf writes the simulated jobs "
@@ -302,46 +321,57 @@ class CsvParser {
                        column_row()));
   }
 
-  Record parse_record(std::string_view line, ReadReport& report) const {
-    const auto cells = cells_of(line);
+  // Throws RowError. `decimal_fields`: counted up for the fields written with a decimal part or exponent.
+  Record parse_record(std::string_view line, int64_t& decimal_fields) const {
+    const auto cells = cells_of(line, true);
     if (cells.size() != static_cast<size_t>(kFieldCount))
-      fail(cells.size() > kFieldNames.size() ? cells[kFieldNames.size()].column : line.size() + 1,
-           fmt::format("{} fields, expected {}", cells.size(), kFieldCount));
+      throw RowError{cells.size() > kFieldNames.size() ? cells[kFieldNames.size()].column : line.size() + 1,
+                     "wrong_field_count", fmt::format("{} fields, expected {}", cells.size(), kFieldCount)};
     Record r;
     for (int f = 1; f <= kFieldCount; ++f) {
       const Cell& c = cells[static_cast<size_t>(f - 1)];
-      parse_value(c, f, r, report);
+      parse_value(c, f, r, decimal_fields);
     }
     return r;
   }
 
   // Sets field `field` of `r`; a decimal keeps its exact value (Record::set_value).
-  void parse_value(const Cell& c, int field, Record& r, ReadReport& report) const {
+  void parse_value(const Cell& c, int field, Record& r, int64_t& decimal_fields) const {
+    std::string reason = "non_numeric";
     const auto field_fail = [&](const std::string& what) {
-      fail(c.column, fmt::format("field {} ({}): {}", field, kFieldNames[static_cast<size_t>(field - 1)], what));
+      throw RowError{c.column, reason,
+                     fmt::format("field {} ({}): {}", field, kFieldNames[static_cast<size_t>(field - 1)], what)};
     };
-    if (c.text.empty()) field_fail("empty (use -1 for unknown)");
+    if (c.text.empty()) {
+      reason = "empty_field";
+      field_fail("empty (use -1 for unknown)");
+    }
     const char* first = c.text.data();
     const char* last = first + c.text.size();
     if (*first == '+') ++first;
     int64_t value = 0;
     if (c.text.find_first_of(".eE") == std::string_view::npos) {
       const auto [ptr, ec] = std::from_chars(first, last, value);
-      if (ec == std::errc::result_out_of_range) field_fail(fmt::format("'{}' is outside the 32-bit range", c.text));
+      if (ec == std::errc::result_out_of_range) {
+        reason = "out_of_range";
+        field_fail(fmt::format("'{}' is outside the 32-bit range", c.text));
+      }
       if (ec != std::errc() || ptr != last) field_fail(fmt::format("'{}' is not a number", c.text));
     } else {
       double d = 0;
       const auto [ptr, ec] = std::from_chars(first, last, d);
       if (ec != std::errc() || ptr != last || !std::isfinite(d))
         field_fail(fmt::format("'{}' is not a number", c.text));
+      reason = "out_of_range";
       if (std::fabs(d) > 4e9) field_fail(fmt::format("'{}' is outside the 32-bit range", c.text));
       value = std::llround(d);
       if (value < std::numeric_limits<int32_t>::min() || value > std::numeric_limits<int32_t>::max())
         field_fail(fmt::format("'{}' is outside the 32-bit range", c.text));
-      ++report.decimal_fields;
+      ++decimal_fields;
       r.set_value(field, d);
       return;
     }
+    reason = "out_of_range";
     if (value < std::numeric_limits<int32_t>::min() || value > std::numeric_limits<int32_t>::max())
       field_fail(fmt::format("'{}' is outside the 32-bit range", c.text));
     r.field(field) = static_cast<int32_t>(value);
@@ -408,10 +438,6 @@ void write_swf_or_csv(const std::string& path, const Header& header, const std::
 
 Log read_swf_or_csv(const std::string& path, ReadOptions options) {
   if (!is_csv_name(path)) return read_log(path, options);
-  if (options.skip_invalid)
-    throw ReadError(fmt::format("{}: --skip-invalid skips malformed SWF lines; a CSV log is read whole (convert it "
-                                "to SWF to skip its bad rows)",
-                                path));
   return read_csv(path, options);
 }
 

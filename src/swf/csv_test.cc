@@ -1,8 +1,11 @@
 #include "schedlab/swf/csv.h"
 
+#include <algorithm>
+#include <map>
 #include <sstream>
 #include <string>
 
+#include <fmt/core.h>
 #include <gtest/gtest.h>
 
 #include "schedlab/swf/reader.h"
@@ -234,12 +237,43 @@ TEST(Csv, EitherFormatByName) {
   ReadOptions skip;
   skip.skip_invalid = true;
   EXPECT_EQ(read_swf_or_csv(dir.file("log.swf"), skip).records.size(), 1u);
+  EXPECT_EQ(read_swf_or_csv(dir.file("log.csv"), skip).records, small_records());  // nothing to skip
+}
+
+// A data row that is not a record: a MalformedRecordError naming the line and column, or with skip_invalid
+// skipped and counted by reason (it was refused for a CSV, with advice that could not be followed).
+TEST(Csv, MalformedRowsAreSkippedByReasonWhenAsked) {
+  std::ostringstream out;
+  write_csv(out, small_header(), small_records());
+  const std::string written = out.str();
+  std::string text = written;
+  const std::string good = "9,0,0,10,1,-1,-1,1,20,-1,1,1,1,1,1,-1,-1,-1\n";
+  text += good;
+  text += "10,abc,0,10,1,-1,-1,1,20,-1,1,1,1,1,1,-1,-1,-1\n";       // non_numeric
+  text += "11,0,0,10,1\n";                                          // wrong_field_count
+  text += "12,0,0,99999999999,1,-1,-1,1,20,-1,1,1,1,1,1,-1,-1,-1\n";  // out_of_range
+  text += "13,0,0,,1,-1,-1,1,20,-1,1,1,1,1,1,-1,-1,-1\n";            // empty_field
+  text += "14,0,0,\"1\"0,1,-1,-1,1,20,-1,1,1,1,1,1,-1,-1,-1\n";       // malformed_quotes
+  text += "15,0,0,1.5e20,1,-1,-1,1,20,-1,1,1,1,1,1,-1,-1,-1\n";       // out_of_range (a decimal)
+  text += good;
+  const int64_t first_bad = static_cast<int64_t>(std::count(written.begin(), written.end(), '\n')) + 2;
   try {
-    (void)read_swf_or_csv(dir.file("log.csv"), skip);
-    ADD_FAILURE() << "skip_invalid silently ignored for a CSV";
-  } catch (const ReadError& e) {
-    EXPECT_NE(std::string(e.what()).find("log.csv: --skip-invalid skips malformed SWF lines"), std::string::npos);
+    (void)parse_csv(text, "t.csv");
+    ADD_FAILURE() << "no error for a malformed row";
+  } catch (const MalformedRecordError& e) {
+    EXPECT_EQ(std::string(e.what()), fmt::format("t.csv:{}:4: field 2 (submit_time): 'abc' is not a number",
+                                                 first_bad));
   }
+  ReadOptions skip;
+  skip.skip_invalid = true;
+  const Log log = parse_csv(text, "t.csv", skip);
+  EXPECT_EQ(log.records.size(), small_records().size() + 2);
+  EXPECT_EQ(log.report.skipped, (std::map<std::string, int64_t>{{"empty_field", 1}, {"malformed_quotes", 1},
+                                                                 {"non_numeric", 1}, {"out_of_range", 2},
+                                                                 {"wrong_field_count", 1}}));
+  EXPECT_EQ(log.report.decimal_fields, parse_csv(written, "t.csv").report.decimal_fields);  // none of theirs
+  // The column-name row is not a data row: still an error, not skipped.
+  EXPECT_THROW((void)parse_csv("job_number,\"x\n", "t.csv", skip), ReadError);
 }
 
 TEST(Csv, PerJobResultsAreNamedForWhatTheyAre) {

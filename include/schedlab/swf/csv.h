@@ -40,8 +40,10 @@ void write_csv(const std::string& path, const Header& header, const std::vector<
 // Writes header and records as plain CSV text to a stream.
 void write_csv(std::ostream& out, const Header& header, const std::vector<Record>& records);
 
-// Reads a CSV log (plain or gzip). Throws ReadError on bad input, with file:line:column. Partial-execution lines as
-// the SWF reader has them (options.keep_partial_executions; skip_invalid is not for CSV: read_swf_or_csv).
+// Reads a CSV log (plain or gzip). Throws ReadError on bad input, with file:line:column; a data row that is not a
+// record (wrong_field_count, non_numeric, out_of_range, empty_field, malformed_quotes) is a MalformedRecordError,
+// or with options.skip_invalid skipped and counted by that reason, as the SWF reader's lines. Partial-execution
+// lines as the SWF reader has them (options.keep_partial_executions).
 Log read_csv(const std::string& path, ReadOptions options = {});
 
 // The whole of a text file, plain or gzip (by content); "-" is standard input, named "<stdin>" in messages.
@@ -55,8 +57,8 @@ Log parse_csv(std::string_view text, const std::string& name = "<memory>", ReadO
 bool is_csv_name(const std::string& path);
 
 // A log from a file in either format, chosen by name as convert chooses: read_csv for a CSV name, read_log (SWF,
-// "-" = standard input) for any other. options.skip_invalid applies to SWF only: with a CSV name it is a ReadError
-// (a CSV is written by a program, and a bad row is better mended than skipped).
+// "-" = standard input) for any other, with the same options. (skip_invalid was refused for a CSV, with the advice
+// to convert it to SWF first, which could not read the bad row either; a CSV edited in a spreadsheet has them.)
 Log read_swf_or_csv(const std::string& path, ReadOptions options = {});
 // The writing side: write_csv for a CSV name, swf::write_log (".gz" compresses, "-" = standard output) for any other,
 // so that every command writing a log writes what a reader of the same name expects.
