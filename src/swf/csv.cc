@@ -337,7 +337,7 @@ class CsvParser {
 
   // Sets field `field` of `r`; a decimal keeps its exact value (Record::set_value).
   void parse_value(const Cell& c, int field, Record& r, int64_t& decimal_fields) const {
-    std::string reason = "non_numeric";
+    const char* reason = "non_numeric";  // (per field: no string built unless it fails)
     const auto field_fail = [&](const std::string& what) {
       throw RowError{c.column, reason,
                      fmt::format("field {} ({}): {}", field, kFieldNames[static_cast<size_t>(field - 1)], what)};
