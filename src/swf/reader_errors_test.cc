@@ -142,8 +142,18 @@ TEST(ReaderErrors, SkipInvalidCountsByReason) {
   EXPECT_EQ(log.report.skipped_total(), 4);
   EXPECT_EQ(log.report.records, 2);
   EXPECT_EQ(log.report.decimal_fields, 1);  // skipped lines do not count
-  // Without the option the first bad line fails.
+  // Without the option the first bad line fails, as the error a command points past (--skip-invalid); faults of
+  // the input itself are other ReadErrors.
   EXPECT_EQ(parse_error(text), "t.swf:3: expected 18 fields, found 3");
+  EXPECT_THROW(parse_log(text, "t.swf"), MalformedRecordError);
+  EXPECT_THROW(parse_log(with_field(2, "9999999999"), "t.swf"), MalformedRecordError);
+  try {
+    (void)read_log("/nonexistent/x.swf");
+    ADD_FAILURE() << "no error for a missing file";
+  } catch (const MalformedRecordError&) {
+    ADD_FAILURE() << "a missing file is not a malformed line";
+  } catch (const ReadError&) {
+  }
 }
 
 TEST(ReaderErrors, SkipInvalidDoesNotCoverInputFaults) {
