@@ -137,7 +137,7 @@ void run_generate_locality(const GenerateLocalityOptions& opt) {
   fmt::print("{}: {} in {} (the model's mean run length E[R] {:.3f}) from {} of {}{}, theta {}, seed {}\n",
              opt.output, counted_grouped(static_cast<int64_t>(jobs.size()), "job"), counted_grouped(stats.runs, "run"),
              stats.mean_run_length, counted_grouped(stats.pool, "job"), opt.from,
-             stats.left_out.empty() ? "" : " (" + model::left_out_text(stats) + ")", o.theta, o.seed);
+             stats.left_out.empty() ? "" : " (" + model::left_out_text(stats, true) + ")", o.theta, o.seed);
   if (stats.tail_jobs > 0) fmt::print("  {}\n", model::locality_tail_text(stats, o.cut_tail, "--cut-tail", true));
 }
 

@@ -15,6 +15,7 @@
 #include "schedlab/base/choice.h"
 #include "schedlab/base/count_text.h"
 #include "schedlab/base/memory.h"
+#include "schedlab/base/progress_text.h"
 #include "schedlab/base/random.h"
 #include "schedlab/base/version.h"
 #include "schedlab/trace/conventions.h"
@@ -238,14 +239,16 @@ std::vector<swf::Record> generate_locality(const std::vector<swf::Record>& log, 
   return out;
 }
 
-std::string left_out_text(const LocalityModelStats& stats) {
+std::string left_out_text(const LocalityModelStats& stats, bool grouped) {
   int64_t total = 0;
   std::string reasons;
   for (const auto& [reason, n] : stats.left_out) {
     total += n;
-    reasons += fmt::format("{}{} {}", reasons.empty() ? "" : ", ", reason, n);
+    reasons += fmt::format("{}{} {}", reasons.empty() ? "" : ", ", reason,
+                           grouped ? base::group_thousands(n) : std::to_string(n));
   }
-  return total == 0 ? std::string() : fmt::format("{} left out: {}", base::counted(total, "record"), reasons);
+  const auto count = grouped ? base::counted_grouped : base::counted;
+  return total == 0 ? std::string() : fmt::format("{} left out: {}", count(total, "record", {}), reasons);
 }
 
 namespace {

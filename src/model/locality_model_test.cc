@@ -186,6 +186,11 @@ TEST(LocalityModelTest, RecordsLeftOutOfThePoolAreCountedByReason) {
   EXPECT_EQ(stats.left_out, (std::map<std::string, int64_t>{
                                 {"unknown_runtime", 2}, {"unknown_size", 1}, {"unknown_submit_time", 1}}));
   EXPECT_EQ(left_out_text(stats), "4 records left out: unknown_runtime 2, unknown_size 1, unknown_submit_time 1");
+  // Grouped for the terminal, as the counts beside it ("22,423 jobs"; it said "6066 records ... 2699").
+  LocalityModelStats many;
+  many.left_out = {{"unknown_runtime", 2699}, {"unknown_submit_time", 1499}};
+  EXPECT_EQ(left_out_text(many, true), "4,198 records left out: unknown_runtime 2,699, unknown_submit_time 1,499");
+  EXPECT_EQ(left_out_text(many), "4198 records left out: unknown_runtime 2699, unknown_submit_time 1499");
   const swf::Header h = locality_header(swf::Header{}, "x.swf", o, stats);
   EXPECT_NE(std::find(h.notes.begin(), h.notes.end(),
                       "source x.swf (2 jobs in the global distribution; 4 records left out: unknown_runtime 2, "

@@ -75,7 +75,8 @@ std::string locality_tail_text(const LocalityModelStats& stats, bool cut_tail, s
                                bool grouped);
 
 // "60 records left out: unknown_runtime 60", or "" when none was.
-std::string left_out_text(const LocalityModelStats& stats);
+// `grouped`: thousands grouped, as the terminal's other counts ("6,066 records"); a header's notes write them plain.
+std::string left_out_text(const LocalityModelStats& stats, bool grouped = false);
 
 // The names of the choices ("job", "runtime", "size"; "poisson", "log"), for the CLI, Python and the header's
 // Note line, and back (nullopt for anything else). The *_names() lists are in enum order.
