@@ -22,6 +22,7 @@
 #include "cli/usage_hints.h"
 #include "schedlab/base/errors.h"
 #include "schedlab/base/version.h"
+#include "schedlab/swf/reader.h"
 
 namespace {
 
