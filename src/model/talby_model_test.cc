@@ -2,6 +2,7 @@
 // (model/talby_model.h).
 #include "schedlab/model/talby_model.h"
 
+#include <fmt/core.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
