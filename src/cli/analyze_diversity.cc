@@ -74,18 +74,19 @@ void run_diversity(const DiversityCliOptions& opt) {
                        group_thousands(row.jobs), row.job_weighted, row.baseline_job_weighted, row.same_weight,
                        row.baseline_same_weight);
   }
-  // The jobs left out of a log's distribution (no submit time or value): said, as the JSON's jobs_without_value
-  // (the text showed the jobs kept alone, so a log with gaps read as whole).
-  // (The first job has no inter-arrival time: not a gap.)
-  const int64_t first_job = attribute == analysis::Attribute::kInterarrival ? 1 : 0;
+  // The jobs left out of a log's distribution, by reason (the text showed the jobs kept alone, so a log with gaps
+  // read as whole).
   bool first = true;
   for (size_t i = 0; i < r.rows.size(); ++i) {
-    if (const int64_t n = st.without_value[i] - first_job; n > 0) {
-      out += fmt::format("{}{}: {} of {} left out: no known {} or submit time\n", first ? "\n" : "",
-                         base::file_name(opt.paths[i]), group_thousands(n),
-                         counted_grouped(r.rows[i].jobs + n + first_job, "record"), opt.attr);
-      first = false;
-    }
+    const int64_t no_submit = st.without_submit[i], unknown = st.unknown_value[i];
+    if (no_submit + unknown == 0) continue;
+    std::string reasons;
+    if (no_submit > 0) reasons = group_thousands(no_submit) + " without a submit time";
+    if (unknown > 0) reasons += (reasons.empty() ? "" : ", ") + group_thousands(unknown) + " of unknown " + opt.attr;
+    out += fmt::format("{}{}: {} of {} left out: {}\n", first ? "\n" : "", base::file_name(opt.paths[i]),
+                       group_thousands(no_submit + unknown),
+                       counted_grouped(r.rows[i].jobs + st.without_value[i], "record"), reasons);
+    first = false;
   }
   // The runtime stands in for a missing estimate (the project's convention): said, since a log without estimates
   // is then compared by its runtimes.

@@ -18,7 +18,9 @@ DiversityLog diversity_log(std::string name, const swf::Log& log, analysis::Attr
   analysis::AttributeSeries s = analysis::attribute_series(log.records, attribute);
   if (s.values.empty())
     throw std::invalid_argument(fmt::format("{}: no job has a known {}", name, analysis::attribute_name(attribute)));
-  return {std::move(name), std::move(s.values), s.unknown_value + s.unknown_submit, s.estimate_from_runtime};
+  const int64_t first_job = attribute == analysis::Attribute::kInterarrival ? 1 : 0;  // (values not empty: it exists)
+  return {std::move(name),      std::move(s.values),          s.unknown_value + s.unknown_submit,
+          s.unknown_submit,     s.unknown_value - first_job, s.estimate_from_runtime};
 }
 
 DiversityStudy run_diversity_study(std::vector<DiversityLog> logs, analysis::Attribute attribute,
@@ -30,6 +32,8 @@ DiversityStudy run_diversity_study(std::vector<DiversityLog> logs, analysis::Att
   for (auto& l : logs) {
     st.names.push_back(std::move(l.name));
     st.without_value.push_back(l.without_value);
+    st.without_submit.push_back(l.without_submit);
+    st.unknown_value.push_back(l.unknown_value);
     st.estimate_from_runtime.push_back(l.estimate_from_runtime);
     values.push_back(std::move(l.values));
   }
@@ -66,6 +70,8 @@ nlohmann::ordered_json to_json(const DiversityStudy& st) {
     j["logs"].push_back({{"path", st.names[i]},
                          {"jobs", row.jobs},
                          {"jobs_without_value", st.without_value[i]},
+                         {"jobs_without_submit_time", st.without_submit[i]},
+                         {"jobs_unknown_value", st.unknown_value[i]},
                          {"job_weighted", row.job_weighted},
                          {"same_weight", row.same_weight},
                          {"baseline_job_weighted", row.baseline_job_weighted},

@@ -33,5 +33,23 @@ TEST(DiversityStudy, TwoCopiesOfALogAgreeAndOutputsHaveEveryLog) {
                std::invalid_argument);
 }
 
+// The jobs a log's distribution leaves out, by reason: no submit time, or a submit time and no value; the first
+// job's missing inter-arrival time is neither.
+TEST(DiversityStudy, JobsLeftOutAreCountedByReason) {
+  swf::Log log = swf::read_log(schedlab::testing::bundled_kth());
+  log.records[5].submit_time = -1;
+  log.records[7].run_time = -1;
+  log.records[8].run_time = -1;
+  const DiversityLog rt = diversity_log("kth", log, analysis::Attribute::kRuntime);
+  EXPECT_EQ(rt.without_submit, 1);
+  EXPECT_EQ(rt.unknown_value, 2);
+  EXPECT_EQ(rt.without_value, 3);
+  const DiversityLog ia = diversity_log("kth", log, analysis::Attribute::kInterarrival);
+  EXPECT_EQ(ia.without_submit, 1);
+  EXPECT_EQ(ia.unknown_value, 0);
+  EXPECT_EQ(ia.without_value, 2);  // (the JSON's jobs_without_value, as before: the first job too)
+  EXPECT_EQ(static_cast<int64_t>(rt.values.size()) + rt.without_value, static_cast<int64_t>(log.records.size()));
+}
+
 }  // namespace
 }  // namespace schedlab::experiments

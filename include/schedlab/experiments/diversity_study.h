@@ -19,7 +19,10 @@ namespace schedlab::experiments {
 struct DiversityLog {
   std::string name;   // as given (a path); the CSV and the text use its file name
   std::vector<double> values;
-  int64_t without_value = 0;
+  int64_t without_value = 0;  // every job not in `values` (the first job's missing inter-arrival time included)
+  // The jobs left out, by reason: no submit time; a submit time but no known value (the first job's missing
+  // inter-arrival time is no gap and not counted).
+  int64_t without_submit = 0, unknown_value = 0;
   int64_t estimate_from_runtime = 0;
 };
 // Throws std::invalid_argument naming the log when no job has a known value.
@@ -29,7 +32,7 @@ struct DiversityStudy {
   analysis::Attribute attribute = analysis::Attribute::kRuntime;
   analysis::DiversityOptions options;
   std::vector<std::string> names;
-  std::vector<int64_t> without_value;
+  std::vector<int64_t> without_value, without_submit, unknown_value;
   std::vector<int64_t> estimate_from_runtime;
   analysis::DiversityResult result;
 };
