@@ -374,16 +374,23 @@ json scheduling_section(const swf::Log& log, const ReportOptions& o) {
 }  // namespace
 
 nlohmann::json report_data(const swf::Log& log, const ReportOptions& o) {
-  if (log.records.empty()) throw std::invalid_argument(fmt::format("{}: the log has no job", o.title));
+  if (log.records.empty()) throw std::invalid_argument(fmt::format("{}: no job to simulate (the log has no job records)", o.title));
   if (o.schedulers.empty()) throw std::invalid_argument("report: give at least one scheduler");
   // As simulate says it: --procs 0 excluded every job, and the page said so instead.
   if (o.procs && *o.procs <= 0)
     throw std::invalid_argument(fmt::format("machine size must be positive, got --procs {}", *o.procs));
   base::check_threads(o.threads);
   const analysis::Summary sum = analysis::summarize(log, o.procs);
-  if (sum.valid_jobs == 0)
-    throw std::invalid_argument(fmt::format("{}: every job is excluded (no job can be simulated: see schedlab stats)",
-                                            o.title));
+  if (sum.valid_jobs == 0) {  // in simulate's words, with the reasons: the page would have had nothing to plot
+    std::string reasons;
+    for (int k = 1; k < trace::kExclusionKinds; ++k)
+      if (sum.excluded[k] > 0)
+        reasons += fmt::format("{}{} {}", reasons.empty() ? "" : ", ",
+                               trace::exclusion_name(static_cast<trace::Exclusion>(k)), sum.excluded[k]);
+    const std::string all = log.records.size() == 1 ? std::string("the one record was")
+                                                     : fmt::format("all {} records were", log.records.size());
+    throw std::invalid_argument(fmt::format("{}: no job to simulate ({} excluded: {})", o.title, all, reasons));
+  }
   json d;
   d["kind"] = "log";
   d["title"] = o.title;
