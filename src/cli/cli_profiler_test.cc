@@ -7,6 +7,7 @@
 #include <tuple>
 #include <vector>
 
+#include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
 #include "schedlab/swf/reader.h"
@@ -197,6 +198,12 @@ TEST(ProfilerCliTest, QueryAndCompareOnASmallLog) {
   const auto bad = run_cli({"profiler", "query", "--db", db, "--user", "1", "--procs", "2", "--confidence", "95"});
   EXPECT_EQ(bad.exit_code, 1);
   EXPECT_NE(bad.err.find("--confidence must be between 0 and 1"), std::string::npos) << bad.err;
+  // A size beyond 32 bits is named by its option, as a size below 1 is (the library's message named no option).
+  for (const char* procs : {"0", "3000000000"}) {
+    const auto wide = run_cli({"profiler", "query", "--db", db, "--user", "1", "--procs", procs});
+    EXPECT_EQ(wide.exit_code, 1);
+    EXPECT_NE(wide.err.find(fmt::format("--procs must be 1 to 2^31 - 1, got {}", procs)), std::string::npos) << wide.err;
+  }
 }
 
 // Several ingests into one new database at once: each found the file empty, and the later ones said "table meta

@@ -6,6 +6,8 @@
 // Library: predict/profiler.h (estimates), predict/profiler_db.h (the database).
 #include <chrono>
 #include <cmath>
+#include <cstdint>
+#include <limits>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -57,7 +59,8 @@ void check_confidence(double c) {
 }
 
 void check_job(const JobArgs& j, const char* which) {
-  if (j.procs < 1) throw std::invalid_argument(fmt::format("--procs{} must be >= 1, got {}", which, j.procs));
+  if (j.procs < 1 || j.procs > std::numeric_limits<int32_t>::max())  // the option named, not the library's words
+    throw std::invalid_argument(fmt::format("--procs{} must be 1 to 2^31 - 1, got {}", which, j.procs));
   if (j.elapsed < 0) throw std::invalid_argument(fmt::format("--elapsed{} must be >= 0, got {}", which, j.elapsed));
 }
 
