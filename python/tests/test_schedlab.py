@@ -876,6 +876,13 @@ def test_generators_and_estimate_models_return_dataframes(tmp_path):
     assert capped["warnings"]
     with pytest.raises(ValueError, match="missing.json: cannot open the parameter file"):
         schedlab.generate_estimates(KTH, "song", tmp_path / "missing.json")
+    # A log the model cannot be trained on (or draw from) is named, a file by its path and a frame as such.
+    with pytest.raises(ValueError, match="^DataFrame: shfl model: the log has no estimates to shuffle"):
+        schedlab.generate_estimates(df.assign(requested_time=-1), "shfl")
+    none = tmp_path / "none.swf"
+    none.write_text("1 0 0 100 1 -1 -1 1 -1 -1 1 1 1 1 1 1 -1 -1\n")
+    with pytest.raises(ValueError, match=f"^{re.escape(str(none))}: song model: no training job"):
+        schedlab.generate_estimates(none, "song")
     loc = schedlab.generate_locality(KTH, theta=2.5, jobs=5000, seed=2)
     out = tmp_path / "loc.swf"
     subprocess.run([CLI, "generate", "locality", "--from", KTH, "--theta", "2.5", "--jobs", "5000", "--seed", "2",

@@ -1,6 +1,7 @@
 #include <string>
 
 #include <gtest/gtest.h>
+#include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
 #include "schedlab/base/version.h"
@@ -100,7 +101,13 @@ TEST(CliEstimates, ClearErrors) {
   write_file(dir.file("none.swf"), "1 0 0 100 1 -1 -1 1 -1 -1 1 1 1 1 1 1 -1 -1\n");
   auto r = run_cli({"estimates", "fit", dir.file("none.swf"), "--model", "song"});
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_NE(r.err.find("no training job"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(dir.file("none.swf") + ": song model: no training job"), std::string::npos) << r.err;
+  // A model trained on (or drawing from) the log being written says which log could not serve: it named none.
+  for (const char* model : {"song", "tsafrir", "shfl"}) {
+    r = run_cli({"estimates", "generate", dir.file("none.swf"), "--model", model, "-o", dir.file("out.swf")});
+    EXPECT_EQ(r.exit_code, 1) << model;
+    EXPECT_NE(r.err.find(fmt::format("error: {}: {} ", dir.file("none.swf"), model)), std::string::npos) << r.err;
+  }
   r = run_cli({"estimates", "fit", dir.file("none.swf")});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find(dir.file("none.swf") + ": tsafrir fit: the log has no estimates"), std::string::npos) << r.err;
@@ -145,7 +152,8 @@ TEST(CliEstimates, ClearErrors) {
   r = run_cli({"estimates", "generate", dir.file("long.swf"), "--model", "tsafrir", "--params",
                "tmax=200,tmax_share=50,bins=100:50", "-o", dir.file("o.swf")});
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_EQ(r.err, "schedlab: error: tsafrir model: 2 user bins do not fit in a head of 1 bins\n");
+  EXPECT_EQ(r.err,
+            "schedlab: error: " + dir.file("long.swf") + ": tsafrir model: 2 user bins do not fit in a head of 1 bins\n");
   r = run_cli({"estimates", "generate", dir.file("none.swf"), "--model", "f", "--params", "f=1,zz=3", "-o",
                dir.file("o.swf")});
   EXPECT_EQ(r.exit_code, 1);

@@ -173,7 +173,7 @@ void run_generate(const GenerateOptions& opt) {
   inputs.push_back(o.path);
   swf::check_output_is_not_input(o.output, inputs);
   swf::Log log = read(o.path, o.skip_invalid);
-  const model::GenerateReport rep = model::apply_estimate_model(o.model, params, log.records, o.seed);
+  const model::GenerateReport rep = model::apply_estimate_model(o.model, params, log.records, o.seed, log.path);
   log.header.add_note(model::estimate_model_note(rep, o.seed));
   swf::write_swf_or_csv(o.output, log.header, log.records);
   for (const auto& w : rep.warnings) fmt::print(stderr, "schedlab: warning: {}\n", w);

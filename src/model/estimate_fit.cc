@@ -69,7 +69,13 @@ EstimateFit fit_estimate_model(const std::vector<const std::vector<swf::Record>*
   SongFitOptions so;
   so.family = o.family.value_or("beta") == "gamma" ? SongFamily::kGamma : SongFamily::kBeta;
   so.min_group_jobs = o.min_group_jobs.value_or(so.min_group_jobs);
-  fit.song = fit_song(logs, so);
+  try {
+    fit.song = fit_song(logs, so);
+  } catch (const ModelError& e) {  // too few jobs with estimates: say in which logs, pooled
+    std::string names;
+    for (const auto& s : sources) names += (names.empty() ? "" : ", ") + s;
+    throw ModelError(fmt::format("{}: {}", names, e.what()));
+  }
   fit.song->sources = sources;
   fit.file = song_to_json(*fit.song);
   return fit;

@@ -620,13 +620,18 @@ void check_estimate_model(const std::string& name, const nlohmann::json& params)
 }
 
 GenerateReport apply_estimate_model(const std::string& name, const nlohmann::json& params_in,
-                                    std::vector<swf::Record>& records, uint64_t seed) {
+                                    std::vector<swf::Record>& records, uint64_t seed, const std::string& source) {
   const nlohmann::json params = params_in.is_null() ? nlohmann::json::object() : params_in;
   const CheckedModel m = check_model(name, params);
   GenerateReport rep;
   rep.model = name;
   base::Rng rng(seed);
-  m.entry->apply(params, m.typed, records, rng, rep);
+  try {
+    m.entry->apply(params, m.typed, records, rng, rep);
+  } catch (const ModelError& e) {  // mostly the log's own: no estimates to train on, none to shuffle
+    if (source.empty()) throw;
+    throw ModelError(fmt::format("{}: {}", source, e.what()));
+  }
   if (rep.capped > 0)
     rep.warnings.push_back(fmt::format("{} above 2^31 - 1 s (the SWF field's largest value) {} capped at it",
                                        base::counted(rep.capped, "estimate"), rep.capped == 1 ? "was" : "were"));

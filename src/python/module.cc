@@ -1144,7 +1144,7 @@ PYBIND11_MODULE(_core, m) {
     auto [name, text] = model::split_model_spec(model);  // "f:f=3", as a sweep names a model
     std::vector<std::string> items = params;
     if (!text.empty()) items.insert(items.begin(), text);
-    const auto rep = model::apply_estimate_model(name, model::load_params(items), records, seed);
+    const auto rep = model::apply_estimate_model(name, model::load_params(items), records, seed, l->path);
     swf::Header h = l->header;
     h.add_note(model::estimate_model_note(rep, seed));  // the CLI's note
     return py::make_tuple(with_records(l, std::move(records), std::move(h)), json_out(model::to_json(rep)));
