@@ -177,10 +177,10 @@ std::optional<CategoryKey> Categorization::lowest_cv() const {
 void check_categorize_options(const CategorizeOptions& options) {
   if (options.min_group_jobs < 2)
     throw std::invalid_argument(fmt::format(
-        "the minimum group size must be >= 2 (the sample standard deviation needs two jobs), got {}",
+        "--min-jobs must be >= 2 (the sample standard deviation needs two jobs), got {}",
         options.min_group_jobs));
   if (options.max_group_jobs < 0 || (options.max_group_jobs > 0 && options.max_group_jobs < options.min_group_jobs))
-    throw std::invalid_argument(fmt::format("the maximum group size ({}) must be 0 (no limit) or >= the minimum ({})",
+    throw std::invalid_argument(fmt::format("--max-jobs ({}) must be 0 (no limit) or >= --min-jobs ({})",
                                             options.max_group_jobs, options.min_group_jobs));
 }
 
@@ -193,7 +193,7 @@ std::optional<ParallelismBucket> parse_parallelism_bucket(std::string_view name)
 std::vector<std::string> parallelism_bucket_names() { return base::choice_names(kBucketNames); }
 
 void check_group_listing(int64_t top) {
-  if (top < 0) throw std::invalid_argument(fmt::format("top must be >= 0 (0: all groups), got {}", top));
+  if (top < 0) throw std::invalid_argument(fmt::format("--top must be >= 0 (0: all groups), got {}", top));
 }
 
 std::vector<CategoryGroup> largest_groups(const CategoryResult& r, int64_t top) {

@@ -1,6 +1,8 @@
 // `schedlab categorize` through the built binary.
 #include <cmath>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <fmt/core.h>
 #include <gtest/gtest.h>
@@ -101,8 +103,18 @@ TEST(CliCategorize, BadInputAndOptions) {
   EXPECT_EQ(bad.exit_code, 1);
   EXPECT_NE(bad.err.find("bad.swf:17: field 4 (run_time)"), std::string::npos) << bad.err;
   write_file(dir.file("tiny.swf"), tiny_log_text());
-  EXPECT_EQ(run_cli({"categorize", dir.file("tiny.swf"), "--min-jobs", "1"}).exit_code, 1);
-  EXPECT_EQ(run_cli({"categorize", dir.file("tiny.swf"), "--max-jobs", "3"}).exit_code, 1);
+  // Each refusal names its option (they said "the minimum group size", "top", which no option is called).
+  const std::vector<std::pair<std::vector<std::string>, std::string>> refused = {
+      {{"--min-jobs", "1"}, "--min-jobs must be >= 2 (the sample standard deviation needs two jobs), got 1"},
+      {{"--max-jobs", "3"}, "--max-jobs (3) must be 0 (no limit) or >= --min-jobs (6)"},
+      {{"--top", "-1"}, "--top must be >= 0 (0: all groups), got -1"}};
+  for (const auto& [options, message] : refused) {
+    std::vector<std::string> args = {"categorize", dir.file("tiny.swf")};
+    args.insert(args.end(), options.begin(), options.end());
+    const CliResult r = run_cli(args);
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_EQ(r.err, "schedlab: error: " + message + "\n");
+  }
   EXPECT_EQ(run_cli({"categorize", dir.file("tiny.swf"), "--parallelism", "sqrt"}).exit_code, 2);  // a usage error
   EXPECT_EQ(run_cli({"categorize", dir.file("tiny.swf"), "--groups", "nosuch"}).exit_code, 2);
   EXPECT_EQ(run_cli({"categorize", dir.file("missing.swf")}).exit_code, 1);
