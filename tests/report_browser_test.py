@@ -117,6 +117,12 @@ def check_page(driver, path, shots_prefix):
         layers = counts.get(c, [])
         if not layers or min(layers) <= 0:
             problems.append(f"{path}: chart {c} has no mark (marks per layer: {layers})")
+    # Vega cuts a label longer than its limit with an ellipsis: a legend's value or an axis's category lost.
+    cut = driver.execute_script(
+        "return [...document.querySelectorAll('div.chart')].flatMap(c => [...c.querySelectorAll('svg text')]"
+        ".filter(t => t.textContent.includes('\u2026')).map(t => c.id + ': ' + t.textContent));")
+    for text in cut:
+        problems.append(f"{path}: a label is cut short: {text}")
     print(f"{path}: {len(charts)} charts, marks {json.dumps(counts, sort_keys=True)}")
     # The whole page in the window, so that a section's screenshot is not cut at the viewport.
     height = driver.execute_script("return document.documentElement.scrollHeight;")

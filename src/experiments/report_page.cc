@@ -178,7 +178,8 @@ if (D.kind === "sweep") {
                mark: {type: "rule", strokeDash: [4, 4]},
                encoding: {y: {field: "v", type: "quantitative"},
                           color: {field: "what", type: "nominal", title: "median over the slices",
-                                  scale: {range: ["black", "gray"]}, legend: {orient: "bottom"}}}}]});
+                                  scale: {range: ["black", "gray"]},
+                                  legend: {orient: "bottom", labelLimit: 400}}}}]});  // the values, not cut
   }
   chart(w, "w-users", {title: "Users' share of the jobs (the 20 busiest)", data: {values: W.users}, mark: "bar",
     encoding: {x: {field: "user", type: "ordinal", sort: {field: "rank"}, title: null},
