@@ -123,6 +123,13 @@ def check_page(driver, path, shots_prefix):
         ".filter(t => t.textContent.includes('\u2026')).map(t => c.id + ': ' + t.textContent));")
     for text in cut:
         problems.append(f"{path}: a label is cut short: {text}")
+    # A column of the schedulers' table has one number of decimals ("51%" stood under "48.6%").
+    rows = driver.execute_script("const t = document.getElementById('summary-table'); return t === null ? [] : "
+                                 "[...t.rows].slice(1).map(r => [...r.cells].slice(1).map(c => c.textContent));")
+    for column in zip(*rows):
+        decimals = {len(cell.rstrip("%").partition(".")[2]) for cell in column if cell != "\u2013"}
+        if len(decimals) > 1:
+            problems.append(f"{path}: a column of the schedulers' table mixes decimals: {list(column)}")
     print(f"{path}: {len(charts)} charts, marks {json.dumps(counts, sort_keys=True)}")
     # The whole page in the window, so that a section's screenshot is not cut at the viewport.
     height = driver.execute_script("return document.documentElement.scrollHeight;")

@@ -61,6 +61,9 @@ function chart(parent, id, spec) {
     .then(r => { window.schedlabViews[id] = r.view; }));
 }
 const fmt = (v, d) => (v === null || v === undefined) ? "–" : Number(v).toLocaleString("en", {maximumFractionDigits: d});
+// Exactly d decimals, for a table's column: "51.0%" under "48.6%", where fmt wrote "51%".
+const fixed = (v, d) => (v === null || v === undefined) ? "–" :
+  Number(v).toLocaleString("en", {minimumFractionDigits: d, maximumFractionDigits: d});
 // "1 record", "2 records".
 const count = (n, noun) => fmt(n) + " " + noun + (n === 1 ? "" : "s");
 // A line over one time bin is a single point, which a bare line mark does not draw (`series`: lines drawn from
@@ -222,8 +225,8 @@ if (D.kind === "sweep") {
     "<th>loss of capacity</th></tr>" +
     S.summary.map(r => "<tr><td>" + esc(r.scheduler) + "</td><td>" + fmt(r.wait_mean, 0) + "</td><td>" + fmt(r.wait_median, 0) +
       "</td><td>" + fmt(r.wait_p90, 0) + "</td><td>" + fmt(r.response_mean, 0) + "</td><td>" +
-      fmt(r.bounded_slowdown_mean, 2) + "</td><td>" + fmt(r.utilization, 3) + "</td><td>" +
-      fmt(100 * r.backfilled_share, 1) + "%</td><td>" + fmt(100 * r.loss_of_capacity, 1) + "%</td></tr>").join("");
+      fixed(r.bounded_slowdown_mean, 2) + "</td><td>" + fixed(r.utilization, 3) + "</td><td>" +
+      fixed(100 * r.backfilled_share, 1) + "%</td><td>" + fixed(100 * r.loss_of_capacity, 1) + "%</td></tr>").join("");
   s.parentNode.insertBefore(table, s);
   const timelineMark = lineOver(timeline, S.summary.length);
   chart(s, "s-queue", {title: "Queue length (time-averaged per " + per(S.bin_hours) + ")", data: {values: timeline},
