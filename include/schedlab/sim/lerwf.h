@@ -15,10 +15,18 @@
 // resumed jobs leave.
 // Parameter `resume_delay` (seconds, default 0; the thesis's LSF took up to 30 s): a resumed job holds its
 // processors that long before it makes progress again (sim/scheduler.h resume_delay()).
-// Cost per call: O((Q + R) log(Q + R) + processor ranges of the running and suspended jobs × log).
+//
+// The order is not sorted at each call: a waiting job's remaining time does not change while it waits, so the
+// waiting jobs are kept ordered across calls (the notifications), and the running jobs' remaining times all fall
+// at the same rate, so the running list's own order (predicted end, id) is theirs, the overdue ones (remaining 0)
+// by id. A call merges the two, and once nothing more can be allotted (lerwf stopped, or every processor
+// allotted) it visits only the running jobs left (to suspend them) and finds the next suspended job by a search.
+// Cost per call: O(allotted + R + log Q + processor ranges × log), and O(log Q) per arrival, start, suspension
+// and prediction change; lerwf-fill walks on while processors are left, O(Q) at worst.
 #pragma once
 
 #include <memory>
+#include <set>
 #include <string_view>
 #include <vector>
 
@@ -35,17 +43,34 @@ class LerwfScheduler final : public Scheduler {
   int64_t resume_delay() const override { return resume_delay_; }
   void schedule(const SimState& state, Decision& decision) override;
 
+  void on_arrival(const SimState& state, const WaitingJob& job) override;
+  void on_start(const SimState& state, const RunningJob& job) override;
+  void on_suspend(const SimState& state, const RunningJob& job) override;
+  void on_prediction_change(const SimState& state, JobId job, int64_t old_prediction) override;
+  void on_sync(const SimState& state) override;
+
  private:
-  struct Candidate {
+  struct Key {  // a waiting job's place in the order (remaining, id), and what the walk reads of it
     int64_t remaining = 0;
-    bool running = false;
     JobId id = -1;
     int32_t procs = 0;
-    const ProcSet* set = nullptr;  // the processors it needs (running or suspended), or none (new job)
+    bool held = false;  // suspended: it must resume on the processors it left
+    friend bool operator<(const Key& a, const Key& b) {
+      return a.remaining != b.remaining ? a.remaining < b.remaining : a.id < b.id;
+    }
   };
+  void add_waiting(const SimState& state, const WaitingJob& job);
+  void remove_waiting(JobId id);
+  void rebuild(const SimState& state);
+
   bool fill_;
   int64_t resume_delay_;
-  std::vector<Candidate> order_;  // scratch
+  std::set<Key> waiting_;         // every waiting job (new or suspended), in order
+  std::set<Key> held_;            // the suspended ones among them (they hold a claim on their processors)
+  std::vector<int64_t> key_of_;   // job id -> its remaining time in waiting_, -1 when not waiting
+  std::vector<RunningJob> overdue_;  // scratch: running jobs with remaining time 0, by id
+  std::vector<JobId> pending_;       // scratch: running jobs allotted before any claim could meet theirs
+  std::vector<JobId> fresh_;         // scratch: new jobs to start
 };
 
 }  // namespace schedlab::sim

@@ -1,0 +1,150 @@
+// A second opinion on lerwf and lerwf-fill: the obvious implementation, which sorts every job (running, waiting,
+// suspended) by remaining time at every call, must give every job the same start, end, run time and suspensions as
+// the scheduler, which keeps the waiting jobs ordered across calls and merges them with the running list.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <iterator>
+#include <map>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "schedlab/predict/registry.h"
+#include "schedlab/sim/lerwf.h"
+#include "schedlab/sim/simulate.h"
+#include "schedlab/swf/reader.h"
+#include "schedlab/workload/workload.h"
+#include "test_util.h"
+
+namespace schedlab::sim {
+namespace {
+
+class SortingLerwf final : public Scheduler {
+ public:
+  SortingLerwf(bool fill, int64_t resume_delay) : fill_(fill), resume_delay_(resume_delay) {}
+  std::unique_ptr<Scheduler> clone() const override { return std::make_unique<SortingLerwf>(*this); }
+  std::string_view name() const override { return fill_ ? "lerwf-fill" : "lerwf"; }
+  bool needs_processors() const override { return true; }
+  int64_t resume_delay() const override { return resume_delay_; }
+
+  void schedule(const SimState& state, Decision& decision) override {
+    struct Candidate {
+      int64_t remaining;
+      bool running;
+      JobId id;
+      int32_t procs;
+      const ProcSet* set;
+    };
+    std::vector<Candidate> order;
+    for (const RunningJob& r : state.running) {
+      const auto on = state.running_on.find(r.id);
+      order.push_back({state.expected_end(r) - state.now, true, r.id, r.procs,
+                       on == state.running_on.end() ? nullptr : &on->second});
+    }
+    for (const WaitingJob& w : state.queue) {
+      const auto held = state.held.find(w.id);
+      order.push_back({w.remaining(), false, w.id, w.procs, held == state.held.end() ? nullptr : &held->second});
+    }
+    std::sort(order.begin(), order.end(), [](const Candidate& a, const Candidate& b) {
+      if (a.remaining != b.remaining) return a.remaining < b.remaining;
+      if (a.running != b.running) return a.running;
+      return a.id < b.id;
+    });
+    int64_t used = 0;
+    std::vector<ProcRange> claimed;
+    const auto overlaps = [&](const ProcSet& set) {
+      for (const ProcRange& a : set)
+        for (const ProcRange& b : claimed)
+          if (a.lo < b.hi && b.lo < a.hi) return true;
+      return false;
+    };
+    std::vector<JobId> fresh;
+    const ProcSet* avoid = nullptr;
+    bool stopped = false;
+    for (const Candidate& c : order) {
+      if (!stopped && used + c.procs <= state.machine.total() && (c.set == nullptr || !overlaps(*c.set))) {
+        used += c.procs;
+        if (c.set != nullptr) claimed.insert(claimed.end(), c.set->begin(), c.set->end());
+        if (!c.running) (c.set != nullptr ? decision.start : fresh).push_back(c.id);
+        continue;
+      }
+      if (!fill_) stopped = true;
+      if (c.running) decision.suspend.push_back(c.id);
+      else if (c.set != nullptr && avoid == nullptr) avoid = c.set;
+    }
+    decision.start.insert(decision.start.end(), fresh.begin(), fresh.end());
+    if (avoid != nullptr) decision.avoid = *avoid;
+  }
+
+ private:
+  bool fill_;
+  int64_t resume_delay_;
+};
+
+// Same outcome for every job, and the same totals; `what` names the case in a failure.
+void expect_same_schedules(const Workload& w, const std::string& predictor, const std::string& what) {
+  for (const bool fill : {false, true}) {
+    for (const int64_t delay : {0, 30}) {
+      SimOptions o;
+      o.check = true;  // processors never run two jobs, resumptions on their own processors, runtimes exact
+      const auto p = predict::make_predictor(predictor);
+      const SimResult want = simulate(w, SortingLerwf(fill, delay), *p, o);
+      const SimResult got = simulate(w, LerwfScheduler(fill, delay), *p, o);
+      const std::string name = what + (fill ? ", lerwf-fill" : ", lerwf") + ", resume_delay " + std::to_string(delay);
+      ASSERT_EQ(got.jobs.size(), want.jobs.size()) << name;
+      size_t differ = 0;
+      for (size_t i = 0; i < want.jobs.size(); ++i) {
+        const JobOutcome& a = got.jobs[i];
+        const JobOutcome& b = want.jobs[i];
+        if (a.start != b.start || a.end != b.end || a.ran != b.ran || a.suspensions != b.suspensions) {
+          if (differ++ < 3)
+            ADD_FAILURE() << name << ": job " << w.jobs[i].job_number << " start " << a.start << " end " << a.end
+                          << " suspended " << a.suspensions << ", the reference " << b.start << " " << b.end << " "
+                          << b.suspensions;
+        }
+      }
+      EXPECT_EQ(differ, 0u) << name;
+      EXPECT_EQ(got.suspensions, want.suspensions) << name;
+    }
+  }
+}
+
+// Random workloads on 16 processors: bursts of arrivals, tied submit times and remaining times, zero-length jobs,
+// estimates below and above the runtime (overdue jobs, remaining time 0, ordered by id).
+TEST(LerwfReference, RandomWorkloadsSameSchedules) {
+  std::mt19937 rng(4242);
+  for (int round = 0; round < 60; ++round) {
+    std::vector<schedlab::testing::J> jobs;
+    int32_t t = 0;
+    const int n = 40 + static_cast<int>(rng() % 120);
+    for (int32_t k = 1; k <= n; ++k) {
+      t += static_cast<int32_t>(rng() % 4 == 0 ? 0 : rng() % 40);
+      const auto run = static_cast<int32_t>(rng() % 10 == 0 ? 0 : rng() % 300);
+      const auto over = static_cast<int32_t>(rng() % 200) + 1;
+      const int32_t est = rng() % 3 == 0 ? std::max(1, run / 2) : run + over;  // some jobs outlive their estimate
+      jobs.push_back({k, t, run, static_cast<int32_t>(1 + rng() % (rng() % 4 == 0 ? 16 : 6)), (est / 10) * 10 + 10});
+    }
+    WorkloadOptions wo;
+    wo.procs = 16;
+    const Workload w = build_workload(swf::Header{}, schedlab::testing::records(jobs), wo);
+    // estimate: predictions fixed; user-last2 with the correction: predictions that change at deadline misses,
+    // for waiting jobs too.
+    expect_same_schedules(w, "estimate", "round " + std::to_string(round));
+    expect_same_schedules(w, "user-last2:correction=tsafrir", "round " + std::to_string(round) + ", user-last2");
+  }
+}
+
+// The first 3,000 jobs of KTH on its 100 processors: queues of hundreds of jobs, many suspensions.
+TEST(LerwfReference, KthPrefixSameSchedules) {
+  swf::Log log = swf::read_log(schedlab::testing::bundled_kth());
+  log.records.resize(3000);
+  WorkloadOptions wo;
+  const Workload w = build_workload(log.header, log.records, wo);
+  expect_same_schedules(w, "estimate", "KTH");
+  expect_same_schedules(w, "user-last2:correction=tsafrir", "KTH, user-last2");
+}
+
+}  // namespace
+}  // namespace schedlab::sim
