@@ -10,6 +10,7 @@ namespace {
 // A set of claimed processors as disjoint ranges lo -> hi.
 class Claimed {
  public:
+  bool empty() const { return ranges_.empty(); }
   bool overlaps(const ProcSet& set) const {
     for (const ProcRange& r : set) {
       auto it = ranges_.upper_bound(r.lo);
@@ -25,6 +26,17 @@ class Claimed {
  private:
   std::map<int32_t, int32_t> ranges_;
 };
+
+// Whether `set` meets one of `sorted` (disjoint ranges ordered by lo).
+bool meets(const std::vector<ProcRange>& sorted, const ProcSet& set) {
+  for (const ProcRange& r : set) {
+    const auto it =
+        std::upper_bound(sorted.begin(), sorted.end(), r.lo, [](int32_t lo, const ProcRange& x) { return lo < x.lo; });
+    if (it != sorted.begin() && std::prev(it)->hi > r.lo) return true;
+    if (it != sorted.end() && it->lo < r.hi) return true;
+  }
+  return false;
+}
 
 const ProcSet* find_set(const std::map<JobId, ProcSet>& sets, JobId id) {
   const auto it = sets.find(id);
@@ -100,13 +112,24 @@ void LerwfScheduler::schedule(const SimState& state, Decision& decision) {
   auto wait = waiting_.begin();
 
   int64_t used = 0;
-  // The processors claimed by the jobs allotted so far. Running jobs hold disjoint processors, so only a suspended
-  // job's claim can meet another's: until the walk reaches a suspended job, the running jobs allotted are only
-  // noted (pending_), and their processors are looked up and claimed when the first suspended job is considered.
-  Claimed claimed;
-  bool claiming = false;
+  // The processors claimed by the jobs allotted so far. Running jobs hold disjoint processors, so a running job can
+  // only meet a suspended job's claim (held_claims, a few); a suspended job can meet any. The running jobs allotted
+  // are noted (pending_) and their processors added to `running_claims` (ranges sorted by lo) only when a suspended
+  // job is to be checked.
+  Claimed held_claims;
+  running_claims_.clear();
   pending_.clear();
   fresh_.clear();
+  const auto claim_pending = [&] {
+    const auto old_end = static_cast<std::ptrdiff_t>(running_claims_.size());
+    for (const JobId p : pending_)
+      if (const ProcSet* on = find_set(state.running_on, p))
+        running_claims_.insert(running_claims_.end(), on->begin(), on->end());
+    pending_.clear();
+    const auto by_lo = [](const ProcRange& a, const ProcRange& b) { return a.lo < b.lo; };
+    std::sort(running_claims_.begin() + old_end, running_claims_.end(), by_lo);
+    std::inplace_merge(running_claims_.begin(), running_claims_.begin() + old_end, running_claims_.end(), by_lo);
+  };
   const ProcSet* avoid = nullptr;
   bool stopped = false;
   for (;;) {
@@ -130,18 +153,18 @@ void LerwfScheduler::schedule(const SimState& state, Decision& decision) {
     if (running) advance_running();
     else ++wait;
     bool allot = !stopped && used + procs <= state.machine.total();
-    if (allot && held != nullptr && !claiming) {
-      claiming = true;
-      for (const JobId p : pending_)
-        if (const ProcSet* on = find_set(state.running_on, p)) claimed.add(*on);
+    if (allot && running && !held_claims.empty()) {
+      const ProcSet* on = find_set(state.running_on, id);
+      allot = on == nullptr || !held_claims.overlaps(*on);
     }
-    const ProcSet* set = held;
-    if (allot && claiming && running) set = find_set(state.running_on, id);
-    if (allot && set != nullptr && claimed.overlaps(*set)) allot = false;
+    if (allot && held != nullptr) {
+      if (!pending_.empty()) claim_pending();
+      allot = !meets(running_claims_, *held) && !held_claims.overlaps(*held);
+    }
     if (allot) {
       used += procs;
-      if (running && !claiming) pending_.push_back(id);
-      else if (set != nullptr) claimed.add(*set);
+      if (running) pending_.push_back(id);
+      else if (held != nullptr) held_claims.add(*held);
       if (!running) {
         if (held != nullptr) {
           decision.start.push_back(id);  // resumptions first: their processors must still be free

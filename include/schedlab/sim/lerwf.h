@@ -21,8 +21,10 @@
 // at the same rate, so the running list's own order (predicted end, id) is theirs, the overdue ones (remaining 0)
 // by id. A call merges the two, and once nothing more can be allotted (lerwf stopped, or every processor
 // allotted) it visits only the running jobs left (to suspend them) and finds the next suspended job by a search.
-// Cost per call: O(allotted + R + log Q + processor ranges × log), and O(log Q) per arrival, start, suspension
-// and prediction change; lerwf-fill walks on while processors are left, O(Q) at worst.
+// Running jobs hold disjoint processors, so their claims are gathered only to check a suspended job against them.
+// Cost per call: O(allotted + R + log Q), plus the processor ranges of the running jobs (sorted once) when a
+// suspended job is considered; O(log Q) per arrival, start, suspension and prediction change; lerwf-fill walks on
+// while processors are left, O(Q) at worst.
 #pragma once
 
 #include <memory>
@@ -69,7 +71,8 @@ class LerwfScheduler final : public Scheduler {
   std::set<Key> held_;            // the suspended ones among them (they hold a claim on their processors)
   std::vector<int64_t> key_of_;   // job id -> its remaining time in waiting_, -1 when not waiting
   std::vector<RunningJob> overdue_;  // scratch: running jobs with remaining time 0, by id
-  std::vector<JobId> pending_;       // scratch: running jobs allotted before any claim could meet theirs
+  std::vector<JobId> pending_;       // scratch: running jobs allotted, their processors not yet in running_claims_
+  std::vector<ProcRange> running_claims_;  // scratch: the processors of the running jobs allotted, sorted by lo
   std::vector<JobId> fresh_;         // scratch: new jobs to start
 };
 
