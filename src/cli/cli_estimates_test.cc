@@ -108,6 +108,11 @@ TEST(CliEstimates, ClearErrors) {
     EXPECT_EQ(r.exit_code, 1) << model;
     EXPECT_NE(r.err.find(fmt::format("error: {}: {} ", dir.file("none.swf"), model)), std::string::npos) << r.err;
   }
+  // A parameter's own error names no log: the log is not at fault (it was prefixed like the log's errors).
+  r = run_cli({"estimates", "generate", bundled_kth(), "--model", "tsafrir", "--params", "tmax=200,bins=5m:xx",
+               "-o", dir.file("o.swf")});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "schedlab: error: tsafrir model: malformed bin \"5m:xx\" (expected TIME:PERCENT, e.g. 5m:25)\n");
   r = run_cli({"estimates", "fit", dir.file("none.swf")});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find(dir.file("none.swf") + ": tsafrir fit: the log has no estimates"), std::string::npos) << r.err;
@@ -153,7 +158,8 @@ TEST(CliEstimates, ClearErrors) {
                "tmax=200,tmax_share=50,bins=100:50", "-o", dir.file("o.swf")});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.err,
-            "schedlab: error: " + dir.file("long.swf") + ": tsafrir model: 2 user bins do not fit in a head of 1 bins\n");
+            "schedlab: error: " + dir.file("long.swf") +
+                ": tsafrir model: 2 user bins do not fit in a head of 1 bins\n");
   r = run_cli({"estimates", "generate", dir.file("none.swf"), "--model", "f", "--params", "f=1,zz=3", "-o",
                dir.file("o.swf")});
   EXPECT_EQ(r.exit_code, 1);

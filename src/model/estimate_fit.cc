@@ -59,8 +59,8 @@ EstimateFit fit_estimate_model(const std::vector<const std::vector<swf::Record>*
     try {
       fit.tsafrir = fit_tsafrir(*logs.front(), static_cast<int>(o.top.value_or(kDefaultTsafrirTop)),
                                 parse_tmax_choice(o.tmax.value_or("limit"), "--tmax"));
-    } catch (const ModelError& e) {  // a log without estimates: say which
-      throw ModelError(fmt::format("{}: {}", sources.front(), e.what()));
+    } catch (const LogDataError& e) {  // a log without estimates: say which
+      throw LogDataError(fmt::format("{}: {}", sources.front(), e.what()));
     }
     fit.file = to_json(*fit.tsafrir);
     fit.file["info"]["source"] = sources.front();
@@ -71,10 +71,10 @@ EstimateFit fit_estimate_model(const std::vector<const std::vector<swf::Record>*
   so.min_group_jobs = o.min_group_jobs.value_or(so.min_group_jobs);
   try {
     fit.song = fit_song(logs, so);
-  } catch (const ModelError& e) {  // too few jobs with estimates: say in which logs, pooled
+  } catch (const LogDataError& e) {  // too few jobs with estimates: say in which logs, pooled
     std::string names;
     for (const auto& s : sources) names += (names.empty() ? "" : ", ") + s;
-    throw ModelError(fmt::format("{}: {}", names, e.what()));
+    throw LogDataError(fmt::format("{}: {}", names, e.what()));
   }
   fit.song->sources = sources;
   fit.file = song_to_json(*fit.song);

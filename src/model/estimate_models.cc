@@ -166,7 +166,7 @@ void apply_shfl([[maybe_unused]] const nlohmann::json& params, [[maybe_unused]] 
     rt.push_back(std::min(std::max<int32_t>(records[i].run_time, 0), records[i].requested_time));
   }
   rep.assigned = static_cast<int64_t>(jobs.size());
-  if (jobs.empty()) throw ModelError("shfl model: the log has no estimates to shuffle");
+  if (jobs.empty()) throw LogDataError("shfl model: the log has no estimates to shuffle");
   if (rep.unknown_runtime > 0)
     rep.warnings.push_back(
         fmt::format("shfl: {} without an estimate kept unchanged", base::counted(rep.unknown_runtime, "job")));
@@ -180,7 +180,7 @@ void apply_tsafrir([[maybe_unused]] const nlohmann::json& params, [[maybe_unused
   std::vector<size_t> jobs;
   const EstimateBins b = estimate_bins(records);
   std::vector<int32_t> rt = runtimes_of(records, jobs, rep);
-  if (jobs.empty()) throw ModelError("tsafrir model: no job with a known runtime to assign estimates to");
+  if (jobs.empty()) throw LogDataError("tsafrir model: no job with a known runtime to assign estimates to");
   nlohmann::json p = params;
   if (!p.contains("tmax") && !p.contains("tmax_share") && b.jobs > 0)  // vanilla fit from the log itself: its limit
     p["tmax_share"] = 100.0 * b.limit_share;
@@ -384,7 +384,7 @@ std::string to_string(const TmaxChoice& c) {
 
 TsafrirFit fit_tsafrir(const std::vector<swf::Record>& records, int top, const TmaxChoice& choice) {
   const EstimateBins b = estimate_bins(records);
-  if (b.jobs == 0) throw ModelError("tsafrir fit: the log has no estimates (no job has field 9 > 0)");
+  if (b.jobs == 0) throw LogDataError("tsafrir fit: the log has no estimates (no job has field 9 > 0)");
   if (top < 0 || top >= kHeadSize) throw ModelError(fmt::format("--top must be in 0..{}", kHeadSize - 1));
   TsafrirFit f;
   f.t_max_choice = choice;
@@ -446,7 +446,7 @@ TsafrirParams tsafrir_params_from_json(const nlohmann::json& params, int64_t n, 
   if (params.contains("tmax")) p.t_max = duration(params, "tmax", m);
   else if (fallback_tmax > 0) p.t_max = fallback_tmax;
   else
-    throw ModelError(
+    throw LogDataError(
         "tsafrir model: no tmax given and the log has no estimates to take it from (give it: tmax=18h, or a model "
         "file from another log's 'estimates fit')");
   if (params.contains("tmax_share")) {
@@ -628,9 +628,9 @@ GenerateReport apply_estimate_model(const std::string& name, const nlohmann::jso
   base::Rng rng(seed);
   try {
     m.entry->apply(params, m.typed, records, rng, rep);
-  } catch (const ModelError& e) {  // mostly the log's own: no estimates to train on, none to shuffle
+  } catch (const LogDataError& e) {  // the log's own: no estimates to train on, none to shuffle, too few jobs
     if (source.empty()) throw;
-    throw ModelError(fmt::format("{}: {}", source, e.what()));
+    throw LogDataError(fmt::format("{}: {}", source, e.what()));
   }
   if (rep.capped > 0)
     rep.warnings.push_back(fmt::format("{} above 2^31 - 1 s (the SWF field's largest value) {} capped at it",

@@ -194,12 +194,12 @@ SongModel fit_song(const std::vector<const std::vector<swf::Record>*>& logs, con
     model.groups.push_back(sg);
   }
   if (model.training_jobs == 0)
-    throw ModelError("song model: no training job has both a runtime and an estimate (field 9 > 0)");
+    throw LogDataError("song model: no training job has both a runtime and an estimate (field 9 > 0)");
   if (!regress(xp, yp, model.a1, model.b1))
-    throw ModelError(fmt::format("song model: no runtime group has the {} jobs needed for a fit",
+    throw LogDataError(fmt::format("song model: no runtime group has the {} jobs needed for a fit",
                                  options.min_group_jobs));
   if (!regress(xq, yq, model.a2, model.b2))
-    throw ModelError("song model: no runtime group has a fitted q > 1 for the q regression");
+    throw LogDataError("song model: no runtime group has a fitted q > 1 for the q regression");
   return model;
 }
 

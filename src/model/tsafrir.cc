@@ -154,7 +154,7 @@ std::vector<int64_t> shares_to_counts(const std::vector<double>& shares, const s
   int64_t diff = n - total;
   if (diff == 0) return counts;
   if (adjustable.empty())
-    throw ModelError(fmt::format("cannot make the bins' job counts sum to N = {} (user bins fix {} jobs)", n, total));
+    throw LogDataError(fmt::format("cannot make the bins' job counts sum to N = {} (user bins fix {} jobs)", n, total));
   std::stable_sort(adjustable.begin(), adjustable.end(), [&](size_t a, size_t b) { return counts[a] > counts[b]; });
   const int64_t step = diff > 0 ? 1 : -1;
   while (diff != 0) {
@@ -167,9 +167,9 @@ std::vector<int64_t> shares_to_counts(const std::vector<double>& shares, const s
       progress = true;
     }
     if (!progress)
-      throw ModelError(fmt::format("infeasible bins: cannot fit {} bins into N = {} jobs (every bin needs at least one job; "
-                                   "the user bins take too many jobs)",
-                                   shares.size(), n));
+      throw LogDataError(fmt::format("infeasible bins: cannot fit {} bins into N = {} jobs (every bin needs at least "
+                                     "one job; the user bins take too many jobs)",
+                                     shares.size(), n));
   }
   return counts;
 }
@@ -198,7 +198,7 @@ std::vector<UserBin> checked_user_bins(const TsafrirParams& p, int h, std::optio
   if (tmax_share && !(*tmax_share >= 0 && *tmax_share <= 100))
     throw ModelError(fmt::format("tsafrir model: T_max share {}% must be in 0..100", *tmax_share));
   if (static_cast<int>(users.size()) + 1 > h)
-    throw ModelError(fmt::format("tsafrir model: {} user bins do not fit in a head of {} bins", users.size() + 1, h));
+    throw LogDataError(fmt::format("tsafrir model: {} user bins do not fit in a head of {} bins", users.size() + 1, h));
   user_sum = 0;
   for (const auto& u : users) user_sum += u.share;
   if (tmax_share) user_sum += *tmax_share;
@@ -258,7 +258,7 @@ std::vector<int32_t> tail_times_of(int32_t t_max, int64_t m, double a, const std
       else if (free_value(base - d))
         chosen = base - d;
     }
-    if (chosen < 0) throw ModelError("tsafrir model: T_max too small for the number of bins");
+    if (chosen < 0) throw LogDataError("tsafrir model: T_max too small for the number of bins");
     used.insert(static_cast<int32_t>(chosen));
     tail_times.push_back(static_cast<int32_t>(chosen));
   }
@@ -272,14 +272,14 @@ std::vector<TsafrirBin> tsafrir_bins(const TsafrirParams& p, base::Rng& rng) {
   if (p.n <= 0) throw ModelError("tsafrir model: N (number of jobs) must be > 0");
   if (p.t_max <= 0) throw ModelError("tsafrir model: T_max must be > 0 seconds");
   const int64_t k = p.k.value_or(tsafrir_k(p.n));
-  if (k <= 0 || k > p.n) throw ModelError(fmt::format("tsafrir model: K = {} must be in 1..N = {}", k, p.n));
+  if (k <= 0 || k > p.n) throw LogDataError(fmt::format("tsafrir model: K = {} must be in 1..N = {}", k, p.n));
   if (p.user_bins.size() >= kHeadSize)
     throw ModelError(fmt::format("tsafrir model: at most {} user bins besides T_max", kHeadSize - 1));
   std::vector<int32_t> head_times = tsafrir_head_times(p.t_max);
   const int h = static_cast<int>(std::min<int64_t>({k, kHeadSize, static_cast<int64_t>(head_times.size())}));
   head_times.resize(static_cast<size_t>(h));
   if (k > h && static_cast<int64_t>(p.t_max) <= k)
-    throw ModelError(fmt::format("tsafrir model: T_max = {} s is too small for K = {} distinct values", p.t_max, k));
+    throw LogDataError(fmt::format("tsafrir model: T_max = {} s is too small for K = {} distinct values", p.t_max, k));
 
   // User bins: the T_max pair and the others.
   std::optional<double> tmax_share = p.t_max_share;
@@ -320,7 +320,7 @@ std::vector<TsafrirBin> tsafrir_bins(const TsafrirParams& p, base::Rng& rng) {
                            std::fabs(pop[static_cast<size_t>(best - 1)] - users[u].share))
         best = r;
     }
-    if (best == 0) throw ModelError("tsafrir model: more user bins than head ranks");
+    if (best == 0) throw LogDataError("tsafrir model: more user bins than head ranks");
     rank_user[static_cast<size_t>(best)] = true;
     head_share[static_cast<size_t>(best - 1)] = users[u].share;
     preassigned[static_cast<size_t>(slot_ttr[static_cast<size_t>(user_slot[u])])] = best;
@@ -391,7 +391,7 @@ std::vector<int32_t> random_shuffle_assign(std::span<const int32_t> runtimes, st
   std::sort(estimates.begin(), estimates.end(), std::greater<>());
   for (size_t k = 0; k < n; ++k)
     if (estimates[k] < rt(order[k]))
-      throw ModelError(fmt::format(
+      throw LogDataError(fmt::format(
           "infeasible assignment: runtime number {} in descending order ({} s) exceeds estimate number {} ({} s); "
           "no assignment gives every job an estimate >= its runtime{}",
           k + 1, rt(order[k]), k + 1, estimates[k], hint.empty() ? "" : "; " + hint));
@@ -418,7 +418,7 @@ int64_t raise_to_cover(std::span<const int32_t> runtimes, std::vector<int32_t>& 
   int64_t d = 0;
   size_t covering = 0;  // estimates >= r[i]
   for (size_t i = 0; i < r.size(); ++i) {
-    if (r[i] > t_max) throw ModelError(fmt::format("raise_to_cover: runtime {} s above T_max = {} s", r[i], t_max));
+    if (r[i] > t_max) throw LogDataError(fmt::format("raise_to_cover: runtime {} s above T_max = {} s", r[i], t_max));
     while (covering < e.size() && e[covering] >= r[i]) ++covering;
     d = std::max(d, static_cast<int64_t>(i + 1) - static_cast<int64_t>(covering));
   }

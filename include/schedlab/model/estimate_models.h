@@ -89,8 +89,8 @@ void check_estimate_model(const std::string& name, const nlohmann::json& params)
 
 // Applies model `name` with parameters `params` (a JSON object, possibly empty) to `records` in place.
 // Models needing training (tsafrir without tmax, song without regression) train on `records` themselves.
-// A ModelError raised while applying (a log with no estimate to train on, say) starts with "SOURCE: " when
-// `source` (the log's path) is given; the checks of check_estimate_model come first and name no log.
+// A LogDataError (the log cannot serve the model: no estimate to train on, say) starts with "SOURCE: " when
+// `source` (the log's path) is given; an error of the parameters names no log.
 GenerateReport apply_estimate_model(const std::string& name, const nlohmann::json& params,
                                     std::vector<swf::Record>& records, uint64_t seed, const std::string& source = {});
 // The header note of a log whose estimates a model replaced (`estimates generate`, Python's generate_estimates):

@@ -38,6 +38,12 @@ class ModelError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
+// The ModelError of a log that cannot serve the model as asked (no job with an estimate to train on or to shuffle,
+// fewer jobs than the bins need): callers that know the log's name put it in front (apply_estimate_model).
+class LogDataError : public ModelError {
+ public:
+  using ModelError::ModelError;
+};
 
 // Coefficient sets: the paper's rounded values, or the authors' reference implementation's.
 enum class TsafrirCoefficientSet { kPaper, kReference };
