@@ -178,7 +178,8 @@ TEST(CliReport, BadInputLeavesNoFile) {
   };
   const std::vector<Case> cases = {
       {{"report", dir.file("empty.swf")}, "empty.swf: no job to simulate (the log has no job records)"},
-      {{"report", dir.file("excluded.swf")}, "excluded.swf: no job to simulate (all 2 records were excluded: negative_runtime 2)"},
+      {{"report", dir.file("excluded.swf")},
+       "excluded.swf: no job to simulate (all 2 records were excluded: negative_runtime 2)"},
       {{"report", dir.file("ok.swf"), "-s", "easy,nope"}, "unknown scheduler 'nope'"},
       {{"report", dir.file("ok.swf"), "--procs", "0"}, "machine size must be positive, got --procs 0"},
       {{"report", dir.file("ok.swf"), "--metric", "bsld_mean"}, "--metric requires --sweep"},

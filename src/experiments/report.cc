@@ -25,6 +25,7 @@
 #include "schedlab/experiments/log_summary.h"
 #include "schedlab/experiments/results_json.h"
 #include "schedlab/experiments/session_study.h"
+#include "schedlab/experiments/simulation.h"
 #include "schedlab/experiments/sweep.h"
 #include "schedlab/model/estimate_bins.h"
 #include "schedlab/trace/conventions.h"
@@ -374,7 +375,8 @@ json scheduling_section(const swf::Log& log, const ReportOptions& o) {
 }  // namespace
 
 nlohmann::json report_data(const swf::Log& log, const ReportOptions& o) {
-  if (log.records.empty()) throw std::invalid_argument(fmt::format("{}: no job to simulate (the log has no job records)", o.title));
+  if (log.records.empty())
+    throw std::invalid_argument(fmt::format("{}: {}", o.title, no_job_left_message("simulate", 0, {})));
   if (o.schedulers.empty()) throw std::invalid_argument("report: give at least one scheduler");
   // As simulate says it: --procs 0 excluded every job, and the page said so instead.
   if (o.procs && *o.procs <= 0)
@@ -382,14 +384,12 @@ nlohmann::json report_data(const swf::Log& log, const ReportOptions& o) {
   base::check_threads(o.threads);
   const analysis::Summary sum = analysis::summarize(log, o.procs);
   if (sum.valid_jobs == 0) {  // in simulate's words, with the reasons: the page would have had nothing to plot
-    std::string reasons;
+    std::map<std::string, int64_t> excluded;
     for (int k = 1; k < trace::kExclusionKinds; ++k)
       if (sum.excluded[k] > 0)
-        reasons += fmt::format("{}{} {}", reasons.empty() ? "" : ", ",
-                               trace::exclusion_name(static_cast<trace::Exclusion>(k)), sum.excluded[k]);
-    const std::string all = log.records.size() == 1 ? std::string("the one record was")
-                                                     : fmt::format("all {} records were", log.records.size());
-    throw std::invalid_argument(fmt::format("{}: no job to simulate ({} excluded: {})", o.title, all, reasons));
+        excluded[std::string(trace::exclusion_name(static_cast<trace::Exclusion>(k)))] = sum.excluded[k];
+    throw std::invalid_argument(fmt::format(
+        "{}: {}", o.title, no_job_left_message("simulate", static_cast<int64_t>(log.records.size()), excluded)));
   }
   json d;
   d["kind"] = "log";

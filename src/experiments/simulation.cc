@@ -47,14 +47,19 @@ PreparedSimulation prepare_simulation(const SimulationSpec& spec) {
   return out;
 }
 
+std::string no_job_left_message(const char* verb, int64_t records, const std::map<std::string, int64_t>& excluded) {
+  if (records == 0) return fmt::format("no job to {} (the log has no job records)", verb);
+  std::string reasons;
+  for (const auto& [reason, count] : excluded)
+    reasons += fmt::format("{}{} {}", reasons.empty() ? "" : ", ", reason, count);
+  const std::string all =
+      records == 1 ? std::string("the one record was") : fmt::format("all {} records were", records);
+  return fmt::format("no job to {} ({} excluded: {})", verb, all, reasons);
+}
+
 void require_jobs(const workload::Workload& w, const char* verb) {
   if (!w.jobs.empty()) return;
-  if (w.records == 0) throw NoJobLeft(fmt::format("no job to {} (the log has no job records)", verb));
-  std::string reasons;
-  for (const auto& [reason, count] : w.excluded) reasons += fmt::format("{}{} {}", reasons.empty() ? "" : ", ", reason, count);
-  const std::string all = w.records == 1 ? std::string("the one record was")
-                                          : fmt::format("all {} records were", w.records);
-  throw NoJobLeft(fmt::format("no job to {} ({} excluded: {})", verb, all, reasons));
+  throw NoJobLeft(no_job_left_message(verb, w.records, w.excluded));
 }
 
 workload::Workload workload_of(const swf::Log& log, const workload::WorkloadOptions& options, const char* verb) {

@@ -8,6 +8,8 @@
 //   nlohmann::json j = to_json(s);
 #pragma once
 
+#include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -89,8 +91,10 @@ class NoJobLeft : public std::invalid_argument {
  public:
   using std::invalid_argument::invalid_argument;
 };
-// Throws NoJobLeft when the workload has no job: "no job to VERB (the log has no job records)" or
-// "(all N records were excluded: reason count, ...)"; `verb` is "simulate" or "replay".
+// "no job to VERB (the log has no job records)" when `records` is 0, else "no job to VERB (all N records were
+// excluded: reason count, ...)", the reasons (trace::exclusion_name) in name order.
+std::string no_job_left_message(const char* verb, int64_t records, const std::map<std::string, int64_t>& excluded);
+// Throws NoJobLeft when the workload has no job, with no_job_left_message; `verb` is "simulate" or "replay".
 void require_jobs(const workload::Workload& w, const char* verb = "simulate");
 // workload::build_workload, then require_jobs: every problem of the log's own (no job left, no work to scale to a
 // load, no estimate to kill at) as a NoJobLeft whose message starts with the log's path ("PATH: no job to ...").
