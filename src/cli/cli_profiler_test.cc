@@ -202,7 +202,8 @@ TEST(ProfilerCliTest, QueryAndCompareOnASmallLog) {
   for (const char* procs : {"0", "3000000000"}) {
     const auto wide = run_cli({"profiler", "query", "--db", db, "--user", "1", "--procs", procs});
     EXPECT_EQ(wide.exit_code, 1);
-    EXPECT_NE(wide.err.find(fmt::format("--procs must be 1 to 2^31 - 1, got {}", procs)), std::string::npos) << wide.err;
+    EXPECT_NE(wide.err.find(fmt::format("--procs must be 1 to 2^31 - 1, got {}", procs)), std::string::npos)
+        << wide.err;
   }
 }
 
