@@ -20,6 +20,30 @@ const char* kCompareLog =
     "3 2 -1 50 2 -1 -1 2 50 -1 1 3 1 -1 -1 -1 -1 -1\n"
     "4 150 -1 10 2 -1 -1 2 10 -1 1 1 1 -1 -1 -1 -1 -1\n";
 
+// A period's start is a date in the log's zone when the header says when the log began (it was seconds from the
+// log's start, which a reader had to turn into a month), with the time of day for periods under a day (to the
+// second under an hour); seconds without UnixStartTime.
+TEST(CompareCliTest, PeriodStartsAreDatesWhenTheLogSaysWhenItBegan) {
+  schedlab::testing::TempDir dir;
+  const std::string dated = dir.file("dated.swf");
+  schedlab::testing::write_file(dated, std::string("; UnixStartTime: 843480031\n; TimeZoneString: Europe/Stockholm\n") +
+                                           kCompareLog);
+  const auto days = run_cli({"compare", dated, "-s", "easy", "--period", "30d"});
+  ASSERT_EQ(days.exit_code, 0) << days.err;
+  EXPECT_NE(days.out.find("\n0       1996-09-23     "), std::string::npos) << days.out;
+  const auto minutes = run_cli({"compare", dated, "-s", "easy", "--period", "100"});
+  ASSERT_EQ(minutes.exit_code, 0) << minutes.err;
+  EXPECT_NE(minutes.out.find("\n1       1996-09-23 14:02:11 "), std::string::npos) << minutes.out;
+  const auto hours = run_cli({"compare", dated, "-s", "easy", "--period", "6h"});
+  ASSERT_EQ(hours.exit_code, 0) << hours.err;
+  EXPECT_NE(hours.out.find("\n0       1996-09-23 14:00 "), std::string::npos) << hours.out;
+  const std::string plain = dir.file("plain.swf");
+  schedlab::testing::write_file(plain, kCompareLog);
+  const auto seconds = run_cli({"compare", plain, "-s", "easy", "--period", "100"});
+  ASSERT_EQ(seconds.exit_code, 0) << seconds.err;
+  EXPECT_NE(seconds.out.find("\n1       100         "), std::string::npos) << seconds.out;
+}
+
 TEST(CompareCliTest, TextJsonAndCsv) {
   schedlab::testing::TempDir dir;
   const std::string log = dir.file("small.swf");

@@ -1,4 +1,5 @@
 // schedlab compare: several schedulers on one log, compared period by period (Talby §7.2).
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <optional>
@@ -22,6 +23,7 @@
 #include "schedlab/experiments/simulation.h"
 #include "schedlab/swf/reader.h"
 #include "schedlab/swf/writer.h"
+#include "schedlab/trace/log_time.h"
 
 namespace schedlab::cli {
 
@@ -43,7 +45,7 @@ struct CompareArgs {
 
 std::string signed_percent(double x) { return std::isnan(x) ? "n/a" : fmt::format("{:+.0f}%", 100.0 * x); }
 
-void print_text(const CompareArgs& a, const experiments::CompareResult& r) {
+void print_text(const CompareArgs& a, const experiments::CompareResult& r, const swf::Header& header) {
   using experiments::CompareMetric;
   const size_t n = r.names.size();
   const std::string of_records =
@@ -134,11 +136,23 @@ void print_text(const CompareArgs& a, const experiments::CompareResult& r) {
     }
   }
 
-  fmt::print("\nmean wait (s) and bounded slowdown per period\n{:<7} {:<11} {:>7}", "period", "start", "jobs");
+  // A period's start as a date in the log's time zone (with the time of day for periods shorter than a day, to the
+  // second under an hour), where the header says when the log began; seconds from its start otherwise (the JSON
+  // and CSV keep the seconds).
+  const auto start_text = [&](int64_t t) {
+    const std::optional<std::string> d = trace::format_log_time_if_known(t, header);
+    if (!d) return std::to_string(t);
+    return d->substr(0, r.spec.period >= 86400 ? 10 : r.spec.period >= 3600 ? 16 : 19);
+  };
+  size_t start_width = 11;
+  for (const auto& period : r.periods) start_width = std::max(start_width, start_text(period.start).size());
+  fmt::print("\nmean wait (s) and bounded slowdown per period\n{:<7} {:<{}} {:>7}", "period", "start", start_width,
+             "jobs");
   for (const auto& s : r.names) fmt::print(" {:>{}}", s.substr(0, 20), 22);
   fmt::print("\n");
   for (size_t p = 0; p < r.periods.size(); ++p) {
-    fmt::print("{:<7} {:<11} {:>7}", r.periods[p].index, r.periods[p].start, r.periods[p].jobs);
+    fmt::print("{:<7} {:<{}} {:>7}", r.periods[p].index, start_text(r.periods[p].start), start_width,
+               r.periods[p].jobs);
     for (size_t s = 0; s < n; ++s) {
       fmt::print(" {:>13.0f} {:>8.1f}", r.period_means[0][s][p], r.period_means[1][s][p]);
     }
@@ -190,7 +204,7 @@ void run(const CompareArgs& a) {
     doc["trace"] = a.trace;
     fmt::print("{}\n", base::json_text(doc, 2));
   } else {
-    print_text(a, r);
+    print_text(a, r, log.header);
   }
 }
 
