@@ -55,6 +55,12 @@ EDGE_LOGS = {
     "edge-unknown-zone.swf": "; MaxProcs: 8\n; UnixStartTime: 1000000000\n; TimeZoneString: Nowhere/City\n"
                              "1 0 5 100 4 -1 -1 4 200 -1 1 7 1 3 -1 -1 -1 -1\n"
                              "2 3600 5 100 4 -1 -1 4 200 -1 1 7 1 3 -1 -1 -1 -1\n",
+    # Every job of the same runtime, size and estimate, none at a power of ten: each log histogram is one bin between
+    # two decades, and its axis must still be labelled.
+    "edge-one-bin.swf": "; MaxProcs: 8\n"
+                        "1 0 5 300 3 -1 -1 3 400 -1 1 7 1 3 -1 -1 -1 -1\n"
+                        "2 60 5 300 3 -1 -1 3 400 -1 1 7 1 3 -1 -1 -1 -1\n"
+                        "3 120 5 300 3 -1 -1 3 400 -1 1 7 1 3 -1 -1 -1 -1\n",
     # A preempted job: its summary line, then a line per burst (status 2, 3): one job, and the page says what it left out.
     "edge-preempted.swf": "; MaxProcs: 8\n"
                           "1 0 5 100 4 -1 -1 4 200 -1 1 7 1 3 -1 -1 -1 -1\n"
@@ -123,6 +129,14 @@ def check_page(driver, path, shots_prefix):
         ".filter(t => t.textContent.includes('\u2026')).map(t => c.id + ': ' + t.textContent));")
     for text in cut:
         problems.append(f"{path}: a label is cut short: {text}")
+    # Every axis says where its marks are: at least one label (a log histogram whose jobs all fell between two powers
+    # of ten had none, its labels kept for whole decades only).
+    bare = driver.execute_script(
+        "return [...document.querySelectorAll('div.chart')].flatMap(c => [...c.querySelectorAll('g.role-axis')]"
+        ".filter(a => a.querySelector('g.role-axis-label') !== null && ![...a.querySelectorAll("
+        "'g.role-axis-label text')].some(t => t.textContent.trim() !== '')).map(a => c.id));")
+    for chart_id in bare:
+        problems.append(f"{path}: an axis of chart {chart_id} has no label")
     # A column of the schedulers' table has one number of decimals ("51%" stood under "48.6%").
     rows = driver.execute_script("const t = document.getElementById('summary-table'); return t === null ? [] : "
                                  "[...t.rows].slice(1).map(r => [...r.cells].slice(1).map(c => c.textContent));")

@@ -71,14 +71,18 @@ const count = (n, noun) => fmt(n) + " " + noun + (n === 1 ? "" : "s");
 const lineOver = (values, series = 1) => values.length > series ? "line" : {type: "line", point: true};
 const per = h => h % 168 === 0 ? (h === 168 ? "week" : h / 168 + " weeks") :
                  h % 24 === 0 ? (h === 24 ? "day" : h / 24 + " days") : (h === 1 ? "hour" : h + " hours");
-// Log bins are labelled at whole powers of ten only (and 0).
+// Log bins are labelled at whole powers of ten only (and 0); when no bin starts at one (a log whose jobs all fall
+// in one or a few bins), every bin is labelled: an axis without a label said nothing of where the jobs were.
 const decadeLabel = "datum.value == 0 || abs(log(datum.value) / LN10 - round(log(datum.value) / LN10)) < 1e-6 ? " +
   "format(datum.value, '~s') : ''";
-const barsOver = (values, field, title, xtitle, labelExpr = decadeLabel) => ({
+const everyLabel = "format(datum.value, '.3~s')";  // three digits: "178", not "177.828"
+const isDecade = v => v === 0 || Math.abs(Math.log10(v) - Math.round(Math.log10(v))) < 1e-6;
+const barsOver = (values, field, title, xtitle, labelExpr) => ({
   title: title, data: {values: values},
   mark: "bar",
   encoding: {
-    x: {field: "lo", type: "ordinal", sort: null, title: xtitle, axis: {labelExpr: labelExpr}},
+    x: {field: "lo", type: "ordinal", sort: null, title: xtitle,
+        axis: {labelExpr: labelExpr ?? (values.some(v => isDecade(v.lo)) ? decadeLabel : everyLabel)}},
     y: {field: "jobs", type: "quantitative", title: "jobs"},
     tooltip: [{field: "lo", title: "from", format: "~s"}, {field: "hi", title: "to", format: "~s"}, {field: "jobs"}]}
 });
