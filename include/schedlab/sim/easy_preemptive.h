@@ -19,11 +19,15 @@
 // of other jobs are exact, but they are not reported as promises (a suspension can break them).
 // Parameter `resume_delay` (seconds, default 0): sim/scheduler.h resume_delay().
 // Cost per call, with n profile steps (<= 2(Q + R) + 1): O(R log R) to build the profile (the same contiguous
-// AvailabilityProfile conservative uses), then per waiting job a search from now, O(runs of free processors
-// met × scan) with a scan linear below 256 steps and skipping blocks of 16 above, and a reservation, O(n)
-// (vector insertion); plus O(R × ranges) per suspended job.
-// So O(Q × (n + R × ranges)) at worst: meant for preemption studies (hundreds to a few thousand jobs in the
-// queue), not for saturated million-job logs (measurements: docs/performance.md).
+// AvailabilityProfile conservative uses), then per waiting job a search and a reservation, O(n) at worst (vector
+// insertion). Three shortcuts leave every decision as the rule above makes it: the walk stops once fewer
+// processors are free now than the smallest job left needs (nothing after could start now); a job's search starts
+// at the fit of a job placed before it that is no larger and no longer (it cannot fit earlier: reservations only
+// take processors away; sizes grouped two classes per octave, durations exact); and a suspended job finds when its
+// processors are free by a galloping search in the running jobs' ranges, sorted once per call that needs them,
+// O(ranges held × log) instead of a walk over every running job's processors.
+// So O(Q × n) at worst: meant for preemption studies (hundreds to a few thousand jobs in the queue), not for
+// saturated million-job logs (measurements: docs/performance.md).
 #pragma once
 
 #include <cstdint>

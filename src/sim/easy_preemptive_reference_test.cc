@@ -1,0 +1,136 @@
+// A second opinion on easy-preemptive: the obvious implementation of its rule (sim/easy_preemptive.h), which
+// walks the whole queue and every running job's processors for each suspended job, and searches each job's fit
+// from now, must give every job the same start, end, run time and suspensions as the scheduler, which stops the
+// walk once nothing more can start, finds suspended jobs' processors by binary search, and starts each search at
+// the fit of a smaller, shorter job placed before it (sim/fit_floor.h).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <memory>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "schedlab/predict/registry.h"
+#include "schedlab/sim/easy_preemptive.h"
+#include "schedlab/sim/simulate.h"
+#include "schedlab/swf/reader.h"
+#include "schedlab/workload/workload.h"
+#include "sim/availability_profile.h"
+#include "test_util.h"
+
+namespace schedlab::sim {
+namespace {
+
+class WalkingEasyPreemptive final : public Scheduler {
+ public:
+  explicit WalkingEasyPreemptive(int64_t resume_delay) : resume_delay_(resume_delay) {}
+  std::unique_ptr<Scheduler> clone() const override { return std::make_unique<WalkingEasyPreemptive>(*this); }
+  std::string_view name() const override { return "easy-preemptive"; }
+  Overrun overrun() const override { return Overrun::kSuspend; }
+  bool needs_processors() const override { return true; }
+  int64_t resume_delay() const override { return resume_delay_; }
+
+  void schedule(const SimState& state, Decision& decision) override {
+    const int64_t now = state.now;
+    std::vector<std::pair<ProcSet, int64_t>> busy;  // processors and expected end: running, then started now
+    std::vector<std::pair<int64_t, int64_t>> until;
+    for (const RunningJob& r : state.running) {
+      const int64_t end = std::max(r.predicted_end(), now + 1);
+      until.emplace_back(end, r.procs);
+      busy.emplace_back(state.running_on.at(r.id), end);
+    }
+    AvailabilityProfile profile(state.machine.total(), now);
+    profile.assign(now, std::move(until));
+    for (const WaitingJob& w : state.queue) {
+      if (const auto held = state.held.find(w.id); held != state.held.end()) {
+        decision.avoid = held->second;
+        break;
+      }
+    }
+    Machine machine = state.machine;
+    for (const WaitingJob& w : state.queue) {
+      const int64_t d = std::max<int64_t>(w.remaining(), 1);
+      const auto held = state.held.find(w.id);
+      int64_t from = now;
+      if (held != state.held.end())
+        for (const auto& [set, end] : busy)
+          if (overlaps(set, held->second)) from = std::max(from, end);
+      if (profile.reserve_earliest(from, w.procs, d) != now) continue;
+      Allocation a = held != state.held.end() ? machine.allocate_exactly(w.id, held->second)
+                                              : machine.allocate(w.id, w.procs, decision.avoid);
+      decision.start.push_back(w.id);
+      busy.emplace_back(std::move(a.ranges), now + d);
+    }
+  }
+
+ private:
+  int64_t resume_delay_;
+};
+
+// Same outcome for every job, and the same totals; `what` names the case in a failure.
+void expect_same_schedules(const Workload& w, const std::string& predictor, const std::string& what) {
+  for (const int64_t delay : {0, 30}) {
+    SimOptions o;
+    o.check = true;  // processors never run two jobs, resumptions on their own processors, runtimes exact
+    const auto p = predict::make_predictor(predictor);
+    const SimResult want = simulate(w, WalkingEasyPreemptive(delay), *p, o);
+    const SimResult got = simulate(w, EasyPreemptiveScheduler(delay), *p, o);
+    const std::string name = what + ", resume_delay " + std::to_string(delay);
+    ASSERT_EQ(got.jobs.size(), want.jobs.size()) << name;
+    size_t differ = 0;
+    for (size_t i = 0; i < want.jobs.size(); ++i) {
+      const JobOutcome& a = got.jobs[i];
+      const JobOutcome& b = want.jobs[i];
+      if (a.start != b.start || a.end != b.end || a.ran != b.ran || a.suspensions != b.suspensions) {
+        if (differ++ < 3)
+          ADD_FAILURE() << name << ": job " << w.jobs[i].job_number << " start " << a.start << " end " << a.end
+                        << " suspended " << a.suspensions << ", the reference " << b.start << " " << b.end << " "
+                        << b.suspensions;
+      }
+    }
+    EXPECT_EQ(differ, 0u) << name;
+    EXPECT_EQ(got.suspensions, want.suspensions) << name;
+  }
+}
+
+// Random workloads on 24 processors: bursts of arrivals, sizes on and between the size classes (5, 7, 11, ...),
+// every run time from 0 to 600 s, estimates below the runtime (suspensions, suspended jobs queued behind others
+// with their processors taken) and above it.
+TEST(EasyPreemptiveReference, RandomWorkloadsSameSchedules) {
+  std::mt19937 rng(2027);
+  size_t suspended = 0;
+  for (int round = 0; round < 60; ++round) {
+    std::vector<schedlab::testing::J> jobs;
+    int32_t t = 0;
+    const int n = 40 + static_cast<int>(rng() % 160);
+    for (int32_t k = 1; k <= n; ++k) {
+      t += static_cast<int32_t>(rng() % 4 == 0 ? 0 : rng() % 50);
+      const auto run = static_cast<int32_t>(rng() % 10 == 0 ? 0 : rng() % 600);
+      const auto over = static_cast<int32_t>(rng() % 300) + 1;
+      const int32_t est = rng() % 3 == 0 ? std::max(1, run / 2) : run + over;
+      jobs.push_back({k, t, run, static_cast<int32_t>(1 + rng() % (rng() % 4 == 0 ? 24 : 7)), est});
+    }
+    WorkloadOptions wo;
+    wo.procs = 24;
+    const Workload w = build_workload(swf::Header{}, schedlab::testing::records(jobs), wo);
+    expect_same_schedules(w, "estimate", "round " + std::to_string(round));
+    expect_same_schedules(w, "user-last2:correction=tsafrir", "round " + std::to_string(round) + ", user-last2");
+    const auto p = predict::make_predictor("estimate");
+    suspended += simulate(w, EasyPreemptiveScheduler(0), *p, SimOptions{}).suspensions;
+  }
+  EXPECT_GT(suspended, 500u);  // the walks met many suspended jobs holding processors
+}
+
+// The first 3,000 jobs of KTH on its 100 processors: queues of hundreds of jobs, many suspensions.
+TEST(EasyPreemptiveReference, KthPrefixSameSchedules) {
+  swf::Log log = swf::read_log(schedlab::testing::bundled_kth());
+  log.records.resize(3000);
+  const Workload w = build_workload(log.header, log.records, WorkloadOptions{});
+  expect_same_schedules(w, "estimate", "KTH");
+  expect_same_schedules(w, "user-last2:correction=tsafrir", "KTH, user-last2");
+}
+
+}  // namespace
+}  // namespace schedlab::sim
