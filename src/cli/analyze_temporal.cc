@@ -27,7 +27,11 @@ struct TemporalCliOptions {
   bool json = false, skip_invalid = false, no_hurst = false;
 };
 
-std::string cell(double v) { return std::isnan(v) ? "     n/a" : fmt::format("{:>8.2f}", v); }
+// Two decimals; a value that rounds to zero is printed 0.00, not "-0.00" (a correlation of -0.003 is none).
+std::string cell(double v) {
+  if (std::isnan(v)) return "     n/a";
+  return fmt::format("{:>8.2f}", std::abs(v) < 0.005 ? 0.0 : v);
+}
 
 void run_temporal(const TemporalCliOptions& opt) {
   check_one_stdout_document(opt.json, opt.csv);

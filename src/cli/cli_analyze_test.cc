@@ -104,6 +104,9 @@ TEST(CliAnalyzeTemporal, TheTextExplainsItsHurstColumns) {
   const CliResult without = run_cli({"analyze", "temporal", kth, "--no-hurst"});
   ASSERT_EQ(without.exit_code, 0) << without.err;
   EXPECT_EQ(without.out.find("Hurst"), std::string::npos) << without.out;
+  // KTH's weekly cpu correlation is -0.004: printed 0.00, not "-0.00".
+  EXPECT_EQ(r.out.find("-0.00"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("0.02    0.00    0.49"), std::string::npos) << r.out;
 }
 
 // The jobs left out are said by reason, in the text and the JSON (it said "N jobs" and no more).
