@@ -21,12 +21,16 @@
 // at the same rate, so the running list's own order (predicted end, id) is theirs, the overdue ones (remaining 0)
 // by id. A call merges the two, and once nothing more can be allotted (lerwf stopped, or every processor
 // allotted) it visits only the running jobs left (to suspend them) and finds the next suspended job by a search.
-// Running jobs hold disjoint processors, so their claims are gathered only to check a suspended job against them.
-// Cost per call: O(allotted + R + log Q), plus the processor ranges of the running jobs (sorted once) when a
-// suspended job is considered; O(log Q) per arrival, start, suspension and prediction change; lerwf-fill walks on
-// while processors are left, O(Q) at worst.
+// Running jobs hold disjoint processors, so only a suspended job's claim can collide with another: when one is
+// considered, the running jobs' processor ranges are sorted once (by first processor, with their owner), and the
+// suspended job's ranges are looked up there — it may resume if none of their owners was allotted before it, and
+// once it is allotted, those owners are marked (they will be suspended). Two stamps by job id, no sets of claims.
+// Cost per call: O(allotted + R + log Q), plus O(P_R log P_R) for the P_R processor ranges of the running jobs and
+// O(ranges × log P_R) per suspended job considered; O(log Q) per arrival, start, suspension and prediction change;
+// lerwf-fill walks on while processors are left, O(Q) at worst.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <set>
 #include <string_view>
@@ -71,8 +75,16 @@ class LerwfScheduler final : public Scheduler {
   std::set<Key> held_;            // the suspended ones among them (they hold a claim on their processors)
   std::vector<int64_t> key_of_;   // job id -> its remaining time in waiting_, -1 when not waiting
   std::vector<RunningJob> overdue_;  // scratch: running jobs with remaining time 0, by id
-  std::vector<JobId> pending_;       // scratch: running jobs allotted, their processors not yet in running_claims_
-  std::vector<ProcRange> running_claims_;  // scratch: the processors of the running jobs allotted, sorted by lo
+  struct OwnedRange {  // processors [lo, hi) of running job `owner`
+    int32_t lo, hi;
+    JobId owner;
+  };
+  std::vector<OwnedRange> owned_;    // scratch: every running job's processors, sorted by lo (built when needed)
+  std::vector<uint32_t> allotted_;   // by job id: the call (stamp_) that allotted this running job
+  std::vector<uint32_t> blocked_;    // by job id: the call that let a suspended job claim this running job's
+                                     // processors (so it is not allotted)
+  uint32_t stamp_ = 0;
+  std::vector<uint64_t> claimed_words_;  // scratch: a bit per processor a suspended job claimed (0 between calls)
   std::vector<JobId> fresh_;         // scratch: new jobs to start
 };
 
