@@ -18,6 +18,7 @@
 #include "schedlab/swf/reader.h"
 #include "schedlab/workload/workload.h"
 #include "sim/availability_profile.h"
+#include "sim/sim_test_helpers.h"
 #include "test_util.h"
 
 namespace schedlab::sim {
@@ -70,7 +71,7 @@ class WalkingEasyPreemptive final : public Scheduler {
 };
 
 // Same outcome for every job, and the same totals; `what` names the case in a failure.
-void expect_same_schedules(const Workload& w, const std::string& predictor, const std::string& what) {
+void expect_same_as_the_walk(const Workload& w, const std::string& predictor, const std::string& what) {
   for (const int64_t delay : {0, 30}) {
     SimOptions o;
     o.check = true;  // processors never run two jobs, resumptions on their own processors, runtimes exact
@@ -78,20 +79,7 @@ void expect_same_schedules(const Workload& w, const std::string& predictor, cons
     const SimResult want = simulate(w, WalkingEasyPreemptive(delay), *p, o);
     const SimResult got = simulate(w, EasyPreemptiveScheduler(delay), *p, o);
     const std::string name = what + ", resume_delay " + std::to_string(delay);
-    ASSERT_EQ(got.jobs.size(), want.jobs.size()) << name;
-    size_t differ = 0;
-    for (size_t i = 0; i < want.jobs.size(); ++i) {
-      const JobOutcome& a = got.jobs[i];
-      const JobOutcome& b = want.jobs[i];
-      if (a.start != b.start || a.end != b.end || a.ran != b.ran || a.suspensions != b.suspensions) {
-        if (differ++ < 3)
-          ADD_FAILURE() << name << ": job " << w.jobs[i].job_number << " start " << a.start << " end " << a.end
-                        << " suspended " << a.suspensions << ", the reference " << b.start << " " << b.end << " "
-                        << b.suspensions;
-      }
-    }
-    EXPECT_EQ(differ, 0u) << name;
-    EXPECT_EQ(got.suspensions, want.suspensions) << name;
+    sim::testing::expect_same_outcomes(w, got, want, name);
   }
 }
 
@@ -115,8 +103,8 @@ TEST(EasyPreemptiveReference, RandomWorkloadsSameSchedules) {
     WorkloadOptions wo;
     wo.procs = 24;
     const Workload w = build_workload(swf::Header{}, schedlab::testing::records(jobs), wo);
-    expect_same_schedules(w, "estimate", "round " + std::to_string(round));
-    expect_same_schedules(w, "user-last2:correction=tsafrir", "round " + std::to_string(round) + ", user-last2");
+    expect_same_as_the_walk(w, "estimate", "round " + std::to_string(round));
+    expect_same_as_the_walk(w, "user-last2:correction=tsafrir", "round " + std::to_string(round) + ", user-last2");
     const auto p = predict::make_predictor("estimate");
     suspended += simulate(w, EasyPreemptiveScheduler(0), *p, SimOptions{}).suspensions;
   }
@@ -128,8 +116,8 @@ TEST(EasyPreemptiveReference, KthPrefixSameSchedules) {
   swf::Log log = swf::read_log(schedlab::testing::bundled_kth());
   log.records.resize(3000);
   const Workload w = build_workload(log.header, log.records, WorkloadOptions{});
-  expect_same_schedules(w, "estimate", "KTH");
-  expect_same_schedules(w, "user-last2:correction=tsafrir", "KTH, user-last2");
+  expect_same_as_the_walk(w, "estimate", "KTH");
+  expect_same_as_the_walk(w, "user-last2:correction=tsafrir", "KTH, user-last2");
 }
 
 }  // namespace

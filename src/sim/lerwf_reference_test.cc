@@ -16,6 +16,7 @@
 #include "schedlab/sim/simulate.h"
 #include "schedlab/swf/reader.h"
 #include "schedlab/workload/workload.h"
+#include "sim/sim_test_helpers.h"
 #include "test_util.h"
 
 namespace schedlab::sim {
@@ -93,20 +94,7 @@ void expect_same_schedules(const Workload& w, const std::string& predictor, cons
       const SimResult want = simulate(w, SortingLerwf(fill, delay), *p, o);
       const SimResult got = simulate(w, LerwfScheduler(fill, delay), *p, o);
       const std::string name = what + (fill ? ", lerwf-fill" : ", lerwf") + ", resume_delay " + std::to_string(delay);
-      ASSERT_EQ(got.jobs.size(), want.jobs.size()) << name;
-      size_t differ = 0;
-      for (size_t i = 0; i < want.jobs.size(); ++i) {
-        const JobOutcome& a = got.jobs[i];
-        const JobOutcome& b = want.jobs[i];
-        if (a.start != b.start || a.end != b.end || a.ran != b.ran || a.suspensions != b.suspensions) {
-          if (differ++ < 3)
-            ADD_FAILURE() << name << ": job " << w.jobs[i].job_number << " start " << a.start << " end " << a.end
-                          << " suspended " << a.suspensions << ", the reference " << b.start << " " << b.end << " "
-                          << b.suspensions;
-        }
-      }
-      EXPECT_EQ(differ, 0u) << name;
-      EXPECT_EQ(got.suspensions, want.suspensions) << name;
+      sim::testing::expect_same_outcomes(w, got, want, name);
     }
   }
 }

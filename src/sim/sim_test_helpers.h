@@ -1,6 +1,8 @@
 // Test helpers for the simulator tests: small hand-made workloads and a checked simulation run.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <initializer_list>
 #include <string>
 #include <vector>
@@ -29,6 +31,26 @@ inline SimResult run(const Workload& w, const std::string& scheduler, const std:
   SimOptions o;
   o.check = true;
   return simulate(w, scheduler, predictor, o);
+}
+
+// Every job's start, end, run time and suspensions in `got` are those of `want` (a reference implementation's run),
+// and so are the total suspensions; the first three differences are reported, named by `what`.
+inline void expect_same_outcomes(const Workload& w, const SimResult& got, const SimResult& want,
+                                 const std::string& what) {
+  ASSERT_EQ(got.jobs.size(), want.jobs.size()) << what;
+  size_t differ = 0;
+  for (size_t i = 0; i < want.jobs.size(); ++i) {
+    const JobOutcome& a = got.jobs[i];
+    const JobOutcome& b = want.jobs[i];
+    if (a.start != b.start || a.end != b.end || a.ran != b.ran || a.suspensions != b.suspensions) {
+      if (differ++ < 3)
+        ADD_FAILURE() << what << ": job " << w.jobs[i].job_number << " start " << a.start << " end " << a.end
+                      << " suspended " << a.suspensions << ", the reference " << b.start << " " << b.end << " "
+                      << b.suspensions;
+    }
+  }
+  EXPECT_EQ(differ, 0u) << what;
+  EXPECT_EQ(got.suspensions, want.suspensions) << what;
 }
 
 // Start time of the job with SWF job number `number`.
