@@ -7,54 +7,26 @@
 
 #include "sim/availability_profile.h"
 #include "sim/fit_floor.h"
+#include "sim/owned_ranges.h"
 
 namespace schedlab::sim {
 namespace {
 
-// The processors of the running jobs, as disjoint ranges sorted by their first processor, each with its
-// holder's expected end: when a suspended job's processors are all free again is then a binary search and a
-// short walk per range it held (it was a walk over every running job's set per suspended job, a third of
-// the scheduler's time on CTC-SP2). Built only when the queue has a suspended job to place.
-struct BusyRange {
-  int32_t lo, hi;
-  int64_t end;
-};
-
-std::vector<BusyRange> running_ranges(const SimState& state) {
+// The processors of the running jobs with their holders' expected ends, for a suspended job's earliest start: when
+// all of its processors are free again (it was a walk over every running job's set per suspended job, a third of the
+// scheduler's time on CTC-SP2). Built only when the queue has a suspended job to place.
+void build_busy(const SimState& state, OwnedRanges<int64_t>& busy) {
   std::vector<std::pair<JobId, int64_t>> ends;  // by id, as running_on is
   ends.reserve(state.running.size());
   for (const RunningJob& r : state.running) ends.emplace_back(r.id, std::max(r.predicted_end(), state.now + 1));
   std::sort(ends.begin(), ends.end());
-  std::vector<BusyRange> ranges;
+  busy.clear();
   auto e = ends.begin();
   for (const auto& [id, set] : state.running_on) {
     while (e != ends.end() && e->first < id) ++e;
-    if (e == ends.end() || e->first != id) continue;
-    for (const ProcRange& r : set) ranges.push_back({r.lo, r.hi, e->second});
+    if (e != ends.end() && e->first == id) busy.add(set, e->second);
   }
-  std::sort(ranges.begin(), ranges.end(), [](const BusyRange& a, const BusyRange& b) { return a.lo < b.lo; });
-  return ranges;
-}
-
-// The latest expected end among the ranges (sorted, disjoint) that share a processor with `set`; `from` if none.
-int64_t busy_until(const std::vector<BusyRange>& ranges, const ProcSet& set, int64_t from) {
-  const auto end = ranges.end();
-  auto it = ranges.begin();
-  for (const ProcRange& p : set) {
-    // Disjoint ranges sorted by lo are sorted by hi too. The first that ends after p.lo, at or after the last
-    // one the previous range of `set` met (its ranges are sorted as well): galloping, as it is usually near.
-    ptrdiff_t step = 1;
-    auto lo = it;
-    while (end - lo > step && (lo + step)->hi <= p.lo) {
-      lo += step;
-      step *= 2;
-    }
-    const auto hi = end - lo > step ? lo + step + 1 : end;
-    it = std::partition_point(lo, hi, [&](const BusyRange& b) { return b.hi <= p.lo; });
-    // (A range met here that reaches into the next range of `set` has been counted already.)
-    for (; it != end && it->lo < p.hi; ++it) from = std::max(from, it->end);
-  }
-  return from;
+  busy.sort();
 }
 
 }  // namespace
@@ -92,7 +64,8 @@ void EasyPreemptiveScheduler::schedule(const SimState& state, Decision& decision
       smallest_left[--i] = least;
     }
   }
-  std::optional<std::vector<BusyRange>> running_busy;  // built at the first suspended job
+  OwnedRanges<int64_t> running_busy;  // running jobs' processors, expected ends: built at the first suspended job
+  bool busy_built = false;
   std::vector<std::pair<ProcSet, int64_t>> started;    // this call's starts: processors, expected end
   std::optional<Machine> machine;  // a copy the engine allocates exactly like, made at the first start
   FitFloor fits(state.machine.total());
@@ -105,8 +78,14 @@ void EasyPreemptiveScheduler::schedule(const SimState& state, Decision& decision
     const auto held = w.suspended() ? state.held.find(w.id) : state.held.end();
     int64_t from = now;
     if (held != state.held.end()) {
-      if (!running_busy) running_busy = running_ranges(state);
-      from = busy_until(*running_busy, held->second, from);
+      if (!busy_built) {
+        build_busy(state, running_busy);
+        busy_built = true;
+      }
+      running_busy.any_overlapping(held->second, [&](int64_t end) {
+        from = std::max(from, end);
+        return false;
+      });
       for (const auto& [set, end] : started)
         if (overlaps(set, held->second)) from = std::max(from, end);
     }

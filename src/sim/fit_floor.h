@@ -15,7 +15,7 @@
 // bound is above now for 76% of the searches, with sizes in classes 73%, with durations in classes 9%). Each
 // class keeps its fits as a staircase: durations increasing, fits increasing (a fit no later than one of a
 // shorter job is dropped). Cost: a query is a binary search in each class up to the job's; a record, a binary
-// search and an insertion; a reset clears the classes written.
+// search and an insertion. One FitFloor per profile: a new profile, a new FitFloor.
 #pragma once
 
 #include <algorithm>
@@ -74,7 +74,6 @@ class FitFloor {
     const auto a = static_cast<size_t>(ceil_class(procs));
     if (a >= rows_.size()) return;
     Row& row = rows_[a];
-    if (row.empty()) touched_.push_back(a);
     auto it = std::lower_bound(row.begin(), row.end(), duration,
                                [](const Fit& f, int64_t d) { return f.duration < d; });
     if (it != row.begin() && std::prev(it)->time >= t) return;  // a shorter job already fits as late
@@ -86,19 +85,12 @@ class FitFloor {
     row.insert(it, Fit{duration, t});
   }
 
-  // Forgets every fit (a new profile).
-  void clear() {
-    for (const size_t a : touched_) rows_[a].clear();
-    touched_.clear();
-  }
-
  private:
   struct Fit {
     int64_t duration, time;
   };
   using Row = std::vector<Fit>;  // durations increasing, times increasing
   std::vector<Row> rows_;        // by size class
-  std::vector<size_t> touched_;  // rows written since the last clear
 };
 
 }  // namespace schedlab::sim

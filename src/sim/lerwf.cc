@@ -5,6 +5,8 @@
 #include <map>
 #include <vector>
 
+#include "sim/owned_ranges.h"
+
 namespace schedlab::sim {
 
 namespace {
@@ -131,7 +133,7 @@ void LerwfScheduler::schedule(const SimState& state, Decision& decision) {
   int64_t used = 0;
   // Claims. Running jobs hold disjoint processors, so a running job can only meet a suspended job's claim, and a
   // suspended job any claim: the suspended jobs allotted (held_claims, a few), and the running jobs allotted before
-  // it, found through the owners of its processors (owned_, built at the first suspended job to check).
+  // it, found through the owners of its processors (`owned`, built at the first suspended job to check).
   if (++stamp_ == 0) {  // wrapped: older stamps would read as this call's
     std::fill(allotted_.begin(), allotted_.end(), 0);
     std::fill(blocked_.begin(), blocked_.end(), 0);
@@ -144,24 +146,16 @@ void LerwfScheduler::schedule(const SimState& state, Decision& decision) {
     return v[i];
   };
   ClaimedBits held_claims(claimed_words_);
+  OwnedRanges<JobId> owned;  // every running job's processors and its id, sorted
   bool owned_built = false;
   // Calls f(owner) for each running job holding a processor of `set`, until f returns true (then true).
   const auto any_owner = [&](const ProcSet& set, auto&& f) {
     if (!owned_built) {
-      owned_.clear();
-      for (const auto& [id, on] : state.running_on)
-        for (const ProcRange& r : on) owned_.push_back({r.lo, r.hi, id});
-      std::sort(owned_.begin(), owned_.end(), [](const OwnedRange& a, const OwnedRange& b) { return a.lo < b.lo; });
+      for (const auto& [id, on] : state.running_on) owned.add(on, id);
+      owned.sort();
       owned_built = true;
     }
-    auto it = owned_.begin();
-    for (const ProcRange& p : set) {
-      // Disjoint ranges sorted by lo are sorted by hi too: the first that ends after p.lo, from the last one met.
-      it = std::partition_point(it, owned_.end(), [&](const OwnedRange& o) { return o.hi <= p.lo; });
-      for (auto o = it; o != owned_.end() && o->lo < p.hi; ++o)
-        if (f(o->owner)) return true;
-    }
-    return false;
+    return owned.any_overlapping(set, f);
   };
   fresh_.clear();
   const ProcSet* avoid = nullptr;

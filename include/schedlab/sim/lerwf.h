@@ -75,11 +75,6 @@ class LerwfScheduler final : public Scheduler {
   std::set<Key> held_;            // the suspended ones among them (they hold a claim on their processors)
   std::vector<int64_t> key_of_;   // job id -> its remaining time in waiting_, -1 when not waiting
   std::vector<RunningJob> overdue_;  // scratch: running jobs with remaining time 0, by id
-  struct OwnedRange {  // processors [lo, hi) of running job `owner`
-    int32_t lo, hi;
-    JobId owner;
-  };
-  std::vector<OwnedRange> owned_;    // scratch: every running job's processors, sorted by lo (built when needed)
   std::vector<uint32_t> allotted_;   // by job id: the call (stamp_) that allotted this running job
   std::vector<uint32_t> blocked_;    // by job id: the call that let a suspended job claim this running job's
                                      // processors (so it is not allotted)
