@@ -1,4 +1,4 @@
-#include "schedlab/sim/lerwf.h"
+#include "sim/lerwf.h"
 
 #include <algorithm>
 #include <cstdint>

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "schedlab/predict/registry.h"
-#include "schedlab/sim/lerwf.h"
+#include "sim/lerwf.h"
 #include "schedlab/sim/simulate.h"
 #include "schedlab/swf/reader.h"
 #include "schedlab/workload/workload.h"

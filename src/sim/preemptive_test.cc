@@ -6,7 +6,7 @@
 #include <algorithm>
 
 #include "schedlab/sim/easy_preemptive.h"
-#include "schedlab/sim/lerwf.h"
+#include "sim/lerwf.h"
 #include "schedlab/sim/machine.h"
 #include "schedlab/sim/scheduler_registry.h"
 #include "sim/sim_test_helpers.h"

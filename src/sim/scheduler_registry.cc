@@ -21,7 +21,7 @@
 #include "schedlab/sim/easy_preemptive.h"
 #include "schedlab/sim/fcfs.h"
 #include "schedlab/sim/kill_at_prediction.h"
-#include "schedlab/sim/lerwf.h"
+#include "sim/lerwf.h"
 #include "schedlab/sim/lewf.h"
 #include "schedlab/base/nearest.h"
 

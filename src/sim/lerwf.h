@@ -1,3 +1,4 @@
+// A private header (src/sim): made by name through the registry (sim/scheduler_registry.h).
 // Least-estimated-remaining-work-first, preemptive (Gibbons 1997, docs/simulator.md).
 //
 // At every scheduler call (arrivals, completions, prediction changes) ALL jobs — running, waiting and
