@@ -86,6 +86,7 @@ void LerwfScheduler::rebuild(const SimState& state) {
   waiting_.clear();
   held_.clear();
   std::fill(key_of_.begin(), key_of_.end(), -1);
+  std::fill(blocker_.begin(), blocker_.end(), Blocker{});
   for (const WaitingJob& w : state.queue) add_waiting(state, w);
 }
 
@@ -94,6 +95,10 @@ void LerwfScheduler::on_arrival(const SimState& state, const WaitingJob& job) { 
 void LerwfScheduler::on_start(const SimState& state, const RunningJob& job) {
   (void)state;
   remove_waiting(job.id);
+  // A job started afresh may run on other processors than before (one suspended before it ran is not held): what
+  // blocked it, and what it blocked, is found again.
+  ++run_of(job.id);
+  blocker_of(job.id) = {};
 }
 
 void LerwfScheduler::on_suspend(const SimState& state, const RunningJob& job) {
@@ -139,12 +144,7 @@ void LerwfScheduler::schedule(const SimState& state, Decision& decision) {
     std::fill(blocked_.begin(), blocked_.end(), 0);
     stamp_ = 1;
   }
-  // The stamps by job id, grown to the largest id met (ids index the workload's jobs).
-  const auto slot = [](std::vector<uint32_t>& v, JobId id) -> uint32_t& {
-    const auto i = static_cast<size_t>(id);
-    if (i >= v.size()) v.resize(std::max(i + 1, 2 * v.size()), 0);
-    return v[i];
-  };
+  const auto slot = [](std::vector<uint32_t>& stamps, JobId id) -> uint32_t& { return grown(stamps, id, 0u); };
   ClaimedBits held_claims(claimed_words_);
   OwnedRanges<JobId> owned;  // every running job's processors and its id, sorted
   bool owned_built = false;
@@ -161,6 +161,14 @@ void LerwfScheduler::schedule(const SimState& state, Decision& decision) {
   const ProcSet* avoid = nullptr;
   bool stopped = false;
   for (;;) {
+    // lerwf-fill: a waiting job that needs more processors than are left is skipped (it would be neither
+    // allotted nor, unless it is the first suspended one, the one to avoid), and `used` only grows: so the walk
+    // jumps to the next waiting job that fits, or to the next suspended one while none is to be avoided.
+    if (fill_ && wait != waiting_.end() && used < state.machine.total()) {
+      const auto free = static_cast<int32_t>(state.machine.total() - used);
+      const bool to_avoid = avoid == nullptr;  // a suspended job would be the one to avoid
+      if (wait->procs > free && !(wait->held && to_avoid)) wait = waiting_.first_fit(*wait, free, to_avoid);
+    }
     const RunningJob* r = next_running();
     if (r == nullptr && wait == waiting_.end()) break;
     // Ties of remaining time: running jobs first (no needless preemption), then by id.
@@ -178,6 +186,13 @@ void LerwfScheduler::schedule(const SimState& state, Decision& decision) {
     const JobId id = running ? r->id : wait->id;
     const int32_t procs = running ? r->procs : wait->procs;
     bool allot = !stopped && used + procs <= state.machine.total();
+    // A suspended job that a running job holding one of its processors blocked before is blocked again when that
+    // job, in the same run (it resumes where it was; a fresh start may move it), is allotted before it again: no
+    // look-up. On CEA-Curie hundreds of suspended jobs wait for the same few long jobs, call after call.
+    if (allot && !running && wait->held) {
+      const Blocker& b = blocker_of(id);
+      if (b.id >= 0 && run_of(b.id) == b.run && slot(allotted_, b.id) == stamp_) allot = false;
+    }
     // A suspended job's processors are looked up only when they are read: to check it, or as the next to resume.
     const ProcSet* held =
         !running && wait->held && (allot || avoid == nullptr) ? find_set(state.held, id) : nullptr;
@@ -185,8 +200,11 @@ void LerwfScheduler::schedule(const SimState& state, Decision& decision) {
     else ++wait;
     if (allot && running) allot = slot(blocked_, id) != stamp_;
     if (allot && held != nullptr) {
-      allot = !held_claims.overlaps(*held) &&
-              !any_owner(*held, [&](JobId owner) { return slot(allotted_, owner) == stamp_; });
+      allot = !held_claims.overlaps(*held) && !any_owner(*held, [&](JobId owner) {
+        if (slot(allotted_, owner) != stamp_) return false;
+        blocker_of(id) = {owner, run_of(owner)};
+        return true;
+      });
     }
     if (allot) {
       used += procs;

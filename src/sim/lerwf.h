@@ -26,11 +26,16 @@
 // considered, the running jobs' processor ranges are sorted once (by first processor, with their owner), and the
 // suspended job's ranges are looked up there — it may resume if none of their owners was allotted before it, and
 // once it is allotted, those owners are marked (they will be suspended). Two stamps by job id, no sets of claims.
+// The owner that blocked a suspended job is remembered: while it runs (the same run), it blocks the job again at
+// every call that allots it first, with no look-up.
 // Cost per call: O(allotted + R + log Q), plus O(P_R log P_R) for the P_R processor ranges of the running jobs and
 // O(ranges × log P_R) per suspended job considered; O(log Q) per arrival, start, suspension and prediction change;
-// lerwf-fill walks on while processors are left, O(Q) at worst.
+// lerwf-fill goes on while processors are left, from each waiting job it considers to the next that fits in the
+// processors left (or is the next suspended one, to avoid): O(log Q) per job considered, not a visit to every
+// waiting job that does not fit (sim/fit_order.h).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <set>
@@ -38,6 +43,7 @@
 #include <vector>
 
 #include "schedlab/sim/scheduler.h"
+#include "sim/fit_order.h"
 
 namespace schedlab::sim {
 
@@ -72,11 +78,26 @@ class LerwfScheduler final : public Scheduler {
 
   bool fill_;
   int64_t resume_delay_;
-  std::set<Key> waiting_;         // every waiting job (new or suspended), in order
+  FitOrder<Key> waiting_;         // every waiting job (new or suspended), in order; lerwf-fill searches it
   std::set<Key> held_;            // the suspended ones among them (they hold a claim on their processors)
   std::vector<int64_t> key_of_;   // job id -> its remaining time in waiting_, -1 when not waiting
   std::vector<RunningJob> overdue_;  // scratch: running jobs with remaining time 0, by id
   std::vector<uint32_t> allotted_;   // by job id: the call (stamp_) that allotted this running job
+  struct Blocker {  // a running job on a suspended job's processors that blocked it, in its run-th start
+    JobId id = -1;
+    uint32_t run = 0;
+  };
+  // By job id, grown to the largest id met (ids index the workload's jobs).
+  Blocker& blocker_of(JobId id) { return grown(blocker_, id, Blocker{}); }
+  uint32_t& run_of(JobId id) { return grown(runs_, id, 0u); }
+  template <class T>
+  static T& grown(std::vector<T>& v, JobId id, T fill) {
+    const auto i = static_cast<size_t>(id);
+    if (i >= v.size()) v.resize(std::max(i + 1, 2 * v.size()), fill);
+    return v[i];
+  }
+  std::vector<Blocker> blocker_;     // by suspended job id
+  std::vector<uint32_t> runs_;       // by job id: how many times it started (or resumed)
   std::vector<uint32_t> blocked_;    // by job id: the call that let a suspended job claim this running job's
                                      // processors (so it is not allotted)
   uint32_t stamp_ = 0;
