@@ -1,5 +1,7 @@
 // SWF parsing speed: an in-memory generated log, the same log read from a plain file and from a gzip
-// file (records/s reported as items_per_second). Run: schedlab_bench --benchmark_filter=Parse
+// file (records/s reported as items_per_second), line by line (threads:1) and in parallel on every core (threads:0),
+// timed by the wall clock (the parallel read's other threads do not count in the calling thread's CPU time).
+// Run: schedlab_bench --benchmark_filter=Parse
 #include <benchmark/benchmark.h>
 #include <unistd.h>
 
@@ -69,39 +71,50 @@ struct Cleanup {
   }
 } cleanup;
 
+// Each parse benchmark runs with threads 1 and 0 (every core), timed by the wall clock.
+void line_by_line_and_parallel(benchmark::internal::Benchmark* b) {
+  b->ArgName("threads")->Arg(1)->Arg(0)->UseRealTime()->Unit(benchmark::kMillisecond)->MinTime(1.0);
+}
+
+ReadOptions threads_of(const benchmark::State& state) {
+  ReadOptions options;
+  options.threads = static_cast<int>(state.range(0));
+  return options;
+}
+
 void BM_Parse_Memory(benchmark::State& state) {
   const std::string& text = generated_text();
   for (auto _ : state) {
-    Log log = parse_log(text, "bench");
+    Log log = parse_log(text, "bench", threads_of(state));
     benchmark::DoNotOptimize(log.records.data());
     if (log.records.size() != static_cast<size_t>(kRecords)) state.SkipWithError("wrong record count");
   }
   state.SetItemsProcessed(state.iterations() * kRecords);
   state.SetBytesProcessed(state.iterations() * static_cast<int64_t>(text.size()));
 }
-BENCHMARK(BM_Parse_Memory)->Unit(benchmark::kMillisecond)->MinTime(1.0);
+BENCHMARK(BM_Parse_Memory)->Apply(line_by_line_and_parallel);
 
 void BM_Parse_PlainFile(benchmark::State& state) {
   const std::string& path = file_of(false);
   for (auto _ : state) {
-    Log log = read_log(path);
+    Log log = read_log(path, threads_of(state));
     benchmark::DoNotOptimize(log.records.data());
     if (log.records.size() != static_cast<size_t>(kRecords)) state.SkipWithError("wrong record count");
   }
   state.SetItemsProcessed(state.iterations() * kRecords);
 }
-BENCHMARK(BM_Parse_PlainFile)->Unit(benchmark::kMillisecond)->MinTime(1.0);
+BENCHMARK(BM_Parse_PlainFile)->Apply(line_by_line_and_parallel);
 
 void BM_Parse_GzipFile(benchmark::State& state) {
   const std::string& path = file_of(true);
   for (auto _ : state) {
-    Log log = read_log(path);
+    Log log = read_log(path, threads_of(state));
     benchmark::DoNotOptimize(log.records.data());
     if (log.records.size() != static_cast<size_t>(kRecords)) state.SkipWithError("wrong record count");
   }
   state.SetItemsProcessed(state.iterations() * kRecords);
 }
-BENCHMARK(BM_Parse_GzipFile)->Unit(benchmark::kMillisecond)->MinTime(1.0);
+BENCHMARK(BM_Parse_GzipFile)->Apply(line_by_line_and_parallel);
 
 // Formatting speed of the writer (to memory).
 void BM_Format_Records(benchmark::State& state) {

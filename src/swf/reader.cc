@@ -22,11 +22,17 @@
 #include <cerrno>
 #include <charconv>
 #include <cmath>
+#include <condition_variable>
 #include <cstring>
+#include <exception>
 #include <limits>
+#include <mutex>
 #include <string>
+#include <system_error>
+#include <thread>
 
 #include "base/huge_pages.h"
+#include "schedlab/base/threads.h"
 #include "swf/foreign_format.h"
 
 namespace schedlab::swf {
@@ -63,6 +69,11 @@ std::string quote_token(std::string_view token) {
   if (token.size() > limit) out += "...";
   out += '"';
   return out;
+}
+
+ReadError line_too_long(const std::string& name, int64_t line_number) {
+  return ReadError(name + ":" + std::to_string(line_number) + ": line too long (more than " + std::to_string(kMaxLine) +
+                   " bytes without a line break), not an SWF text log");
 }
 
 bool is_bad_control(unsigned char c) {
@@ -128,10 +139,61 @@ class Reader::Source {
     }
   }
 
+  // The parallel read (Reader::next_batch): the next run of whole lines not handed out yet, of about `bytes`
+  // (more when a line crosses the mark; a stream's may be less); empty at the end of the input. Only where spans()
+  // is true: lines out of text in memory, or out of a plain stream (read into a larger buffer for it).
+  bool spans() const { return !gzip_; }
+  std::string_view next_span(size_t bytes, int64_t line_number) {
+    if (!eof_ || deferred_) fill_span(bytes, line_number);
+    const char* begin = data_ + pos_;
+    const size_t avail = end_ - pos_;
+    if (avail == 0) return {};
+    if (!eof_ || deferred_) {  // a stream: whole lines only (fill_span made sure there is one)
+      const void* last = ::memrchr(begin, '\n', avail);
+      return std::string_view(begin, static_cast<size_t>(static_cast<const char*>(last) - begin) + 1);
+    }
+    if (avail <= bytes) return std::string_view(begin, avail);
+    const void* nl = std::memchr(begin + bytes, '\n', avail - bytes);
+    return std::string_view(begin, nl ? static_cast<size_t>(static_cast<const char*>(nl) - begin) + 1 : avail);
+  }
+  // The next n bytes of the last span are read (the parallel read consumes a span a piece at a time).
+  void consume(size_t n) {
+    pos_ += n;
+    consumed_ += n;
+    if (whole_ && pos_ - released_ > kRelease) release_read_text();
+  }
+
  private:
-  [[noreturn]] void too_long(int64_t line_number) const {
-    throw ReadError(name_ + ":" + std::to_string(line_number) + ": line too long (more than " +
-                    std::to_string(kMaxLine) + " bytes without a line break), not an SWF text log");
+  [[noreturn]] void too_long(int64_t line_number) const { throw line_too_long(name_, line_number); }
+
+  // A plain stream's span: the buffer grown to hold `bytes` and a longest line, filled until it holds `bytes` and a
+  // line end, or the input ends. A read error is kept until the whole lines before it are handed out, and the line
+  // it cut is reported as the line-by-line read would (too long if it already is, else the read error).
+  void fill_span(size_t bytes, int64_t line_number) {
+    const size_t want = bytes + kMaxLine + 1;
+    if (buffer_size_ < want) {
+      std::unique_ptr<char[]> bigger(new char[want]);
+      std::memcpy(bigger.get(), data_ + pos_, end_ - pos_);
+      end_ -= pos_;
+      pos_ = 0;
+      buffer_ = std::move(bigger);
+      data_ = buffer_.get();
+      buffer_size_ = want;
+    }
+    compact();
+    while (!deferred_ && !eof_ && end_ < buffer_size_) {
+      if (end_ - pos_ >= bytes && ::memrchr(data_ + pos_, '\n', end_ - pos_) != nullptr) break;
+      try {
+        fill();
+      } catch (const ReadError&) {
+        deferred_ = std::current_exception();
+      }
+    }
+    const size_t avail = end_ - pos_;
+    if (eof_ && !deferred_) return;
+    if (::memrchr(data_ + pos_, '\n', avail) != nullptr) return;
+    if (avail > kMaxLine) too_long(line_number);
+    std::rethrow_exception(deferred_);  // (a full buffer without a line end holds more than kMaxLine)
   }
 
   // Raw (possibly compressed) bytes; 0 at the end of the input.
@@ -343,13 +405,13 @@ class Reader::Source {
   // Adds bytes at end_ (at least one unless the input ends, which sets eof_).
   void fill() {
     if (!gzip_) {
-      const size_t n = read_raw(buffer_.get() + end_, std::min(kChunk, kBufferSize - end_));
+      const size_t n = read_raw(buffer_.get() + end_, std::min(kChunk, buffer_size_ - end_));
       if (n == 0) eof_ = true;
       end_ += n;
       return;
     }
     zs_.next_out = reinterpret_cast<Bytef*>(buffer_.get() + end_);
-    const size_t space = std::min(kChunk, kBufferSize - end_);
+    const size_t space = std::min(kChunk, buffer_size_ - end_);
     zs_.avail_out = static_cast<uInt>(space);
     while (zs_.avail_out == space) {
       if (zs_.avail_in == 0 && !raw_eof_) refill_input();
@@ -398,6 +460,8 @@ class Reader::Source {
   int64_t size_hint_ = -1;
 
   std::unique_ptr<char[]> buffer_;  // decompressed / plain bytes
+  size_t buffer_size_ = kBufferSize;
+  std::exception_ptr deferred_;     // a plain stream's read error, after lines not yet handed out (fill_span)
   const char* data_ = nullptr;      // buffer_ or the memory text
   size_t pos_ = 0, end_ = 0;
   size_t consumed_ = 0;  // bytes of text handed out as lines so far
@@ -417,6 +481,44 @@ class Reader::Source {
 };
 
 // ---------------------------------------------------------------------------------------------------
+
+// A piece of text parsed on its own by the parallel read (Reader::next_batch), waiting for its merge.
+struct Reader::Piece {
+  struct HeaderLine {
+    size_t before = 0;  // the number of the piece's records before it
+    int32_t line = 0;   // counted from the piece's first line (1)
+    std::string_view text;
+  };
+  std::vector<Record> records;
+  std::vector<int32_t> record_lines;  // each record's line, counted from the piece's first line (1)
+  std::vector<HeaderLine> header_lines;
+  int32_t lines = 0;
+  int64_t blank_lines = 0;
+  int64_t decimal_fields = 0;
+  std::map<std::string, int64_t> skipped;
+  // The first fault, which ends the piece: a malformed record (not skipped) or a line too long.
+  int32_t fault_line = 0;  // 0: none
+  bool fault_too_long = false;
+  std::string fault_what;
+  std::exception_ptr failure;  // anything else thrown while parsing it (out of memory)
+
+  // Empty again, keeping the space: the same few pieces serve a whole read.
+  void clear() {
+    records.clear();
+    record_lines.clear();
+    header_lines.clear();
+    lines = 0;
+    blank_lines = 0;
+    decimal_fields = 0;
+    skipped.clear();
+    fault_line = 0;
+    fault_too_long = false;
+    fault_what.clear();
+    failure = nullptr;
+  }
+};
+
+Reader::~Reader() = default;
 
 std::string_view warning_name(Warning w) {
   switch (w) {
@@ -472,8 +574,6 @@ Reader::Reader(FromMemory, std::string_view text, const std::string& name, ReadO
   source_ = std::make_unique<Source>(name_, text);
   read_header();
 }
-
-Reader::~Reader() = default;
 
 void Reader::read_header() {
   report_.partial_executions_kept = options_.keep_partial_executions;
@@ -596,7 +696,15 @@ FieldError parse_slow(std::string_view token, int32_t& out, bool& decimal, doubl
 
 }  // namespace
 
-bool Reader::parse_record(std::string_view line, Record& record) {
+// What is wrong with a malformed record line: the skip reason and the message (after "FILE:LINE: ").
+struct Reader::LineFault {
+  const char* reason = nullptr;
+  std::string what;
+};
+
+// Parses one record line into `record` (true), adding its decimal fields to `decimal_fields`; false with `fault`
+// set for a malformed line. The one parse of both the sequential and the parallel read.
+bool Reader::parse_fields(std::string_view line, Record& record, int64_t& decimal_fields, LineFault& fault) {
   const char* p = line.data();
   const char* const end = p + line.size();
   int fields = 0;
@@ -649,31 +757,242 @@ bool Reader::parse_record(std::string_view line, Record& record) {
 
   if (fields == kFieldCount && error == FieldError::kNone) {
     record.adopt_fractions(fractions, fraction_count);  // also drops the previous line's
-    report_.decimal_fields += decimals_here;
+    decimal_fields += decimals_here;
     return true;
   }
-  std::string reason, what;
   if (fields != kFieldCount) {
-    reason = "wrong_field_count";
-    what = "expected " + std::to_string(kFieldCount) + " fields, found " + std::to_string(fields);
+    fault.reason = "wrong_field_count";
+    fault.what = "expected " + std::to_string(kFieldCount) + " fields, found " + std::to_string(fields);
     // `convert`'s CSV read as SWF (standard input, or a name without .csv): say what it looks like.
     if (line.starts_with('#') || line.starts_with("job_number,"))
-      what += ": this looks like a CSV log (its '#' header lines, its column row), which is read by a .csv or "
-              ".csv.gz name (standard input is read as SWF)";
+      fault.what += ": this looks like a CSV log (its '#' header lines, its column row), which is read by a .csv or "
+                    ".csv.gz name (standard input is read as SWF)";
   } else {
     const std::string prefix = "field " + std::to_string(error_field) + " (" +
                                std::string(kFieldNames[static_cast<size_t>(error_field - 1)]) + "): ";
     if (error == FieldError::kNonNumeric) {
-      reason = "non_numeric";
-      what = prefix + "not a number: " + quote_token(error_token);
+      fault.reason = "non_numeric";
+      fault.what = prefix + "not a number: " + quote_token(error_token);
     } else {
-      reason = "out_of_range";
-      what = prefix + "value " + quote_token(error_token) + " is outside the 32-bit integer range";
+      fault.reason = "out_of_range";
+      fault.what = prefix + "value " + quote_token(error_token) + " is outside the 32-bit integer range";
     }
   }
-  if (!options_.skip_invalid) throw MalformedRecordError(name_ + ":" + std::to_string(line_number_) + ": " + what);
-  ++report_.skipped[reason];
   return false;
+}
+
+bool Reader::parse_record(std::string_view line, Record& record) {
+  LineFault fault;
+  if (parse_fields(line, record, report_.decimal_fields, fault)) return true;
+  if (!options_.skip_invalid)
+    throw MalformedRecordError(name_ + ":" + std::to_string(line_number_) + ": " + fault.what);
+  ++report_.skipped[fault.reason];
+  return false;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The parallel read: a span of whole lines is cut into pieces at line ends; the pieces are parsed on several
+// threads, each into its own records, and merged in file order on the calling thread, which applies what depends
+// on the lines before (line numbers, header lines, the order checks, partial executions, the first error).
+
+namespace {
+
+}  // namespace
+
+// Parses the lines of `text` (whole lines; the last one may lack its '\n' only at the end of the input) as
+// Reader::next() does line by line.
+void Reader::parse_piece(std::string_view text, bool skip_invalid, Piece& piece) {
+  const char* p = text.data();
+  const char* const end = p + text.size();
+  while (p != end) {
+    const auto* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p)));
+    const size_t len = static_cast<size_t>((nl ? nl : end) - p);
+    ++piece.lines;
+    if (len > kMaxLine) {
+      piece.fault_line = piece.lines;
+      piece.fault_too_long = true;
+      return;
+    }
+    std::string_view line(p, len);
+    p = nl ? nl + 1 : end;
+    while (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    size_t i = 0;
+    while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+    if (i == line.size()) {
+      ++piece.blank_lines;
+      continue;
+    }
+    if (line[i] == ';') {
+      piece.header_lines.push_back({piece.records.size(), piece.lines, line});
+      continue;
+    }
+    Record& record = piece.records.emplace_back();
+    LineFault fault;
+    if (parse_fields(line, record, piece.decimal_fields, fault)) {
+      piece.record_lines.push_back(piece.lines);
+      continue;
+    }
+    piece.records.pop_back();
+    if (skip_invalid) {
+      ++piece.skipped[fault.reason];
+      continue;
+    }
+    piece.fault_line = piece.lines;
+    piece.fault_what = std::move(fault.what);
+    return;
+  }
+}
+
+namespace {
+
+// Runs parse(k) for k in [0, n) on `threads` threads and merge(k) in order on the calling thread, which also
+// parses when the next piece to merge is not ready. At most `window` pieces are parsed ahead of the merge, so the
+// records waiting for it stay few. parse must not throw; an exception of merge stops the threads and is rethrown.
+template <class Parse, class Merge>
+void parse_and_merge(size_t n, unsigned threads, size_t window, const Parse& parse, const Merge& merge) {
+  std::mutex mu;
+  std::condition_variable cv;
+  size_t next = 0, merged = 0;
+  bool stop = false;
+  std::vector<char> ready(n, 0);
+  // Parses the next piece if one may be taken (true); `lock` is held on entry and on return.
+  const auto take = [&](std::unique_lock<std::mutex>& lock) {
+    if (stop || next >= n || next >= merged + window) return false;
+    const size_t k = next++;
+    lock.unlock();
+    parse(k);
+    lock.lock();
+    ready[k] = 1;
+    cv.notify_all();
+    return true;
+  };
+  const auto work = [&] {
+    std::unique_lock<std::mutex> lock(mu);
+    while (!stop && next < n) {
+      if (!take(lock)) cv.wait(lock);
+    }
+  };
+  std::vector<std::thread> pool;
+  const auto finish = [&] {
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      stop = true;
+    }
+    cv.notify_all();
+    for (auto& t : pool) t.join();
+  };
+  try {
+    for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work);
+  } catch (const std::system_error&) {  // no more threads to be had: the ones started and this one do it
+  }
+  try {
+    for (size_t k = 0; k < n; ++k) {
+      {
+        std::unique_lock<std::mutex> lock(mu);
+        while (!ready[k]) {
+          if (!take(lock)) cv.wait(lock);
+        }
+      }
+      merge(k);
+      {
+        std::lock_guard<std::mutex> lock(mu);
+        merged = k + 1;
+      }
+      cv.notify_all();
+    }
+  } catch (...) {
+    finish();
+    throw;
+  }
+  finish();
+}
+
+}  // namespace
+
+bool Reader::parallel() const {
+  return source_->spans() && options_.threads != 1 && base::worker_threads(options_.threads, 2) > 1;
+}
+
+void Reader::merge(Piece& piece, std::vector<Record>& out) {
+  const int64_t base = line_number_;
+  size_t h = 0;
+  const auto header_lines_before = [&](size_t records) {
+    for (; h < piece.header_lines.size() && piece.header_lines[h].before <= records; ++h) {
+      const Piece::HeaderLine& l = piece.header_lines[h];
+      ++report_.header_lines;
+      header_.add_line(std::string(l.text), base + l.line);
+    }
+  };
+  for (size_t i = 0; i < piece.records.size(); ++i) {
+    header_lines_before(i);
+    line_number_ = base + piece.record_lines[i];
+    Record& record = piece.records[i];
+    if (checks_.leave_out(record, line_number_, report_, options_)) continue;
+    checks_.check(record, header_, line_number_, report_);
+    ++report_.records;
+    out.push_back(std::move(record));
+  }
+  header_lines_before(piece.records.size());
+  report_.blank_lines += piece.blank_lines;
+  report_.decimal_fields += piece.decimal_fields;
+  for (const auto& [reason, count] : piece.skipped) report_.skipped[reason] += count;
+  if (piece.failure) std::rethrow_exception(piece.failure);
+  if (piece.fault_line > 0) {
+    line_number_ = base + piece.fault_line;
+    report_.lines += piece.fault_line;
+    if (piece.fault_too_long) throw line_too_long(name_, line_number_);
+    throw MalformedRecordError(name_ + ":" + std::to_string(line_number_) + ": " + piece.fault_what);
+  }
+  line_number_ = base + piece.lines;
+  report_.lines += piece.lines;
+}
+
+bool Reader::next_batch(std::vector<Record>& out) {
+  if (pending_ || !parallel()) {  // the constructor's record line, or a read line by line
+    Record record;
+    for (int k = 0; k < 65536; ++k) {
+      if (!next(record)) return false;
+      out.push_back(std::move(record));
+      if (!pending_ && parallel()) break;
+    }
+    return true;
+  }
+  const size_t piece_bytes = options_.parallel_piece_bytes > 0 ? options_.parallel_piece_bytes : size_t{256} << 10;
+  const std::string_view span = source_->next_span(16 * piece_bytes, line_number_ + 1);
+  if (span.empty()) return false;
+  std::vector<std::string_view> pieces;
+  for (size_t at = 0; at < span.size();) {
+    size_t len = span.size() - at;
+    if (len > piece_bytes) {
+      const void* nl = std::memchr(span.data() + at + piece_bytes, '\n', len - piece_bytes);
+      if (nl != nullptr) len = static_cast<size_t>(static_cast<const char*>(nl) - (span.data() + at)) + 1;
+    }
+    pieces.push_back(span.substr(at, len));
+    at += len;
+  }
+  const unsigned threads = base::worker_threads(options_.threads, pieces.size());
+  // Piece k is parsed into slot k % window: at most `window` pieces are parsed ahead of the merge, so the slot of
+  // piece k - window has been merged and cleared by then.
+  const size_t window = 2 * size_t{threads} + 2;
+  if (slots_.size() < window) slots_.resize(window);
+  parse_and_merge(
+      pieces.size(), threads, window,
+      [&](size_t k) {
+        Piece& piece = slots_[k % window];
+        try {
+          parse_piece(pieces[k], options_.skip_invalid, piece);
+        } catch (...) {
+          piece.failure = std::current_exception();
+        }
+      },
+      [&](size_t k) {
+        Piece& piece = slots_[k % window];
+        merge(piece, out);
+        piece.clear();  // its records are moved out
+        // Read: text in memory goes back to the system as it does line by line (Source::release_read_text).
+        source_->consume(pieces[k].size());
+      });
+  return true;
 }
 
 bool RecordChecks::leave_out(const Record& r, int64_t line, ReadReport& report, const ReadOptions& options) {
@@ -764,6 +1083,28 @@ Log read_all(Reader& reader) {
   // look larger (and the table too small).
   constexpr size_t kSample = 10000;
   int64_t first_record_end = 0;
+  if (reader.parallel()) {
+    // In batches: the same correction, once the batches have given a sample.
+    bool corrected = false;
+    bool more = true;
+    while (more) {
+      more = reader.next_batch(log.records);
+      const size_t n = log.records.size();
+      if (n == 1 && first_record_end == 0) first_record_end = reader.bytes_read();
+      if (!corrected && n >= kSample && size > 0 && first_record_end > 0) {
+        corrected = true;
+        const int64_t per_record =
+            std::max<int64_t>(1, (reader.bytes_read() - first_record_end) / static_cast<int64_t>(n - 1));
+        const int64_t estimate =
+            static_cast<int64_t>(n) + std::max<int64_t>(0, size - reader.bytes_read()) / per_record;
+        const int64_t want = std::min(cap, estimate + estimate / 32 + 1024);
+        if (want > static_cast<int64_t>(log.records.capacity())) log.records.reserve(static_cast<size_t>(want));
+      }
+    }
+    log.header = reader.header();
+    log.report = reader.report();
+    return log;
+  }
   while (reader.next(record)) {
     log.records.push_back(std::move(record));
     if (log.records.size() == 1) first_record_end = reader.bytes_read();

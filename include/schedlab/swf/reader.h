@@ -50,6 +50,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -81,6 +82,11 @@ struct ReadOptions {
   // then counts once, by its summary line, as the SWF definition lets a program that does not study preemption do.
   // The commands that copy a log (convert, filter) set it, so that no line is lost.
   bool keep_partial_executions = false;
+  // Threads that parse a log read whole (read_log, parse_log, Reader::next_batch): 0 = every core, 1 = line by line
+  // on the calling thread. The records, the report and every error are the same for any number.
+  int threads = 0;
+  // Bytes of text parsed as one piece in parallel (0 = 256 KiB); tests make it small, to put piece ends everywhere.
+  size_t parallel_piece_bytes = 0;
 };
 
 // The SWF definition's partial-execution lines: a job that was preempted (swapped out, checkpointed) is a summary
@@ -161,6 +167,14 @@ class Reader {
   const Header& header() const { return header_; }  // complete once next() has returned false
   const ReadReport& report() const { return report_; }
   const std::string& path() const { return path_; }
+  // Appends the next records to `out`; false at the end of the log (out may have gained records in this call).
+  // Where the text is in memory or a plain stream (not a gzip stream above 1 GiB of text) and more than one thread
+  // is allowed (ReadOptions::threads), a span of lines is parsed in pieces on several threads and merged in file
+  // order; else up to 65,536 records are read by next(). Either way the records, the report and the first error
+  // are those that next() would give. Throws ReadError on bad input.
+  bool next_batch(std::vector<Record>& out);
+  // Whether next_batch parses in parallel now.
+  bool parallel() const;
   // Size in bytes of the text when known (a plain regular file or memory; a gzip file or gzip text in memory
   // decompressed whole, as every one below 1 GiB of text is), -1 otherwise (a pipe, a larger gzip stream).
   int64_t size_hint() const;
@@ -169,6 +183,11 @@ class Reader {
 
  private:
   class Source;
+  struct LineFault;
+  static bool parse_fields(std::string_view line, Record& record, int64_t& decimal_fields, LineFault& fault);
+  struct Piece;  // a piece of text parsed on its own (the parallel read)
+  static void parse_piece(std::string_view text, bool skip_invalid, Piece& piece);
+  void merge(Piece& piece, std::vector<Record>& out);
   void read_header();
   bool classify(std::string_view line);
   bool next_line(std::string_view& line);
@@ -185,6 +204,7 @@ class Reader {
   RecordChecks checks_;
   bool pending_ = false;                    // a record line already read by the constructor
   std::string_view pending_line_;
+  std::vector<Piece> slots_;  // the pieces being parsed or waiting for the merge (next_batch)
 };
 
 // A whole log in memory.
