@@ -9,6 +9,9 @@
 // Lines are string_views into that buffer: no per-line allocation. Records are parsed with
 // std::from_chars; only a field that is not a plain integer takes the slow path (decimals, kept exactly in
 // the record, and the error messages).
+// A log read whole (read_log, parse_log) is parsed in pieces on every core when its text is in memory or comes
+// from a plain file or pipe: Reader::next_batch cuts spans of whole lines into pieces, parses them on several
+// threads and merges them in file order, which gives the records, report and first error of the line-by-line read.
 #include "schedlab/swf/reader.h"
 
 #include <fcntl.h>
@@ -795,10 +798,6 @@ bool Reader::parse_record(std::string_view line, Record& record) {
 // threads, each into its own records, and merged in file order on the calling thread, which applies what depends
 // on the lines before (line numbers, header lines, the order checks, partial executions, the first error).
 
-namespace {
-
-}  // namespace
-
 // Parses the lines of `text` (whole lines; the last one may lack its '\n' only at the end of the input) as
 // Reader::next() does line by line.
 void Reader::parse_piece(std::string_view text, bool skip_invalid, Piece& piece) {
@@ -910,7 +909,10 @@ void parse_and_merge(size_t n, unsigned threads, size_t window, const Parse& par
 }  // namespace
 
 bool Reader::parallel() const {
-  return source_->spans() && options_.threads != 1 && base::worker_threads(options_.threads, 2) > 1;
+  // (The cores are asked once: hardware_concurrency() reads the system's files.)
+  if (parallel_ < 0)
+    parallel_ = source_->spans() && options_.threads != 1 && base::worker_threads(options_.threads, 2) > 1;
+  return parallel_ == 1;
 }
 
 void Reader::merge(Piece& piece, std::vector<Record>& out) {
@@ -1083,37 +1085,29 @@ Log read_all(Reader& reader) {
   // look larger (and the table too small).
   constexpr size_t kSample = 10000;
   int64_t first_record_end = 0;
+  const auto correct_reserve = [&] {
+    const auto n = static_cast<int64_t>(log.records.size());
+    const int64_t per_record = std::max<int64_t>(1, (reader.bytes_read() - first_record_end) / (n - 1));
+    const int64_t estimate = n + std::max<int64_t>(0, size - reader.bytes_read()) / per_record;
+    const int64_t want = std::min(cap, estimate + estimate / 32 + 1024);
+    if (want > static_cast<int64_t>(log.records.capacity())) log.records.reserve(static_cast<size_t>(want));
+  };
   if (reader.parallel()) {
-    // In batches: the same correction, once the batches have given a sample.
+    // In batches (the first is the first record alone): the correction once they have given a sample.
     bool corrected = false;
-    bool more = true;
-    while (more) {
+    for (bool more = true; more;) {
       more = reader.next_batch(log.records);
-      const size_t n = log.records.size();
-      if (n == 1 && first_record_end == 0) first_record_end = reader.bytes_read();
-      if (!corrected && n >= kSample && size > 0 && first_record_end > 0) {
+      if (log.records.size() == 1 && first_record_end == 0) first_record_end = reader.bytes_read();
+      if (!corrected && log.records.size() >= kSample && size > 0 && first_record_end > 0) {
         corrected = true;
-        const int64_t per_record =
-            std::max<int64_t>(1, (reader.bytes_read() - first_record_end) / static_cast<int64_t>(n - 1));
-        const int64_t estimate =
-            static_cast<int64_t>(n) + std::max<int64_t>(0, size - reader.bytes_read()) / per_record;
-        const int64_t want = std::min(cap, estimate + estimate / 32 + 1024);
-        if (want > static_cast<int64_t>(log.records.capacity())) log.records.reserve(static_cast<size_t>(want));
+        correct_reserve();
       }
     }
-    log.header = reader.header();
-    log.report = reader.report();
-    return log;
-  }
-  while (reader.next(record)) {
-    log.records.push_back(std::move(record));
-    if (log.records.size() == 1) first_record_end = reader.bytes_read();
-    if (log.records.size() == kSample && size > 0) {
-      const int64_t per_record =
-          std::max<int64_t>(1, (reader.bytes_read() - first_record_end) / static_cast<int64_t>(kSample - 1));
-      const int64_t estimate = kSample + std::max<int64_t>(0, size - reader.bytes_read()) / per_record;
-      const int64_t want = std::min(cap, estimate + estimate / 32 + 1024);
-      if (want > static_cast<int64_t>(log.records.capacity())) log.records.reserve(static_cast<size_t>(want));
+  } else {
+    while (reader.next(record)) {
+      log.records.push_back(std::move(record));
+      if (log.records.size() == 1) first_record_end = reader.bytes_read();
+      if (log.records.size() == kSample && size > 0) correct_reserve();
     }
   }
   // No shrink_to_fit: capacity beyond the records was never written, so it costs address space, not memory

@@ -205,6 +205,7 @@ class Reader {
   bool pending_ = false;                    // a record line already read by the constructor
   std::string_view pending_line_;
   std::vector<Piece> slots_;  // the pieces being parsed or waiting for the merge (next_batch)
+  mutable int parallel_ = -1;  // parallel(), once known (-1: not yet)
 };
 
 // A whole log in memory.
