@@ -177,7 +177,7 @@ def _frame(log):
     return df
 
 
-def read_swf(path, keep_partial_executions=False, skip_invalid=False):
+def read_swf(path, keep_partial_executions=False, skip_invalid=False, threads=0):
     """Read an SWF log (plain or gzip; a name ending in .csv or .csv.gz is read as the CSV `schedlab convert` writes).
     Returns (DataFrame, header): the 18 SWF columns (int64; float64 for a
     field where the log wrote fractions, kept exactly) and the header lines. The header is also in
@@ -186,10 +186,12 @@ def read_swf(path, keep_partial_executions=False, skip_invalid=False):
     df.attrs["partial_executions"], unless `keep_partial_executions` (a copy of the file, line for line; every
     other function leaves them out again). A malformed line raises ValueError naming the file, line and field,
     unless `skip_invalid` (the CLI's --skip-invalid): then it is skipped, counted by reason in df.attrs["skipped"]
-    ({"non_numeric": 1, ...}) and warned about."""
+    ({"non_numeric": 1, ...}) and warned about. `threads`: the threads that parse the text (0, the default: every
+    core; 1: line by line on the calling thread, e.g. in each process of a pool); the result is the same for any."""
     _check_bool(keep_partial_executions, "keep_partial_executions")
     _check_bool(skip_invalid, "skip_invalid")
-    log = _warn_header_problems(_core.read_log(_path(path), keep_partial_executions, skip_invalid))
+    threads = _whole(threads, "threads", 32)
+    log = _warn_header_problems(_core.read_log(_path(path), keep_partial_executions, skip_invalid, threads))
     df = _frame(log)
     df.attrs["partial_executions"] = log.partial_executions
     df.attrs["skipped"] = log.skipped
@@ -214,15 +216,16 @@ def show_progress(on=True, after=2.0):
     _core.set_progress(on, after)
 
 
-def read_log(path, skip_invalid=False):
+def read_log(path, skip_invalid=False, threads=0):
     """Read a log into the library once, for many calls (every function that takes a log takes it): no DataFrame
-    is built, and each call then starts from the records in memory. `skip_invalid`: as read_swf's (the counts in
-    the Log's `skipped`)."""
+    is built, and each call then starts from the records in memory. `skip_invalid` and `threads`: as read_swf's
+    (the counts in the Log's `skipped`)."""
     if not isinstance(path, (str, os.PathLike)):
         raise TypeError(f"read_log takes a path, not {type(path).__name__} (a DataFrame is a log as it is)")
     _check_bool(skip_invalid, "skip_invalid")
-    if skip_invalid:
-        return _warn_header_problems(_core.read_log(_path(path), False, True))
+    threads = _whole(threads, "threads", 32)
+    if skip_invalid or threads != 0:
+        return _warn_header_problems(_core.read_log(_path(path), False, skip_invalid, threads))
     return _log(path)
 
 

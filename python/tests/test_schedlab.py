@@ -91,6 +91,30 @@ def test_skip_invalid_skips_malformed_lines_counted_by_reason(tmp_path):
         schedlab.read_log(path, skip_invalid="yes")
 
 
+def test_read_threads_give_the_same_frame_and_the_same_error(tmp_path):
+    # KTH is about 2 MB of text: 256 KiB pieces put several piece ends in it, and a fault far into the file.
+    one, header = schedlab.read_swf(KTH, threads=1)
+    for threads in (0, 2, 5.0):
+        df, h = schedlab.read_swf(KTH, threads=threads)
+        pd.testing.assert_frame_equal(df, one)
+        assert h == header
+    assert len(schedlab.read_log(KTH, threads=2)) == len(one)
+    lines = gzip.open(KTH, "rt").read().splitlines(keepends=True)
+    lines[-3000] = lines[-3000].replace(" ", " x", 1)
+    bad = tmp_path / "bad.swf"
+    bad.write_text("".join(lines))
+    messages = []
+    for threads in (1, 2):
+        with pytest.raises(ValueError) as e:
+            schedlab.read_swf(bad, threads=threads)
+        messages.append(str(e.value))
+    assert messages[0] == messages[1] and f"bad.swf:{len(lines) - 2999}: field 2 (submit_time)" in messages[0]
+    with pytest.raises(ValueError, match="threads must be >= 0"):
+        schedlab.read_log(KTH, threads=-1)
+    with pytest.raises(TypeError, match="threads must be a whole number, not str"):
+        schedlab.read_swf(KTH, threads="2")
+
+
 def test_dataframe_round_trip_equals_the_file(tmp_path):
     df, header = schedlab.read_swf(KTH)
     out = tmp_path / "copy.swf"

@@ -292,12 +292,13 @@ void require_file(const std::string& path) {
   }
 }
 
-LogPtr read_log(const std::string& path, bool keep_partial_executions, bool skip_invalid) {
+LogPtr read_log(const std::string& path, bool keep_partial_executions, bool skip_invalid, int threads) {
   require_file(path);
   py::gil_scoped_release release;
   swf::ReadOptions options;
   options.keep_partial_executions = keep_partial_executions;
   options.skip_invalid = skip_invalid;
+  options.threads = threads;
   return std::make_shared<swf::Log>(swf::read_swf_or_csv(path, options));
 }
 
@@ -874,7 +875,7 @@ PYBIND11_MODULE(_core, m) {
       .def_property_readonly("skipped_note", [](const swf::Log& l) { return py_text(swf::skipped_lines_note(l)); })
       .def("__len__", [](const swf::Log& l) { return l.records.size(); });
   m.def("read_log", &read_log, py::arg("path"), py::arg("keep_partial_executions") = false,
-        py::arg("skip_invalid") = false);
+        py::arg("skip_invalid") = false, py::arg("threads") = 0);
   m.def("log_columns", [](const LogPtr& l) { return log_columns(*l); }, py::arg("log"));
   m.def("log_from_columns", &log_from_columns, py::arg("columns"), py::arg("header_lines"),
         py::arg("keep_partial_executions") = false);
