@@ -57,7 +57,10 @@ int64_t FlatProfile::max_free(Time start, Time end) const {
 
 bool FlatProfile::fits(Time start, int64_t procs, Time duration) const {
   if (duration <= 0) return true;
-  return min_free(start, start + duration) >= procs;
+  // The step holding `start`, then a scan that skips blocks to the first step in the window with too few.
+  const size_t i = index_of(start);
+  if (steps_[i].free < procs) return false;
+  return next_below(i + 1, procs, duration > kInfinity - start ? kInfinity : start + duration) >= steps_.size();
 }
 
 FlatProfile::Time FlatProfile::earliest_fit(Time from, int64_t procs, Time duration) const {

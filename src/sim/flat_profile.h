@@ -6,7 +6,8 @@
 // first changed step, only as far as scans read.
 //
 // Costs, with n = number of steps:
-//   free_at, fits ........................ O(log n + steps covered)
+//   free_at .............................. O(log n)
+//   fits ................................. O(log n + steps covered / kBlock + kBlock), skipping blocks
 //   earliest_fit ......................... O(log n + steps scanned), at most O(n)
 //   earliest_fit_before .................. O(log n + steps before the limit)
 //   earliest_fit_overlapping ............. O(log n + (runs met + 1) × scan), scans skipping blocks of steps
