@@ -31,6 +31,27 @@ void build_busy(const SimState& state, OwnedRanges<int64_t>& busy) {
 
 }  // namespace
 
+void EasyPreemptiveScheduler::find_free_from(const SimState& state) {
+  const bool same = held_seen_.size() == state.held.size() &&
+                    std::equal(state.held.begin(), state.held.end(), held_seen_.begin(),
+                               [](const auto& a, const auto& b) { return a.first == b.first && a.second == b.second; });
+  if (!same) {
+    held_seen_.assign(state.held.begin(), state.held.end());
+    held_ranges_.clear();
+    for (size_t slot = 0; slot < held_seen_.size(); ++slot)
+      for (const ProcRange& r : held_seen_[slot].second)
+        held_ranges_.push_back({r.lo, r.hi, static_cast<uint32_t>(slot)});
+    std::sort(held_ranges_.begin(), held_ranges_.end(),
+              [](const HeldRange& a, const HeldRange& b) { return a.lo < b.lo; });
+  }
+  OwnedRanges<int64_t> running;  // the running jobs' processors, with their expected ends
+  build_busy(state, running);
+  free_from_.assign(held_seen_.size(), state.now);
+  running.largest_overlapping(held_ranges_, [&](const HeldRange& h, int64_t end) {
+    free_from_[h.slot] = std::max(free_from_[h.slot], end);
+  });
+}
+
 void EasyPreemptiveScheduler::schedule(const SimState& state, Decision& decision) {
   const int64_t now = state.now;
   if (state.queue.empty()) return;
@@ -64,8 +85,7 @@ void EasyPreemptiveScheduler::schedule(const SimState& state, Decision& decision
       smallest_left[--i] = least;
     }
   }
-  OwnedRanges<int64_t> running_busy;  // running jobs' processors, expected ends: built at the first suspended job
-  bool busy_built = false;
+  bool free_from_known = false;  // free_from_, computed at the first suspended job the walk reaches
   std::vector<std::pair<ProcSet, int64_t>> started;    // this call's starts: processors, expected end
   std::optional<Machine> machine;  // a copy the engine allocates exactly like, made at the first start
   FitFloor fits(state.machine.total());
@@ -78,14 +98,13 @@ void EasyPreemptiveScheduler::schedule(const SimState& state, Decision& decision
     const auto held = w.suspended() ? state.held.find(w.id) : state.held.end();
     int64_t from = now;
     if (held != state.held.end()) {
-      if (!busy_built) {
-        build_busy(state, running_busy);
-        busy_built = true;
+      if (!free_from_known) {
+        find_free_from(state);
+        free_from_known = true;
       }
-      running_busy.any_overlapping(held->second, [&](int64_t end) {
-        from = std::max(from, end);
-        return false;
-      });
+      const auto slot = std::lower_bound(held_seen_.begin(), held_seen_.end(), w.id,
+                                         [](const auto& h, JobId id) { return h.first < id; }) - held_seen_.begin();
+      from = std::max(from, free_from_[static_cast<size_t>(slot)]);
       for (const auto& [set, end] : started)
         if (overlaps(set, held->second)) from = std::max(from, end);
     }

@@ -23,9 +23,10 @@
 // insertion). Three shortcuts leave every decision as the rule above makes it: the walk stops once fewer
 // processors are free now than the smallest job left needs (nothing after could start now); a job's search starts
 // at the fit of a job placed before it that is no larger and no longer (it cannot fit earlier: reservations only
-// take processors away; sizes grouped two classes per octave, durations exact); and a suspended job finds when its
-// processors are free by a galloping search in the running jobs' ranges, sorted once per call that needs them,
-// O(ranges held × log) instead of a walk over every running job's processors.
+// take processors away; sizes grouped two classes per octave, durations exact); and the suspended jobs find when
+// their processors are free in one merge of their ranges (sorted once per change of the suspended set) with the
+// running jobs' (sorted once per call that needs them), O(ranges held + ranges running), instead of a walk over
+// every running job's processors for each.
 // So O(Q × n) at worst: meant for preemption studies (hundreds to a few thousand jobs in the queue), not for
 // saturated million-job logs (measurements: docs/performance.md).
 #pragma once
@@ -33,6 +34,8 @@
 #include <cstdint>
 #include <memory>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "schedlab/sim/scheduler.h"
 
@@ -49,6 +52,17 @@ class EasyPreemptiveScheduler final : public Scheduler {
   void schedule(const SimState& state, Decision& decision) override;
 
  private:
+  // free_from_ for the state's suspended jobs (held_seen_ and held_ranges_ first brought up to date).
+  void find_free_from(const SimState& state);
+  // The suspended jobs' processors (state.held), kept from call to call while they are unchanged: they change only
+  // at a suspension or a resume, and are looked up at almost every call. Compared with state.held at each use.
+  struct HeldRange {
+    int32_t lo, hi;
+    uint32_t slot;  // the job's index in held_seen_
+  };
+  std::vector<std::pair<JobId, ProcSet>> held_seen_;  // state.held as last seen, by id
+  std::vector<HeldRange> held_ranges_;                // their ranges, sorted by first processor
+  std::vector<int64_t> free_from_;                    // per slot: when the running jobs leave its processors
   int64_t resume_delay_;
 };
 
