@@ -2,9 +2,11 @@
 // header, report and first error, with pieces ending everywhere, over real logs, in memory, plain and gzip files,
 // and over logs with every kind of fault placed at random.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "schedlab/swf/reader.h"
@@ -88,6 +90,26 @@ TEST(ReaderParallel, OnlyWhereTheTextComesInSpans) {
   EXPECT_TRUE(Reader(Reader::FromMemory{}, text, "m", parallel_options(3, 0)).parallel());
   // A gzip file is decompressed whole: in spans too.
   EXPECT_TRUE(Reader(bundled_kth(), parallel_options(2, 0)).parallel());
+  // A gzip stream (from a pipe, as every gzip file above 1 GiB of text is read, through zlib, without its size) is
+  // read line by line whatever the threads, and gives the same log.
+  const std::string fifo = dir.file("kth.gz.fifo");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const std::string gz = schedlab::testing::read_file(bundled_kth());
+  std::thread writer([&] { write_file(fifo, gz); });
+  Log streamed;
+  bool parallel = true;
+  {
+    Reader reader(fifo, parallel_options(2, 0));
+    parallel = reader.parallel();
+    EXPECT_EQ(reader.size_hint(), -1);
+    while (reader.next_batch(streamed.records)) {
+    }
+  }
+  writer.join();
+  EXPECT_FALSE(parallel);
+  const Log whole = read_log(bundled_kth(), parallel_options(2, 0));
+  ASSERT_EQ(streamed.records.size(), whole.records.size());
+  EXPECT_TRUE(streamed.records == whole.records);
 }
 
 TEST(ReaderParallel, RealLogsWithPiecesEndingEverywhere) {
