@@ -2,8 +2,9 @@
 // processor, each with a value of its holder's (its id, its expected end), and the look-up the preemptive schedulers
 // need: which holders a suspended job's processors belong to. Running jobs hold disjoint processors, so the ranges
 // are disjoint and, sorted by their first processor, sorted by their last too: a look-up is a galloping search per
-// range of the set asked about (a suspended job's ranges are sorted as well, and usually near each other).
-// Built once per scheduler call that needs it: O(P) for P ranges (radix), then O(ranges asked × log P) per look-up.
+// range of the set asked about (a suspended job's ranges are sorted as well, and usually near each other), or one
+// merge for many sets' ranges sorted together (largest_overlapping). Built once per scheduler call that needs it:
+// O(P) for P ranges (radix from 256 ranges), then O(ranges asked × log P) per look-up.
 #pragma once
 
 #include <algorithm>
@@ -61,10 +62,10 @@ class OwnedRanges {
 
   // For ranges sorted by their first processor (`lo`, `hi` members; they may overlap each other): calls
   // f(asked, largest value) for each asked range that shares a processor with an owned one, the largest value of
-  // those owned ranges, in the order of the asked ranges. One merge of the two lists, plus per asked range a
-  // binary search for its last owned range and a maximum over blocks of kBlock owned ranges: O(asked × (log owned
-  // + kBlock) + owned). easy-preemptive asks for all of the suspended jobs' ranges at once; on CEA-Curie a
-  // suspended job's range covers many running jobs' and several suspended jobs hold the same processors.
+  // those owned ranges, in the order of the asked ranges. One merge of the two lists, O(asked + owned + pairs
+  // met): easy-preemptive asks for all of the suspended jobs' ranges at once (about 2,900 per call on CEA-Curie,
+  // 87% of them meeting a running range), where a galloping search per range cost more. (Block maxima with a
+  // binary search per asked range were slower still: docs/performance.md.)
   template <class Asked, class F>
   void largest_overlapping(const std::vector<Asked>& asked, F&& f) const {
     if (ranges_.empty()) return;
