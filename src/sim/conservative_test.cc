@@ -17,6 +17,7 @@
 #include "schedlab/sim/simulate.h"
 #include "schedlab/workload/workload.h"
 #include "schedlab/swf/reader.h"
+#include "sim/sim_test_helpers.h"
 #include "test_util.h"
 
 namespace schedlab::sim {
@@ -60,30 +61,7 @@ std::vector<int64_t> starts(const SimResult& r) {
 
 using Starts = std::vector<int64_t>;
 
-// A predictor for hand-made scenarios: the estimate, plus scripted updates issued when a given job
-// arrives or terminates, and an optional fixed extension on every deadline miss.
-class ScriptedPredictor final : public predict::Predictor {
- public:
-  std::map<JobId, predict::Updates> on_arrival_of, on_termination_of;
-  int64_t deadline_extension = 0;
-
-  std::unique_ptr<predict::Predictor> clone() const override { return std::make_unique<ScriptedPredictor>(*this); }
-  std::string_view name() const override { return "scripted"; }
-  int64_t on_arrival(int64_t, const Job& job, predict::Updates& updates) override {
-    if (auto it = on_arrival_of.find(job.id); it != on_arrival_of.end()) {
-      updates.insert(updates.end(), it->second.begin(), it->second.end());
-    }
-    return job.estimate;
-  }
-  void on_termination(int64_t, const Job& job, int64_t, predict::Updates& updates) override {
-    if (auto it = on_termination_of.find(job.id); it != on_termination_of.end()) {
-      updates.insert(updates.end(), it->second.begin(), it->second.end());
-    }
-  }
-  void on_deadline_miss(int64_t, const Job& job, int64_t, int64_t prediction, predict::Updates& updates) override {
-    if (deadline_extension > 0) updates.push_back({job.id, prediction + deadline_extension});
-  }
-};
+using testing::ScriptedPredictor;
 
 SimResult run_conservative(const Workload& w, const predict::Predictor& p) {
   ConservativeScheduler s(ConservativeScheduler::Options{true});
@@ -296,8 +274,9 @@ TEST(Conservative, WaitingPredictionIncreaseMovesOnlyThatJob) {
                                        });
   ScriptedPredictor p;
   p.on_arrival_of[3] = {{1, 200}};
-  SimOptions o = conservative_checked();
-  o.check = false;  // the engine does not void a promise when a WAITING job's prediction changes
+  // Under --check: J1's reservation at 100 stops being a promise when its prediction grows (the engine would
+  // otherwise report J1 starting after it); J2's and J3's stay promises and are kept.
+  const SimOptions o = conservative_checked();
   // At 5: J1 [100,300) no longer fits before J2's [150,200): J1 alone is released, re-placed at its
   // earliest fit [200,400). The pass goes on: J2 compresses to [100,150) (J1's old place); J3 (1 proc,
   // 1 s) is placed at [150,151). J2's move vacated [150,200), too late for J1 in this pass: J1 keeps
@@ -372,7 +351,7 @@ TEST(Conservative, SlotsHeldAreTheLiveWindow) {
 // Real logs.
 
 Workload load(const std::string& file, std::optional<int64_t> procs = std::nullopt) {
-  const swf::Log log = swf::read_log(testing::trace_path(file));
+  const swf::Log log = swf::read_log(schedlab::testing::trace_path(file));
   WorkloadOptions o;
   o.procs = procs;
   return build_workload(log.header, log.records, o);
@@ -427,7 +406,7 @@ TEST(ConservativeRealLogs, KthOn100ProcessorsWithChecks) {
 // wake-ups) and the scheduler's self-check (profile == holds, no reservation moved later unless forced,
 // exact certificates).
 TEST(ConservativeRealLogs, InvariantsOnEveryLog) {
-  const auto logs = testing::all_traces();
+  const auto logs = schedlab::testing::all_traces();
   SCHEDLAB_NEED_TRACES();
   for (const std::string& file : logs) {
     Workload w = load(file);

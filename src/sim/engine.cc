@@ -400,6 +400,9 @@ void Engine::set_prediction(JobId id, int64_t p) {
   if (p == old) return;
   if (waiting) {
     state_.queue.set_prediction(id, p);
+    // A waiting job that needs longer may have to wait longer: its reservation rested on its old length (the
+    // others' stay promises: a policy can keep them by moving this job alone, as conservative does).
+    if (p > old && options_.check) promise_[idx] = {kNever, -1};
   } else {
     state_.running.set_prediction(l.eff_start + old, id, p);
     const int64_t deadline = l.eff_start + p;

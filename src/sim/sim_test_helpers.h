@@ -4,7 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <initializer_list>
+#include <map>
+#include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "schedlab/sim/simulate.h"
@@ -71,5 +74,30 @@ inline std::vector<int64_t> starts(const Workload& w, const SimResult& r) {
   }
   return out;
 }
+
+// A predictor for hand-made scenarios: the estimate, plus scripted updates issued when a given job
+// arrives or terminates, and an optional fixed extension on every deadline miss.
+class ScriptedPredictor final : public predict::Predictor {
+ public:
+  std::map<JobId, predict::Updates> on_arrival_of, on_termination_of;
+  int64_t deadline_extension = 0;
+
+  std::unique_ptr<predict::Predictor> clone() const override { return std::make_unique<ScriptedPredictor>(*this); }
+  std::string_view name() const override { return "scripted"; }
+  int64_t on_arrival(int64_t, const Job& job, predict::Updates& updates) override {
+    if (auto it = on_arrival_of.find(job.id); it != on_arrival_of.end()) {
+      updates.insert(updates.end(), it->second.begin(), it->second.end());
+    }
+    return job.estimate;
+  }
+  void on_termination(int64_t, const Job& job, int64_t, predict::Updates& updates) override {
+    if (auto it = on_termination_of.find(job.id); it != on_termination_of.end()) {
+      updates.insert(updates.end(), it->second.begin(), it->second.end());
+    }
+  }
+  void on_deadline_miss(int64_t, const Job& job, int64_t, int64_t prediction, predict::Updates& updates) override {
+    if (deadline_extension > 0) updates.push_back({job.id, prediction + deadline_extension});
+  }
+};
 
 }  // namespace schedlab::sim::testing

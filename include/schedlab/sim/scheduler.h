@@ -13,7 +13,8 @@
 //   time") to `decision.reservations`; with --check the engine verifies that no job starts later than a
 //   reservation it was given. A reservation counts as a promise only if no running job was overdue when
 //   it was made, and only until a running job outlives its prediction or a running job's prediction
-//   changes (after that no policy could keep it).
+//   changes (after that no policy could keep it); a job's own promise also ends when its prediction grows
+//   while it waits (its reservation rested on its old length).
 // - Preemption (schedulers that need it): `decision.suspend` lists running jobs to suspend now; the engine
 //   suspends them BEFORE starting `decision.start`. A suspended job leaves state.running, keeps the time it
 //   has run (WaitingJob::attained), joins the back of state.queue, and is resumed by listing it in
