@@ -166,18 +166,36 @@ void FlexScheduler::rebuild(const SimState& state) {
   gains_base_ = gains_end();  // a new profile: every job is scanned in full
   gains_.clear();
   pending_.clear();  // jobs to place last (positions in order_)
+  grown_.clear();    // jobs whose prediction grew while they waited
   for (size_t i = 0; i < order_.size(); ++i) {
     Item& e = order_[i];
     const WaitingJob& w = *state.queue.find(e.id);
+    const int64_t old_held = e.held;
     e.procs = w.procs;  // (the state's values: a prediction may have changed)
     e.held = held(w);
     e.submit = w.submit;
     e.certified = false;
-    if (e.reservation >= now && profile_.fits(e.reservation, e.procs, e.held)) {
+    if (e.held > old_held) {
+      grown_.push_back(i);
+    } else if (e.reservation >= now && profile_.fits(e.reservation, e.procs, e.held)) {
       profile_.reserve(e.reservation, e.reservation + e.held, e.procs);
     } else {
       pending_.push_back(i);
     }
+  }
+  // A job that needs longer keeps its place only where its longer hold fits beside every other job's, else it alone
+  // is placed last: its own need changed, and it must not push a job behind it past that job's deadline (as
+  // conservative does with a waiting job whose prediction grows).
+  if (!grown_.empty()) {
+    for (size_t i : grown_) {
+      Item& e = order_[i];
+      if (e.reservation >= now && profile_.fits(e.reservation, e.procs, e.held)) {
+        profile_.reserve(e.reservation, e.reservation + e.held, e.procs);
+      } else {
+        pending_.push_back(i);
+      }
+    }
+    std::sort(pending_.begin(), pending_.end());  // placed last in priority order, as before
   }
   for (size_t i : pending_) {
     Item& e = order_[i];

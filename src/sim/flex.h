@@ -6,7 +6,9 @@
 // - Slack: every job gets one on arrival, `slack_factor` × the mean wait of the jobs started so far
 //   (`slack=avgwait`, the default: the 1999 paper's rule) or `slack_factor` × max(prediction, 60 s)
 //   (`slack=estimate`); its deadline = the start it was first promised + its slack. No decision moves a
-//   reservation past a deadline (only lost capacity can: a running job outliving its prediction).
+//   reservation past a deadline (only lost capacity can: a running job outliving its prediction or needing longer;
+//   and a waiting job whose prediction grows keeps its reservation only where its longer hold fits beside every
+//   other job's, else it alone moves, as in conservative: only its own deadline may then be missed).
 // - On arrival, candidate schedules are compared: the new job placed last (at its earliest fit, disturbing
 //   nobody), or inserted before the waiting job at position k: the jobs before k keep their reservations, the
 //   new job takes its earliest fit among them, and the jobs from k on, in order, keep their reservation where
@@ -130,6 +132,7 @@ class FlexScheduler final : public Scheduler {
   // Scratch.
   std::vector<std::pair<int64_t, int64_t>> busy_;
   std::vector<size_t> pending_;
+  std::vector<size_t> grown_;  // rebuild(): the jobs whose prediction grew, placed after the others
   std::vector<int64_t> trial_;
   std::vector<int64_t> best_;
   std::vector<GainBounds> suffix_;  // suffix_[i]: the bounds of gains_[i, end) when a pass began

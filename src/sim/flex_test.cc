@@ -12,6 +12,7 @@
 
 #include "schedlab/predict/registry.h"
 #include "schedlab/sim/engine.h"
+#include "schedlab/sim/scheduler_registry.h"
 #include "schedlab/swf/reader.h"
 #include "sim/sim_test_helpers.h"
 #include "test_util.h"
@@ -58,6 +59,24 @@ TEST(FlexTest, AJobThatFitsNowStartsNow) {
                                         J{4, 3, 200, 4, 200}});
   EXPECT_EQ(testing::starts(w, testing::run(w, "flex:slack=estimate")), (V{0, 100, 2, 150}));
   EXPECT_EQ(testing::starts(w, testing::run(w, "conservative")), (V{0, 100, 2, 150}));
+}
+
+// 4 processors, no slack (each deadline is the first promised start). J3 (4 procs) is promised 100 and J4 (4
+// procs) 150. When J2 ends at 10, J3's prediction grows from 50 to 80: [100,180) would overlap J4's [150,200), so
+// J3 alone moves, to its earliest fit after J4 (200); the compression pass then moves J4 to 100, and J3, looked at
+// before J4 moved, keeps 200. J4 starts within its deadline; J3's promise ended when its own prediction grew.
+// (Re-placing the jobs in priority order kept J3 at 100 and pushed J4 to 180, past its deadline 150.)
+TEST(FlexTest, AWaitingJobThatNeedsLongerMovesAlone) {
+  const auto w = testing::workload(4, {J{1, 0, 100, 2, 100}, J{2, 0, 10, 2, 10}, J{3, 1, 80, 4, 50},
+                                       J{4, 2, 50, 4, 50}});
+  testing::ScriptedPredictor p;
+  p.on_termination_of[1] = {{2, 80}};
+  auto flex = make_scheduler("flex:slack=estimate;slack_factor=0");
+  SimOptions checked;
+  checked.check = true;
+  const SimResult r = simulate(w, *flex, p, checked);
+  EXPECT_EQ(testing::starts(w, r), (V{0, 0, 200, 100}));
+  EXPECT_GT(r.reservations_checked, 0);
 }
 
 TEST(FlexTest, AverageWaitSlackStartsAtZero) {
