@@ -2,6 +2,7 @@
 #   make          build the release CLI at build/schedlab (no package installation: see make bootstrap)
 #   make demo     install what is missing, build, run the main job on the bundled KTH log
 #   make check    install what is missing, build, run every test (CTest, the Python tests too), then fuzz the parsers
+#                 and the simulator
 #   make python   build the Python module into build/python (PYTHONPATH=build/python)
 #   make bootstrap  install the missing Debian packages (scripts/bootstrap.sh)
 #   make install [PREFIX=/usr/local]  build, then install the CLI, the library, its headers and CMake package, and

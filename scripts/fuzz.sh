@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Fuzzes the parsers of outside input with libFuzzer for a bounded time each: the SWF reader, the CSV reader,
-# the Slurm accounting converter, the sweep spec, and the plug-in spec grammar with the JSON parameter documents.
+# the Slurm accounting converter, the sweep spec, and the plug-in spec grammar with the JSON parameter documents;
+# and the simulator (every scheduler under its checks on small workloads, EASY against a reference).
 #   usage: scripts/fuzz.sh SECONDS [TARGET...]
-#          (targets: swf_reader csv_reader sacct sweep_spec plugin_spec; default all)
+#          (targets: swf_reader csv_reader sacct sweep_spec plugin_spec simulate; default all)
 # Configures and builds the `fuzz` preset (clang, -fsanitize=fuzzer + ASan/UBSan) into build-fuzz, runs each
 # TARGET_fuzz on a scratch copy of fuzz/corpus/KIND (fuzz/corpus-run/KIND, git-ignored) for SECONDS with leak
 # detection, FUZZ_JOBS targets at a time (default: the cores), and prints a one-line summary per target. Exits
@@ -12,12 +13,12 @@ cd "$(dirname "$0")/.."
 
 seconds="${1:-}"
 if ! [[ "$seconds" =~ ^[0-9]+$ ]] || [ "$seconds" -lt 1 ]; then
-  echo "usage: scripts/fuzz.sh SECONDS [swf_reader|csv_reader|sacct|sweep_spec|plugin_spec ...]" >&2
+  echo "usage: scripts/fuzz.sh SECONDS [swf_reader|csv_reader|sacct|sweep_spec|plugin_spec|simulate ...]" >&2
   exit 2
 fi
 shift
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(swf_reader csv_reader sacct sweep_spec plugin_spec)
+[ ${#targets[@]} -gt 0 ] || targets=(swf_reader csv_reader sacct sweep_spec plugin_spec simulate)
 jobs="${FUZZ_BUILD_JOBS:-2}"
 
 # The preset turns on SCHEDLAB_FUZZ, which compiles the whole library with -fsanitize=fuzzer-no-link.
@@ -37,8 +38,8 @@ fuzz_one() {
       -timeout=10 -max_len=65536 -print_final_stats=1 -artifact_prefix="$artifacts" >"$log" 2>&1
 }
 
-# The targets run side by side, FUZZ_JOBS at a time (default: the cores; each fuzzer is one process), so five
-# targets of 60 s take 3 minutes of CI on two cores, not 5; each still gets its SECONDS. Summaries in target order.
+# The targets run side by side, FUZZ_JOBS at a time (default: the cores; each fuzzer is one process), so six
+# targets of 60 s take 3 minutes of CI on two cores, not 6; each still gets its SECONDS. Summaries in target order.
 parallel="${FUZZ_JOBS:-$(nproc)}"
 declare -A pid_of status_of
 for t in "${targets[@]}"; do
