@@ -139,6 +139,36 @@ double FlexScheduler::cost_of(const Item& job, int64_t start, int64_t now) const
   return 0;
 }
 
+// Places every job of order_ into profile_ (which holds the running jobs): at its reservation where it still fits,
+// in priority order, the rest then at their earliest fit in priority order; with `grown_last`, the jobs of grown_ are
+// tried at their reservations only after all the others. The starts go to placed_.
+void FlexScheduler::place_all(int64_t now, bool grown_last) {
+  placed_.assign(order_.size(), 0);
+  pending_.clear();
+  auto keep_or_defer = [&](size_t i) {
+    const Item& e = order_[i];
+    if (e.reservation >= now && profile_.fits(e.reservation, e.procs, e.held)) {
+      profile_.reserve(e.reservation, e.reservation + e.held, e.procs);
+      placed_[i] = e.reservation;
+    } else {
+      pending_.push_back(i);
+    }
+  };
+  size_t g = 0;
+  for (size_t i = 0; i < order_.size(); ++i) {
+    if (grown_last && g < grown_.size() && grown_[g] == i) {
+      ++g;
+      continue;
+    }
+    keep_or_defer(i);
+  }
+  if (grown_last) {
+    for (size_t i : grown_) keep_or_defer(i);
+    std::sort(pending_.begin(), pending_.end());
+  }
+  for (size_t i : pending_) placed_[i] = profile_.reserve_earliest(now, order_[i].procs, order_[i].held);
+}
+
 // The profile from the running jobs and every known waiting job's reservation (a job that no longer fits
 // at its reservation is placed last at its earliest fit), then one compression pass in priority order.
 void FlexScheduler::rebuild(const SimState& state) {
@@ -165,8 +195,7 @@ void FlexScheduler::rebuild(const SimState& state) {
   base_ = profile_;
   gains_base_ = gains_end();  // a new profile: every job is scanned in full
   gains_.clear();
-  pending_.clear();  // jobs to place last (positions in order_)
-  grown_.clear();    // jobs whose prediction grew while they waited
+  grown_.clear();  // jobs whose prediction grew while they waited (positions in order_)
   for (size_t i = 0; i < order_.size(); ++i) {
     Item& e = order_[i];
     const WaitingJob& w = *state.queue.find(e.id);
@@ -175,32 +204,26 @@ void FlexScheduler::rebuild(const SimState& state) {
     e.held = held(w);
     e.submit = w.submit;
     e.certified = false;
-    if (e.held > old_held) {
-      grown_.push_back(i);
-    } else if (e.reservation >= now && profile_.fits(e.reservation, e.procs, e.held)) {
-      profile_.reserve(e.reservation, e.reservation + e.held, e.procs);
-    } else {
-      pending_.push_back(i);
+    if (e.held > old_held) grown_.push_back(i);
+  }
+  // Each job keeps its reservation where it still fits, in priority order; the others are then placed last at their
+  // earliest fit. A job that needs longer keeps its place so too, as long as the jobs it displaces stay within their
+  // deadlines (as an insertion may displace them); otherwise the grown jobs are placed after every other job, each
+  // keeping its place only where its longer hold fits beside theirs (as conservative does): its own need changed.
+  place_all(now, false);
+  bool displaced_past_deadline = false;  // a job other than the grown ones, moved later and past its deadline
+  for (size_t i = 0, g = 0; i < order_.size() && !grown_.empty() && !displaced_past_deadline; ++i) {
+    if (g < grown_.size() && grown_[g] == i) {
+      ++g;
+      continue;
     }
+    displaced_past_deadline = placed_[i] > std::max(order_[i].deadline, order_[i].reservation);
   }
-  // A job that needs longer keeps its place only where its longer hold fits beside every other job's, else it alone
-  // is placed last: its own need changed, and it must not push a job behind it past that job's deadline (as
-  // conservative does with a waiting job whose prediction grows).
-  if (!grown_.empty()) {
-    for (size_t i : grown_) {
-      Item& e = order_[i];
-      if (e.reservation >= now && profile_.fits(e.reservation, e.procs, e.held)) {
-        profile_.reserve(e.reservation, e.reservation + e.held, e.procs);
-      } else {
-        pending_.push_back(i);
-      }
-    }
-    std::sort(pending_.begin(), pending_.end());  // placed last in priority order, as before
+  if (displaced_past_deadline) {
+    profile_ = base_;
+    place_all(now, true);
   }
-  for (size_t i : pending_) {
-    Item& e = order_[i];
-    e.reservation = profile_.reserve_earliest(now, e.procs, e.held);
-  }
+  for (size_t i = 0; i < order_.size(); ++i) order_[i].reservation = placed_[i];
   compress(now);
 }
 

@@ -6,9 +6,10 @@
 // - Slack: every job gets one on arrival, `slack_factor` × the mean wait of the jobs started so far
 //   (`slack=avgwait`, the default: the 1999 paper's rule) or `slack_factor` × max(prediction, 60 s)
 //   (`slack=estimate`); its deadline = the start it was first promised + its slack. No decision moves a
-//   reservation past a deadline (only lost capacity can: a running job outliving its prediction or needing longer;
-//   and a waiting job whose prediction grows keeps its reservation only where its longer hold fits beside every
-//   other job's, else it alone moves, as in conservative: only its own deadline may then be missed).
+//   reservation past a deadline (only lost capacity can: a running job outliving its prediction or needing longer).
+//   A waiting job whose prediction grows keeps its reservation if the jobs its longer hold displaces stay within
+//   their deadlines; otherwise it keeps it only where its longer hold fits beside every other job's, else it alone
+//   moves, as in conservative: only its own deadline may then be missed.
 // - On arrival, candidate schedules are compared: the new job placed last (at its earliest fit, disturbing
 //   nobody), or inserted before the waiting job at position k: the jobs before k keep their reservations, the
 //   new job takes its earliest fit among them, and the jobs from k on, in order, keep their reservation where
@@ -102,6 +103,7 @@ class FlexScheduler final : public Scheduler {
     uint64_t looked = 0;
   };
   void rebuild(const SimState& state);
+  void place_all(int64_t now, bool grown_last);
   // The bounds of the gains since gain number `looked`, during a pass (`this_pass`: the pass's gains so far).
   GainBounds gains_since(uint64_t looked, const GainBounds& this_pass) const;
   void self_check(int64_t now, int64_t calls) const;
@@ -132,7 +134,8 @@ class FlexScheduler final : public Scheduler {
   // Scratch.
   std::vector<std::pair<int64_t, int64_t>> busy_;
   std::vector<size_t> pending_;
-  std::vector<size_t> grown_;  // rebuild(): the jobs whose prediction grew, placed after the others
+  std::vector<size_t> grown_;    // rebuild(): the jobs whose prediction grew (positions in order_, ascending)
+  std::vector<int64_t> placed_;  // rebuild(): each job's new reservation
   std::vector<int64_t> trial_;
   std::vector<int64_t> best_;
   std::vector<GainBounds> suffix_;  // suffix_[i]: the bounds of gains_[i, end) when a pass began

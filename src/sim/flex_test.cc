@@ -61,12 +61,13 @@ TEST(FlexTest, AJobThatFitsNowStartsNow) {
   EXPECT_EQ(testing::starts(w, testing::run(w, "conservative")), (V{0, 100, 2, 150}));
 }
 
-// 4 processors, no slack (each deadline is the first promised start). J3 (4 procs) is promised 100 and J4 (4
-// procs) 150. When J2 ends at 10, J3's prediction grows from 50 to 80: [100,180) would overlap J4's [150,200), so
-// J3 alone moves, to its earliest fit after J4 (200); the compression pass then moves J4 to 100, and J3, looked at
-// before J4 moved, keeps 200. J4 starts within its deadline; J3's promise ended when its own prediction grew.
-// (Re-placing the jobs in priority order kept J3 at 100 and pushed J4 to 180, past its deadline 150.)
-TEST(FlexTest, AWaitingJobThatNeedsLongerMovesAlone) {
+// 4 processors. J3 (4 procs) is promised 100 and J4 (4 procs) 150. When J2 ends at 10, J3's prediction grows from
+// 50 to 80: [100,180) overlaps J4's [150,200). Without slack (each deadline is the first promised start) J4 may not
+// move, so J3 alone moves, to its earliest fit after J4 (200); the compression pass then moves J4 to 100, and J3,
+// looked at before J4 moved, keeps 200. J3's promise ended when its own prediction grew. (Re-placing the jobs in
+// priority order kept J3 at 100 and pushed J4 to 180, past its deadline 150.) With J4's slack of 60 s (its estimate,
+// at least 60 s) J4 may move to 180, within its deadline 210: J3 keeps its place.
+TEST(FlexTest, AWaitingJobThatNeedsLongerDisplacesOthersOnlyWithinTheirSlack) {
   const auto w = testing::workload(4, {J{1, 0, 100, 2, 100}, J{2, 0, 10, 2, 10}, J{3, 1, 80, 4, 50},
                                        J{4, 2, 50, 4, 50}});
   testing::ScriptedPredictor p;
@@ -77,6 +78,8 @@ TEST(FlexTest, AWaitingJobThatNeedsLongerMovesAlone) {
   const SimResult r = simulate(w, *flex, p, checked);
   EXPECT_EQ(testing::starts(w, r), (V{0, 0, 200, 100}));
   EXPECT_GT(r.reservations_checked, 0);
+  auto slack = make_scheduler("flex:slack=estimate");
+  EXPECT_EQ(testing::starts(w, simulate(w, *slack, p, checked)), (V{0, 0, 100, 180}));
 }
 
 TEST(FlexTest, AverageWaitSlackStartsAtZero) {
