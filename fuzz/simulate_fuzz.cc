@@ -7,7 +7,9 @@
 // the schedulers' own self-checks where they have one). Any exception from a workload the builder accepted is a
 // bug, and so is a difference between
 // - `easy` / `easy-sjbf` with the `estimate` predictor and the obvious per-instant EASY of tests/easy_reference.h
-//   (the start of every job; the real logs are compared in src/sim/easy_reference_test.cc), and
+//   (the start of every job; the real logs are compared in src/sim/easy_reference_test.cc),
+// - easy-preemptive, lerwf and lerwf-fill (resume delays 0 and 7 s) and their obvious implementations of
+//   tests/preemptive_references.h (every job's start, end, run time and suspensions), and
 // - two runs of the same scheduler (every job's start, end and run time, and the metrics): the same inputs give
 //   the same schedule. The averages leave out none, 1%, half or 95% of the first jobs (the warm-up).
 // Real logs exercise the schedulers at scale; these tiny workloads reach the corners they rarely meet.
@@ -23,6 +25,8 @@
 #include <vector>
 
 #include "easy_reference.h"
+#include "preemptive_references.h"
+#include "schedlab/predict/registry.h"
 #include "schedlab/sim/scheduler_registry.h"
 #include "schedlab/sim/simulate.h"
 #include "schedlab/swf/header.h"
@@ -92,6 +96,28 @@ bool same_schedule(const sim::SimResult& a, const sim::SimResult& b) {
   const auto same = [](double x, double y) { return x == y || (std::isnan(x) && std::isnan(y)); };
   return same(a.metrics.wait.mean, b.metrics.wait.mean) && same(a.metrics.utilization, b.metrics.utilization) &&
          a.metrics.jobs == b.metrics.jobs;
+}
+
+// `scheduler` (a spec) and `reference` give every job the same start, end, run time and suspensions.
+void compare(const workload::Workload& w, const std::string& scheduler, const sim::Scheduler& reference,
+             const predict::Predictor& predictor) {
+  sim::SimOptions options;
+  options.check = true;
+  sim::SimResult want, got;
+  try {
+    want = sim::simulate(w, reference, predictor, options);
+    got = sim::simulate(w, *sim::make_scheduler(scheduler), predictor, options);
+  } catch (const std::exception& e) {
+    fail(scheduler + " or its reference / " + std::string(predictor.name()) + ": " + e.what());
+  }
+  for (size_t i = 0; i < w.jobs.size(); ++i) {
+    const sim::JobOutcome& a = got.jobs[i];
+    const sim::JobOutcome& b = want.jobs[i];
+    if (a.start != b.start || a.end != b.end || a.ran != b.ran || a.suspensions != b.suspensions)
+      fail(scheduler + ": job " + std::to_string(w.jobs[i].job_number) + " starts " + std::to_string(a.start) +
+           ", ends " + std::to_string(a.end) + ", suspended " + std::to_string(a.suspensions) + "; the reference " +
+           std::to_string(b.start) + ", " + std::to_string(b.end) + ", " + std::to_string(b.suspensions));
+  }
 }
 
 }  // namespace
@@ -168,6 +194,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const sim::SimResult first = run(w, variant, predictor);
   if (!same_schedule(first, run(w, variant, predictor))) fail(variant + " / " + predictor + ": two runs differ");
   for (const auto& preset : sim::presets()) run(w, std::string(preset.name), "");
+
+  // The preemptive schedulers against their obvious implementations, on the engine with the chosen predictor.
+  const auto predictor_made = predict::make_predictor(predictor);
+  for (const int64_t delay : {int64_t{0}, int64_t{7}}) {
+    const std::string suffix = ":resume_delay=" + std::to_string(delay);
+    compare(w, "easy-preemptive" + suffix, *testing::walking_easy_preemptive(delay), *predictor_made);
+    compare(w, "lerwf" + suffix, *testing::sorting_lerwf(false, delay), *predictor_made);
+    compare(w, "lerwf-fill" + suffix, *testing::sorting_lerwf(true, delay), *predictor_made);
+  }
 
   if (w.has_feedback() || wo.arrival_scale != 1.0) return 0;  // the reference submits every job at its logged time
   for (const bool sjbf : {false, true}) {

@@ -1,8 +1,5 @@
-// A second opinion on easy-preemptive: the obvious implementation of its rule (sim/easy_preemptive.h), which
-// walks the whole queue and every running job's processors for each suspended job, and searches each job's fit
-// from now, must give every job the same start, end, run time and suspensions as the scheduler, which stops the
-// walk once nothing more can start, finds suspended jobs' processors by binary search, and starts each search at
-// the fit of a smaller, shorter job placed before it (sim/fit_floor.h).
+// A second opinion on easy-preemptive: the obvious implementation of its rule (tests/preemptive_references.h) must
+// give every job the same start, end, run time and suspensions as the scheduler.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -17,58 +14,12 @@
 #include "schedlab/sim/simulate.h"
 #include "schedlab/swf/reader.h"
 #include "schedlab/workload/workload.h"
-#include "sim/availability_profile.h"
 #include "sim/sim_test_helpers.h"
+#include "preemptive_references.h"
 #include "test_util.h"
 
 namespace schedlab::sim {
 namespace {
-
-class WalkingEasyPreemptive final : public Scheduler {
- public:
-  explicit WalkingEasyPreemptive(int64_t resume_delay) : resume_delay_(resume_delay) {}
-  std::unique_ptr<Scheduler> clone() const override { return std::make_unique<WalkingEasyPreemptive>(*this); }
-  std::string_view name() const override { return "easy-preemptive"; }
-  Overrun overrun() const override { return Overrun::kSuspend; }
-  bool needs_processors() const override { return true; }
-  int64_t resume_delay() const override { return resume_delay_; }
-
-  void schedule(const SimState& state, Decision& decision) override {
-    const int64_t now = state.now;
-    std::vector<std::pair<ProcSet, int64_t>> busy;  // processors and expected end: running, then started now
-    std::vector<std::pair<int64_t, int64_t>> until;
-    for (const RunningJob& r : state.running) {
-      const int64_t end = std::max(r.predicted_end(), now + 1);
-      until.emplace_back(end, r.procs);
-      busy.emplace_back(state.running_on.at(r.id), end);
-    }
-    AvailabilityProfile profile(state.machine.total(), now);
-    profile.assign(now, std::move(until));
-    for (const WaitingJob& w : state.queue) {
-      if (const auto held = state.held.find(w.id); held != state.held.end()) {
-        decision.avoid = held->second;
-        break;
-      }
-    }
-    Machine machine = state.machine;
-    for (const WaitingJob& w : state.queue) {
-      const int64_t d = std::max<int64_t>(w.remaining(), 1);
-      const auto held = state.held.find(w.id);
-      int64_t from = now;
-      if (held != state.held.end())
-        for (const auto& [set, end] : busy)
-          if (overlaps(set, held->second)) from = std::max(from, end);
-      if (profile.reserve_earliest(from, w.procs, d) != now) continue;
-      Allocation a = held != state.held.end() ? machine.allocate_exactly(w.id, held->second)
-                                              : machine.allocate(w.id, w.procs, decision.avoid);
-      decision.start.push_back(w.id);
-      busy.emplace_back(std::move(a.ranges), now + d);
-    }
-  }
-
- private:
-  int64_t resume_delay_;
-};
 
 // Same outcome for every job, and the same totals; `what` names the case in a failure.
 void expect_same_as_the_walk(const Workload& w, const std::string& predictor, const std::string& what) {
@@ -76,7 +27,7 @@ void expect_same_as_the_walk(const Workload& w, const std::string& predictor, co
     SimOptions o;
     o.check = true;  // processors never run two jobs, resumptions on their own processors, runtimes exact
     const auto p = predict::make_predictor(predictor);
-    const SimResult want = simulate(w, WalkingEasyPreemptive(delay), *p, o);
+    const SimResult want = simulate(w, *schedlab::testing::walking_easy_preemptive(delay), *p, o);
     const SimResult got = simulate(w, EasyPreemptiveScheduler(delay), *p, o);
     const std::string name = what + ", resume_delay " + std::to_string(delay);
     sim::testing::expect_same_outcomes(w, got, want, name);

@@ -1,6 +1,5 @@
-// A second opinion on lerwf and lerwf-fill: the obvious implementation, which sorts every job (running, waiting,
-// suspended) by remaining time at every call, must give every job the same start, end, run time and suspensions as
-// the scheduler, which keeps the waiting jobs ordered across calls and merges them with the running list.
+// A second opinion on lerwf and lerwf-fill: the obvious implementation (tests/preemptive_references.h) must give every
+// job the same start, end, run time and suspensions as the scheduler.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -17,72 +16,11 @@
 #include "schedlab/swf/reader.h"
 #include "schedlab/workload/workload.h"
 #include "sim/sim_test_helpers.h"
+#include "preemptive_references.h"
 #include "test_util.h"
 
 namespace schedlab::sim {
 namespace {
-
-class SortingLerwf final : public Scheduler {
- public:
-  SortingLerwf(bool fill, int64_t resume_delay) : fill_(fill), resume_delay_(resume_delay) {}
-  std::unique_ptr<Scheduler> clone() const override { return std::make_unique<SortingLerwf>(*this); }
-  std::string_view name() const override { return fill_ ? "lerwf-fill" : "lerwf"; }
-  bool needs_processors() const override { return true; }
-  int64_t resume_delay() const override { return resume_delay_; }
-
-  void schedule(const SimState& state, Decision& decision) override {
-    struct Candidate {
-      int64_t remaining;
-      bool running;
-      JobId id;
-      int32_t procs;
-      const ProcSet* set;
-    };
-    std::vector<Candidate> order;
-    for (const RunningJob& r : state.running) {
-      const auto on = state.running_on.find(r.id);
-      order.push_back({state.expected_end(r) - state.now, true, r.id, r.procs,
-                       on == state.running_on.end() ? nullptr : &on->second});
-    }
-    for (const WaitingJob& w : state.queue) {
-      const auto held = state.held.find(w.id);
-      order.push_back({w.remaining(), false, w.id, w.procs, held == state.held.end() ? nullptr : &held->second});
-    }
-    std::sort(order.begin(), order.end(), [](const Candidate& a, const Candidate& b) {
-      if (a.remaining != b.remaining) return a.remaining < b.remaining;
-      if (a.running != b.running) return a.running;
-      return a.id < b.id;
-    });
-    int64_t used = 0;
-    std::vector<ProcRange> claimed;
-    const auto overlaps = [&](const ProcSet& set) {
-      for (const ProcRange& a : set)
-        for (const ProcRange& b : claimed)
-          if (a.lo < b.hi && b.lo < a.hi) return true;
-      return false;
-    };
-    std::vector<JobId> fresh;
-    const ProcSet* avoid = nullptr;
-    bool stopped = false;
-    for (const Candidate& c : order) {
-      if (!stopped && used + c.procs <= state.machine.total() && (c.set == nullptr || !overlaps(*c.set))) {
-        used += c.procs;
-        if (c.set != nullptr) claimed.insert(claimed.end(), c.set->begin(), c.set->end());
-        if (!c.running) (c.set != nullptr ? decision.start : fresh).push_back(c.id);
-        continue;
-      }
-      if (!fill_) stopped = true;
-      if (c.running) decision.suspend.push_back(c.id);
-      else if (c.set != nullptr && avoid == nullptr) avoid = c.set;
-    }
-    decision.start.insert(decision.start.end(), fresh.begin(), fresh.end());
-    if (avoid != nullptr) decision.avoid = *avoid;
-  }
-
- private:
-  bool fill_;
-  int64_t resume_delay_;
-};
 
 // Same outcome for every job, and the same totals; `what` names the case in a failure.
 void expect_same_schedules(const Workload& w, const std::string& predictor, const std::string& what) {
@@ -91,7 +29,7 @@ void expect_same_schedules(const Workload& w, const std::string& predictor, cons
       SimOptions o;
       o.check = true;  // processors never run two jobs, resumptions on their own processors, runtimes exact
       const auto p = predict::make_predictor(predictor);
-      const SimResult want = simulate(w, SortingLerwf(fill, delay), *p, o);
+      const SimResult want = simulate(w, *schedlab::testing::sorting_lerwf(fill, delay), *p, o);
       const SimResult got = simulate(w, LerwfScheduler(fill, delay), *p, o);
       const std::string name = what + (fill ? ", lerwf-fill" : ", lerwf") + ", resume_delay " + std::to_string(delay);
       sim::testing::expect_same_outcomes(w, got, want, name);
