@@ -31,7 +31,8 @@ struct EasyReferenceOptions {
 };
 
 // Start time of every simulated record, by position in the log (-1 for a record not simulated). Throws
-// std::logic_error if jobs wait with nothing running and nothing to arrive (a bug of the reference).
+// std::logic_error if jobs wait with nothing running and nothing to arrive, or the head of the queue could never
+// fit (both bugs of the reference: every simulated job fits the machine).
 std::vector<int64_t> reference_easy_starts(const std::vector<swf::Record>& records, int64_t machine,
                                            const EasyReferenceOptions& options = {});
 
