@@ -95,6 +95,26 @@ TEST(CliEstimates, TsafrirFitThenGenerateOnCtc) {
   EXPECT_EQ(j["distinct"], 349);                                  // K(77,222)
 }
 
+// LLNL-Thunder's estimates take 8 values, and T_max with the two most popular others hold 99.95% of the jobs: the
+// fitted model leaves 55 jobs for its 399 other bins. The error says so and what to change; fewer bins then work.
+TEST(CliEstimates, AFitWhoseUserBinsLeaveTooFewJobsSaysWhatToChange) {
+  const char* thunder = "LLNL-Thunder-2007-1.1-cln.swf.gz";
+  SCHEDLAB_NEED_TRACE(thunder);
+  TempDir dir;
+  auto r = run_cli({"estimates", "fit", trace_path(thunder), "-o", dir.file("t.json")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = run_cli({"estimates", "generate", trace_path(thunder), "--model", "tsafrir", "--params", dir.file("t.json"), "-o",
+               dir.file("t.swf")});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find(trace_path(thunder) + ": infeasible bins: the user bins (T_max's share included) take 119793 "
+                       "of the N = 119849 jobs (99.95%), which leaves 56 for the model's 399 other bins"),
+            std::string::npos)
+      << r.err;
+  r = run_cli({"estimates", "generate", trace_path(thunder), "--model", "tsafrir", "--params", dir.file("t.json"),
+               "--params", "k=20", "-o", dir.file("t.swf")});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+}
+
 TEST(CliEstimates, ClearErrors) {
   TempDir dir;
   write_file(dir.file("bad.json"), "{not json");

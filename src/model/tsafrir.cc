@@ -166,10 +166,23 @@ std::vector<int64_t> shares_to_counts(const std::vector<double>& shares, const s
       diff -= step;
       progress = true;
     }
-    if (!progress)
-      throw LogDataError(fmt::format("infeasible bins: cannot fit {} bins into N = {} jobs (every bin needs at least "
-                                     "one job; the user bins take too many jobs)",
-                                     shares.size(), n));
+    if (!progress) {
+      // Say what is left for the bins that need a job each, and what to change: the user bins (their shares are
+      // kept exact) or the number of bins.
+      int64_t fixed = 0;
+      for (size_t i = 0; i < shares.size(); ++i)
+        if (exact[i]) fixed += counts[i];
+      if (fixed == 0)
+        throw LogDataError(fmt::format("infeasible bins: cannot fit {} bins into N = {} jobs (every bin needs at least "
+                                       "one job): give fewer bins (parameter k)",
+                                       shares.size(), n));
+      throw LogDataError(fmt::format(
+          "infeasible bins: the user bins (T_max's share included) take {} of the N = {} jobs ({:.2f}%), which leaves "
+          "{} for the model's {} other bins, and each needs at least one job: lower the user bins' shares (parameters "
+          "bins and tmax_share; a fit with a smaller top) or give fewer bins (parameter k)",
+          fixed, n, 100.0 * static_cast<double>(fixed) / static_cast<double>(n), std::max<int64_t>(0, n - fixed),
+          adjustable.size()));
+    }
   }
   return counts;
 }

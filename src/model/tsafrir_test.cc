@@ -124,6 +124,26 @@ TEST(SharesToCounts, SumsToNAndKeepsUserBinsExact) {
   EXPECT_THROW(shares_to_counts(std::vector<double>(5, 20), std::vector<bool>(5, false), 3), ModelError);
 }
 
+// When the user bins leave fewer jobs than the other bins need, the error gives the numbers and what to change.
+TEST(SharesToCounts, AnInfeasibleModelSaysWhatIsLeftAndForHowManyBins) {
+  try {
+    (void)shares_to_counts({60, 39.9, 0.05, 0.05}, {true, true, false, false}, 1000);  // 600 + 399 fixed
+    ADD_FAILURE() << "counted";
+  } catch (const ModelError& e) {
+    EXPECT_NE(std::string(e.what()).find("take 999 of the N = 1000 jobs (99.90%), which leaves 1 for the model's 2 "
+                                         "other bins"),
+              std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("parameter k"), std::string::npos) << e.what();
+  }
+  try {
+    (void)shares_to_counts(std::vector<double>(5, 20), std::vector<bool>(5, false), 3);
+    ADD_FAILURE() << "counted";
+  } catch (const ModelError& e) {
+    EXPECT_NE(std::string(e.what()).find("cannot fit 5 bins into N = 3 jobs"), std::string::npos) << e.what();
+  }
+}
+
 TEST(TsafrirBins, ExactCountsDistinctTimesAndTmax) {
   for (const int64_t n : {5L, 150L, 1000L, 23070L, 77222L, 250440L}) {
     TsafrirParams p;
