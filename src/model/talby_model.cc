@@ -544,8 +544,9 @@ std::vector<swf::Record> generate_talby(const TalbyOptions& options, const Talby
       st.raised_to_tmax = rep.raised_to_tmax;
     } catch (const ModelError& e) {  // say which model failed, and on what (the bare message named no option)
       throw ModelError(fmt::format("the job layer's estimates (Tsafrir's model fitted on {}) cannot be given to the {} "
-                                   "generated jobs: {}; fit the job layer on another log, or save it (--save-job-model), change its "
-                                   "estimates as said and generate from the file (--job-model)",
+                                   "generated jobs: {}; fit the job layer on another log, or save it "
+                                   "(--save-job-model), change its estimates as said and generate from the file "
+                                   "(--job-model)",
                                    model.source, records.size(), e.what()));
     }
     const int32_t t_max = tsafrir_params_from_json(params, 1, 0).t_max;
