@@ -11,6 +11,7 @@ missing columns are -1): filter in pandas, simulate the result. Errors raise Val
 library's message) or OSError (files). Simulations and sweeps release the GIL, so threads run them in parallel.
 """
 import collections
+import contextvars
 import difflib
 import functools
 import inspect
@@ -18,6 +19,7 @@ import io
 import json
 import numbers
 import os
+import re
 import sys
 import warnings
 
@@ -55,7 +57,34 @@ def _warn(message):
     frame, level = sys._getframe(1), 2  # stacklevel 1 is this function, 2 its caller
     while frame is not None and os.path.dirname(os.path.abspath(frame.f_code.co_filename)) == _PACKAGE_DIR:
         frame, level = frame.f_back, level + 1
-    warnings.warn(message, stacklevel=level)
+    warnings.warn(_SPEAKING.get()(message), stacklevel=level)
+
+
+# The library's messages name the CLI's flags ("--procs 0 must be ..."); from Python they name the keyword of the
+# function called ("procs=0 must be ..."). The flags a function names otherwise than '-' as '_':
+_KEYWORD_OF_FLAG = {
+    "filter_log": {"from": "from_"}, "generate_locality": {"from": "log"}, "scramble": {"from": "log"},
+    "locality": {"attr": "attribute"}, "diversity": {"attr": "attribute"}, "simulate": {"class-limits": "by_class"},
+    "compare": {"class-limits": "by_class"}, "profiler_query": {"exe": "executable"},
+    "report_sweep": {"sweep": "results"},
+}
+_FLAG = re.compile(r"(?<![\w-])--([a-z][a-z0-9-]*)( (?:-?\d[\w.:,+-]*|'[^']*'))?")
+_SPEAKING = contextvars.ContextVar("schedlab_speaking", default=lambda message: message)
+_IN_CALL = contextvars.ContextVar("schedlab_in_call", default=False)
+
+
+def _speaker(func_name, keywords):
+    """What turns a message's flags into `func_name`'s keywords: only a flag the function has as a keyword (the
+    others, e.g. sacct's own options, stay as written), its value after '=' ("--procs 64" -> "procs=64")."""
+    renamed = _KEYWORD_OF_FLAG.get(func_name, {})
+
+    def keyword(match):
+        name = renamed.get(match.group(1), match.group(1).replace("-", "_"))
+        if name not in keywords:
+            return match.group(0)
+        return name + ("=" + match.group(2)[1:] if match.group(2) else "")
+
+    return lambda message: _FLAG.sub(keyword, message) if isinstance(message, str) else message
 
 
 def _path(p):
@@ -1013,10 +1042,12 @@ def report_sweep(results, output, metric="wait_mean", x="", title=None):
 
 def _suggest_keywords(func):
     """`func` with a mistyped keyword named with the nearest of its own ("simulate(df, warmup=0.01)": did you mean
-    'warmup_fraction'?), where Python says only that the keyword is unexpected. The signature and docstring stay
-    func's (help() and tab completion show them)."""
+    'warmup_fraction'?), where Python says only that the keyword is unexpected, and with its errors and warnings
+    naming its keywords where the library's name the CLI's flags (the call the user made, not one the module
+    makes inside it). The signature and docstring stay func's (help() and tab completion show them)."""
     params = inspect.signature(func).parameters
     names = [n for n, p in params.items() if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+    speak = _speaker(func.__name__, set(names))
 
     @functools.wraps(func)
     def call(*args, **kwargs):
@@ -1025,7 +1056,18 @@ def _suggest_keywords(func):
                 near = [n for n in names if n.startswith(key)] or difflib.get_close_matches(key, names, n=1)
                 hint = f"; did you mean '{near[0]}'?" if near else f" (its keywords: {', '.join(names)})"
                 raise TypeError(f"{func.__name__}() got an unexpected keyword argument '{key}'{hint}")
-        return func(*args, **kwargs)
+        if _IN_CALL.get():  # a function of the module called by another: the outer one speaks
+            return func(*args, **kwargs)
+        tokens = _IN_CALL.set(True), _SPEAKING.set(speak)
+        try:
+            return func(*args, **kwargs)
+        except ValueError as e:
+            if e.args:
+                e.args = (speak(e.args[0]),) + e.args[1:]
+            raise
+        finally:
+            _SPEAKING.reset(tokens[1])
+            _IN_CALL.reset(tokens[0])
     return call
 
 

@@ -281,10 +281,29 @@ def test_stats_equals_the_cli_json():
 def test_a_machine_of_no_processors_is_refused():
     # stats(procs=-1) summarised a machine of -1 processors (a negative offered load); the CLI's range refused it.
     for procs in (0, -1):
-        with pytest.raises(ValueError, match=f"machine size must be positive, got --procs {procs}"):
+        with pytest.raises(ValueError, match=f"machine size must be positive, got procs={procs}"):
             schedlab.stats(KTH, procs=procs)
         with pytest.raises(ValueError, match="machine size must be positive"):
             schedlab.predict(KTH, procs=procs)
+
+
+def test_messages_name_the_functions_keywords_where_the_cli_names_its_flags():
+    # The library's words are the CLI's ("--procs 64 is outside ..."); a Python caller reads the keyword it gave.
+    with pytest.raises(ValueError, match=r"^procs must be in 1\.\.2147483647 \(got 0\)$"):
+        schedlab.generate_talby(procs=0, weeks=1)
+    with pytest.warns(UserWarning) as caught:
+        schedlab.generate_talby(procs=64, weeks=1)
+    said = [str(w.message) for w in caught]
+    assert said[0].startswith("procs=64 is outside the model's range") and not any("--" in w for w in said)
+    # A quoted value keeps its quotes; renamed keywords (filter_log's from_) are named as the function has them.
+    with pytest.raises(ValueError, match=r"^compare: baseline='nosuch' is not one of the schedulers \(easy, fcfs\)$"):
+        schedlab.compare(KTH, ["easy", "fcfs"], baseline="nosuch")
+    with pytest.warns(UserWarning, match="; from_/to keep none of them$"):
+        schedlab.filter_log(KTH, from_="2030-01-01")
+    # The CLI itself is unchanged.
+    cli = subprocess.run([CLI, "generate", "talby", "--procs", "0", "--weeks", "1", "-o", "-"], capture_output=True,
+                         text=True)
+    assert cli.returncode == 1 and "--procs must be in 1..2147483647 (got 0)" in cli.stderr
 
 
 def test_a_filtered_dataframe_simulates():
@@ -1035,7 +1054,7 @@ def test_read_sacct_folds_a_requeued_jobs_runs_as_convert_does(tmp_path):
     # One partition of a machine the header sizes: warned, as the CLI warns.
     kth = schedlab.read_swf(KTH)[0]
     kth["partition"] = [1 + i % 2 for i in range(len(kth))]
-    with pytest.warns(UserWarning, match="--partition 2 keeps one partition's jobs, but MaxProcs 100 is the whole"):
+    with pytest.warns(UserWarning, match="partition=2 keeps one partition's jobs, but MaxProcs 100 is the whole"):
         schedlab.filter_log(kth, partition=2)
 
 
@@ -1145,7 +1164,9 @@ def test_filter_log_warns_in_the_clis_order(tmp_path):
                           "--partition", "1"], check=True, capture_output=True, text=True).stderr
     want = [line[len("schedlab: warning: "):] for line in cli.splitlines() if line.startswith("schedlab: warning: ")]
     assert len(want) == 2 and "whole machine" in want[0] and "--users" in want[1]
-    assert got == want
+    # The same words, naming filter_log's keywords where the CLI names its flags (--procs is simulate's, not its).
+    assert got == [w.replace("--partition 1", "partition=1").replace("--users 99", "users=99") for w in want]
+    assert "with --procs set to" in got[0]
 
 
 def test_filter_log_writes_the_clis_file(tmp_path):
@@ -1162,7 +1183,7 @@ def test_filter_log_writes_the_clis_file(tmp_path):
     dated = schedlab.filter_log(KTH, from_="1996-10-01", users=[3, 5], drop_flurries=True)
     assert len(dated) == 419 and dated.attrs["filter"]["flurries_dropped"] == 0
     assert any("1996-10-01 (" in line for line in dated.attrs["swf_header"])  # the date and its zone in the notes
-    with pytest.raises(ValueError, match=r"--from \(5184000 s from the log start\) must be before --to"):
+    with pytest.raises(ValueError, match=r"from_ \(5184000 s from the log start\) must be before to"):
         schedlab.filter_log(KTH, from_="+60d", to="+30d")
     with pytest.raises(ValueError, match="from_: bad time '1996-13-01'"):
         schedlab.filter_log(KTH, from_="1996-13-01")
@@ -1172,7 +1193,7 @@ def test_filter_log_writes_the_clis_file(tmp_path):
     with pytest.warns(UserWarning, match="submitted from 1996-09-23 14:00:31 CEST to 1997-08-29 10:34:09 CEST"):
         assert len(schedlab.filter_log(KTH, from_="1997-10-01")) == 0
     # An id the log does not have (a typo): the warning names the log's own, as the CLI's does.
-    with pytest.warns(UserWarning, match=r"--status 7: no record has status 7 \(the log's: 1 \(20541 records\), 0 "
+    with pytest.warns(UserWarning, match=r"status=7: no record has status 7 \(the log's: 1 \(20541 records\), 0 "
                                          r"\(7948\)\)"):
         assert len(schedlab.filter_log(KTH, status=7)) == 0
 
@@ -1289,12 +1310,12 @@ def test_the_options_added_for_parity_give_the_clis_results(tmp_path):
     pd.testing.assert_frame_equal(est, schedlab.read_swf(out_file)[0])
     with pytest.raises(ValueError, match="the tsafrir model is fitted to one log"):
         schedlab.fit_estimates([KTH, KTH])
-    with pytest.raises(ValueError, match="--family must be beta or gamma"):
+    with pytest.raises(ValueError, match="family must be beta or gamma"):
         schedlab.fit_estimates(KTH, model="song", family="normal")
     # An option of the other model would change nothing: refused, not silently unused.
-    with pytest.raises(ValueError, match="--tmax applies to the tsafrir model only"):
+    with pytest.raises(ValueError, match="tmax applies to the tsafrir model only"):
         schedlab.fit_estimates(KTH, model="song", tmax="max")
-    with pytest.raises(ValueError, match="--family applies to the song model only"):
+    with pytest.raises(ValueError, match="family applies to the song model only"):
         schedlab.fit_estimates(KTH, family="gamma")
     # T_max: the log's limit unless asked otherwise; one job at 2^31 - 1 s (a "no limit" sentinel) does not make it.
     df, _ = schedlab.read_swf(KTH)
