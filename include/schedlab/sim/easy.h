@@ -7,9 +7,11 @@
 // - `easy-sjbf` (Tsafrir 2007 / Talby): the same, but the backfill candidates are scanned by ascending
 //   prediction (ties in queue order); the reservation stays with the oldest job.
 // Both use predictions only (with the `estimate` predictor: user estimates).
-// Cost per scheduler call: the jobs that could start, found through WaitQueue::next_backfill (which skips ranges of
-// the queue that hold none), in queue order for easy, sorted by prediction for easy-sjbf (O(C log C) for C of them);
-// plus the shadow time (O(log running), sim/shadow.h). The scan stops as soon as no processor is free.
+// Cost per scheduler call: for easy, the jobs that could start, found through WaitQueue::next_backfill (which skips
+// ranges of the queue that hold none); for easy-sjbf, O(log Q) per job started, in an index of the waiting jobs by
+// prediction that its notifications keep (O(log Q) per arrival, start and prediction change; src/sim/
+// shortest_first_index.h); plus the shadow time (O(log running), sim/shadow.h). The scan stops as soon as no
+// processor is free.
 #pragma once
 
 #include <cstdint>
@@ -21,16 +23,32 @@
 
 namespace schedlab::sim {
 
+class ShortestFirstIndex;  // src/sim/shortest_first_index.h
+
 class EasyScheduler final : public Scheduler {
  public:
   enum class Order { kQueue, kShortestFirst };
-  explicit EasyScheduler(Order backfill_order = Order::kQueue) : order_(backfill_order) {}
+  explicit EasyScheduler(Order backfill_order = Order::kQueue);
+  EasyScheduler(const EasyScheduler& other);
+  EasyScheduler& operator=(const EasyScheduler& other);
+  ~EasyScheduler() override;
   std::unique_ptr<Scheduler> clone() const override { return std::make_unique<EasyScheduler>(*this); }
   std::string_view name() const override { return order_ == Order::kQueue ? "easy" : "easy-sjbf"; }
   void schedule(const SimState& state, Decision& decision) override;
 
+  // easy-sjbf keeps its index of the waiting jobs by them (easy needs none).
+  void on_arrival(const SimState& state, const WaitingJob& job) override;
+  void on_start(const SimState& state, const RunningJob& job) override;
+  void on_suspend(const SimState& state, const RunningJob& job) override;
+  void on_prediction_change(const SimState& state, JobId job, int64_t old_prediction) override;
+  void on_sync(const SimState& state) override;
+
  private:
+  void backfill_shortest_first(const SimState& state, const WaitingJob& head, int64_t shadow_time, int64_t& free,
+                               int64_t& extra, Decision& decision);
+
   Order order_;
+  std::unique_ptr<ShortestFirstIndex> index_;  // easy-sjbf only
   // Scratch buffers (contents irrelevant between calls; kept to avoid reallocating).
   std::vector<std::pair<int64_t, int64_t>> started_;
   std::vector<const WaitingJob*> candidates_;  // scratch (valid during one call)
