@@ -2,15 +2,15 @@
 // order — kept across calls by the scheduler's notifications, with FitOrder's search (sim/fit_order.h) for the first
 // job at or after a place that needs at most a number of processors.
 //
-// Why: easy-sjbf gathered every job it could backfill and sorted them at each call, O(C log C) for C candidates. With
-// thousands of jobs waiting (a burst, a saturated machine, `--load 0.95`) C is most of the queue at every event: 50,000
-// jobs submitted at once took 22 s where easy takes 0.1 s. In this order the jobs that end by the shadow time are a
-// prefix (a waiting job that never ran has remaining() == prediction), so each job the walk starts is one or two
-// searches, O(log Q), and the index costs O(log Q) per arrival, start and prediction change.
+// Why: without it easy-sjbf gathers every job it could backfill and sorts them at each call, O(C log C) for C
+// candidates, and with thousands of jobs waiting (a burst, a saturated machine, `--load 0.95`) C is most of the queue
+// at every event. In this order the jobs that end by the shadow time are a prefix (a waiting job that never ran has
+// remaining() == prediction), so each job the walk starts is one or two searches, O(log Q), and the index costs
+// O(log Q) per arrival, start and prediction change.
 // The index is kept only while the queue is long (from kFrom waiting jobs until it falls below kUntil): with a few
-// dozen waiting jobs the sort is cheaper than a tree insert and erase per job (CEA-Curie: 0.24 → 0.27 s with the
-// index kept always, and 20 MB more). The gap between the two makes a rebuild, O(Q log Q), happen at most once per
-// kFrom - kUntil changes of the queue.
+// dozen waiting jobs the sort is cheaper than a tree insert and erase per job. The gap between the two makes a
+// rebuild, O(Q log Q), happen at most once per kFrom - kUntil changes of the queue. Measurements:
+// docs/performance.md, "easy-sjbf: the candidates in an index by prediction when the queue is long".
 // Queue order is the order jobs entered the queue (arrivals, and a suspended job at the back): a counter, `seq`.
 #pragma once
 

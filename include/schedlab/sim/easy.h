@@ -7,11 +7,11 @@
 // - `easy-sjbf` (Tsafrir 2007 / Talby): the same, but the backfill candidates are scanned by ascending
 //   prediction (ties in queue order); the reservation stays with the oldest job.
 // Both use predictions only (with the `estimate` predictor: user estimates).
-// Cost per scheduler call: for easy, the jobs that could start, found through WaitQueue::next_backfill (which skips
-// ranges of the queue that hold none); for easy-sjbf, O(log Q) per job started, in an index of the waiting jobs by
-// prediction that its notifications keep (O(log Q) per arrival, start and prediction change; src/sim/
-// shortest_first_index.h); plus the shadow time (O(log running), sim/shadow.h). The scan stops as soon as no
-// processor is free.
+// Cost per scheduler call: the jobs that could start, found through WaitQueue::next_backfill (which skips ranges of
+// the queue that hold none), in queue order for easy; for easy-sjbf sorted by prediction (O(C log C) for C of them)
+// while few jobs wait, and from 256 waiting jobs O(log Q) per job started, in an index by prediction that its
+// notifications keep (O(log Q) per arrival, start and prediction change; src/sim/shortest_first_index.h); plus the
+// shadow time (O(log running), sim/shadow.h). The scan stops as soon as no processor is free.
 #pragma once
 
 #include <cstdint>
