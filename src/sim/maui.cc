@@ -39,11 +39,11 @@ void MauiScheduler::schedule(const SimState& state, Decision& decision) {
     });
   }
 
-  // Reservations are promises (checked under --check) only when the reserved jobs keep their rank and their
-  // times cannot be pushed by a reservation ahead of them moving: arrival order, and one reservation or fixed
-  // ones. With xfactor priority the reservation passes from job to job.
-  const bool promises = options_.priority == Options::Priority::kFcfs &&
-                        (options_.depth == 1 || options_.fixed_reservations);
+  // Reservations are promises (checked under --check) only with one reservation in arrival order: the head's.
+  // With xfactor priority the reservation passes from job to job; with several, a job reserved ahead of another
+  // that starts early (an early end freed processors) may take the processors of the other's reservation, fixed
+  // or not, since a job that can start now is checked only against the reservations of the jobs ahead of it.
+  const bool promises = options_.priority == Options::Priority::kFcfs && options_.depth == 1;
   int reserved = 0;
   rest_.clear();
   auto try_start = [&](const WaitingJob& w) {

@@ -18,8 +18,8 @@
 // given, it is reserved at its earliest fit (or at its fixed time). With the defaults this is exactly
 // EASY's rule — a job backfills when it fits now and does not touch the head's reservation — and the
 // candidate order after the last reservation follows `backfill`.
-// Reservations are reported as promises (checked by --check) with fcfs priority and one or fixed
-// reservations; otherwise the reserved job can change from call to call.
+// Reservations are reported as promises (checked by --check) with fcfs priority and depth 1 only; otherwise the
+// reserved job can change from call to call, or a reserved job that starts early can push a later one.
 // Durations are predictions held for max(prediction, 1) s; a running job holds its processors until
 // max(start + prediction, now + 1) (an overdue job is busy now), as in conservative.
 // Cost per call: O(R log R) for the profile of the R running jobs, plus O(Q × n) for the Q waiting jobs
