@@ -227,9 +227,17 @@ Spec parse_spec(std::string_view text, std::string_view kind) {
     const bool bracketed = value.starts_with('[') && value.ends_with(']');
     if (bracketed) value = trim(value.substr(1, value.size() - 2));
     if (key.empty() || key.find_first_of(":;=[] ") != std::string::npos || value.empty() ||
-        (!bracketed && value.find_first_of(":=[]") != std::string_view::npos))
-      throw std::invalid_argument(
-          fmt::format("{} spec '{}': malformed parameter '{}'", kind, excerpt(text), excerpt(item)));
+        (!bracketed && value.find_first_of(":=[]") != std::string_view::npos)) {
+      // The likely slip: a scheduler with parameters as the value (wbas:high=maui:depth=2).
+      const bool spec_value = !key.empty() && key.find_first_of(":;=[] ") == std::string::npos && !bracketed &&
+                              value.find(':') != std::string_view::npos &&
+                              value.find_first_of("[]") == std::string::npos;
+      throw std::invalid_argument(fmt::format(
+          "{} spec '{}': malformed parameter '{}'{}", kind, excerpt(text), excerpt(item),
+          spec_value ? fmt::format(" (a spec with parameters as a value goes in brackets: {}=[{}])", key,
+                                   excerpt(value))
+                     : ""));
+    }
     if (!spec.params.emplace(key, std::string(value)).second)
       throw std::invalid_argument(
           fmt::format("{} spec '{}': parameter '{}' given twice", kind, excerpt(text), excerpt(key)));

@@ -47,6 +47,22 @@ TEST(Spec, MalformedSpecsAreErrors) {
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("'a' given twice"), std::string::npos) << e.what();
   }
+  // A spec with parameters as a value, unbracketed: the message shows the brackets.
+  try {
+    parse_spec("wbas:high=maui:priority=xfactor;low=easy", "scheduler");
+    ADD_FAILURE() << "no error";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "scheduler spec 'wbas:high=maui:priority=xfactor;low=easy': malformed parameter "
+              "'high=maui:priority=xfactor' (a spec with parameters as a value goes in brackets: "
+              "high=[maui:priority=xfactor])");
+  }
+  try {
+    parse_spec("x:a=b=c", "scheduler");  // no spec in the value: no hint
+    ADD_FAILURE() << "no error";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()), "scheduler spec 'x:a=b=c': malformed parameter 'a=b=c'");
+  }
 }
 
 TEST(Spec, FromAFileWithCommentsAndLineBreaks) {
