@@ -70,7 +70,8 @@ class SortingMaui final : public Scheduler {
         const auto p = static_cast<long double>(std::max<int64_t>(w->remaining(), 1));
         return (static_cast<long double>(now - w->submit) + p) / p;
       };
-      std::stable_sort(order.begin(), order.end(), [&](const WaitingJob* a, const WaitingJob* b) { return x(a) > x(b); });
+      std::stable_sort(order.begin(), order.end(),
+                       [&](const WaitingJob* a, const WaitingJob* b) { return x(a) > x(b); });
     }
     const bool promises = o_.priority == Options::Priority::kFcfs && o_.depth == 1;
     auto duration = [](const WaitingJob* w) { return std::max<int64_t>(w->remaining(), 1); };
@@ -100,7 +101,8 @@ class SortingMaui final : public Scheduler {
       }
     }
     if (o_.backfill == Options::Backfill::kBestFit)
-      std::stable_sort(rest.begin(), rest.end(), [](const WaitingJob* a, const WaitingJob* b) { return a->procs > b->procs; });
+      std::stable_sort(rest.begin(), rest.end(),
+                       [](const WaitingJob* a, const WaitingJob* b) { return a->procs > b->procs; });
     if (o_.backfill == Options::Backfill::kShortest)
       std::stable_sort(rest.begin(), rest.end(),
                        [](const WaitingJob* a, const WaitingJob* b) { return a->remaining() < b->remaining(); });

@@ -1,8 +1,11 @@
 #include "sim/maui.h"
 
 #include <algorithm>
+#include <iterator>
 
 namespace schedlab::sim {
+
+__extension__ using Int128 = __int128;
 
 void MauiScheduler::on_start(const SimState& /*state*/, const RunningJob& job) {
   if (options_.fixed_reservations) fixed_.erase(job.id);
@@ -25,75 +28,113 @@ void MauiScheduler::schedule(const SimState& state, Decision& decision) {
   if (profile_.capacity() != state.machine.total()) profile_ = AvailabilityProfile(state.machine.total(), now);
   profile_.assign(now, busy_);
 
-  order_.clear();
-  for (const WaitingJob& w : state.queue) order_.push_back(&w);
-  if (options_.priority == Options::Priority::kXfactor) {
-    // Highest expansion factor first: (wait + p) / p (long double: exact enough to order integer seconds
-    // below 2^63; ties keep queue order).
-    std::stable_sort(order_.begin(), order_.end(), [now](const WaitingJob* a, const WaitingJob* b) {
-      auto x = [now](const WaitingJob* w) {
-        const auto p = static_cast<long double>(std::max<int64_t>(w->remaining(), 1));
-        return (static_cast<long double>(now - w->submit) + p) / p;
-      };
-      return x(a) > x(b);
-    });
-  }
-
   // Reservations are promises (checked under --check) only with one reservation in arrival order: the head's.
   // With xfactor priority the reservation passes from job to job; with several, a job reserved ahead of another
   // that starts early (an early end freed processors) may take the processors of the other's reservation, fixed
   // or not, since a job that can start now is checked only against the reservations of the jobs ahead of it.
   const bool promises = options_.priority == Options::Priority::kFcfs && options_.depth == 1;
+  // arrivals=new at an instant where jobs only arrived: only they are backfilled.
+  const bool only_new = options_.backfill_new_only_at_arrival && !other_event_;
+  if (only_new) std::sort(arrived_.begin(), arrived_.end());
+  const auto may_backfill = [&](const WaitingJob& w) {
+    return !only_new || std::binary_search(arrived_.begin(), arrived_.end(), w.id);
+  };
   int reserved = 0;
-  rest_.clear();
-  auto try_start = [&](const WaitingJob& w) {
+  const auto try_start = [&](const WaitingJob& w) {
     const int64_t d = std::max<int64_t>(w.remaining(), 1);
     if (!profile_.fits(now, w.procs, d)) return false;
     profile_.reserve(now, now + d, w.procs);
     decision.start.push_back(w.id);
     return true;
   };
-  for (const WaitingJob* w : order_) {
-    if (reserved >= options_.depth) {
-      rest_.push_back(w);
-      continue;
-    }
-    if (try_start(*w)) continue;
-    const int64_t d = std::max<int64_t>(w->remaining(), 1);
+  const auto reserve = [&](const WaitingJob& w) {
+    const int64_t d = std::max<int64_t>(w.remaining(), 1);
     int64_t t = -1;
     if (options_.fixed_reservations) {
-      auto it = fixed_.find(w->id);
-      if (it != fixed_.end() && it->second > now && profile_.fits(it->second, w->procs, d)) t = it->second;
+      auto it = fixed_.find(w.id);
+      if (it != fixed_.end() && it->second > now && profile_.fits(it->second, w.procs, d)) t = it->second;
     }
-    if (t < 0) t = profile_.earliest_fit(now, w->procs, d);
-    if (options_.fixed_reservations) fixed_[w->id] = t;
-    profile_.reserve(t, t + d, w->procs);
-    if (promises) decision.reservations.push_back({w->id, t});
+    if (t < 0) t = profile_.earliest_fit(now, w.procs, d);
+    if (options_.fixed_reservations) fixed_[w.id] = t;
+    profile_.reserve(t, t + d, w.procs);
+    if (promises) decision.reservations.push_back({w.id, t});
     ++reserved;
+  };
+
+  // The jobs in priority order until `depth` of them are reserved: each starts if it fits now, else is reserved.
+  // Then the backfill candidates, the jobs after those in priority order, against what is left free now
+  // (sim/fit_now.h: the profile is not needed past this point); only the jobs that fit are gathered and sorted,
+  // not the whole queue (at high load thousands of jobs wait and few fit), and they can only fit less as jobs
+  // start. In arrival order the queue's tree skips the jobs that cannot fit (FitNow's superset).
+  candidates_.clear();
+  const auto fits_now = [&](const WaitingJob& w) {
+    return fit_now_.fits(w.procs, std::max<int64_t>(w.remaining(), 1));
+  };
+  const auto start_now = [&](const WaitingJob& w) {
+    fit_now_.take(w.procs, std::max<int64_t>(w.remaining(), 1));
+    decision.start.push_back(w.id);
+  };
+  if (options_.priority == Options::Priority::kFcfs) {
+    auto it = state.queue.begin();
+    for (; it != state.queue.end() && reserved < options_.depth; ++it)
+      if (!try_start(*it)) reserve(*it);
+    fit_now_.assign(profile_);
+    const auto next = [&](WaitQueue::const_iterator from) {
+      return state.queue.next_backfill(from, fit_now_.free(), fit_now_.second_free(), fit_now_.first_drop());
+    };
+    for (it = next(it); it != state.queue.end(); it = next(std::next(it))) {
+      if (!may_backfill(*it) || !fits_now(*it)) continue;
+      if (options_.backfill == Options::Backfill::kFirstFit) {
+        start_now(*it);  // queue order is the backfill order: no list needed
+      } else {
+        candidates_.push_back(&*it);
+      }
+    }
+  } else {
+    // Highest expansion factor (wait + p) / p first, ties in queue order; the factors compared exactly, as
+    // products of 128 bits (a division per job per call was most of the time at high load). A heap yields the
+    // jobs to reserve without sorting the rest.
+    ranked_.clear();
+    size_t pos = 0;
+    for (const WaitingJob& w : state.queue) {
+      const int64_t p = std::max<int64_t>(w.remaining(), 1);
+      ranked_.push_back({now - w.submit + p, p, pos++, &w});
+    }
+    const auto after = [](const Ranked& a, const Ranked& b) {
+      const Int128 l = static_cast<Int128>(a.wait_plus_p) * b.p, r = static_cast<Int128>(b.wait_plus_p) * a.p;
+      return l < r || (l == r && a.pos > b.pos);
+    };
+    std::make_heap(ranked_.begin(), ranked_.end(), after);
+    auto heap_end = ranked_.end();
+    while (heap_end != ranked_.begin() && reserved < options_.depth) {
+      std::pop_heap(ranked_.begin(), heap_end, after);
+      --heap_end;
+      if (!try_start(*heap_end->job)) reserve(*heap_end->job);
+    }
+    fit_now_.assign(profile_);
+    heap_end = std::remove_if(ranked_.begin(), heap_end,
+                              [&](const Ranked& r) { return !may_backfill(*r.job) || !fits_now(*r.job); });
+    std::sort(ranked_.begin(), heap_end, [&after](const Ranked& a, const Ranked& b) { return after(b, a); });
+    for (auto r = ranked_.begin(); r != heap_end; ++r) candidates_.push_back(r->job);
   }
   switch (options_.backfill) {
     case Options::Backfill::kFirstFit:
       break;
     case Options::Backfill::kBestFit:
-      std::stable_sort(rest_.begin(), rest_.end(),
+      std::stable_sort(candidates_.begin(), candidates_.end(),
                        [](const WaitingJob* a, const WaitingJob* b) { return a->procs > b->procs; });
       break;
     case Options::Backfill::kShortest:
-      std::stable_sort(rest_.begin(), rest_.end(),
+      std::stable_sort(candidates_.begin(), candidates_.end(),
                        [](const WaitingJob* a, const WaitingJob* b) { return a->remaining() < b->remaining(); });
       break;
   }
-  if (options_.backfill_new_only_at_arrival && !other_event_) {
-    std::erase_if(rest_, [this](const WaitingJob* w) {
-      return std::find(arrived_.begin(), arrived_.end(), w->id) == arrived_.end();
-    });
+  for (const WaitingJob* w : candidates_) {
+    if (fit_now_.free() == 0) break;
+    if (fits_now(*w)) start_now(*w);
   }
   arrived_.clear();
   other_event_ = false;
-  for (const WaitingJob* w : rest_) {
-    if (profile_.free_at(now) == 0) break;
-    try_start(*w);
-  }
 }
 
 }  // namespace schedlab::sim

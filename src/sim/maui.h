@@ -22,9 +22,11 @@
 // reserved job can change from call to call, or a reserved job that starts early can push a later one.
 // Durations are predictions held for max(prediction, 1) s; a running job holds its processors until
 // max(start + prediction, now + 1) (an overdue job is busy now), as in conservative.
-// Cost per call: O(R log R) for the profile of the R running jobs, plus O(Q × n) for the Q waiting jobs
-// over n profile steps (n <= 2(R + depth) + 1 + the jobs started in the call), plus O(Q log Q) to sort
-// when priority or backfill is not queue order.
+// Cost per call: O(R log R) for the profile of the R running jobs; O(depth × n) for the reservations over n
+// profile steps (n <= 2(R + depth) + 1 + the jobs started in the call); then for the C waiting jobs no wider than
+// the free processors (found in O(log Q) each by WaitQueue::next_backfill) O(C log C) to sort them when the
+// backfill order is not queue order, and O(n) to check each. xfactor priority adds O(Q) to rank the Q waiting jobs
+// (a heap) and O(depth log Q) to take the first.
 #pragma once
 
 #include <cstdint>
@@ -34,6 +36,7 @@
 #include <vector>
 
 #include "sim/availability_profile.h"
+#include "sim/fit_now.h"
 #include "schedlab/sim/easy.h"
 #include "schedlab/sim/scheduler.h"
 
@@ -65,12 +68,19 @@ class MauiScheduler final : public Scheduler {
   bool easy_rules_ = false;
   EasyScheduler easy_;
   AvailabilityProfile profile_{1};
+  FitNow fit_now_;  // the backfill phase of a call
   std::unordered_map<JobId, int64_t> fixed_;
   // arrivals=new: the jobs that arrived since the last call, and whether anything else happened.
   std::vector<JobId> arrived_;
   bool other_event_ = true;  // fixed reservations: job -> its first reservation time
   // Scratch (contents irrelevant between calls).
-  std::vector<const WaitingJob*> order_, rest_;
+  struct Ranked {  // xfactor: (wait + p) / p
+    int64_t wait_plus_p, p;
+    size_t pos;  // in queue order
+    const WaitingJob* job;
+  };
+  std::vector<Ranked> ranked_;
+  std::vector<const WaitingJob*> candidates_;
   std::vector<std::pair<int64_t, int64_t>> busy_;
 };
 

@@ -25,7 +25,8 @@ std::vector<Options> every_combination(const std::vector<int>& depths) {
   std::vector<Options> all;
   for (const int depth : depths)
     for (const auto priority : {Options::Priority::kFcfs, Options::Priority::kXfactor})
-      for (const auto backfill : {Options::Backfill::kFirstFit, Options::Backfill::kBestFit, Options::Backfill::kShortest})
+      for (const auto backfill :
+           {Options::Backfill::kFirstFit, Options::Backfill::kBestFit, Options::Backfill::kShortest})
         for (const bool fixed : {false, true})
           for (const bool only_new : {false, true}) all.push_back({depth, priority, backfill, fixed, only_new});
   // The defaults run EASY's own call (MauiTest.DefaultEqualsEasyJobForJobOnKth), not the profile.
@@ -94,7 +95,8 @@ TEST(MauiReference, BurstsSameStarts) {
     const int32_t submit = (k - 1) / 200 * 5000;
     const auto run = static_cast<int32_t>(rng() % 8 == 0 ? 0 : 1 + rng() % 600);
     const auto procs = static_cast<int32_t>(rng() % 3 == 0 ? 1 + rng() % 64 : 1 + rng() % 8);
-    jobs.push_back({k, submit, run, procs, run + static_cast<int32_t>(rng() % 3) * 100 + (rng() % 5 == 0 ? -run / 2 : 0)});
+    const int32_t est = run + static_cast<int32_t>(rng() % 3) * 100 + (rng() % 5 == 0 ? -run / 2 : 0);
+    jobs.push_back({k, submit, run, procs, est});
   }
   WorkloadOptions wo;
   wo.procs = 64;
