@@ -45,6 +45,16 @@ class FitNow {
   int64_t first_drop() const {
     return levels_.size() > 1 ? levels_[1].time - levels_[0].time : std::numeric_limits<int64_t>::max();
   }
+  // The levels by index: a job of duration d falls in level k when the limits of the levels before it are below d
+  // and limit(k) >= d; it fits iff its size <= level_free(k).
+  size_t level_count() const { return levels_.size(); }
+  size_t level_of(int64_t duration) const {
+    return static_cast<size_t>(level_before(duration) - levels_.begin());
+  }
+  int64_t level_free(size_t k) const { return levels_[k].free; }
+  int64_t level_limit(size_t k) const {  // the longest duration that ends by the next level
+    return k + 1 < levels_.size() ? levels_[k + 1].time - levels_[0].time : std::numeric_limits<int64_t>::max();
+  }
 
  private:
   std::vector<ProfileStep>::iterator level_before(int64_t duration) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <iterator>
+#include <limits>
 
 namespace schedlab::sim {
 
@@ -9,10 +10,26 @@ __extension__ using Int128 = __int128;
 
 void MauiScheduler::on_start(const SimState& /*state*/, const RunningJob& job) {
   if (options_.fixed_reservations) fixed_.erase(job.id);
+  if (indexed()) index_.remove(job.id);
 }
 
 void MauiScheduler::on_arrival(const SimState& /*state*/, const WaitingJob& job) {
   if (options_.backfill_new_only_at_arrival) arrived_.push_back(job.id);
+  if (indexed()) index_.add(job);
+}
+
+void MauiScheduler::on_suspend(const SimState& state, const RunningJob& job) {
+  if (!indexed()) return;
+  if (const WaitingJob* w = state.queue.find(job.id)) index_.add(*w);  // at the back of the queue
+}
+
+void MauiScheduler::on_prediction_change(const SimState& state, JobId job, int64_t /*old_prediction*/) {
+  if (!indexed()) return;
+  if (const WaitingJob* w = state.queue.find(job)) index_.update(*w);
+}
+
+void MauiScheduler::on_sync(const SimState& state) {
+  if (indexed() && index_.active()) index_.rebuild(state.queue);
 }
 
 void MauiScheduler::on_termination(const SimState& /*state*/, const RunningJob& /*job*/) { other_event_ = true; }
@@ -79,6 +96,12 @@ void MauiScheduler::schedule(const SimState& state, Decision& decision) {
     for (; it != state.queue.end() && reserved < options_.depth; ++it)
       if (!try_start(*it)) reserve(*it);
     fit_now_.assign(profile_);
+    if (indexed() && !only_new && index_.follow(state.queue) && index_.prefix_rule_holds()) {
+      backfill_shortest_first(state, it, decision);
+      arrived_.clear();
+      other_event_ = false;
+      return;
+    }
     const auto next = [&](WaitQueue::const_iterator from) {
       return state.queue.next_backfill(from, fit_now_.free(), fit_now_.second_free(), fit_now_.first_drop());
     };
@@ -135,6 +158,38 @@ void MauiScheduler::schedule(const SimState& state, Decision& decision) {
   }
   arrived_.clear();
   other_event_ = false;
+}
+
+// The walk of the sorted candidates of backfill=shortest without gathering them, as easy-sjbf's (src/sim/easy.cc):
+// in the index's order (prediction, queue order) the jobs fall in FitNow's levels by their duration, a prefix per
+// level, and a job fits iff its size is at most its level's processors. So the next job to start is the first
+// that fits the current level's processors if it falls in that level; else the jobs before that one are too wide
+// for this level and so for every later one (they have fewer processors), and the walk goes on from it, at its
+// level. The jobs placed before the backfill in queue order (`after` and every job after it are the candidates) are
+// passed over. O((levels + starts) log Q) per call.
+void MauiScheduler::backfill_shortest_first(const SimState& state, WaitQueue::const_iterator after,
+                                            Decision& decision) {
+  using Key = ShortestFirstIndex::Key;
+  constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
+  if (after == state.queue.end()) return;
+  const int64_t first_seq = index_.seq_of(after->id);
+  Key from{kMin, kMin};
+  size_t level = 0;
+  while (fit_now_.free() > 0) {
+    const auto k = index_.first_fit(from, fit_now_.level_free(level));
+    if (k == index_.end()) return;  // the later levels have fewer processors
+    const int64_t d = std::max<int64_t>(k->prediction, 1);
+    if (d > fit_now_.level_limit(level)) {  // a later level's: the jobs before it are too wide for any level left
+      from = Key{k->prediction, kMin};
+      level = fit_now_.level_of(d);
+      continue;
+    }
+    from = Key{k->prediction, k->seq + 1};
+    if (k->seq < first_seq) continue;
+    fit_now_.take(k->procs, d);
+    decision.start.push_back(k->id);
+    level = fit_now_.level_of(std::max<int64_t>(from.prediction, 1));  // the levels merge as jobs start
+  }
 }
 
 }  // namespace schedlab::sim

@@ -23,10 +23,12 @@
 // Durations are predictions held for max(prediction, 1) s; a running job holds its processors until
 // max(start + prediction, now + 1) (an overdue job is busy now), as in conservative.
 // Cost per call: O(R log R) for the profile of the R running jobs; O(depth × n) for the reservations over n
-// profile steps (n <= 2(R + depth) + 1 + the jobs started in the call); then for the C waiting jobs no wider than
-// the free processors (found in O(log Q) each by WaitQueue::next_backfill) O(C log C) to sort them when the
-// backfill order is not queue order, and O(n) to check each. xfactor priority adds O(Q) to rank the Q waiting jobs
-// (a heap) and O(depth log Q) to take the first.
+// profile steps (n <= 2(R + depth) + 1 + the jobs started in the call); O(n) to read what is left free now into
+// at most depth + 1 levels (sim/fit_now.h). Then, in arrival order, the C jobs that could fit now, found in
+// O(log Q) each by WaitQueue::next_backfill, checked in O(log depth), and for bestfit and shortest sorted in
+// O(C log C) — except shortest from 256 waiting jobs, which walks an index by prediction kept by the
+// notifications (sim/shortest_first_index.h; O((depth + started) log Q) per call, O(log Q) per arrival, start and
+// prediction change). xfactor priority ranks all Q waiting jobs, O(Q), and takes the first from a heap.
 #pragma once
 
 #include <cstdint>
@@ -37,6 +39,7 @@
 
 #include "sim/availability_profile.h"
 #include "sim/fit_now.h"
+#include "sim/shortest_first_index.h"
 #include "schedlab/sim/easy.h"
 #include "schedlab/sim/scheduler.h"
 
@@ -60,15 +63,25 @@ class MauiScheduler final : public Scheduler {
   void on_start(const SimState& state, const RunningJob& job) override;
   void on_arrival(const SimState& state, const WaitingJob& job) override;
   void on_termination(const SimState& state, const RunningJob& job) override;
+  // backfill=shortest (in arrival order) keeps an index of the waiting jobs by them, as easy-sjbf.
+  void on_suspend(const SimState& state, const RunningJob& job) override;
+  void on_prediction_change(const SimState& state, JobId job, int64_t old_prediction) override;
+  void on_sync(const SimState& state) override;
   void schedule(const SimState& state, Decision& decision) override;
 
  private:
+  bool indexed() const {
+    return options_.backfill == Options::Backfill::kShortest && options_.priority == Options::Priority::kFcfs;
+  }
+  void backfill_shortest_first(const SimState& state, WaitQueue::const_iterator after, Decision& decision);
+
   Options options_;
   // The defaults (arrivals=new changes nothing without overruns, and EASY tries every job): EASY's call.
   bool easy_rules_ = false;
   EasyScheduler easy_;
   AvailabilityProfile profile_{1};
   FitNow fit_now_;  // the backfill phase of a call
+  ShortestFirstIndex index_;  // backfill=shortest with fcfs priority, while the queue is long
   std::unordered_map<JobId, int64_t> fixed_;
   // arrivals=new: the jobs that arrived since the last call, and whether anything else happened.
   std::vector<JobId> arrived_;

@@ -104,6 +104,32 @@ TEST(MauiReference, BurstsSameStarts) {
   expect_same_starts(w, "estimate", every_combination({1, 3}), "bursts");
 }
 
+// backfill=shortest walks an index by prediction from 256 waiting jobs (src/sim/shortest_first_index.h): 1,200 jobs
+// in two bursts on 128 processors, ties of prediction, zero-length jobs, estimates below the runtime, and with
+// user-last2's corrections predictions that change while jobs wait.
+TEST(MauiReference, LongQueuesSameStartsThroughTheIndex) {
+  std::mt19937 rng(2024);
+  std::vector<schedlab::testing::J> jobs;
+  for (int32_t k = 1; k <= 1200; ++k) {
+    const int32_t submit = k <= 700 ? 0 : 20000;
+    const auto run = static_cast<int32_t>(rng() % 10 == 0 ? 0 : 1 + rng() % 2000);
+    const auto procs = static_cast<int32_t>(rng() % 4 == 0 ? 1 + rng() % 128 : 1 + rng() % 6);
+    const int32_t est = rng() % 5 == 0 ? std::max(1, run / 2) : (run / 100 + 1 + static_cast<int32_t>(rng() % 3)) * 100;
+    jobs.push_back({k, submit, run, procs, est});
+  }
+  WorkloadOptions wo;
+  wo.procs = 128;
+  const Workload w = build_workload(swf::Header{}, schedlab::testing::records(jobs), wo);
+  const std::vector<Options> options{
+      {1, Options::Priority::kFcfs, Options::Backfill::kShortest, false, false},
+      {3, Options::Priority::kFcfs, Options::Backfill::kShortest, false, false},
+      {2, Options::Priority::kFcfs, Options::Backfill::kShortest, true, false},
+      {2, Options::Priority::kFcfs, Options::Backfill::kShortest, false, true},
+  };
+  expect_same_starts(w, "estimate", options, "long queues");
+  expect_same_starts(w, "user-last2:correction=tsafrir", options, "long queues");
+}
+
 // The first 5,000 jobs of KTH on its 100 processors, each option alone, and all of them.
 TEST(MauiReference, KthPrefixSameStarts) {
   swf::Log log = swf::read_log(schedlab::testing::bundled_kth());
