@@ -84,6 +84,9 @@ void MauiScheduler::schedule(const SimState& state, Decision& decision) {
   // not the whole queue (at high load thousands of jobs wait and few fit), and they can only fit less as jobs
   // start. In arrival order the queue's tree skips the jobs that cannot fit (FitNow's superset).
   candidates_.clear();
+  const auto next_fitting = [&](WaitQueue::const_iterator from) {  // a superset of the jobs that fit (FitNow)
+    return state.queue.next_backfill(from, fit_now_.free(), fit_now_.second_free(), fit_now_.first_drop());
+  };
   const auto fits_now = [&](const WaitingJob& w) {
     return fit_now_.fits(w.procs, std::max<int64_t>(w.remaining(), 1));
   };
@@ -102,10 +105,7 @@ void MauiScheduler::schedule(const SimState& state, Decision& decision) {
       other_event_ = false;
       return;
     }
-    const auto next = [&](WaitQueue::const_iterator from) {
-      return state.queue.next_backfill(from, fit_now_.free(), fit_now_.second_free(), fit_now_.first_drop());
-    };
-    for (it = next(it); it != state.queue.end(); it = next(std::next(it))) {
+    for (it = next_fitting(it); it != state.queue.end(); it = next_fitting(std::next(it))) {
       if (!may_backfill(*it) || !fits_now(*it)) continue;
       if (options_.backfill == Options::Backfill::kFirstFit) {
         start_now(*it);  // queue order is the backfill order: no list needed
@@ -114,31 +114,56 @@ void MauiScheduler::schedule(const SimState& state, Decision& decision) {
       }
     }
   } else {
-    // Highest expansion factor (wait + p) / p first, ties in queue order; the factors compared exactly, as
-    // products of 128 bits (a division per job per call was most of the time at high load). A heap yields the
-    // jobs to reserve without sorting the rest.
-    ranked_.clear();
-    size_t pos = 0;
-    for (const WaitingJob& w : state.queue) {
+    // Highest expansion factor (wait + p) / p first, ties in queue order (the queue's entries lie in its order in
+    // memory); the factors compared exactly, as products of 128 bits (a division per job per call was most of the
+    // time at high load).
+    const auto factor = [now](const WaitingJob& w) {
       const int64_t p = std::max<int64_t>(w.remaining(), 1);
-      ranked_.push_back({now - w.submit + p, p, pos++, &w});
-    }
-    const auto after = [](const Ranked& a, const Ranked& b) {
-      const Int128 l = static_cast<Int128>(a.wait_plus_p) * b.p, r = static_cast<Int128>(b.wait_plus_p) * a.p;
-      return l < r || (l == r && a.pos > b.pos);
+      return Factor{now - w.submit + p, p, &w};
     };
-    std::make_heap(ranked_.begin(), ranked_.end(), after);
-    auto heap_end = ranked_.end();
-    while (heap_end != ranked_.begin() && reserved < options_.depth) {
-      std::pop_heap(ranked_.begin(), heap_end, after);
-      --heap_end;
-      if (!try_start(*heap_end->job)) reserve(*heap_end->job);
+    const auto before = [](const Factor& a, const Factor& b) {
+      const Int128 l = static_cast<Int128>(a.wait_plus_p) * b.p, r = static_cast<Int128>(b.wait_plus_p) * a.p;
+      return l > r || (l == r && a.job < b.job);
+    };
+    // The jobs to reserve, in that order: each is the first after the last one taken. Usually the first does not
+    // fit and is the only one, and a scan of the queue finds it without ranking the others; past a few, a heap.
+    Factor last{};
+    bool taken = false, exhausted = false;
+    const auto after_last = [&](const Factor& f) { return !taken || before(last, f); };
+    const auto take = [&](const Factor& f) {
+      last = f;
+      taken = true;
+      if (!try_start(*f.job)) reserve(*f.job);
+    };
+    for (int scan = 0; reserved < options_.depth && scan < 4 && !exhausted; ++scan) {
+      Factor best{};
+      bool found = false;
+      for (const WaitingJob& w : state.queue) {
+        const Factor f = factor(w);
+        if (after_last(f) && (!found || before(f, best))) {
+          best = f;
+          found = true;
+        }
+      }
+      exhausted = !found;
+      if (found) take(best);
+    }
+    if (reserved < options_.depth && !exhausted) {
+      ranked_.clear();
+      for (const WaitingJob& w : state.queue)
+        if (const Factor f = factor(w); after_last(f)) ranked_.push_back(f);
+      const auto heap_order = [&before](const Factor& a, const Factor& b) { return before(b, a); };
+      std::make_heap(ranked_.begin(), ranked_.end(), heap_order);
+      for (auto end = ranked_.end(); end != ranked_.begin() && reserved < options_.depth; --end) {
+        std::pop_heap(ranked_.begin(), end, heap_order);
+        take(*std::prev(end));
+      }
     }
     fit_now_.assign(profile_);
-    heap_end = std::remove_if(ranked_.begin(), heap_end,
-                              [&](const Ranked& r) { return !may_backfill(*r.job) || !fits_now(*r.job); });
-    std::sort(ranked_.begin(), heap_end, [&after](const Ranked& a, const Ranked& b) { return after(b, a); });
-    for (auto r = ranked_.begin(); r != heap_end; ++r) candidates_.push_back(r->job);
+    for (auto it = next_fitting(state.queue.begin()); it != state.queue.end(); it = next_fitting(std::next(it)))
+      if (may_backfill(*it) && after_last(factor(*it)) && fits_now(*it)) candidates_.push_back(&*it);
+    std::sort(candidates_.begin(), candidates_.end(),
+              [&](const WaitingJob* a, const WaitingJob* b) { return before(factor(*a), factor(*b)); });
   }
   switch (options_.backfill) {
     case Options::Backfill::kFirstFit:

@@ -28,7 +28,8 @@
 // O(log Q) each by WaitQueue::next_backfill, checked in O(log depth), and for bestfit and shortest sorted in
 // O(C log C) — except shortest from 256 waiting jobs, which walks an index by prediction kept by the
 // notifications (sim/shortest_first_index.h; O((depth + started) log Q) per call, O(log Q) per arrival, start and
-// prediction change). xfactor priority ranks all Q waiting jobs, O(Q), and takes the first from a heap.
+// prediction change). xfactor priority scans all Q waiting jobs for each job to reserve, O(Q) (a heap, O(Q), past
+// four of them), and sorts the jobs that fit now by factor.
 #pragma once
 
 #include <cstdint>
@@ -87,12 +88,11 @@ class MauiScheduler final : public Scheduler {
   std::vector<JobId> arrived_;
   bool other_event_ = true;  // fixed reservations: job -> its first reservation time
   // Scratch (contents irrelevant between calls).
-  struct Ranked {  // xfactor: (wait + p) / p
-    int64_t wait_plus_p, p;
-    size_t pos;  // in queue order
-    const WaitingJob* job;
+  struct Factor {  // xfactor: (wait + p) / p
+    int64_t wait_plus_p = 0, p = 1;
+    const WaitingJob* job = nullptr;
   };
-  std::vector<Ranked> ranked_;
+  std::vector<Factor> ranked_;
   std::vector<const WaitingJob*> candidates_;
   std::vector<std::pair<int64_t, int64_t>> busy_;
 };
