@@ -46,7 +46,8 @@ struct WaitingJob {
 // The wait queue: a sequence in queue order with O(1) append, O(1) find/erase by job id (amortised), and
 // forward/backward iteration in O(size) overall. Erased entries become holes skipped by the iterators and
 // are compacted away once they outnumber the live ones, so removing the jobs a scheduler starts never
-// costs O(queue) per start (it did with a plain vector: the whole tail moved).
+// costs O(queue) per start (it did with a plain vector: the whole tail moved). The entries lie in queue order in
+// one array: while the queue does not change, a job ahead of another has the lower address (maui orders ties so).
 class WaitQueue {
  public:
   class const_iterator {
