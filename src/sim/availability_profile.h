@@ -72,7 +72,7 @@ class AvailabilityProfile {
 
   int64_t capacity() const { return visit([](const auto& p) { return p.capacity(); }); }
   Time origin() const { return visit([](const auto& p) { return p.origin(); }); }
-  // Every step, in order (a copy: for checks and tests).
+  // Every step, in order (a copy, O(n): for checks and tests, and sim/fit_now.h's one read per call).
   std::vector<Step> steps() const {
     return visit([](const auto& p) { return std::vector<Step>(p.steps()); });
   }

@@ -22,7 +22,7 @@ namespace schedlab::sim {
 
 class FitNow {
  public:
-  // From the profile's origin ("now").
+  // From the profile's origin ("now"), in O(n): one copy of its steps.
   void assign(const AvailabilityProfile& profile) {
     levels_.clear();
     for (const ProfileStep& s : profile.steps())
@@ -47,7 +47,6 @@ class FitNow {
   }
   // The levels by index: a job of duration d falls in level k when the limits of the levels before it are below d
   // and limit(k) >= d; it fits iff its size <= level_free(k).
-  size_t level_count() const { return levels_.size(); }
   size_t level_of(int64_t duration) const {
     return static_cast<size_t>(level_before(duration) - levels_.begin());
   }
