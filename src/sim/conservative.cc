@@ -318,11 +318,14 @@ void ConservativeScheduler::follow_prediction_changes(const SimState& state) {
   for (const RunningJob& r : state.running) {
     Slot& s = at(r.id);
     const int64_t want = std::max(r.predicted_end(), now + 1);
-    if (want < s.end) {
-      give_back(want, s.end, s.procs);
-    } else if (want > s.end) {
-      make_room(state, s.end, want, s.procs);
-      profile_.reserve(s.end, want, s.procs);
+    // A hold that ended before now is gone from the profile (it moved on to now): a job that was overdue without a
+    // call since (a deadline miss that changes no prediction calls no one) and whose prediction has now grown.
+    const int64_t have = std::max(s.end, now);
+    if (want < have) {
+      give_back(want, have, s.procs);
+    } else if (want > have) {
+      make_room(state, have, want, s.procs);
+      profile_.reserve(have, want, s.procs);
     }
     s.end = want;
   }

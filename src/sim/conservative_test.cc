@@ -213,6 +213,24 @@ TEST(Conservative, RunningPredictionIncreasePushesReservations) {
   EXPECT_EQ(starts(r), (Starts{0, 120, 130}));
 }
 
+// A running job overdue since its deadline, with no call since (its miss changed no prediction), whose prediction
+// then grows at another job's end: its hold had ended before now, so it holds again from now to its new end. (It was
+// extended from its old end, before the profile's origin: an internal error, found by the reference's random
+// predictions.)
+TEST(Conservative, OverdueJobWhosePredictionGrowsLaterHoldsFromNow) {
+  const Workload w = make_workload(4, {
+                                          {0, 2, 10, 100},  // J0 predicted 10, overdue from t=10; 200 from t=30
+                                          {0, 1, 40, 30},   // J1 ends at 30: the predictor raises J0 to 200
+                                          {1, 4, 60, 50},   // J2 reserved at 30 + 1, then at 200; J0 ends at 100
+                                          {30, 1, 10, 10},  // J3 fits before 200 on J1's processor
+                                      });
+  ScriptedPredictor p;
+  p.on_termination_of[1] = {{0, 200}};
+  EXPECT_EQ(starts(run_conservative(w, p)), (Starts{0, 0, 100, 30}));
+  ConservativeScheduler fixpoint(ConservativeScheduler::Options{true, true});
+  EXPECT_EQ(starts(simulate(w, fixpoint, p, conservative_checked())), (Starts{0, 0, 100, 30}));
+}
+
 // A running job's prediction shrinks: it gives its tail back, the job reserved behind it moves up, and a job that
 // would have backfilled in front of the old reservation no longer may.
 TEST(Conservative, RunningPredictionDecreaseMovesReservationsUp) {
