@@ -4,12 +4,15 @@
 // to a quarter or spread four times), and every registered scheduler,
 // one variant of their parameters and every preset simulate it with the engine's checks on (SimOptions::check:
 // no processor over-committed, every job run exactly its runtime once, no start after a reservation's promise,
-// the schedulers' own self-checks where they have one). Any exception from a workload the builder accepted is a
-// bug, and so is a difference between
+// the schedulers' own self-checks where they have one), with one of eight predictors or, one input in two, a
+// predictor that re-predicts any job at any hook (tests/shuffling_predictor.h). Any exception from a workload the
+// builder accepted is a bug, and so is a difference between
 // - `easy` / `easy-sjbf` with the `estimate` predictor and the obvious per-instant EASY of tests/easy_reference.h
 //   (the start of every job; the real logs are compared in src/sim/easy_reference_test.cc),
 // - easy-preemptive, lerwf and lerwf-fill (resume delays 0 and 7 s) and their obvious implementations of
-//   tests/preemptive_references.h (every job's start, end, run time and suspensions), and
+//   tests/preemptive_references.h (every job's start, end, run time and suspensions),
+// - conservative (one pass and fixpoint), easy-kill and two Maui configurations and the obvious implementations of
+//   tests/conservative_reference.h and tests/maui_reference.h (every job's start), and
 // - two runs of the same scheduler (every job's start, end and run time, and the metrics): the same inputs give
 //   the same schedule. The averages leave out none, 1%, half or 95% of the first jobs (the warm-up).
 // Real logs exercise the schedulers at scale; these tiny workloads reach the corners they rarely meet.
@@ -24,15 +27,19 @@
 #include <string>
 #include <vector>
 
+#include "conservative_reference.h"
 #include "easy_reference.h"
+#include "maui_reference.h"
 #include "preemptive_references.h"
 #include "schedlab/predict/registry.h"
+#include "schedlab/sim/kill_at_prediction.h"
 #include "schedlab/sim/scheduler_registry.h"
 #include "schedlab/sim/simulate.h"
 #include "schedlab/swf/header.h"
 #include "schedlab/swf/record.h"
 #include "schedlab/swf/writer.h"
 #include "schedlab/workload/workload.h"
+#include "shuffling_predictor.h"
 
 namespace {
 
@@ -78,7 +85,11 @@ sim::SimResult run(const workload::Workload& w, const std::string& scheduler, co
   options.check = true;
   options.warmup_fraction = warmup;
   try {
-    sim::SimResult r = sim::simulate(w, scheduler, predictor, options);
+    // (A preset brings its own predictor: `predictor` is then empty.)
+    sim::SimResult r = predictor.starts_with("shuffling:")
+                           ? sim::simulate(w, *sim::make_scheduler(scheduler), *testing::test_predictor(predictor),
+                                           options)
+                           : sim::simulate(w, scheduler, predictor, options);
     if (r.jobs.size() != w.jobs.size() || r.termination_order.size() != w.jobs.size())
       fail(scheduler + " / " + predictor + ": not every job has an outcome and an end");
     return r;
@@ -171,7 +182,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     records.push_back(r);
   }
 
-  const std::string predictor = kPredictors[choice % std::size(kPredictors)];
+  const std::string predictor =
+      flags & 0x80 ? "shuffling:" + std::to_string(choice) : kPredictors[choice % std::size(kPredictors)];
   const std::string variant = kVariants[(choice >> 3) % std::size(kVariants)];
   if (const char* dump = std::getenv("SCHEDLAB_FUZZ_DUMP")) {
     swf::write_log(dump, header, records);
@@ -196,13 +208,23 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (const auto& preset : sim::presets()) run(w, std::string(preset.name), "");
 
   // The preemptive schedulers against their obvious implementations, on the engine with the chosen predictor.
-  const auto predictor_made = predict::make_predictor(predictor);
+  const auto predictor_made = testing::test_predictor(predictor);
   for (const int64_t delay : {int64_t{0}, int64_t{7}}) {
     const std::string suffix = ":resume_delay=" + std::to_string(delay);
     compare(w, "easy-preemptive" + suffix, *testing::walking_easy_preemptive(delay), *predictor_made);
     compare(w, "lerwf" + suffix, *testing::sorting_lerwf(false, delay), *predictor_made);
     compare(w, "lerwf-fill" + suffix, *testing::sorting_lerwf(true, delay), *predictor_made);
   }
+  // Conservative and Maui against theirs.
+  compare(w, "conservative", *testing::keeping_conservative(false), *predictor_made);
+  compare(w, "conservative:compress=fixpoint", *testing::keeping_conservative(true), *predictor_made);
+  compare(w, "easy-kill", sim::KillAtPrediction("easy-kill", testing::keeping_conservative(false)), *predictor_made);
+  using Maui = sim::MauiScheduler::Options;
+  compare(w, "maui:depth=2;priority=xfactor;backfill=bestfit;reservation=fixed",
+          *testing::sorting_maui({2, Maui::Priority::kXfactor, Maui::Backfill::kBestFit, true, false}),
+          *predictor_made);
+  compare(w, "maui:backfill=shortest;arrivals=new",
+          *testing::sorting_maui({1, Maui::Priority::kFcfs, Maui::Backfill::kShortest, false, true}), *predictor_made);
 
   if (w.has_feedback() || wo.arrival_scale != 1.0) return 0;  // the reference submits every job at its logged time
   for (const bool sjbf : {false, true}) {

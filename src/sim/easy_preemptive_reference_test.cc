@@ -16,6 +16,7 @@
 #include "schedlab/workload/workload.h"
 #include "sim/sim_test_helpers.h"
 #include "preemptive_references.h"
+#include "shuffling_predictor.h"
 #include "test_util.h"
 
 namespace schedlab::sim {
@@ -26,7 +27,7 @@ void expect_same_as_the_walk(const Workload& w, const std::string& predictor, co
   for (const int64_t delay : {0, 30}) {
     SimOptions o;
     o.check = true;  // processors never run two jobs, resumptions on their own processors, runtimes exact
-    const auto p = predict::make_predictor(predictor);
+    const auto p = schedlab::testing::test_predictor(predictor);
     const SimResult want = simulate(w, *schedlab::testing::walking_easy_preemptive(delay), *p, o);
     const SimResult got = simulate(w, EasyPreemptiveScheduler(delay), *p, o);
     const std::string name = what + ", resume_delay " + std::to_string(delay);
@@ -56,6 +57,8 @@ TEST(EasyPreemptiveReference, RandomWorkloadsSameSchedules) {
     const Workload w = build_workload(swf::Header{}, schedlab::testing::records(jobs), wo);
     expect_same_as_the_walk(w, "estimate", "round " + std::to_string(round));
     expect_same_as_the_walk(w, "user-last2:correction=tsafrir", "round " + std::to_string(round) + ", user-last2");
+    // Predictions changed at random at every hook, both ways (tests/shuffling_predictor.h).
+    expect_same_as_the_walk(w, "shuffling:" + std::to_string(round), "round " + std::to_string(round) + ", shuffling");
     const auto p = predict::make_predictor("estimate");
     suspended += simulate(w, EasyPreemptiveScheduler(0), *p, SimOptions{}).suspensions;
   }

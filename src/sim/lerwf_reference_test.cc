@@ -10,13 +10,13 @@
 #include <string>
 #include <vector>
 
-#include "schedlab/predict/registry.h"
 #include "sim/lerwf.h"
 #include "schedlab/sim/simulate.h"
 #include "schedlab/swf/reader.h"
 #include "schedlab/workload/workload.h"
 #include "sim/sim_test_helpers.h"
 #include "preemptive_references.h"
+#include "shuffling_predictor.h"
 #include "test_util.h"
 
 namespace schedlab::sim {
@@ -28,7 +28,7 @@ void expect_same_schedules(const Workload& w, const std::string& predictor, cons
     for (const int64_t delay : {0, 30}) {
       SimOptions o;
       o.check = true;  // processors never run two jobs, resumptions on their own processors, runtimes exact
-      const auto p = predict::make_predictor(predictor);
+      const auto p = schedlab::testing::test_predictor(predictor);
       const SimResult want = simulate(w, *schedlab::testing::sorting_lerwf(fill, delay), *p, o);
       const SimResult got = simulate(w, LerwfScheduler(fill, delay), *p, o);
       const std::string name = what + (fill ? ", lerwf-fill" : ", lerwf") + ", resume_delay " + std::to_string(delay);
@@ -59,6 +59,8 @@ TEST(LerwfReference, RandomWorkloadsSameSchedules) {
     // for waiting jobs too.
     expect_same_schedules(w, "estimate", "round " + std::to_string(round));
     expect_same_schedules(w, "user-last2:correction=tsafrir", "round " + std::to_string(round) + ", user-last2");
+    // Predictions changed at random at every hook, both ways (tests/shuffling_predictor.h).
+    expect_same_schedules(w, "shuffling:" + std::to_string(round), "round " + std::to_string(round) + ", shuffling");
   }
 }
 

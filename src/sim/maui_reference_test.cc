@@ -8,12 +8,12 @@
 #include <vector>
 
 #include "maui_reference.h"
-#include "schedlab/predict/registry.h"
 #include "schedlab/sim/simulate.h"
 #include "schedlab/swf/reader.h"
 #include "schedlab/workload/workload.h"
 #include "sim/maui.h"
 #include "sim/sim_test_helpers.h"
+#include "shuffling_predictor.h"
 #include "test_util.h"
 
 namespace schedlab::sim {
@@ -51,7 +51,7 @@ void expect_same_starts(const Workload& w, const std::string& predictor, const s
     const std::string name = what + ", " + predictor + ", " + describe(o);
     SimOptions so;
     so.check = true;  // and the promises the scheduler reports are kept
-    const auto p = predict::make_predictor(predictor);
+    const auto p = schedlab::testing::test_predictor(predictor);
     try {
       const SimResult got = simulate(w, MauiScheduler(o), *p, so);
       const SimResult want = simulate(w, *schedlab::testing::sorting_maui(o), *p, so);
@@ -83,6 +83,8 @@ TEST(MauiReference, RandomWorkloadsSameStarts) {
     expect_same_starts(w, "estimate", options, "round " + std::to_string(round));
     // Predictions that change at deadline misses, for waiting jobs too (their remaining time and x-factor move).
     expect_same_starts(w, "user-last2:correction=tsafrir", options, "round " + std::to_string(round));
+    // Predictions changed at random at every hook, both ways (tests/shuffling_predictor.h).
+    expect_same_starts(w, "shuffling:" + std::to_string(round), options, "round " + std::to_string(round));
   }
 }
 

@@ -1,0 +1,61 @@
+// Every scheduler under a predictor that re-predicts any job at any hook (tests/shuffling_predictor.h): the engine's
+// checks (--check: processors never over-committed, promises kept, no job left waiting on an idle machine) and each
+// scheduler's own self-check must hold, and no scheduler may fail — what a predictor of a user's own (C++ or
+// Python) may do, and what the built-in predictors do only in part.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "schedlab/sim/scheduler_registry.h"
+#include "schedlab/sim/simulate.h"
+#include "schedlab/workload/workload.h"
+#include "shuffling_predictor.h"
+#include "test_util.h"
+
+namespace schedlab::sim {
+namespace {
+
+const std::vector<std::string> kSchedulers{
+    "fcfs", "fcfs-fill", "easy", "easy-sjbf", "conservative", "conservative:compress=fixpoint",
+    "maui", "maui:depth=3", "maui:priority=xfactor", "maui:backfill=bestfit", "maui:backfill=shortest",
+    "maui:reservation=fixed;depth=2", "maui:arrivals=new", "flex", "flex:slack=estimate;cost=bsld",
+    "flex:cost=wait;slack_factor=2", "pbas:interval=600", "pbas:interval=300;metric=bsld;runtimes=predicted",
+    "wbas:interval=300;maf=300", "lewf", "lewf-fill", "lerwf", "lerwf:resume_delay=30", "lerwf-fill",
+    "easy-kill", "easy-preemptive", "easy-preemptive:resume_delay=20"};
+
+TEST(RandomPredictions, EverySchedulerKeepsTheEnginesChecks) {
+  std::mt19937 rng(9001);
+  for (int round = 0; round < 30; ++round) {
+    std::vector<schedlab::testing::J> jobs;
+    int32_t t = 0;
+    const int n = 40 + static_cast<int>(rng() % 120);
+    for (int32_t k = 1; k <= n; ++k) {
+      t += static_cast<int32_t>(rng() % 4 == 0 ? 0 : rng() % 40);
+      const auto run = static_cast<int32_t>(rng() % 10 == 0 ? 0 : rng() % 300);
+      const int32_t est = rng() % 4 == 0 ? std::max(1, run / 2) : run + static_cast<int32_t>(rng() % 400);
+      jobs.push_back({k, t, run, static_cast<int32_t>(1 + rng() % (rng() % 4 == 0 ? 16 : 6)), (est / 10) * 10 + 10});
+    }
+    for (const bool kill : {false, true}) {
+      WorkloadOptions wo;
+      wo.procs = 16;
+      wo.kill_at_estimate = kill;
+      const Workload w = build_workload(swf::Header{}, schedlab::testing::records(jobs), wo);
+      for (const std::string& s : kSchedulers) {
+        SimOptions so;
+        so.check = true;
+        const schedlab::testing::ShufflingPredictor p(static_cast<uint32_t>(round));
+        try {
+          const SimResult r = simulate(w, *make_scheduler(s), p, so);
+          EXPECT_EQ(r.jobs.size(), w.jobs.size());
+        } catch (const std::exception& e) {
+          ADD_FAILURE() << s << ", round " << round << (kill ? ", kill at estimate" : "") << ": " << e.what();
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace schedlab::sim
