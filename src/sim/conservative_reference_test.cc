@@ -68,15 +68,7 @@ void expect_same_starts(const Workload& w, const std::string& predictor, const s
 TEST(ConservativeReference, RandomWorkloadsSameStarts) {
   std::mt19937 rng(1303);
   for (int round = 0; round < 30; ++round) {
-    std::vector<schedlab::testing::J> jobs;
-    int32_t t = 0;
-    const int n = 40 + static_cast<int>(rng() % 100);
-    for (int32_t k = 1; k <= n; ++k) {
-      t += static_cast<int32_t>(rng() % 4 == 0 ? 0 : rng() % 40);
-      const auto run = static_cast<int32_t>(rng() % 10 == 0 ? 0 : rng() % 300);
-      const int32_t est = rng() % 4 == 0 ? std::max(1, run / 2) : run + static_cast<int32_t>(rng() % 400);
-      jobs.push_back({k, t, run, static_cast<int32_t>(1 + rng() % (rng() % 4 == 0 ? 16 : 6)), (est / 10) * 10 + 10});
-    }
+    const std::vector<schedlab::testing::J> jobs = testing::random_jobs(rng);
     WorkloadOptions wo;
     wo.procs = 16;
     const Workload w = build_workload(swf::Header{}, schedlab::testing::records(jobs), wo);

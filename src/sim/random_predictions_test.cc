@@ -12,6 +12,7 @@
 #include "schedlab/sim/simulate.h"
 #include "schedlab/workload/workload.h"
 #include "shuffling_predictor.h"
+#include "sim/sim_test_helpers.h"
 #include "test_util.h"
 
 namespace schedlab::sim {
@@ -28,15 +29,7 @@ const std::vector<std::string> kSchedulers{
 TEST(RandomPredictions, EverySchedulerKeepsTheEnginesChecks) {
   std::mt19937 rng(9001);
   for (int round = 0; round < 30; ++round) {
-    std::vector<schedlab::testing::J> jobs;
-    int32_t t = 0;
-    const int n = 40 + static_cast<int>(rng() % 120);
-    for (int32_t k = 1; k <= n; ++k) {
-      t += static_cast<int32_t>(rng() % 4 == 0 ? 0 : rng() % 40);
-      const auto run = static_cast<int32_t>(rng() % 10 == 0 ? 0 : rng() % 300);
-      const int32_t est = rng() % 4 == 0 ? std::max(1, run / 2) : run + static_cast<int32_t>(rng() % 400);
-      jobs.push_back({k, t, run, static_cast<int32_t>(1 + rng() % (rng() % 4 == 0 ? 16 : 6)), (est / 10) * 10 + 10});
-    }
+    const std::vector<schedlab::testing::J> jobs = testing::random_jobs(rng);
     for (const bool kill : {false, true}) {
       WorkloadOptions wo;
       wo.procs = 16;

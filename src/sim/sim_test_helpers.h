@@ -3,9 +3,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <initializer_list>
 #include <map>
 #include <memory>
+#include <random>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,6 +23,22 @@ namespace schedlab::sim::testing {
 // One job of a hand-made log and its records: tests/test_util.h.
 using schedlab::testing::J;
 using schedlab::testing::records;
+
+// The reference tests' random workload for 16 processors: 40 to 139 jobs, a quarter of them submitted with the one
+// before; run times 0 (one in ten) to 299 s; sizes mostly 1 to 6, one in four up to the whole machine; estimates in
+// tens of seconds, a quarter of them below the run time (overdue jobs), the rest up to 400 s above it (early ends).
+inline std::vector<J> random_jobs(std::mt19937& rng) {
+  std::vector<J> jobs;
+  int32_t t = 0;
+  const int n = 40 + static_cast<int>(rng() % 100);
+  for (int32_t k = 1; k <= n; ++k) {
+    t += static_cast<int32_t>(rng() % 4 == 0 ? 0 : rng() % 40);
+    const auto run = static_cast<int32_t>(rng() % 10 == 0 ? 0 : rng() % 300);
+    const int32_t est = rng() % 4 == 0 ? std::max(1, run / 2) : run + static_cast<int32_t>(rng() % 400);
+    jobs.push_back({k, t, run, static_cast<int32_t>(1 + rng() % (rng() % 4 == 0 ? 16 : 6)), (est / 10) * 10 + 10});
+  }
+  return jobs;
+}
 
 inline Workload workload(int64_t procs, std::initializer_list<J> jobs, bool kill_at_estimate = false) {
   WorkloadOptions o;
