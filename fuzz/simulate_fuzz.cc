@@ -202,14 +202,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   if (w.jobs.empty()) return 0;
 
-  for (const auto& entry : sim::schedulers()) run(w, std::string(entry.name), predictor);
+  int64_t suspensions = 0;
+  for (const auto& entry : sim::schedulers()) suspensions += run(w, std::string(entry.name), predictor).suspensions;
   const sim::SimResult first = run(w, variant, predictor);
   if (!same_schedule(first, run(w, variant, predictor))) fail(variant + " / " + predictor + ": two runs differ");
   for (const auto& preset : sim::presets()) run(w, std::string(preset.name), "");
 
-  // The preemptive schedulers against their obvious implementations, on the engine with the chosen predictor.
+  // The preemptive schedulers against their obvious implementations, on the engine with the chosen predictor. Not
+  // when a schedule thrashes: a predictor that predicts a second at a time has easy-preemptive suspend a job every
+  // second (94,400 suspensions of 37 jobs in one input), legitimately, and the walking reference costs O(Q x R) per
+  // event: four such runs took 20 s under the sanitizers, past the fuzzer's 10-s timeout.
   const auto predictor_made = testing::test_predictor(predictor);
   for (const int64_t delay : {int64_t{0}, int64_t{7}}) {
+    if (suspensions > 10000) break;
     const std::string suffix = ":resume_delay=" + std::to_string(delay);
     compare(w, "easy-preemptive" + suffix, *testing::walking_easy_preemptive(delay), *predictor_made);
     compare(w, "lerwf" + suffix, *testing::sorting_lerwf(false, delay), *predictor_made);
