@@ -124,6 +124,32 @@ def test_updates_move_the_reservation_as_hand_computed():
     assert list(r.jobs.start) == [0, 100, 110]
 
 
+class RaisesLate(schedlab.Predictor):
+    """The estimate, and when job 2 ends, job 1 (id 0), overdue since its deadline, re-predicted to 200 s."""
+
+    def on_arrival(self, now, job):
+        return job.estimate
+
+    def on_termination(self, now, job, start):
+        if job.job_number == 2:
+            self.update(0, 200)
+
+
+@pytest.mark.parametrize("scheduler", ["conservative", "conservative:compress=fixpoint", "flex"])
+def test_an_overdue_job_predicted_longer_later_keeps_its_processors_from_now(scheduler):
+    """4 processors. A (2 procs, runs 100 s, estimate 10) at 0, overdue from 10 with no call then; B (1 proc, 30 s)
+    at 0; C (4 procs, 50 s) at 1; D (1 proc, 10 s) at 30. At 30 B ends and A is re-predicted to end at 200: C is
+    reserved at 200, D starts at once on B's processor, and when A ends early at 100 C moves up to 100. (Conservative
+    extended A's hold from its old end, 10, before now: an internal error, 'time 10 before origin 30'.)"""
+    rows = [(1, 0, 100, 2, 10), (2, 0, 30, 1, 40), (3, 1, 50, 4, 60), (4, 30, 10, 1, 10)]
+    df = pd.DataFrame([{"job_number": n, "submit_time": t, "run_time": r, "allocated_procs": p,
+                        "requested_procs": p, "requested_time": e, "status": 1, "user_id": 1}
+                       for n, t, r, p, e in rows])
+    with pytest.warns(UserWarning, match="ran past its predicted end"):
+        r = schedlab.simulate(df, scheduler, predictor=RaisesLate(), procs=4, check=True)
+    assert list(r.jobs.start) == [0, 0, 100, 30]
+
+
 def test_the_job_fields_a_predictor_sees():
     seen = []
 
