@@ -26,15 +26,25 @@ const std::vector<std::string> kSchedulers{
     "wbas:interval=300;maf=300", "lewf", "lewf-fill", "lerwf", "lerwf:resume_delay=30", "lerwf-fill",
     "easy-kill", "easy-preemptive", "easy-preemptive:resume_delay=20"};
 
+// Each workload as logged, with jobs killed at their estimate, and with feedback (a quarter of the jobs submitted their
+// think time after an earlier job's simulated end).
 TEST(RandomPredictions, EverySchedulerKeepsTheEnginesChecks) {
   std::mt19937 rng(9001);
   for (int round = 0; round < 30; ++round) {
-    const std::vector<schedlab::testing::J> jobs = testing::random_jobs(rng);
-    for (const bool kill : {false, true}) {
+    const std::vector<swf::Record> records = schedlab::testing::records(testing::random_jobs(rng));
+    std::vector<swf::Record> linked = records;
+    for (size_t k = 1; k < linked.size(); ++k) {
+      if (rng() % 4 != 0) continue;
+      linked[k].preceding_job = linked[rng() % k].job_number;
+      linked[k].think_time = static_cast<int32_t>(rng() % 100);
+    }
+    for (const int mode : {0, 1, 2}) {
       WorkloadOptions wo;
       wo.procs = 16;
-      wo.kill_at_estimate = kill;
-      const Workload w = build_workload(swf::Header{}, schedlab::testing::records(jobs), wo);
+      wo.kill_at_estimate = mode == 1;
+      wo.feedback = mode == 2;
+      const Workload w = build_workload(swf::Header{}, mode == 2 ? linked : records, wo);
+      const char* what = mode == 1 ? ", kill at estimate" : mode == 2 ? ", feedback" : "";
       for (const std::string& s : kSchedulers) {
         SimOptions so;
         so.check = true;
@@ -43,7 +53,7 @@ TEST(RandomPredictions, EverySchedulerKeepsTheEnginesChecks) {
           const SimResult r = simulate(w, *make_scheduler(s), p, so);
           EXPECT_EQ(r.jobs.size(), w.jobs.size());
         } catch (const std::exception& e) {
-          ADD_FAILURE() << s << ", round " << round << (kill ? ", kill at estimate" : "") << ": " << e.what();
+          ADD_FAILURE() << s << ", round " << round << what << ": " << e.what();
         }
       }
     }
