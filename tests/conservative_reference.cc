@@ -85,7 +85,7 @@ class KeepingConservative final : public Scheduler {
     const int64_t now = state.now;
     // Reservations whose time passed without a start are released.
     for (const WaitingJob& w : state.queue)
-      if (reserved_.count(w.id) && reserved_[w.id].start < now) release(w.id);
+      if (reserved_.count(w.id) && reserved_.at(w.id).start < now) release(w.id);
     // Overdue running jobs hold their processors until now + 1, in the running list's order.
     for (const RunningJob& r : state.running) {
       Hold& h = running_.at(r.id);
@@ -104,7 +104,7 @@ class KeepingConservative final : public Scheduler {
     }
     for (const WaitingJob& w : state.queue) {
       if (!reserved_.count(w.id)) continue;
-      Hold& h = reserved_[w.id];
+      Hold& h = reserved_.at(w.id);
       const int64_t want = h.start + held(w.prediction);
       if (want < h.end) {
         gained_ = true;
@@ -126,8 +126,8 @@ class KeepingConservative final : public Scheduler {
         for (const WaitingJob& w : state.queue) {
           if (!reserved_.count(w.id)) {
             place(w);
-          } else if (reserved_[w.id].start > now) {
-            Hold& h = reserved_[w.id];
+          } else if (reserved_.at(w.id).start > now) {
+            Hold& h = reserved_.at(w.id);
             const int64_t d = h.end - h.start;
             const int64_t t = steps_without(w.id).earliest_fit(now, w.procs, d);
             if (t < h.start) {
@@ -143,13 +143,13 @@ class KeepingConservative final : public Scheduler {
         if (!reserved_.count(w.id)) place(w);
     }
     for (const WaitingJob& w : state.queue)
-      if (reserved_[w.id].start == now) decision.start.push_back(w.id);
+      if (reserved_.at(w.id).start == now) decision.start.push_back(w.id);
     // Woken at the earliest later reservation, and every reservation a promise, unless a running job is overdue.
     bool overdue = false;
     for (const RunningJob& r : state.running) overdue = overdue || r.predicted_end() <= now;
     if (overdue) return;
     for (const WaitingJob& w : state.queue) {
-      const int64_t t = reserved_[w.id].start;
+      const int64_t t = reserved_.at(w.id).start;
       if (t == now) continue;
       if (!fixpoint_ && (decision.wake_at < 0 || t < decision.wake_at)) decision.wake_at = t;
       if (decision.wants_reservations) decision.reservations.push_back({w.id, t});

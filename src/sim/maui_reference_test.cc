@@ -84,14 +84,7 @@ TEST(MauiReference, RandomWorkloadsSameStarts) {
 // skip them and the sorts of the few that could start are exercised against the full sorts.
 TEST(MauiReference, BurstsSameStarts) {
   std::mt19937 rng(77);
-  std::vector<schedlab::testing::J> jobs;
-  for (int32_t k = 1; k <= 600; ++k) {
-    const int32_t submit = (k - 1) / 200 * 5000;
-    const auto run = static_cast<int32_t>(rng() % 8 == 0 ? 0 : 1 + rng() % 600);
-    const auto procs = static_cast<int32_t>(rng() % 3 == 0 ? 1 + rng() % 64 : 1 + rng() % 8);
-    const int32_t est = run + static_cast<int32_t>(rng() % 3) * 100 + (rng() % 5 == 0 ? -run / 2 : 0);
-    jobs.push_back({k, submit, run, procs, est});
-  }
+  const std::vector<schedlab::testing::J> jobs = testing::burst_jobs(rng, 600, 200, 5000, 64);
   WorkloadOptions wo;
   wo.procs = 64;
   const Workload w = build_workload(swf::Header{}, schedlab::testing::records(jobs), wo);

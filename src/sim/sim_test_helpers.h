@@ -40,6 +40,21 @@ inline std::vector<J> random_jobs(std::mt19937& rng) {
   return jobs;
 }
 
+// The reference tests' bursts: `count` jobs, `per_burst` of them submitted together every `gap` seconds; run times 0
+// (one in eight) to 600 s; sizes mostly 1 to 8, one in three up to `machine`; estimates 0 to 200 s above the run
+// time, one in five of them half the run time below that (overdue jobs).
+inline std::vector<J> burst_jobs(std::mt19937& rng, int32_t count, int32_t per_burst, int32_t gap, uint32_t machine) {
+  std::vector<J> jobs;
+  for (int32_t k = 1; k <= count; ++k) {
+    const int32_t submit = (k - 1) / per_burst * gap;
+    const auto run = static_cast<int32_t>(rng() % 8 == 0 ? 0 : 1 + rng() % 600);
+    const auto procs = static_cast<int32_t>(rng() % 3 == 0 ? 1 + rng() % machine : 1 + rng() % 8);
+    const int32_t est = run + static_cast<int32_t>(rng() % 3) * 100 + (rng() % 5 == 0 ? -run / 2 : 0);
+    jobs.push_back({k, submit, run, procs, est});
+  }
+  return jobs;
+}
+
 inline Workload workload(int64_t procs, std::initializer_list<J> jobs, bool kill_at_estimate = false) {
   WorkloadOptions o;
   o.procs = procs;
