@@ -9,59 +9,13 @@
 #include <utility>
 #include <vector>
 
+#include "hold_steps.h"
 #include "schedlab/sim/state.h"
 
 namespace schedlab::testing {
 namespace {
 
 using namespace schedlab::sim;
-
-struct Hold {
-  int64_t start = 0, end = 0, procs = 0;
-};
-
-// Free processors as a step function from `now` on, summed from a list of holds.
-class Steps {
- public:
-  Steps(int64_t total, int64_t now, const std::vector<Hold>& holds) {
-    std::vector<std::pair<int64_t, int64_t>> deltas;
-    for (const Hold& h : holds) {
-      if (h.end <= now) continue;  // (an overdue running job's hold before it is extended)
-      deltas.emplace_back(std::max(h.start, now), -h.procs);
-      deltas.emplace_back(h.end, h.procs);
-    }
-    std::sort(deltas.begin(), deltas.end());
-    steps_.push_back({now, total});
-    for (const auto& [t, d] : deltas) {
-      if (t == steps_.back().first) {
-        steps_.back().second += d;
-      } else {
-        steps_.push_back({t, steps_.back().second + d});
-      }
-    }
-  }
-  // The fewest processors free at any time of [from, to).
-  int64_t min_free(int64_t from, int64_t to) const {
-    int64_t least = std::numeric_limits<int64_t>::max();
-    for (size_t k = 0; k < steps_.size(); ++k) {
-      const int64_t until = k + 1 < steps_.size() ? steps_[k + 1].first : std::numeric_limits<int64_t>::max();
-      if (until > from && steps_[k].first < to) least = std::min(least, steps_[k].second);
-    }
-    return least;
-  }
-  // The earliest t >= from with `procs` processors free on [t, t + d): `from` or a time where processors come back.
-  int64_t earliest_fit(int64_t from, int64_t procs, int64_t d) const {
-    std::vector<int64_t> at{from};
-    for (const auto& [t, free] : steps_)
-      if (t > from) at.push_back(t);
-    for (const int64_t t : at)
-      if (min_free(t, t + d) >= procs) return t;
-    throw std::logic_error("reference conservative: a job fits nowhere");
-  }
-
- private:
-  std::vector<std::pair<int64_t, int64_t>> steps_;  // (time, free from then on)
-};
 
 int64_t held(int64_t prediction) { return std::max<int64_t>(prediction, 1); }
 
@@ -158,12 +112,12 @@ class KeepingConservative final : public Scheduler {
 
  private:
   // Every hold but that of job `except`.
-  Steps steps_without(JobId except) const {
+  HoldSteps steps_without(JobId except) const {
     std::vector<Hold> holds;
     for (const auto& [id, h] : running_) holds.push_back(h);
     for (const auto& [id, h] : reserved_)
       if (id != except) holds.push_back(h);
-    return Steps(state_->machine.total(), state_->now, holds);
+    return HoldSteps(state_->machine.total(), state_->now, holds);
   }
   void release(JobId id) {
     const Hold& h = reserved_.at(id);
