@@ -220,6 +220,7 @@ void FlexScheduler::rebuild(const SimState& state) {
     displaced_past_deadline = placed_[i] > std::max(order_[i].deadline, order_[i].reservation);
   }
   if (displaced_past_deadline) {
+    ++stats_.grown_last;
     profile_ = base_;
     place_all(now, true);
   }
@@ -272,6 +273,7 @@ void FlexScheduler::place_arrival(const SimState& state, const WaitingJob& job) 
         trial_.push_back(ti);
         // Ties go to the later position (the least disturbance), and last wins every tie.
         keep = ti <= e.deadline && (best_k == order_.size() ? cost < best_cost : cost <= best_cost);
+        if (ti > e.deadline) ++stats_.dropped;
       }
       if (keep) {
         best_cost = cost;
@@ -283,6 +285,7 @@ void FlexScheduler::place_arrival(const SimState& state, const WaitingJob& job) 
     }
   }
   if (best_k < order_.size()) {
+    ++stats_.inserted;
     compress_ = true;  // the jobs moved may have left room for jobs before them: compress at the next call
     // Only the jobs that moved change the profile: a job moved later from r to t gives back [r, min(t, r + held))
     // (a gain for the certificates) and takes [max(t, r + held), t + held). All the gains first, then the new job,

@@ -23,7 +23,9 @@
 //   cheapest candidate is found).
 // - After processors are given back early (a job ends before its prediction) or an insertion moved jobs, the
 //   schedule is compressed once in priority order (each job to its earliest fit if earlier: its old place
-//   is still free), as conservative. And as conservative's, the pass scans only where it can matter: a job that had
+//   is still free), as conservative; so too at a call after a prediction changed, while a running job is overdue,
+//   or when a reservation passed unused (the schedule is redrawn then). One pass: a job that a later job's move
+//   could let start earlier waits for the next compression. And as conservative's, the pass scans only where it can matter: a job that had
 //   no window before its reservation at its last look (placed at its earliest fit, moved there, or found unable to
 //   move) can only find one where processors were given back since — early ends, the old places of jobs an
 //   insertion moved later, the moves of the pass — so it is dismissed in O(1) by the bounds of those gains
@@ -74,6 +76,9 @@ class FlexScheduler final : public Scheduler {
     int64_t dismissed = 0;  // certified jobs the gains since their last look could not move (no scan)
     int64_t searched = 0;   // certified jobs searched only where those gains lie
     int64_t moved = 0;      // jobs moved earlier
+    int64_t inserted = 0;   // arrivals placed ahead of waiting jobs
+    int64_t dropped = 0;    // insertion candidates dropped: a job would start after its deadline
+    int64_t grown_last = 0;  // rebuilds that placed the jobs whose prediction grew after the others
   };
   explicit FlexScheduler(Options options) : options_(options) {}
   std::unique_ptr<Scheduler> clone() const override { return std::make_unique<FlexScheduler>(*this); }
