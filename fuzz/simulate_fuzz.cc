@@ -11,8 +11,9 @@
 //   (the start of every job; the real logs are compared in src/sim/easy_reference_test.cc),
 // - easy-preemptive, lerwf and lerwf-fill (resume delays 0 and 7 s) and their obvious implementations of
 //   tests/preemptive_references.h (every job's start, end, run time and suspensions),
-// - conservative (one pass and fixpoint), easy-kill and two Maui configurations and the obvious implementations of
-//   tests/conservative_reference.h and tests/maui_reference.h (every job's start), and
+// - conservative (one pass and fixpoint), easy-kill, two Maui and three Flex configurations and the obvious
+//   implementations of tests/conservative_reference.h, tests/maui_reference.h and tests/flex_reference.h (every
+//   job's start), and
 // - two runs of the same scheduler (every job's start, end and run time, and the metrics): the same inputs give
 //   the same schedule. The averages leave out none, 1%, half or 95% of the first jobs (the warm-up).
 // Real logs exercise the schedulers at scale; these tiny workloads reach the corners they rarely meet.
@@ -29,6 +30,7 @@
 
 #include "conservative_reference.h"
 #include "easy_reference.h"
+#include "flex_reference.h"
 #include "maui_reference.h"
 #include "preemptive_references.h"
 #include "schedlab/predict/registry.h"
@@ -230,6 +232,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
           *predictor_made);
   compare(w, "maui:backfill=shortest;arrivals=new",
           *testing::sorting_maui({1, Maui::Priority::kFcfs, Maui::Backfill::kShortest, false, true}), *predictor_made);
+  // Flex against its own: the default, and a slack of nothing and of three mean waits with the other costs.
+  using Flex = sim::FlexScheduler::Options;
+  compare(w, "flex", *testing::trying_flex(Flex{}), *predictor_made);
+  Flex none;
+  none.slack = Flex::Slack::kEstimate;
+  none.slack_factor = 0;
+  none.cost = Flex::Cost::kBoundedSlowdown;
+  compare(w, "flex:slack=estimate;cost=bsld;slack_factor=0", *testing::trying_flex(none), *predictor_made);
+  Flex wide;
+  wide.slack_factor = 3;
+  wide.cost = Flex::Cost::kWait;
+  compare(w, "flex:cost=wait;slack_factor=3", *testing::trying_flex(wide), *predictor_made);
 
   if (w.has_feedback() || wo.arrival_scale != 1.0) return 0;  // the reference submits every job at its logged time
   for (const bool sjbf : {false, true}) {
