@@ -92,11 +92,12 @@ class TryingFlex final : public Scheduler {
     int64_t procs = 0, held = 0, submit = 0, reservation = 0, deadline = 0;
   };
 
+  static Hold hold_of(const Item& e) { return {e.reservation, e.reservation + e.held, e.procs}; }
   // The free processors with the running jobs and the reservations of order_[0, count), but for order_[except].
   HoldSteps steps(size_t count, size_t except = std::numeric_limits<size_t>::max()) const {
     std::vector<Hold> holds = running_;
     for (size_t i = 0; i < count; ++i)
-      if (i != except) holds.push_back({order_[i].reservation, order_[i].reservation + order_[i].held, order_[i].procs});
+      if (i != except) holds.push_back(hold_of(order_[i]));
     return HoldSteps(state_->machine.total(), state_->now, holds);
   }
 
@@ -109,7 +110,7 @@ class TryingFlex final : public Scheduler {
     auto keep = [&](size_t i) {
       const Item& e = order_[i];
       if (e.reservation >= now && HoldSteps(state_->machine.total(), now, holds).fits(e.reservation, e.procs, e.held)) {
-        holds.push_back({e.reservation, e.reservation + e.held, e.procs});
+        holds.push_back(hold_of(e));
         placed[i] = e.reservation;
       }
     };
@@ -163,8 +164,7 @@ class TryingFlex final : public Scheduler {
       const int64_t t = steps(k).earliest_fit(now, item.procs, item.held);
       if (t >= last || steps(k + 1).earliest_fit(now, item.procs, item.held) == t) continue;
       std::vector<Hold> trial = running_;
-      for (size_t i = 0; i < k; ++i)
-        trial.push_back({order_[i].reservation, order_[i].reservation + order_[i].held, order_[i].procs});
+      for (size_t i = 0; i < k; ++i) trial.push_back(hold_of(order_[i]));
       trial.push_back({t, t + item.held, item.procs});
       double c = cost(item, t);
       bool within_deadlines = true;

@@ -11,10 +11,7 @@
 #include <vector>
 
 #include "conservative_reference.h"
-#include "schedlab/sim/engine.h"
-#include "schedlab/sim/kill_at_prediction.h"
 #include "schedlab/sim/simulate.h"
-#include "schedlab/swf/reader.h"
 #include "schedlab/workload/workload.h"
 #include "shuffling_predictor.h"
 #include "sim/conservative.h"
@@ -54,30 +51,13 @@ const std::vector<Variant> kVariants{
 void expect_same_starts(const Workload& w, const std::string& predictor, const std::string& what, Met& met) {
   for (const Variant& v : kVariants) {
     const std::string name = what + ", " + predictor + ", " + describe(v);
-    SimOptions so;
-    so.check = true;  // the promises both report are kept, and the scheduler checks itself at every call
     const auto p = schedlab::testing::test_predictor(predictor);
     ConservativeScheduler::Options o;
     o.fixpoint = v.fixpoint;
     o.remember_failures = v.remember_failures;
-    std::unique_ptr<Scheduler> real = std::make_unique<ConservativeScheduler>(o);
-    std::unique_ptr<Scheduler> reference = schedlab::testing::keeping_conservative(v.fixpoint);
-    if (v.kill) {
-      real = std::make_unique<KillAtPrediction>("easy-kill", std::move(real));
-      reference = std::make_unique<KillAtPrediction>("easy-kill", std::move(reference));
-    }
-    try {
-      Engine engine(w, std::move(real), p->clone(), so);
-      while (engine.step()) {
-      }
-      const Scheduler& used = engine.scheduler();
-      const auto* kill = dynamic_cast<const KillAtPrediction*>(&used);
-      met.add(dynamic_cast<const ConservativeScheduler&>(kill ? kill->inner() : used).stats());
-      const SimResult want = simulate(w, *reference, *p, so);
-      testing::expect_same_outcomes(w, engine.result(), want, name);
-    } catch (const std::exception& e) {
-      ADD_FAILURE() << name << ": " << e.what();
-    }
+    testing::expect_same_as_reference<ConservativeScheduler>(
+        w, *p, std::make_unique<ConservativeScheduler>(o), schedlab::testing::keeping_conservative(v.fixpoint), v.kill,
+        name, [&](const ConservativeScheduler& used) { met.add(used.stats()); });
   }
 }
 
@@ -88,9 +68,7 @@ TEST(ConservativeReference, RandomWorkloadsSameStarts) {
   Met met;
   for (int round = 0; round < 30; ++round) {
     const std::vector<schedlab::testing::J> jobs = testing::random_jobs(rng);
-    WorkloadOptions wo;
-    wo.procs = 16;
-    const Workload w = build_workload(swf::Header{}, schedlab::testing::records(jobs), wo);
+    const Workload w = testing::workload(16, jobs);
     expect_same_starts(w, "estimate", "round " + std::to_string(round), met);
     // Predictions that change at deadline misses (running jobs' holds grow) and, propagated, at terminations
     // (waiting jobs' holds shrink or grow in place, or are released); and at random, both ways, at every hook.
@@ -107,9 +85,7 @@ TEST(ConservativeReference, RandomWorkloadsSameStarts) {
 TEST(ConservativeReference, BurstsSameStarts) {
   std::mt19937 rng(4242);
   const std::vector<schedlab::testing::J> jobs = testing::burst_jobs(rng, 200, 130, 3000, 64);
-  WorkloadOptions wo;
-  wo.procs = 64;
-  const Workload w = build_workload(swf::Header{}, schedlab::testing::records(jobs), wo);
+  const Workload w = testing::workload(64, jobs);
   Met met;
   expect_same_starts(w, "estimate", "bursts", met);
   expect_same_starts(w, "user-last2:propagate=1;correction=tsafrir", "bursts", met);
@@ -120,9 +96,7 @@ TEST(ConservativeReference, BurstsSameStarts) {
 
 // The first 5,000 jobs of KTH on its 100 processors.
 TEST(ConservativeReference, KthPrefixSameStarts) {
-  swf::Log log = swf::read_log(schedlab::testing::bundled_kth());
-  log.records.resize(5000);
-  const Workload w = build_workload(log.header, log.records, WorkloadOptions{});
+  const Workload w = testing::kth_prefix(5000);
   Met met;
   expect_same_starts(w, "estimate", "KTH", met);
   expect_same_starts(w, "user-last2:propagate=1;correction=tsafrir", "KTH", met);

@@ -12,7 +12,6 @@
 #include "schedlab/predict/registry.h"
 #include "schedlab/sim/easy_preemptive.h"
 #include "schedlab/sim/simulate.h"
-#include "schedlab/swf/reader.h"
 #include "schedlab/workload/workload.h"
 #include "sim/sim_test_helpers.h"
 #include "preemptive_references.h"
@@ -52,9 +51,7 @@ TEST(EasyPreemptiveReference, RandomWorkloadsSameSchedules) {
       const int32_t est = rng() % 3 == 0 ? std::max(1, run / 2) : run + over;
       jobs.push_back({k, t, run, static_cast<int32_t>(1 + rng() % (rng() % 4 == 0 ? 24 : 7)), est});
     }
-    WorkloadOptions wo;
-    wo.procs = 24;
-    const Workload w = build_workload(swf::Header{}, schedlab::testing::records(jobs), wo);
+    const Workload w = testing::workload(24, jobs);
     expect_same_as_the_walk(w, "estimate", "round " + std::to_string(round));
     expect_same_as_the_walk(w, "user-last2:correction=tsafrir", "round " + std::to_string(round) + ", user-last2");
     // Predictions changed at random at every hook, both ways (tests/shuffling_predictor.h).
@@ -67,9 +64,7 @@ TEST(EasyPreemptiveReference, RandomWorkloadsSameSchedules) {
 
 // The first 3,000 jobs of KTH on its 100 processors: queues of hundreds of jobs, many suspensions.
 TEST(EasyPreemptiveReference, KthPrefixSameSchedules) {
-  swf::Log log = swf::read_log(schedlab::testing::bundled_kth());
-  log.records.resize(3000);
-  const Workload w = build_workload(log.header, log.records, WorkloadOptions{});
+  const Workload w = testing::kth_prefix(3000);
   expect_same_as_the_walk(w, "estimate", "KTH");
   expect_same_as_the_walk(w, "user-last2:correction=tsafrir", "KTH, user-last2");
 }

@@ -25,12 +25,12 @@
 //   schedule is compressed once in priority order (each job to its earliest fit if earlier: its old place
 //   is still free), as conservative; so too at a call after a prediction changed, while a running job is overdue,
 //   or when a reservation passed unused (the schedule is redrawn then). One pass: a job that a later job's move
-//   could let start earlier waits for the next compression. And as conservative's, the pass scans only where it can matter: a job that had
-//   no window before its reservation at its last look (placed at its earliest fit, moved there, or found unable to
-//   move) can only find one where processors were given back since — early ends, the old places of jobs an
-//   insertion moved later, the moves of the pass — so it is dismissed in O(1) by the bounds of those gains
-//   (sim/gain_bounds.h) or searched only over the runs they touch (Options::certificates; the same schedule, which
-//   a test and the self-check under --check verify against full scans).
+//   could let start earlier waits for the next compression. And as conservative's, the pass scans only where it
+//   can matter: a job that had no window before its reservation at its last look (placed at its earliest fit,
+//   moved there, or found unable to move) can only find one where processors were given back since — early ends,
+//   the old places of jobs an insertion moved later, the moves of the pass — so it is dismissed in O(1) by the
+//   bounds of those gains (sim/gain_bounds.h) or searched only over the runs they touch (Options::certificates; the
+//   same schedule, which a test and the self-check under --check verify against full scans).
 // Durations are predictions held for max(prediction, 1) s; a running job holds its processors until
 // max(start + prediction, now + 1) (an overdue job is busy now).
 // Under --check (Decision::wants_reservations) every waiting job's deadline is reported as a reservation,

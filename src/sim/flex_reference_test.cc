@@ -12,10 +12,7 @@
 #include <vector>
 
 #include "flex_reference.h"
-#include "schedlab/sim/engine.h"
-#include "schedlab/sim/kill_at_prediction.h"
 #include "schedlab/sim/simulate.h"
-#include "schedlab/swf/reader.h"
 #include "schedlab/workload/workload.h"
 #include "shuffling_predictor.h"
 #include "sim/flex.h"
@@ -70,27 +67,10 @@ struct FlexMet {
 void expect_same_flex_starts(const Workload& w, const std::string& predictor, const std::string& what, FlexMet& met) {
   for (const FlexVariant& v : flex_variants()) {
     const std::string name = what + ", " + predictor + ", " + v.name;
-    SimOptions so;
-    so.check = true;  // the deadlines are kept, and the scheduler checks its certificates at every call
     const auto p = schedlab::testing::test_predictor(predictor);
-    std::unique_ptr<Scheduler> real = std::make_unique<FlexScheduler>(v.options);
-    std::unique_ptr<Scheduler> reference = schedlab::testing::trying_flex(v.options);
-    if (v.kill) {
-      real = std::make_unique<KillAtPrediction>("easy-kill", std::move(real));
-      reference = std::make_unique<KillAtPrediction>("easy-kill", std::move(reference));
-    }
-    try {
-      Engine engine(w, std::move(real), p->clone(), so);
-      while (engine.step()) {
-      }
-      const Scheduler& used = engine.scheduler();
-      const auto* kill = dynamic_cast<const KillAtPrediction*>(&used);
-      met.add(dynamic_cast<const FlexScheduler&>(kill ? kill->inner() : used).stats());
-      const SimResult want = simulate(w, *reference, *p, so);
-      testing::expect_same_outcomes(w, engine.result(), want, name);
-    } catch (const std::exception& e) {
-      ADD_FAILURE() << name << ": " << e.what();
-    }
+    testing::expect_same_as_reference<FlexScheduler>(
+        w, *p, std::make_unique<FlexScheduler>(v.options), schedlab::testing::trying_flex(v.options), v.kill, name,
+        [&](const FlexScheduler& used) { met.add(used.stats()); });
   }
 }
 
@@ -101,9 +81,7 @@ TEST(FlexReference, RandomWorkloadsSameStarts) {
   FlexMet met;
   for (int round = 0; round < 20; ++round) {
     const std::vector<schedlab::testing::J> jobs = testing::random_jobs(rng);
-    WorkloadOptions wo;
-    wo.procs = 16;
-    const Workload w = build_workload(swf::Header{}, schedlab::testing::records(jobs), wo);
+    const Workload w = testing::workload(16, jobs);
     const std::string what = "round " + std::to_string(round);
     expect_same_flex_starts(w, "estimate", what, met);
     // Predictions that change at deadline misses and, propagated, at terminations; and at random, both ways.
@@ -120,9 +98,7 @@ TEST(FlexReference, RandomWorkloadsSameStarts) {
 TEST(FlexReference, BurstsSameStarts) {
   std::mt19937 rng(5151);
   const std::vector<schedlab::testing::J> jobs = testing::burst_jobs(rng, 150, 50, 1500, 64);
-  WorkloadOptions wo;
-  wo.procs = 64;
-  const Workload w = build_workload(swf::Header{}, schedlab::testing::records(jobs), wo);
+  const Workload w = testing::workload(64, jobs);
   FlexMet met;
   expect_same_flex_starts(w, "estimate", "bursts", met);
   expect_same_flex_starts(w, "shuffling:11", "bursts", met);
@@ -133,9 +109,7 @@ TEST(FlexReference, BurstsSameStarts) {
 
 // The first 2,000 jobs of KTH on its 100 processors.
 TEST(FlexReference, KthPrefixSameStarts) {
-  swf::Log log = swf::read_log(schedlab::testing::bundled_kth());
-  log.records.resize(2000);
-  const Workload w = build_workload(log.header, log.records, WorkloadOptions{});
+  const Workload w = testing::kth_prefix(2000);
   FlexMet met;
   expect_same_flex_starts(w, "estimate", "KTH", met);
   expect_same_flex_starts(w, "user-last2:propagate=1;correction=tsafrir", "KTH", met);

@@ -52,9 +52,7 @@ TEST(LerwfReference, RandomWorkloadsSameSchedules) {
       const int32_t est = rng() % 3 == 0 ? std::max(1, run / 2) : run + over;  // some jobs outlive their estimate
       jobs.push_back({k, t, run, static_cast<int32_t>(1 + rng() % (rng() % 4 == 0 ? 16 : 6)), (est / 10) * 10 + 10});
     }
-    WorkloadOptions wo;
-    wo.procs = 16;
-    const Workload w = build_workload(swf::Header{}, schedlab::testing::records(jobs), wo);
+    const Workload w = testing::workload(16, jobs);
     // estimate: predictions fixed; user-last2 with the correction: predictions that change at deadline misses,
     // for waiting jobs too.
     expect_same_schedules(w, "estimate", "round " + std::to_string(round));

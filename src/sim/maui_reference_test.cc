@@ -9,7 +9,6 @@
 
 #include "maui_reference.h"
 #include "schedlab/sim/simulate.h"
-#include "schedlab/swf/reader.h"
 #include "schedlab/workload/workload.h"
 #include "sim/maui.h"
 #include "sim/sim_test_helpers.h"
@@ -69,9 +68,7 @@ TEST(MauiReference, RandomWorkloadsSameStarts) {
   const auto options = every_combination({1, 2, 4});
   for (int round = 0; round < 25; ++round) {
     const std::vector<schedlab::testing::J> jobs = testing::random_jobs(rng);
-    WorkloadOptions wo;
-    wo.procs = 16;
-    const Workload w = build_workload(swf::Header{}, schedlab::testing::records(jobs), wo);
+    const Workload w = testing::workload(16, jobs);
     expect_same_starts(w, "estimate", options, "round " + std::to_string(round));
     // Predictions that change at deadline misses, for waiting jobs too (their remaining time and x-factor move).
     expect_same_starts(w, "user-last2:correction=tsafrir", options, "round " + std::to_string(round));
@@ -85,9 +82,7 @@ TEST(MauiReference, RandomWorkloadsSameStarts) {
 TEST(MauiReference, BurstsSameStarts) {
   std::mt19937 rng(77);
   const std::vector<schedlab::testing::J> jobs = testing::burst_jobs(rng, 600, 200, 5000, 64);
-  WorkloadOptions wo;
-  wo.procs = 64;
-  const Workload w = build_workload(swf::Header{}, schedlab::testing::records(jobs), wo);
+  const Workload w = testing::workload(64, jobs);
   expect_same_starts(w, "estimate", every_combination({1, 3}), "bursts");
 }
 
@@ -104,9 +99,7 @@ TEST(MauiReference, LongQueuesSameStartsThroughTheIndex) {
     const int32_t est = rng() % 5 == 0 ? std::max(1, run / 2) : (run / 100 + 1 + static_cast<int32_t>(rng() % 3)) * 100;
     jobs.push_back({k, submit, run, procs, est});
   }
-  WorkloadOptions wo;
-  wo.procs = 128;
-  const Workload w = build_workload(swf::Header{}, schedlab::testing::records(jobs), wo);
+  const Workload w = testing::workload(128, jobs);
   const std::vector<Options> options{
       {1, Options::Priority::kFcfs, Options::Backfill::kShortest, false, false},
       {3, Options::Priority::kFcfs, Options::Backfill::kShortest, false, false},
@@ -119,9 +112,7 @@ TEST(MauiReference, LongQueuesSameStartsThroughTheIndex) {
 
 // The first 5,000 jobs of KTH on its 100 processors, each option alone, and all of them.
 TEST(MauiReference, KthPrefixSameStarts) {
-  swf::Log log = swf::read_log(schedlab::testing::bundled_kth());
-  log.records.resize(5000);
-  const Workload w = build_workload(log.header, log.records, WorkloadOptions{});
+  const Workload w = testing::kth_prefix(5000);
   const std::vector<Options> options{
       {2, Options::Priority::kFcfs, Options::Backfill::kFirstFit, false, false},
       {1, Options::Priority::kXfactor, Options::Backfill::kFirstFit, false, false},

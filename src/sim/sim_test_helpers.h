@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <initializer_list>
+#include <exception>
 #include <map>
 #include <memory>
 #include <random>
@@ -12,9 +13,13 @@
 #include <string_view>
 #include <vector>
 
+#include "schedlab/predict/predictor.h"
+#include "schedlab/sim/engine.h"
+#include "schedlab/sim/kill_at_prediction.h"
 #include "schedlab/sim/simulate.h"
 #include "schedlab/workload/workload.h"
 #include "schedlab/swf/header.h"
+#include "schedlab/swf/reader.h"
 #include "schedlab/swf/record.h"
 #include "test_util.h"
 
@@ -55,6 +60,19 @@ inline std::vector<J> burst_jobs(std::mt19937& rng, int32_t count, int32_t per_b
   return jobs;
 }
 
+inline Workload workload(int64_t procs, const std::vector<J>& jobs) {
+  WorkloadOptions o;
+  o.procs = procs;
+  return build_workload(swf::Header{}, records(jobs), o);
+}
+
+// The first `jobs` jobs of the bundled KTH log on its 100 processors.
+inline Workload kth_prefix(size_t jobs) {
+  swf::Log log = swf::read_log(schedlab::testing::bundled_kth());
+  log.records.resize(jobs);
+  return build_workload(log.header, log.records, WorkloadOptions{});
+}
+
 inline Workload workload(int64_t procs, std::initializer_list<J> jobs, bool kill_at_estimate = false) {
   WorkloadOptions o;
   o.procs = procs;
@@ -87,6 +105,32 @@ inline void expect_same_outcomes(const Workload& w, const SimResult& got, const 
   }
   EXPECT_EQ(differ, 0u) << what;
   EXPECT_EQ(got.suspensions, want.suspensions) << what;
+}
+
+// Simulates `w` with --check under `real` and under `reference`, both wrapped in easy-kill when `kill`, with the
+// predictor `p`, and expects the same outcome for every job (named by `what`; an exception is a failure too). The
+// real scheduler, unwrapped, is handed to `seen` (for its statistics: what its rules did over the run).
+template <class Real, class Seen>
+void expect_same_as_reference(const Workload& w, const predict::Predictor& p, std::unique_ptr<Scheduler> real,
+                              std::unique_ptr<Scheduler> reference, bool kill, const std::string& what, Seen seen) {
+  SimOptions so;
+  so.check = true;  // the promises both report are kept, and the scheduler checks itself at every call
+  if (kill) {
+    real = std::make_unique<KillAtPrediction>("easy-kill", std::move(real));
+    reference = std::make_unique<KillAtPrediction>("easy-kill", std::move(reference));
+  }
+  try {
+    Engine engine(w, std::move(real), p.clone(), so);
+    while (engine.step()) {
+    }
+    const Scheduler& used = engine.scheduler();
+    const auto* killing = dynamic_cast<const KillAtPrediction*>(&used);
+    seen(dynamic_cast<const Real&>(killing ? killing->inner() : used));
+    const SimResult want = simulate(w, *reference, p, so);
+    expect_same_outcomes(w, engine.result(), want, what);
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << what << ": " << e.what();
+  }
 }
 
 // Start time of the job with SWF job number `number`.
