@@ -3,11 +3,14 @@
 // question — does a job fit at its reservation, where does it fit first — answered by a scan over the holds of the
 // running jobs and the reservations (tests/hold_steps.h), built afresh for each question. At every call it rebuilds
 // the schedule from the running jobs (every job kept at its reservation where it still fits, the grown ones after
-// the others when keeping them in place would push another job past its deadline), compresses it once in priority
-// order, and places each arrival by trying every position of the queue in full: no availability profile, no
-// incremental updates, no certificates, no search that stops when it cannot win. It follows the rules of the header
-// comment of sim/flex.h (slack, candidates, cost, ties, held durations, overdue jobs, wake-ups) and must give every
-// job the same start as the scheduler.
+// the others when keeping them in place would push another job past its deadline), compresses it by one pass in
+// priority order on the occasions sim/flex.h names (an early end or a changed prediction, both learnt from the
+// notifications; an insertion at the last call; an overdue running job; a reservation passed unused), and places each
+// arrival by trying every position of the queue in full: no availability profile, no profile kept between calls, no
+// certificates, no search that stops when it cannot win. The occasions matter: one pass can leave a job that a later
+// job's move would let start earlier, and compressing at every call would then move it sooner than Flex does. It
+// follows the rules of the header comment of sim/flex.h (slack, candidates, cost, ties, held durations, overdue
+// jobs, wake-ups) and must give every job the same start as the scheduler.
 #pragma once
 
 #include <memory>
