@@ -41,7 +41,10 @@ void run_diversity(const DiversityCliOptions& opt) {
   d.expected = analysis::parse_expected_counts(opt.expected).value();
   analysis::check_bins_and_rounds(d.bins, d.rounds);  // before the logs are read
   base::check_threads(d.threads);
-  if (opt.paths.size() < 2) throw std::invalid_argument("diversity needs at least two logs");
+  // A missing argument is a usage error (exit 2, with the pointer to --help), as for `analyze distance A`.
+  if (opt.paths.size() < 2)
+    throw CLI::ArgumentMismatch(fmt::format("TRACE: diversity needs at least two logs (got {})", opt.paths.size()),
+                                CLI::ExitCodes::ArgumentMismatch);
 
   swf::check_output_is_not_input(opt.csv, opt.paths);
   std::vector<experiments::DiversityLog> logs;

@@ -25,7 +25,7 @@ TEST(CliAnalyzeDiversity, KthIsFartherFromThePoolThanCtc) {
   EXPECT_GT(j["logs"][2]["job_weighted"].get<double>(), j["logs"][1]["job_weighted"].get<double>());
   for (const auto& l : j["logs"])
     EXPECT_GT(l["job_weighted"].get<double>(), 3 * l["baseline_job_weighted"].get<double>());
-  EXPECT_EQ(run_cli({"analyze", "diversity", trace_path("KTH-SP2-1996-2.swf.gz")}).exit_code, 1);
+  EXPECT_EQ(run_cli({"analyze", "diversity", trace_path("KTH-SP2-1996-2.swf.gz")}).exit_code, 2);  // a usage error
 }
 
 TEST(CliAnalyzeRuns, CtcExponentIsNearThePapers) {

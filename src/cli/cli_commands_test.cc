@@ -41,6 +41,26 @@ TEST(CliCommands, AMistypedOrMissingCommandIsNamed) {
   EXPECT_NE(r.err.find("no-such.swf: cannot open"), std::string::npos) << r.err;
 }
 
+// A missing argument is a usage error (exit 2, with the pointer to the command's --help), whether CLI11 or the
+// command finds it: `analyze diversity` with one log, `report` with neither a log nor --sweep, `sweep` without its
+// spec exited 1, as bad input, while `analyze distance A` exited 2.
+TEST(CliCommands, AMissingArgumentIsAUsageError) {
+  const std::string kth = bundled_kth();
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"analyze", "distance", kth}, "B is required"},
+      {{"analyze", "diversity", kth}, "TRACE: diversity needs at least two logs (got 1)"},
+      {{"report", "-o", "r.html"}, "give a LOG or --sweep results.csv (one of them)"},
+      {{"report", kth, "--sweep", "r.csv", "-o", "r.html"}, "give a LOG or --sweep results.csv (one of them)"},
+      {{"sweep", "-o", "r.csv"}, "SPEC is required: schedlab sweep SPEC.toml -o FILE"},
+  };
+  for (const auto& [args, message] : cases) {
+    const CliResult r = run_cli(args);
+    EXPECT_EQ(r.exit_code, 2) << args[1] << ": " << r.err;
+    EXPECT_NE(r.err.find("schedlab: error: " + message), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(" --help' for its arguments and options."), std::string::npos) << r.err;
+  }
+}
+
 // An unknown option gets the nearest of the command's (CLI11 said only "The following arguments were not
 // expected: 0.01 --warmup").
 TEST(CliCommands, AnUnknownOptionGetsTheNearestOne) {

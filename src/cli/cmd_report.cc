@@ -36,7 +36,9 @@ struct ReportCliOptions {
 std::string libraries() { return experiments::read_report_libraries(data_file("report-libs.js")); }
 
 void run_report(const ReportCliOptions& opt) {
-  if (opt.log.empty() == opt.sweep.empty()) throw std::invalid_argument("give a LOG or --sweep results.csv (one of them)");
+  // Neither or both is a usage error (exit 2, with the pointer to --help), not bad input.
+  if (opt.log.empty() == opt.sweep.empty())
+    throw CLI::ArgumentMismatch("give a LOG or --sweep results.csv (one of them)", CLI::ExitCodes::ArgumentMismatch);
   swf::check_output_is_not_input(opt.output, {opt.log, opt.sweep});
   const auto t0 = std::chrono::steady_clock::now();
   nlohmann::json data;

@@ -157,7 +157,8 @@ void add_sweep_command(CLI::App& app) {
   cmd->add_flag("--submit", opt->submit, "with --slurm: submit the array with sbatch and print its job id");
   cmd->callback([opt, cmd] {
     if (cmd->got_subcommand("collect")) return;
-    if (opt->spec.empty()) throw std::invalid_argument("give the sweep spec: schedlab sweep SPEC.toml -o FILE");
+    if (opt->spec.empty())  // a missing argument: a usage error (exit 2)
+      throw CLI::RequiredError("SPEC is required: schedlab sweep SPEC.toml -o FILE", CLI::ExitCodes::RequiredError);
     run_sweep_command(*opt);
   });
 
