@@ -393,15 +393,16 @@ std::optional<sim::JobClassLimits> job_class_limits(const std::string& text, con
 // A predictor written in Python (schedlab.Predictor, py_predictor.h), or None: the spec names one.
 using PyPredictorPtr = std::shared_ptr<python::PyPredictor>;
 
-py::tuple simulate(const LogPtr& log, const std::string& scheduler, const std::string& predictor,
-                   const PyPredictorPtr& predictor_object, const std::string& correction, std::optional<int64_t> procs,
-                   std::optional<double> load, double arrival_scale, bool kill_at_estimate, bool extend_estimates,
-                   double warmup_fraction, int64_t bsld_tau, uint64_t seed, bool check, const std::string& by_class,
-                   bool feedback) {
+// The keyword arguments simulate() and simulate_python() share, as the spec the library runs (the scheduler is each
+// one's own).
+experiments::SimulationSpec simulation_spec(const std::string& predictor, const PyPredictorPtr& predictor_object,
+                                            const std::string& correction, std::optional<int64_t> procs,
+                                            std::optional<double> load, double arrival_scale, bool kill_at_estimate,
+                                            bool extend_estimates, double warmup_fraction, int64_t bsld_tau,
+                                            uint64_t seed, const std::string& by_class, bool feedback) {
   experiments::SimulationSpec spec;
   spec.workload.feedback = feedback;
   spec.by_class = job_class_limits(by_class);
-  spec.scheduler = scheduler;
   spec.predictor = predictor;
   spec.predictor_object = predictor_object;
   spec.correction = correction;
@@ -413,6 +414,18 @@ py::tuple simulate(const LogPtr& log, const std::string& scheduler, const std::s
   spec.sim.warmup_fraction = warmup_fraction;
   spec.sim.bsld_tau = bsld_tau;
   spec.sim.seed = seed;
+  return spec;
+}
+
+py::tuple simulate(const LogPtr& log, const std::string& scheduler, const std::string& predictor,
+                   const PyPredictorPtr& predictor_object, const std::string& correction, std::optional<int64_t> procs,
+                   std::optional<double> load, double arrival_scale, bool kill_at_estimate, bool extend_estimates,
+                   double warmup_fraction, int64_t bsld_tau, uint64_t seed, bool check, const std::string& by_class,
+                   bool feedback) {
+  experiments::SimulationSpec spec =
+      simulation_spec(predictor, predictor_object, correction, procs, load, arrival_scale, kill_at_estimate,
+                      extend_estimates, warmup_fraction, bsld_tau, seed, by_class, feedback);
+  spec.scheduler = scheduler;
   spec.sim.check = check;
   nlohmann::json metrics;
   std::string jobs;
@@ -616,23 +629,12 @@ py::tuple simulate_python(const LogPtr& log, const py::object& scheduler, const 
                           std::optional<double> load, double arrival_scale, bool kill_at_estimate,
                           bool extend_estimates, double warmup_fraction, int64_t bsld_tau, uint64_t seed,
                           const std::string& by_class, bool feedback) {
-  experiments::SimulationSpec spec;
-  spec.workload.feedback = feedback;
-  spec.by_class = job_class_limits(by_class);
+  experiments::SimulationSpec spec =
+      simulation_spec(predictor, predictor_object, correction, procs, load, arrival_scale, kill_at_estimate,
+                      extend_estimates, warmup_fraction, bsld_tau, seed, by_class, feedback);
   const auto py_scheduler = std::make_shared<PyScheduler>(scheduler, name);  // its clones share its return counts
   spec.scheduler = name;
   spec.scheduler_object = py_scheduler;
-  spec.predictor = predictor;
-  spec.predictor_object = predictor_object;
-  spec.correction = correction;
-  spec.workload.extend_estimates = extend_estimates;
-  spec.sim.bsld_tau = bsld_tau;
-  spec.workload.procs = procs;
-  spec.workload.load = load;
-  spec.workload.arrival_scale = arrival_scale;
-  spec.workload.kill_at_estimate = kill_at_estimate;
-  spec.sim.warmup_fraction = warmup_fraction;
-  spec.sim.seed = seed;
   spec.sim.check = true;  // a user's scheduler runs under the engine's invariant checks
   // Progress and Ctrl-C as for a built-in scheduler (this run went to its end silently: a Python FCFS on a large log
   // takes minutes); the scheduler takes the GIL back at each call.
