@@ -142,6 +142,20 @@ std::string entry_problem(int64_t exe, int64_t user, int64_t pb, int64_t eb, con
   return {};
 }
 
+// Runs `insert` (an INSERT or REPLACE of one row of `entries`, columns in table order) for one entry.
+void write_entry(Stmt& insert, int64_t exe, int64_t user, int64_t pb, int64_t eb, const RunEntry& e) {
+  insert.reset();
+  insert.bind(1, exe);
+  insert.bind(2, user);
+  insert.bind(3, pb);
+  insert.bind(4, eb);
+  insert.bind(5, e.n);
+  insert.bind(6, e.sum_t);
+  insert.bind(7, to_string(e.sum_t2));
+  insert.bind(8, e.sum_p);
+  insert.step();
+}
+
 }  // namespace
 
 std::string log_identity(const swf::Header& h, const std::string& path) {
@@ -313,18 +327,7 @@ void ProfilerDb::save(const Repository& repo) {
   for (const auto& [key, cat] : repo.leaves()) {
     // Structured bindings cannot be captured by clang's C++20 lambdas: copy the key out.
     const auto exe = key.first, user = key.second;
-    cat.for_each([&](int pb, int eb, const RunEntry& e) {
-      ins.reset();
-      ins.bind(1, exe);
-      ins.bind(2, user);
-      ins.bind(3, pb);
-      ins.bind(4, eb);
-      ins.bind(5, e.n);
-      ins.bind(6, e.sum_t);
-      ins.bind(7, to_string(e.sum_t2));
-      ins.bind(8, e.sum_p);
-      ins.step();
-    });
+    cat.for_each([&](int pb, int eb, const RunEntry& e) { write_entry(ins, exe, user, pb, eb, e); });
   }
   t.commit();
 }
@@ -442,16 +445,7 @@ IngestReport ProfilerDb::ingest_records(const std::string& trace, const swf::Hea
       }
     }
     e.merge(add);
-    put.reset();
-    put.bind(1, exe);
-    put.bind(2, user);
-    put.bind(3, pb);
-    put.bind(4, eb);
-    put.bind(5, e.n);
-    put.bind(6, e.sum_t);
-    put.bind(7, to_string(e.sum_t2));
-    put.bind(8, e.sum_p);
-    put.step();
+    write_entry(put, exe, user, pb, eb, e);
     ++rep.entries_written;
   }
   {
