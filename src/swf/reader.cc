@@ -303,10 +303,14 @@ class Reader::Source {
       in_len_ = 0;
     }
     if (in.size() < 18) return false;
-    // The last member's ISIZE (its size mod 2^32) is the first guess of the text's size.
+    // The last member's ISIZE (its size mod 2^32) is the first guess of the text's size, believed only as far as
+    // deflate can go: at most 1032 bytes of text per compressed byte. The last four bytes of a corrupt or truncated
+    // file are anything, and would ask for up to kWholeLimit at once: under a limit on memory (ulimit -v), an
+    // "out of memory" for a small file instead of the corruption zlib then reports.
+    constexpr size_t kMaxDeflateRatio = 1032;
     uint32_t isize = 0;
     std::memcpy(&isize, in.data() + in.size() - 4, 4);  // little-endian, as x86 and ARM Linux
-    size_t cap = std::max<size_t>(isize, in.size() * 4) + 1;
+    size_t cap = std::max<size_t>(std::min<size_t>(isize, in.size() * kMaxDeflateRatio), in.size() * 4) + 1;
     if (cap > kWholeLimit) return false;
     std::unique_ptr<libdeflate_decompressor, void (*)(libdeflate_decompressor*)> d(libdeflate_alloc_decompressor(),
                                                                                      libdeflate_free_decompressor);

@@ -1,13 +1,21 @@
 // Reader: real logs, parser edge cases, warnings, buffering across refills, gzip and memory input.
 #include "schedlab/swf/reader.h"
 
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <thread>
 
 #include <gtest/gtest.h>
 #include <zlib.h>
 
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -475,6 +483,48 @@ TEST(ReaderGzip, WholeDecompressionMatchesTheStreamAndGrowsPastAShortGuess) {
   writer.join();
   EXPECT_EQ(streamed.records, plain.records);
   EXPECT_EQ(streamed.header.lines, from_file.header.lines);
+}
+
+// Fault injection: a gzip file whose last four bytes (ISIZE, the whole-file path's first guess of the text's size)
+// claim 900 MB, read under a limit on address space (ulimit -v) 256 MB above what the process holds. The reader
+// reports the corruption, as it does without the limit, not "out of memory": it asked for the 900 MB at once, until
+// the guess was bounded by what deflate can make of the file's few kilobytes.
+TEST(ReaderGzip, ASizeInTheTrailerBeyondDeflatesReachIsNotBelieved) {
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP() << "AddressSanitizer reserves far more address space than the limit";
+#else
+  TempDir dir;
+  std::string text = "; Version: 2.2\n";
+  for (int i = 1; i <= 200; ++i) text += rec(std::to_string(i) + " " + std::to_string(i) + " 0 10 1") + "\n";
+  write_gzip(dir.file("good.gz"), text);
+  std::string gz = schedlab::testing::read_file(dir.file("good.gz"));
+  const uint32_t claimed = 900u << 20;
+  std::memcpy(gz.data() + gz.size() - 4, &claimed, 4);  // little-endian, as the reader reads it
+  const std::string path = dir.file("bad.gz");
+  write_file(path, gz);
+  // In the child: 0 when both reads report the corruption, 2 for an allocation that failed, 3 for no error.
+  const auto read_both_under_a_limit = [&] {
+    long pages = 0;
+    std::ifstream("/proc/self/statm") >> pages;
+    const auto held = static_cast<rlim_t>(pages) * static_cast<rlim_t>(::sysconf(_SC_PAGESIZE));
+    const struct rlimit limit{held + (rlim_t{256} << 20), held + (rlim_t{256} << 20)};
+    if (::setrlimit(RLIMIT_AS, &limit) != 0) std::_Exit(4);
+    for (int k = 0; k < 2; ++k) {
+      try {
+        if (k == 0) (void)parse_log(gz, "bad.gz");
+        else (void)read_log(path);
+        std::_Exit(3);
+      } catch (const ReadError& e) {
+        std::fprintf(stderr, "%s\n", e.what());
+      } catch (const std::bad_alloc&) {
+        std::_Exit(2);
+      }
+    }
+    std::_Exit(0);
+  };
+  EXPECT_EXIT(read_both_under_a_limit(), ::testing::ExitedWithCode(0),
+              "bad.gz: corrupt gzip stream: incorrect length check\n.*bad.gz: corrupt gzip stream: incorrect length");
+#endif
 }
 
 TEST(ReaderGzip, MemoryGzipAndConcatenatedMembers) {
