@@ -238,6 +238,25 @@ def test_simulate_equals_the_cli_json():
     assert r.jobs["wait"].mean() >= 0
 
 
+def test_simulate_passes_every_option_as_the_cli_does():
+    # The keyword arguments simulate() and simulate_python() share go through one function (module.cc); each one set
+    # away from its default, against the CLI's flags. extend_estimates and kill_at_estimate pull opposite ways (475
+    # KTH jobs outlive their estimate: killed, or their estimate raised), so a swap of the two shows.
+    opts = dict(predictor="user-last2", correction="tsafrir", procs=128, arrival_scale=0.9, kill_at_estimate=True,
+                extend_estimates=True, warmup_fraction=0.02, bsld_tau=20, seed=3, by_class="30m,4")
+    r = schedlab.simulate(KTH, scheduler="easy", **opts)
+    c = cli_json("simulate", KTH, "-s", "easy", "-p", "user-last2", "--correction", "tsafrir", "--procs", "128",
+                 "--arrival-scale", "0.9", "--kill-at-estimate", "--extend-estimates", "--warmup-fraction", "0.02",
+                 "--bsld-tau", "20", "--seed", "3", "--class-limits", "30m,4")
+    for key in ("wall_time_s", "trace"):  # the run's own time, and the path the CLI names
+        r.metrics.pop(key, None)
+        c.pop(key)
+    assert r.metrics == c
+    assert (r.metrics["jobs"]["extended"], r.metrics["jobs"]["killed"]) == (475, 0)
+    killed = schedlab.simulate(KTH, scheduler="easy", **{**opts, "extend_estimates": False})
+    assert (killed.metrics["jobs"]["extended"], killed.metrics["jobs"]["killed"]) == (0, 475)
+
+
 def test_feedback_submits_each_follower_its_think_time_after_its_preceding_job(tmp_path):
     # Each KTH job follows its user's previous job when the log shows it submitted after that one ended, with a
     # think time of 60 s: checked in pandas, job by job, and against the CLI on the same log written out.
