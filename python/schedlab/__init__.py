@@ -849,8 +849,8 @@ def predict(log, predictor="estimate", correction="", procs=None, extend_estimat
 
 
 def compare(log, schedulers, predictor="", procs=None, load=None, period="30d", baseline="", threads=0, *,
-            correction="", kill_at_estimate=False, arrival_scale=1.0, bsld_tau=10, warmup_fraction=0.0, seed=0,
-            by_class=False, feedback=False):
+            correction="", kill_at_estimate=False, extend_estimates=False, arrival_scale=1.0, bsld_tau=10,
+            warmup_fraction=0.0, seed=0, by_class=False, feedback=False):
     """Several schedulers on one log, period by period (`schedlab compare --json`): means, months won, gaps,
     deviations, gains, correlations. `schedulers`: a list of specs and schedlab.Scheduler instances (run under the
     engine's invariant checks, as simulate() runs one); `predictor`: a spec or a schedlab.Predictor instance (each
@@ -863,8 +863,8 @@ def compare(log, schedulers, predictor="", procs=None, load=None, period="30d", 
                         _whole_or_none(procs, "procs"), _real_or_none(load, "load"), _seconds(period, "period"),
                         _text(baseline, "baseline", True), _threads(threads, _python_runs(objects, predictor_object)),
                         correction,
-                        bool(kill_at_estimate), float(arrival_scale), _whole(bsld_tau, "bsld_tau"),
-                        float(warmup_fraction), _seed(seed), by_class, bool(feedback))
+                        bool(kill_at_estimate), bool(extend_estimates), float(arrival_scale),
+                        _whole(bsld_tau, "bsld_tau"), float(warmup_fraction), _seed(seed), by_class, bool(feedback))
     for w in out.get("warnings", []):
         _warn(w)
     return out

@@ -1299,6 +1299,10 @@ def test_the_options_added_for_parity_give_the_clis_results(tmp_path):
                  "--kill-at-estimate", "--arrival-scale", "0.9", "--bsld-tau", "60", "--warmup-fraction", "0.01",
                  "--seed", "2")
     assert cmp["schedulers"] == c["schedulers"] and cmp["arrival_scale"] == 0.9
+    cmp = schedlab.compare(KTH, ["easy", "fcfs"], extend_estimates=True)
+    c = cli_json("compare", KTH, "-s", "easy,fcfs", "--extend-estimates")
+    assert cmp["schedulers"] == c["schedulers"] and cmp["notes"] == c["notes"]
+    assert "475 jobs had their estimate raised to their runtime (--extend-estimates)" in cmp["notes"]
     div = schedlab.diversity([KTH, KTH], bins=12, bootstrap=3, seed=2, expected="uniform")
     c = cli_json("analyze", "diversity", KTH, KTH, "--bins", "12", "--bootstrap", "3", "--seed", "2", "--expected",
                  "uniform")

@@ -130,6 +130,33 @@ TEST(CompareCliTest, MetricsByJobClass) {
   EXPECT_FALSE(nlohmann::json::parse(plain.out)["schedulers"][0].contains("by_class"));
 }
 
+// --extend-estimates and --kill-at-estimate reach every scheduler as they reach `simulate` (compare lacked the
+// first): each one's whole-log means are simulate's with the same flag, and the note says how many jobs changed.
+TEST(CompareCliTest, TheWorkloadOptionsAreSimulates) {
+  const std::string kth = schedlab::testing::bundled_kth();
+  for (const std::string flag : {"--extend-estimates", "--kill-at-estimate"}) {
+    const auto c = run_cli({"compare", kth, "-s", "easy,conservative", flag, "--json"});
+    ASSERT_EQ(c.exit_code, 0) << c.err;
+    const auto doc = nlohmann::json::parse(c.out);
+    const auto plain = nlohmann::json::parse(run_cli({"compare", kth, "-s", "easy,conservative", "--json"}).out);
+    for (size_t i = 0; i < 2; ++i) {
+      const auto& s = doc["schedulers"][i];
+      const auto one = run_cli({"simulate", kth, "-s", s["name"].get<std::string>(), flag, "--json"});
+      ASSERT_EQ(one.exit_code, 0) << one.err;
+      const auto m = nlohmann::json::parse(one.out)["metrics"];
+      EXPECT_EQ(s["wait"]["mean"], m["wait"]["mean"]) << flag << " " << s["name"];
+      EXPECT_EQ(s["bounded_slowdown"]["mean"], m["bounded_slowdown"]["mean"]) << flag << " " << s["name"];
+      EXPECT_NE(s["wait"]["mean"], plain["schedulers"][i]["wait"]["mean"]) << flag << " " << s["name"];
+    }
+    const auto simulated = run_cli({"simulate", kth, "-s", "easy", flag, "--json"});
+    EXPECT_EQ(doc["notes"], nlohmann::json::parse(simulated.out)["notes"]) << flag;
+  }
+  const auto text = run_cli({"compare", kth, "-s", "easy", "--extend-estimates"});
+  EXPECT_NE(text.out.find("\nnote       475 jobs had their estimate raised to their runtime (--extend-estimates)\n"),
+            std::string::npos)
+      << text.out;
+}
+
 // The JSON's parts, every one (a part dropped by a change fails here): the whole comparison's and each scheduler's;
 // an adaptive scheduler's switches and the classes when asked for.
 TEST(CompareCliTest, TheJsonHasEveryPart) {

@@ -38,7 +38,6 @@ struct SimulateArgs {
   std::string predictor{predict::kDefaultPredictor};
   bool predictor_given = false;
   std::string correction;
-  bool extend_estimates = false;
   SimCliOptions sim;
   bool json = false;
   std::string jobs_out;
@@ -172,7 +171,7 @@ void print_text(const SimulateArgs& a, const experiments::Simulation& sim) {
              trace::machine_size_source_name(w.procs_source));
   fmt::print("jobs         {} simulated of {}, {} excluded, {} without estimate, {} killed{}\n",
              w.jobs.size(), counted(w.records, "record"), w.excluded_total, w.without_estimate, w.killed,
-             a.extend_estimates ? fmt::format(", {} extended", counted(w.extended, "estimate")) : "");
+             a.sim.extend_estimates ? fmt::format(", {} extended", counted(w.extended, "estimate")) : "");
   fmt::print("averages     over {} ({} excluded)\n", counted(m.jobs, "job"),
              counted(m.warmup_excluded, "warm-up job"));
   fmt::print("offered load {}{}\n", load_text(w.offered_load),
@@ -224,7 +223,6 @@ void run(const SimulateArgs& a) {
   spec.predictor = a.predictor_given ? a.predictor : "";
   spec.correction = a.correction;
   apply_sim_options(a.sim, spec.workload, spec.sim);
-  spec.workload.extend_estimates = a.extend_estimates;
   spec.sim.check = a.check;
   spec.event_cost = a.event_cost;
   spec.by_class = job_class_limits(a.classes);
@@ -272,8 +270,6 @@ void add_simulate_command(CLI::App& app) {
   predictor->each([args](const std::string&) { args->predictor_given = true; });
   cmd->add_option("--correction", args->correction,
                   "prediction correction when a job outlives its prediction: none (default), tsafrir, double, times10");
-  cmd->add_flag("--extend-estimates", args->extend_estimates,
-                "raise the estimate of jobs that ran longer than it to their runtime");
   add_sim_options(cmd, args->sim, "leave the first fraction of terminated jobs out of the averages (default 0)");
   cmd->add_flag("--json", args->json, "print one JSON document");
   cmd->add_option("--jobs-out", args->jobs_out,

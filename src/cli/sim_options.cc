@@ -9,6 +9,8 @@ namespace schedlab::cli {
 void add_sim_options(CLI::App* cmd, SimCliOptions& o, const std::string& warmup_help) {
   cmd->add_option("--procs", o.procs, "machine size (default: MaxProcs, MaxNodes, largest job)");
   cmd->add_flag("--kill-at-estimate", o.kill_at_estimate, "cut jobs at their user estimate");
+  cmd->add_flag("--extend-estimates", o.extend_estimates,
+                "raise the estimate of jobs that ran longer than it to their runtime");
   auto* load = cmd->add_option("--load", o.load, "scale inter-arrival times to this offered load");
   auto* scale = cmd->add_option("--arrival-scale", o.arrival_scale, "multiply inter-arrival times by F");
   load->excludes(scale);
@@ -23,6 +25,7 @@ void add_sim_options(CLI::App* cmd, SimCliOptions& o, const std::string& warmup_
 void apply_sim_options(const SimCliOptions& o, workload::WorkloadOptions& w, sim::SimOptions& s) {
   w.procs = o.procs;
   w.kill_at_estimate = o.kill_at_estimate;
+  w.extend_estimates = o.extend_estimates;
   w.load = o.load;
   w.arrival_scale = o.arrival_scale;
   w.feedback = o.feedback;

@@ -16,6 +16,7 @@ namespace schedlab::cli {
 struct SimCliOptions {
   std::optional<int64_t> procs;
   bool kill_at_estimate = false;
+  bool extend_estimates = false;
   std::optional<double> load;
   double arrival_scale = 1.0;
   int64_t bsld_tau = 10;
@@ -24,8 +25,8 @@ struct SimCliOptions {
   bool feedback = false;
 };
 
-// --procs, --kill-at-estimate, --load | --arrival-scale, --feedback, --bsld-tau, --warmup-fraction (`warmup_help`),
-// --seed.
+// --procs, --kill-at-estimate, --extend-estimates, --load | --arrival-scale, --feedback, --bsld-tau,
+// --warmup-fraction (`warmup_help`), --seed.
 void add_sim_options(CLI::App* cmd, SimCliOptions& o, const std::string& warmup_help);
 void apply_sim_options(const SimCliOptions& o, workload::WorkloadOptions& w, sim::SimOptions& s);
 

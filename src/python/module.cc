@@ -743,25 +743,23 @@ py::object compare(const LogPtr& log, const std::vector<std::string>& schedulers
                    const std::vector<py::object>& scheduler_objects, const std::string& predictor,
                    const PyPredictorPtr& predictor_object, std::optional<int64_t> procs, std::optional<double> load,
                    int64_t period, const std::string& baseline, int threads, const std::string& correction,
-                   bool kill_at_estimate, double arrival_scale, int64_t bsld_tau, double warmup_fraction,
-                   uint64_t seed, const std::string& by_class, bool feedback) {
+                   bool kill_at_estimate, bool extend_estimates, double arrival_scale, int64_t bsld_tau,
+                   double warmup_fraction, uint64_t seed, const std::string& by_class, bool feedback) {
+  // The options simulate() takes, as simulate() reads them.
+  experiments::SimulationSpec shared =
+      simulation_spec(predictor, predictor_object, correction, procs, load, arrival_scale, kill_at_estimate,
+                      extend_estimates, warmup_fraction, bsld_tau, seed, by_class, feedback);
   experiments::CompareSpec spec;
-  spec.workload.feedback = feedback;
-  spec.by_class = job_class_limits(by_class);
+  spec.predictor = std::move(shared.predictor);
+  spec.predictor_object = std::move(shared.predictor_object);
+  spec.correction = std::move(shared.correction);
+  spec.workload = std::move(shared.workload);
+  spec.sim = std::move(shared.sim);
+  spec.by_class = std::move(shared.by_class);
   spec.schedulers = schedulers;
   const auto py_schedulers = python_schedulers(scheduler_objects, schedulers);
   spec.scheduler_objects.assign(py_schedulers.begin(), py_schedulers.end());
   spec.sim.check = !py_schedulers.empty();  // a user's scheduler runs under the engine's invariant checks
-  spec.predictor = predictor;
-  spec.predictor_object = predictor_object;
-  spec.correction = correction;
-  spec.workload.procs = procs;
-  spec.workload.load = load;
-  spec.workload.kill_at_estimate = kill_at_estimate;
-  spec.workload.arrival_scale = arrival_scale;
-  spec.sim.bsld_tau = bsld_tau;
-  spec.sim.warmup_fraction = warmup_fraction;
-  spec.sim.seed = seed;
   spec.period = period;
   spec.baseline = baseline;
   spec.threads = threads;
@@ -1139,8 +1137,8 @@ PYBIND11_MODULE(_core, m) {
   m.def("compare", &compare, py::arg("log"), py::arg("schedulers"), py::arg("scheduler_objects"), py::arg("predictor"),
         py::arg("predictor_object").none(true), py::arg("procs"),
         py::arg("load"), py::arg("period"), py::arg("baseline"), py::arg("threads"), py::arg("correction"),
-        py::arg("kill_at_estimate"), py::arg("arrival_scale"), py::arg("bsld_tau"), py::arg("warmup_fraction"),
-        py::arg("seed"), py::arg("by_class"), py::arg("feedback"));
+        py::arg("kill_at_estimate"), py::arg("extend_estimates"), py::arg("arrival_scale"), py::arg("bsld_tau"),
+        py::arg("warmup_fraction"), py::arg("seed"), py::arg("by_class"), py::arg("feedback"));
   m.def("estimates_generate", [](const LogPtr& l, const std::string& model, const std::vector<std::string>& params,
                                   uint64_t seed) {
     std::vector<swf::Record> records = l->records;
