@@ -1136,6 +1136,13 @@ def test_sacct_distance_and_reports_equal_the_cli(tmp_path):
                    check=True, capture_output=True)
     assert (tmp_path / "k9.html").read_bytes() == (tmp_path / "ck9.html").read_bytes()
     assert '"arrival_scale":0.76409' in (tmp_path / "k9.html").read_text()
+    # Estimates extended, as simulate's: the CLI's page byte for byte, its note on the page.
+    schedlab.report(KTH, tmp_path / "ke.html", schedulers=["easy"], extend_estimates=True)
+    subprocess.run([CLI, "report", KTH, "-o", str(tmp_path / "cke.html"), "-s", "easy", "--extend-estimates"],
+                   check=True, capture_output=True)
+    assert (tmp_path / "ke.html").read_bytes() == (tmp_path / "cke.html").read_bytes()
+    assert "475 jobs had their estimate raised to their runtime" in (tmp_path / "ke.html").read_text()
+    assert "raised to their runtime" not in (tmp_path / "k.html").read_text()
     with pytest.raises(ValueError, match="give either a target load or an arrival scale, not both"):
         schedlab.report(KTH, tmp_path / "bad.html", schedulers=["easy"], load=0.9, arrival_scale=0.5)
     spec = tmp_path / "s.toml"
@@ -1251,7 +1258,7 @@ PARITY = [
     ("report", ["report"], {}, {"output", "sweep", "metric", "x"}),
     ("report_sweep", ["report"], {"sweep": "results"},
      {"output", "schedulers", "predictor", "correction", "procs", "threads", "class-limits",
-      "load", "arrival-scale", "feedback"}),
+      "load", "arrival-scale", "feedback", "kill-at-estimate", "extend-estimates"}),
     ("profiler_ingest", ["profiler", "ingest"], {}, {"json"}),
     ("profiler_query", ["profiler", "query"], {"exe": "executable"}, {"json"}),
     ("profiler_compare", ["profiler", "compare"],

@@ -29,6 +29,8 @@ struct ReportCliOptions {
   std::optional<double> load;
   double arrival_scale = 1.0;
   bool feedback = false;
+  bool kill_at_estimate = false;
+  bool extend_estimates = false;
   int threads = 0;
 };
 
@@ -57,6 +59,8 @@ void run_report(const ReportCliOptions& opt) {
     ro.load = opt.load;
     ro.arrival_scale = opt.arrival_scale;
     ro.feedback = opt.feedback;
+    ro.kill_at_estimate = opt.kill_at_estimate;
+    ro.extend_estimates = opt.extend_estimates;
     ro.threads = opt.threads;
     ro.class_limits = *job_class_limits({.by_class = true, .limits = opt.class_limits});  // its charts are always drawn
     Progress progress("report: schedules", "jobs", 2.0, false);  // summed over the schedulers
@@ -103,6 +107,11 @@ void add_report_command(CLI::App& app) {
   cmd->add_flag("--feedback", opt->feedback,
                 "simulate with feedback: a job that names a preceding job (SWF fields 17-18) is submitted its think "
                 "time after that job ends")
+      ->excludes(sweep);
+  cmd->add_flag("--kill-at-estimate", opt->kill_at_estimate, "simulate with jobs cut at their user estimate")
+      ->excludes(sweep);
+  cmd->add_flag("--extend-estimates", opt->extend_estimates,
+                "simulate with the estimate of jobs that ran longer than it raised to their runtime")
       ->excludes(sweep);
   cmd->add_option("--metric", opt->metric, "--sweep: the metric column plotted")->capture_default_str()->needs(sweep);
   cmd->add_option("--x", opt->x, "--sweep: the parameter on the x axis (default: the first that varies)")

@@ -264,6 +264,8 @@ json scheduling_section(const swf::Log& log, const ReportOptions& o) {
   spec.workload.load = o.load;
   spec.workload.arrival_scale = o.arrival_scale;
   spec.workload.feedback = o.feedback;
+  spec.workload.kill_at_estimate = o.kill_at_estimate;
+  spec.workload.extend_estimates = o.extend_estimates;
   spec.threads = o.threads;
   spec.sim.progress = o.progress;
   spec.by_class = o.class_limits;  // who gains and who pays (sim/job_classes.h)

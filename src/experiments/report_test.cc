@@ -150,6 +150,35 @@ TEST(ReportTest, SchedulesAtAnotherLoad) {
   EXPECT_THROW(report_data(log, o), std::invalid_argument);
 }
 
+// The schedules with simulate's --extend-estimates and --kill-at-estimate (the workload's sections keep the log).
+// On 2 processors, all at 0: J1 (1 proc, runs 2 h, estimate 1 h), J2 (2 procs, 1 h), J3 (1 proc, 1.5 h).
+// - Estimate extended to 2 h: J2's shadow time is 7200; J3 ends at 5400 before it and backfills at 0 under EASY;
+//   J2 starts at 7200. Waits 0, 7200, 0: mean 2400.
+// - Neither: J3 is not backfilled at 0 (as below); J1 overruns to 7200, J2 runs to 10800, J3 starts then.
+// - J1 cut at its estimate: J2's shadow is 3600, J3 (to 5400) does not fit before it on the one free processor;
+//   J1 ends at 3600, J2 runs to 7200, J3 starts then. Waits 0, 3600, 7200: mean 3600.
+TEST(ReportTest, SchedulesWithEstimatesExtendedOrJobsCut) {
+  swf::Log log;
+  log.header.max_procs = 2;
+  log.records = schedlab::testing::records({J{1, 0, 7200, 1, 3600}, J{2, 0, 3600, 2, 3600}, J{3, 0, 5400, 1, 5400}});
+  ReportOptions o = fcfs();
+  o.schedulers = {"easy"};
+  o.extend_estimates = true;
+  nlohmann::json d = report_data(log, o);
+  EXPECT_DOUBLE_EQ(d["scheduling"]["summary"][0]["wait_mean"].get<double>(), 2400);
+  EXPECT_EQ(d["scheduling"]["notes"], nlohmann::json::array({"1 job had its estimate raised to its runtime "
+                                                             "(--extend-estimates)"}));
+  o.extend_estimates = false;
+  o.kill_at_estimate = true;
+  d = report_data(log, o);
+  EXPECT_DOUBLE_EQ(d["scheduling"]["summary"][0]["wait_mean"].get<double>(), 3600);
+  EXPECT_EQ(d["scheduling"]["notes"], nlohmann::json::array({"1 job cut at its estimate (--kill-at-estimate)"}));
+  o.kill_at_estimate = false;
+  d = report_data(log, o);  // neither: J1 overruns to 7200, J2 runs to 10800, J3 starts then: mean 6000
+  EXPECT_DOUBLE_EQ(d["scheduling"]["summary"][0]["wait_mean"].get<double>(), 6000);
+  EXPECT_TRUE(d["scheduling"]["notes"].empty());
+}
+
 TEST(ReportTest, HandComputedSeriesOfAScenario) {
   const nlohmann::json d = report_data(report_scenario(), fcfs());
   const auto& w = d["workload"];

@@ -1073,9 +1073,11 @@ PYBIND11_MODULE(_core, m) {
                      const PyPredictorPtr& predictor_object,
                      const std::string& correction, std::optional<int64_t> procs, int threads,
                      const std::string& class_limits, std::optional<double> load, double arrival_scale,
-                     bool feedback) {
+                     bool feedback, bool kill_at_estimate, bool extend_estimates) {
     experiments::ReportOptions ro;
     ro.feedback = feedback;
+    ro.kill_at_estimate = kill_at_estimate;
+    ro.extend_estimates = extend_estimates;
     if (const auto limits = job_class_limits(class_limits, "class_limits")) ro.class_limits = *limits;
     ro.title = title;
     ro.schedulers = schedulers;
@@ -1105,7 +1107,7 @@ PYBIND11_MODULE(_core, m) {
   }, py::arg("libraries"), py::arg("log"), py::arg("output"), py::arg("title"), py::arg("schedulers"),
      py::arg("scheduler_objects"), py::arg("predictor"), py::arg("predictor_object").none(true),
      py::arg("correction"), py::arg("procs"), py::arg("threads"), py::arg("class_limits"), py::arg("load"),
-     py::arg("arrival_scale"), py::arg("feedback"));
+     py::arg("arrival_scale"), py::arg("feedback"), py::arg("kill_at_estimate"), py::arg("extend_estimates"));
   m.def("report_sweep", [](const std::string& libraries_path, const std::string& results, const std::string& output,
                            const std::string& metric, const std::string& x, const std::string& title) {
     py::gil_scoped_release release;

@@ -49,6 +49,9 @@ struct ReportOptions {
   std::optional<double> load;
   double arrival_scale = 1.0;
   bool feedback = false;  // the schedules with feedback (workload::WorkloadOptions::feedback)
+  // The schedules with jobs cut at their estimate, or estimates below the runtime raised to it, as simulate's
+  // --kill-at-estimate and --extend-estimates (workload::WorkloadOptions); the workload's sections show the log.
+  bool kill_at_estimate = false, extend_estimates = false;
   int locality_rounds = 100;
   sim::JobClassLimits class_limits = {};  // the job classes of the "by job class" charts (sim/job_classes.h)
   int threads = 0;
