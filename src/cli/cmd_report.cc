@@ -55,12 +55,12 @@ void run_report(const ReportCliOptions& opt) {
     ro.schedulers = base::parse_spec_list(opt.schedulers, "scheduler");
     ro.predictor = opt.predictor;
     ro.correction = opt.correction;
-    ro.procs = opt.procs;
-    ro.load = opt.load;
-    ro.arrival_scale = opt.arrival_scale;
-    ro.feedback = opt.feedback;
-    ro.kill_at_estimate = opt.kill_at_estimate;
-    ro.extend_estimates = opt.extend_estimates;
+    ro.workload = {.procs = opt.procs,
+                   .kill_at_estimate = opt.kill_at_estimate,
+                   .extend_estimates = opt.extend_estimates,
+                   .load = opt.load,
+                   .arrival_scale = opt.arrival_scale,
+                   .feedback = opt.feedback};
     ro.threads = opt.threads;
     ro.class_limits = *job_class_limits({.by_class = true, .limits = opt.class_limits});  // its charts are always drawn
     Progress progress("report: schedules", "jobs", 2.0, false);  // summed over the schedulers

@@ -260,12 +260,7 @@ json scheduling_section(const swf::Log& log, const ReportOptions& o) {
   spec.predictor = o.predictor;
   spec.correction = o.correction;
   spec.predictor_object = o.predictor_object;
-  spec.workload.procs = o.procs;
-  spec.workload.load = o.load;
-  spec.workload.arrival_scale = o.arrival_scale;
-  spec.workload.feedback = o.feedback;
-  spec.workload.kill_at_estimate = o.kill_at_estimate;
-  spec.workload.extend_estimates = o.extend_estimates;
+  spec.workload = o.workload;
   spec.threads = o.threads;
   spec.sim.progress = o.progress;
   spec.by_class = o.class_limits;  // who gains and who pays (sim/job_classes.h)
@@ -381,10 +376,10 @@ nlohmann::json report_data(const swf::Log& log, const ReportOptions& o) {
     throw std::invalid_argument(fmt::format("{}: {}", o.title, no_job_left_message("simulate", 0, {})));
   if (o.schedulers.empty()) throw std::invalid_argument("report: give at least one scheduler");
   // As simulate says it: --procs 0 excluded every job, and the page said so instead.
-  if (o.procs && *o.procs <= 0)
-    throw std::invalid_argument(fmt::format("machine size must be positive, got --procs {}", *o.procs));
+  if (o.workload.procs && *o.workload.procs <= 0)
+    throw std::invalid_argument(fmt::format("machine size must be positive, got --procs {}", *o.workload.procs));
   base::check_threads(o.threads);
-  const analysis::Summary sum = analysis::summarize(log, o.procs);
+  const analysis::Summary sum = analysis::summarize(log, o.workload.procs);
   if (sum.valid_jobs == 0) {  // in simulate's words, with the reasons: the page would have had nothing to plot
     std::map<std::string, int64_t> excluded;
     for (int k = 1; k < trace::kExclusionKinds; ++k)

@@ -135,18 +135,18 @@ TEST(ReportTest, SchedulesAtAnotherLoad) {
   nlohmann::json d = report_data(log, o);
   EXPECT_DOUBLE_EQ(d["scheduling"]["summary"][0]["wait_mean"].get<double>(), 0);
   EXPECT_DOUBLE_EQ(d["scheduling"]["arrival_scale"].get<double>(), 1);
-  o.arrival_scale = 0.5;
+  o.workload.arrival_scale = 0.5;
   d = report_data(log, o);
   EXPECT_DOUBLE_EQ(d["scheduling"]["summary"][0]["wait_mean"].get<double>(), 1800);
   EXPECT_DOUBLE_EQ(d["scheduling"]["arrival_scale"].get<double>(), 0.5);
   EXPECT_DOUBLE_EQ(d["scheduling"]["offered_load_before"].get<double>(), 1.5);
   EXPECT_DOUBLE_EQ(d["scheduling"]["offered_load"].get<double>(), 3);
-  o.arrival_scale = 1;
-  o.load = 3;
+  o.workload.arrival_scale = 1;
+  o.workload.load = 3;
   const nlohmann::json by_load = report_data(log, o);
   EXPECT_EQ(by_load["scheduling"]["summary"], d["scheduling"]["summary"]);
   EXPECT_DOUBLE_EQ(by_load["scheduling"]["arrival_scale"].get<double>(), 0.5);
-  o.arrival_scale = 0.5;  // both: refused, as by simulate
+  o.workload.arrival_scale = 0.5;  // both: refused, as by simulate
   EXPECT_THROW(report_data(log, o), std::invalid_argument);
 }
 
@@ -163,17 +163,17 @@ TEST(ReportTest, SchedulesWithEstimatesExtendedOrJobsCut) {
   log.records = schedlab::testing::records({J{1, 0, 7200, 1, 3600}, J{2, 0, 3600, 2, 3600}, J{3, 0, 5400, 1, 5400}});
   ReportOptions o = fcfs();
   o.schedulers = {"easy"};
-  o.extend_estimates = true;
+  o.workload.extend_estimates = true;
   nlohmann::json d = report_data(log, o);
   EXPECT_DOUBLE_EQ(d["scheduling"]["summary"][0]["wait_mean"].get<double>(), 2400);
   EXPECT_EQ(d["scheduling"]["notes"], nlohmann::json::array({"1 job had its estimate raised to its runtime "
                                                              "(--extend-estimates)"}));
-  o.extend_estimates = false;
-  o.kill_at_estimate = true;
+  o.workload.extend_estimates = false;
+  o.workload.kill_at_estimate = true;
   d = report_data(log, o);
   EXPECT_DOUBLE_EQ(d["scheduling"]["summary"][0]["wait_mean"].get<double>(), 3600);
   EXPECT_EQ(d["scheduling"]["notes"], nlohmann::json::array({"1 job cut at its estimate (--kill-at-estimate)"}));
-  o.kill_at_estimate = false;
+  o.workload.kill_at_estimate = false;
   d = report_data(log, o);  // neither: J1 overruns to 7200, J2 runs to 10800, J3 starts then: mean 6000
   EXPECT_DOUBLE_EQ(d["scheduling"]["summary"][0]["wait_mean"].get<double>(), 6000);
   EXPECT_TRUE(d["scheduling"]["notes"].empty());

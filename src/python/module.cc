@@ -1075,9 +1075,12 @@ PYBIND11_MODULE(_core, m) {
                      const std::string& class_limits, std::optional<double> load, double arrival_scale,
                      bool feedback, bool kill_at_estimate, bool extend_estimates) {
     experiments::ReportOptions ro;
-    ro.feedback = feedback;
-    ro.kill_at_estimate = kill_at_estimate;
-    ro.extend_estimates = extend_estimates;
+    ro.workload = {.procs = procs,
+                   .kill_at_estimate = kill_at_estimate,
+                   .extend_estimates = extend_estimates,
+                   .load = load,
+                   .arrival_scale = arrival_scale,
+                   .feedback = feedback};
     if (const auto limits = job_class_limits(class_limits, "class_limits")) ro.class_limits = *limits;
     ro.title = title;
     ro.schedulers = schedulers;
@@ -1087,9 +1090,6 @@ PYBIND11_MODULE(_core, m) {
     ro.predictor = predictor;
     ro.predictor_object = predictor_object;
     ro.correction = correction;
-    ro.procs = procs;
-    ro.load = load;
-    ro.arrival_scale = arrival_scale;
     ro.threads = threads;
     Control stop("report: schedules", "jobs");  // summed over the schedulers
     ro.progress = stop_hook(stop);  // Ctrl-C

@@ -30,6 +30,7 @@
 #include "schedlab/predict/predictor.h"
 #include "schedlab/sim/scheduler.h"
 #include "schedlab/swf/reader.h"
+#include "schedlab/workload/workload.h"
 
 namespace schedlab::experiments {
 
@@ -43,15 +44,10 @@ struct ReportOptions {
   // Policies of the caller's own among `schedulers` (CompareSpec::scheduler_objects).
   std::vector<std::shared_ptr<const sim::Scheduler>> scheduler_objects = {};
   bool check = false;  // the engine's invariants checked while simulating (sim::SimOptions::check)
-  std::optional<int64_t> procs;
-  // The schedules at another offered load (workload::WorkloadOptions: a target load, or a factor on the
-  // inter-arrival times; the two exclude each other). The workload's sections show the log as it is.
-  std::optional<double> load;
-  double arrival_scale = 1.0;
-  bool feedback = false;  // the schedules with feedback (workload::WorkloadOptions::feedback)
-  // The schedules with jobs cut at their estimate, or estimates below the runtime raised to it, as simulate's
-  // --kill-at-estimate and --extend-estimates (workload::WorkloadOptions); the workload's sections show the log.
-  bool kill_at_estimate = false, extend_estimates = false;
+  // The schedules' workload as simulate builds it: the machine size (also the workload sections'), another offered
+  // load (a target load or a factor on the inter-arrival times), feedback, jobs cut at their estimate, estimates
+  // raised to the runtime. The workload's sections show the log as it is.
+  workload::WorkloadOptions workload;
   int locality_rounds = 100;
   sim::JobClassLimits class_limits = {};  // the job classes of the "by job class" charts (sim/job_classes.h)
   int threads = 0;
