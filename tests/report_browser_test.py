@@ -194,9 +194,10 @@ def sim_notes(driver):
 def main():
     kth_page = os.path.join(out_dir, "kth.html")
     run("report", kth, "-s", "easy,conservative,fcfs", "-p", "user-last2", "-o", kth_page)
-    # The schedules at another load: the section says at which, and the log's own.
+    # The schedules at another load: the section says at which, and the log's own; and its warm-up and threshold.
     loaded_page = os.path.join(out_dir, "kth-load.html")
-    run("report", kth, "-s", "easy,easy-sjbf", "--load", "0.9", "-o", loaded_page)
+    run("report", kth, "-s", "easy,easy-sjbf", "--load", "0.9", "--warmup-fraction", "0.01", "--bsld-tau", "60",
+        "-o", loaded_page)
     # A small sweep (load against the scheduler, two seeds) for the sweep page.
     spec = os.path.join(out_dir, "sweep.toml")
     with open(spec, "w") as f:
@@ -248,12 +249,16 @@ def main():
         if "28,489 jobs simulated of 28,489 records." not in driver.find_element(By.ID, "scheduling").text:
             problems.append(f"{kth_page}: the scheduling section does not count the jobs simulated")
         scaled_note = "Inter-arrival times x 0.7641: offered load 0.9 (the log's 0.688)"
-        if scaled_note in driver.find_element(By.ID, "scheduling").text:
-            problems.append(f"{kth_page}: the schedules are said to run at another load")
+        # floor(0.01 x 28,489) = 284 jobs of warm-up.
+        settings = ["Warm-up: the first 284 jobs to end are left out", "Bounded slowdown with a threshold of 60 s."]
+        for said in [scaled_note] + settings:
+            if said in driver.find_element(By.ID, "scheduling").text:
+                problems.append(f"{kth_page}: the scheduling section says '{said}' of the defaults")
         problems += check_page(driver, loaded_page, os.path.join(out_dir, "kth-load"))
-        if scaled_note not in driver.find_element(By.ID, "scheduling").text:
-            problems.append(f"{loaded_page}: the scheduling section does not say '{scaled_note}': "
-                            f"{driver.find_element(By.ID, 'scheduling').text[:300]!r}")
+        for said in [scaled_note] + settings:
+            if said not in driver.find_element(By.ID, "scheduling").text:
+                problems.append(f"{loaded_page}: the scheduling section does not say '{said}': "
+                                f"{driver.find_element(By.ID, 'scheduling').text[:400]!r}")
         driver.get("file://" + os.path.abspath(kth_page))
         # The reader's warnings are said where there are some, and only there.
         expected_warnings = {kth_page: "estimate_below_runtime 475 (first at line 146)"}

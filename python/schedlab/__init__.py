@@ -1012,14 +1012,15 @@ def distance(a, b):
 
 def report(log, output, schedulers=("easy", "conservative"), predictor="", procs=None, threads=0, title=None, *,
            correction="", class_limits="1h,8", load=None, arrival_scale=1.0, feedback=False, kill_at_estimate=False,
-           extend_estimates=False):
+           extend_estimates=False, warmup_fraction=0.0, bsld_tau=10, seed=0):
     """Write the HTML report of a log (`schedlab report LOG -o OUTPUT`, docs/report.md): its workload and the
     schedules of `schedulers` (specs and schedlab.Scheduler instances), with `predictor` (a spec or a
     schedlab.Predictor instance) and `correction`. `title`: shown on the page (default: the path, or "DataFrame").
     `class_limits`: "RUNTIME,PROCS" of the charts by job class. `load` or `arrival_scale`: the schedules at another
     offered load, as simulate's (the workload's sections show the log as it is); `feedback`, `kill_at_estimate` and
-    `extend_estimates` as simulate's. The warnings the CLI prints (a predictor left uncorrected) are Python
-    warnings."""
+    `extend_estimates` as simulate's, and `warmup_fraction`, `bsld_tau` and `seed` too (the warm-up is left out of
+    the summary table, the wait CDF and the by-class charts). The warnings the CLI prints (a predictor left
+    uncorrected) are Python warnings."""
     if title is None:
         title = _path(log) if isinstance(log, (str, os.PathLike)) else "DataFrame"
     names, objects = _schedulers(schedulers)
@@ -1029,7 +1030,8 @@ def report(log, output, schedulers=("easy", "conservative"), predictor="", procs
                           names, objects, predictor, predictor_object, correction,
                           _whole_or_none(procs, "procs"), _threads(threads, _python_runs(objects, predictor_object)),
                           _text(class_limits, "class_limits"), _real_or_none(load, "load"), float(arrival_scale),
-                          bool(feedback), bool(kill_at_estimate), bool(extend_estimates)):
+                          bool(feedback), bool(kill_at_estimate), bool(extend_estimates), float(warmup_fraction),
+                          _whole(bsld_tau, "bsld_tau"), _seed(seed)):
         _warn(w)
 
 

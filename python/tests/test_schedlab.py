@@ -1143,6 +1143,15 @@ def test_sacct_distance_and_reports_equal_the_cli(tmp_path):
     assert (tmp_path / "ke.html").read_bytes() == (tmp_path / "cke.html").read_bytes()
     assert "475 jobs had their estimate raised to their runtime" in (tmp_path / "ke.html").read_text()
     assert "raised to their runtime" not in (tmp_path / "k.html").read_text()
+    # The warm-up and the slowdown's threshold, as simulate's: the CLI's page byte for byte.
+    schedlab.report(KTH, tmp_path / "kw.html", schedulers=["easy"], warmup_fraction=0.01, bsld_tau=60, seed=4)
+    subprocess.run([CLI, "report", KTH, "-o", str(tmp_path / "ckw.html"), "-s", "easy", "--warmup-fraction", "0.01",
+                    "--bsld-tau", "60", "--seed", "4"], check=True, capture_output=True)
+    assert (tmp_path / "kw.html").read_bytes() == (tmp_path / "ckw.html").read_bytes()
+    assert '"warmup_excluded":284' in (tmp_path / "kw.html").read_text()
+    assert '"warmup_excluded":0' in (tmp_path / "k.html").read_text()
+    with pytest.raises(ValueError, match=r"warm-up fraction must be in \[0, 1\), got 1"):
+        schedlab.report(KTH, tmp_path / "bad.html", schedulers=["easy"], warmup_fraction=1)
     with pytest.raises(ValueError, match="give either a target load or an arrival scale, not both"):
         schedlab.report(KTH, tmp_path / "bad.html", schedulers=["easy"], load=0.9, arrival_scale=0.5)
     spec = tmp_path / "s.toml"
@@ -1258,7 +1267,8 @@ PARITY = [
     ("report", ["report"], {}, {"output", "sweep", "metric", "x"}),
     ("report_sweep", ["report"], {"sweep": "results"},
      {"output", "schedulers", "predictor", "correction", "procs", "threads", "class-limits",
-      "load", "arrival-scale", "feedback", "kill-at-estimate", "extend-estimates"}),
+      "load", "arrival-scale", "feedback", "kill-at-estimate", "extend-estimates", "warmup-fraction", "bsld-tau",
+      "seed"}),
     ("profiler_ingest", ["profiler", "ingest"], {}, {"json"}),
     ("profiler_query", ["profiler", "query"], {"exe": "executable"}, {"json"}),
     ("profiler_compare", ["profiler", "compare"],

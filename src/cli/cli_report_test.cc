@@ -77,6 +77,30 @@ TEST(CliReport, NumbersOnThePageAreTheCliJson) {
   }
 }
 
+// --warmup-fraction and --bsld-tau are simulate's: the summary table and the charts by job class are simulate's
+// under the same flags.
+TEST(CliReport, TheWarmUpAndTheSlowdownThresholdAreSimulates) {
+  TempDir dir;
+  const std::vector<std::string> flags = {"--warmup-fraction", "0.05", "--bsld-tau", "60"};
+  std::vector<std::string> args = {"report", bundled_kth(), "-s", "easy", "-o", dir.file("r.html")};
+  args.insert(args.end(), flags.begin(), flags.end());
+  const CliResult r = run_cli(args);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json d = page_data(read_file(dir.file("r.html")));
+  args = {"simulate", bundled_kth(), "-s", "easy", "--by-class", "--json"};
+  args.insert(args.end(), flags.begin(), flags.end());
+  const nlohmann::json sim = cli_json(args);
+  const auto& row = d["scheduling"]["summary"][0];
+  const auto warmup = sim["jobs"]["warmup_excluded"].get<int64_t>();
+  EXPECT_GT(warmup, 0);
+  EXPECT_EQ(row["jobs"].get<int64_t>(), d["scheduling"]["jobs"].get<int64_t>() - warmup);
+  EXPECT_EQ(row["wait_mean"], sim["metrics"]["wait"]["mean"]);
+  EXPECT_EQ(row["bounded_slowdown_mean"], sim["metrics"]["bounded_slowdown"]["mean"]);
+  for (size_t c = 0; c < 4; ++c)
+    EXPECT_EQ(d["scheduling"]["by_class"][c]["bounded_slowdown_mean"],
+              sim["by_class"]["classes"][c]["bounded_slowdown_mean"]) << c;
+}
+
 // --class-limits sets the classes of the charts by job class; a bad one is an error naming the option, no page.
 TEST(CliReport, ClassLimits) {
   TempDir dir;
@@ -184,6 +208,9 @@ TEST(CliReport, BadInputLeavesNoFile) {
       {{"report", dir.file("ok.swf"), "--procs", "0"}, "machine size must be positive, got --procs 0"},
       {{"report", dir.file("ok.swf"), "--metric", "bsld_mean"}, "--metric requires --sweep"},
       {{"report", "--sweep", dir.file("ok.swf"), "-s", "fcfs"}, "--sweep excludes --schedulers"},
+      {{"report", "--sweep", dir.file("ok.swf"), "--warmup-fraction", "0.1"}, "--sweep excludes --warmup-fraction"},
+      {{"report", dir.file("ok.swf"), "--warmup-fraction", "1"}, "warm-up fraction must be in [0, 1), got 1"},
+      {{"report", dir.file("ok.swf"), "--bsld-tau", "0"}, "bounded-slowdown threshold must be positive, got 0"},
       {{"report", dir.file("missing.swf")}, "missing.swf"},
       {{"report", "--sweep", dir.file("ok.swf")}, "not the CSV of schedlab sweep"},
   };

@@ -25,12 +25,7 @@ namespace {
 struct ReportCliOptions {
   std::string log, sweep, output, schedulers = "easy,conservative", predictor, correction, metric = "wait_mean", x,
       title, class_limits;
-  std::optional<int64_t> procs;
-  std::optional<double> load;
-  double arrival_scale = 1.0;
-  bool feedback = false;
-  bool kill_at_estimate = false;
-  bool extend_estimates = false;
+  SimCliOptions sim;  // simulate's workload and simulation options, for the schedules
   int threads = 0;
 };
 
@@ -55,16 +50,11 @@ void run_report(const ReportCliOptions& opt) {
     ro.schedulers = base::parse_spec_list(opt.schedulers, "scheduler");
     ro.predictor = opt.predictor;
     ro.correction = opt.correction;
-    ro.workload = {.procs = opt.procs,
-                   .kill_at_estimate = opt.kill_at_estimate,
-                   .extend_estimates = opt.extend_estimates,
-                   .load = opt.load,
-                   .arrival_scale = opt.arrival_scale,
-                   .feedback = opt.feedback};
+    apply_sim_options(opt.sim, ro.workload, ro.sim);
     ro.threads = opt.threads;
     ro.class_limits = *job_class_limits({.by_class = true, .limits = opt.class_limits});  // its charts are always drawn
     Progress progress("report: schedules", "jobs", 2.0, false);  // summed over the schedulers
-    ro.progress = [&progress](size_t done, size_t total) { progress.update(done, total); };
+    ro.sim.progress = [&progress](size_t done, size_t total) { progress.update(done, total); };
     data = experiments::report_data(read_input_log(opt.log), ro);
     progress.finish();
     for (const auto& w : data["scheduling"]["warnings"]) fmt::print(stderr, "schedlab: warning: {}\n", w.get<std::string>());
@@ -97,22 +87,11 @@ void add_report_command(CLI::App& app) {
   cmd->add_option("-p,--predictor", opt->predictor, "runtime predictor spec (default: estimate)")->excludes(sweep);
   cmd->add_option("--correction", opt->correction, "prediction correction: none, tsafrir, double, times10")
       ->excludes(sweep);
-  cmd->add_option("--procs", opt->procs, "machine size (default: the log's)")->excludes(sweep);
-  // What-if at another load, as simulate's --load and --arrival-scale: the schedules only.
-  auto* load = cmd->add_option("--load", opt->load, "simulate at this offered load (inter-arrival times scaled)")
-                   ->excludes(sweep);
-  cmd->add_option("--arrival-scale", opt->arrival_scale, "simulate with inter-arrival times multiplied by F")
-      ->excludes(sweep)
-      ->excludes(load);
-  cmd->add_flag("--feedback", opt->feedback,
-                "simulate with feedback: a job that names a preceding job (SWF fields 17-18) is submitted its think "
-                "time after that job ends")
-      ->excludes(sweep);
-  cmd->add_flag("--kill-at-estimate", opt->kill_at_estimate, "simulate with jobs cut at their user estimate")
-      ->excludes(sweep);
-  cmd->add_flag("--extend-estimates", opt->extend_estimates,
-                "simulate with the estimate of jobs that ran longer than it raised to their runtime")
-      ->excludes(sweep);
+  // simulate's, for the schedules: the workload sections show the log as it is (but at --procs).
+  const std::string warmup_help =
+      "leave the first fraction of terminated jobs out of the summary table, the wait CDF and the by-class charts "
+      "(default 0)";
+  for (CLI::Option* o : add_sim_options(cmd, opt->sim, warmup_help)) o->excludes(sweep);
   cmd->add_option("--metric", opt->metric, "--sweep: the metric column plotted")->capture_default_str()->needs(sweep);
   cmd->add_option("--x", opt->x, "--sweep: the parameter on the x axis (default: the first that varies)")
       ->needs(sweep);

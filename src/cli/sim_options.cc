@@ -6,20 +6,24 @@
 
 namespace schedlab::cli {
 
-void add_sim_options(CLI::App* cmd, SimCliOptions& o, const std::string& warmup_help) {
-  cmd->add_option("--procs", o.procs, "machine size (default: MaxProcs, MaxNodes, largest job)");
-  cmd->add_flag("--kill-at-estimate", o.kill_at_estimate, "cut jobs at their user estimate");
-  cmd->add_flag("--extend-estimates", o.extend_estimates,
-                "raise the estimate of jobs that ran longer than it to their runtime");
-  auto* load = cmd->add_option("--load", o.load, "scale inter-arrival times to this offered load");
-  auto* scale = cmd->add_option("--arrival-scale", o.arrival_scale, "multiply inter-arrival times by F");
-  load->excludes(scale);
-  cmd->add_flag("--feedback", o.feedback,
-                "submit a job that names a preceding job (SWF fields 17-18) its think time after that job ends in the "
-                "simulation, not at its logged time");
-  cmd->add_option("--bsld-tau", o.bsld_tau, "bounded-slowdown threshold in seconds (default 10)");
-  cmd->add_option("--warmup-fraction", o.warmup_fraction, warmup_help);
-  cmd->add_option("--seed", o.seed, "random seed (default 0)");
+std::vector<CLI::Option*> add_sim_options(CLI::App* cmd, SimCliOptions& o, const std::string& warmup_help) {
+  std::vector<CLI::Option*> added;  // braced lists evaluate left to right: --help lists them in this order
+  added = {
+      cmd->add_option("--procs", o.procs, "machine size (default: MaxProcs, MaxNodes, largest job)"),
+      cmd->add_flag("--kill-at-estimate", o.kill_at_estimate, "cut jobs at their user estimate"),
+      cmd->add_flag("--extend-estimates", o.extend_estimates,
+                    "raise the estimate of jobs that ran longer than it to their runtime"),
+      cmd->add_option("--load", o.load, "scale inter-arrival times to this offered load"),
+      cmd->add_option("--arrival-scale", o.arrival_scale, "multiply inter-arrival times by F"),
+      cmd->add_flag("--feedback", o.feedback,
+                    "submit a job that names a preceding job (SWF fields 17-18) its think time after that job ends in "
+                    "the simulation, not at its logged time"),
+      cmd->add_option("--bsld-tau", o.bsld_tau, "bounded-slowdown threshold in seconds (default 10)"),
+      cmd->add_option("--warmup-fraction", o.warmup_fraction, warmup_help),
+      cmd->add_option("--seed", o.seed, "random seed (default 0)"),
+  };
+  cmd->get_option("--load")->excludes(cmd->get_option("--arrival-scale"));
+  return added;
 }
 
 void apply_sim_options(const SimCliOptions& o, workload::WorkloadOptions& w, sim::SimOptions& s) {

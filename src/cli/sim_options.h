@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -26,8 +27,8 @@ struct SimCliOptions {
 };
 
 // --procs, --kill-at-estimate, --extend-estimates, --load | --arrival-scale, --feedback, --bsld-tau,
-// --warmup-fraction (`warmup_help`), --seed.
-void add_sim_options(CLI::App* cmd, SimCliOptions& o, const std::string& warmup_help);
+// --warmup-fraction (`warmup_help`), --seed. Returns the options declared (report refuses them with --sweep).
+std::vector<CLI::Option*> add_sim_options(CLI::App* cmd, SimCliOptions& o, const std::string& warmup_help);
 void apply_sim_options(const SimCliOptions& o, workload::WorkloadOptions& w, sim::SimOptions& s);
 
 // --by-class and --class-limits (simulate, compare): the metrics by job class (sim/job_classes.h).

@@ -256,13 +256,12 @@ json scheduling_section(const swf::Log& log, const ReportOptions& o) {
   CompareSpec spec;
   spec.schedulers = o.schedulers;
   spec.scheduler_objects = o.scheduler_objects;
-  spec.sim.check = o.check;
+  spec.sim = o.sim;
   spec.predictor = o.predictor;
   spec.correction = o.correction;
   spec.predictor_object = o.predictor_object;
   spec.workload = o.workload;
   spec.threads = o.threads;
-  spec.sim.progress = o.progress;
   spec.by_class = o.class_limits;  // who gains and who pays (sim/job_classes.h)
   const CompareResult r = run_compare(spec, log);
   const workload::Workload wl = workload::build_workload(log.header, log.records, spec.workload);
@@ -282,6 +281,10 @@ json scheduling_section(const swf::Log& log, const ReportOptions& o) {
   // result has it.
   const bool predictor_given = !o.predictor.empty() || o.predictor_object != nullptr || !o.correction.empty();
   s["predictor"] = predictor_given ? r.results.front().predictor : "estimate";
+  // The page says what the averages leave out and the slowdown's threshold when they are not the defaults' (the
+  // warm-up is floor(F x n) of every scheduler's n ended jobs: the same count for all).
+  s["bsld_tau"] = spec.sim.bsld_tau;
+  s["warmup_excluded"] = r.results.front().metrics.warmup_excluded;
   s["warnings"] = r.warnings;  // a predictor that left jobs overdue: said on the page under the section's title
   json table = json::array(), cdf = json::array(), timeline = json::array(), monthly = json::array(),
        accuracy = json::array(), by_class = json::array();
@@ -311,14 +314,18 @@ json scheduling_section(const swf::Log& log, const ReportOptions& o) {
                      {"backfilled_share", res.backfilled_share()},
                      {"loss_of_capacity", res.loss_of_capacity()},
                      {"jobs", m.jobs}});
+    // The CDF's jobs are the averages' (the warm-up left out, as of the table's median and 90th percentile).
     std::vector<double> waits;
+    for (size_t t = static_cast<size_t>(m.warmup_excluded); t < res.termination_order.size(); ++t) {
+      const auto i = static_cast<size_t>(res.termination_order[t]);
+      waits.push_back(static_cast<double>(res.jobs[i].start - res.submitted(wl, i)));
+    }
     int64_t end = last;
     std::vector<std::pair<int64_t, double>> queue_steps, busy_steps;
     for (size_t i = 0; i < wl.jobs.size(); ++i) {
       const auto& out = res.jobs[i];
       if (out.start < 0) continue;
       const int64_t submit = res.submitted(wl, i);
-      waits.push_back(static_cast<double>(out.start - submit));
       queue_steps.emplace_back(submit, 1.0);
       queue_steps.emplace_back(out.start, -1.0);
       busy_steps.emplace_back(out.start, wl.jobs[i].procs);

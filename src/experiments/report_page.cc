@@ -207,7 +207,12 @@ if (D.kind === "sweep") {
           fmt(S.offered_load_before, 3) + "); the dates below are on that clock." : "";
   const s = section("scheduling", "Scheduling",
                     "On " + fmt(S.procs) + " processors, predictor " + S.predictor + ": " + count(S.jobs, "job") +
-                    " simulated of " + count(S.records, "record") + "." + scaled);
+                    " simulated of " + count(S.records, "record") + "." + scaled +
+                    (S.warmup_excluded > 0 ? " Warm-up: the first " + count(S.warmup_excluded, "job") + " to end " +
+                        (S.warmup_excluded === 1 ? "is" : "are") +
+                        " left out of the table, the wait CDF and the charts by job class." : "") +
+                    (S.bsld_tau !== undefined && S.bsld_tau !== 10 ?
+                        " Bounded slowdown with a threshold of " + fmt(S.bsld_tau) + " s." : ""));
   if (S.notes && S.notes.length) {  // the jobs left out, without an estimate, naming a preceding job: as simulate says
     const p = document.createElement("p");
     p.className = "note";

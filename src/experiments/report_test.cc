@@ -179,6 +179,43 @@ TEST(ReportTest, SchedulesWithEstimatesExtendedOrJobsCut) {
   EXPECT_TRUE(d["scheduling"]["notes"].empty());
 }
 
+// The warm-up and the bounded-slowdown threshold, as simulate's. FCFS on backfill_scenario's jobs: J1 ends at 7200
+// (wait 0), J2 at 10800 (wait 7200, response 10800), J3 at 14400 (wait 10800, response 14400). A warm-up of 0.34
+// leaves out floor(1.02) = 1 job in termination order, J1: the table, the CDF and the classes average J2 and J3; the
+// timeline and compare's per-month means keep all three. With tau 7200 the bounded slowdowns are 1, 1.5 and 2.
+TEST(ReportTest, TheWarmUpAndTheSlowdownThresholdAreSimulates) {
+  swf::Log log;
+  log.header.max_procs = 2;
+  log.records = schedlab::testing::records({J{1, 0, 7200, 1, 7200}, J{2, 0, 3600, 2, 3600}, J{3, 0, 3600, 1, 3600}});
+  ReportOptions o = fcfs();
+  const nlohmann::json all = report_data(log, o)["scheduling"];
+  o.sim.warmup_fraction = 0.34;
+  o.sim.bsld_tau = 7200;
+  const nlohmann::json s = report_data(log, o)["scheduling"];
+  EXPECT_EQ(s["summary"][0]["jobs"], 2);
+  EXPECT_DOUBLE_EQ(s["summary"][0]["wait_mean"].get<double>(), 9000);
+  EXPECT_DOUBLE_EQ(s["summary"][0]["bounded_slowdown_mean"].get<double>(), 1.75);
+  EXPECT_DOUBLE_EQ(all["summary"][0]["bounded_slowdown_mean"].get<double>(), (1 + 3 + 4) / 3.0);
+  ASSERT_EQ(s["wait_cdf"].size(), 101u);
+  EXPECT_DOUBLE_EQ(s["wait_cdf"][0]["wait"].get<double>(), 7200);
+  EXPECT_DOUBLE_EQ(s["wait_cdf"][100]["wait"].get<double>(), 10800);
+  EXPECT_DOUBLE_EQ(all["wait_cdf"][0]["wait"].get<double>(), 0);
+  EXPECT_EQ(s["timeline"], all["timeline"]);
+  ASSERT_EQ(s["monthly"].size(), 1u);
+  EXPECT_DOUBLE_EQ(s["monthly"][0]["wait"].get<double>(), 6000);
+  EXPECT_DOUBLE_EQ(s["monthly"][0]["bsld"].get<double>(), 1.5);
+  for (const auto& c : s["by_class"]) {
+    if (c["class"] == "short narrow") {
+      EXPECT_EQ(c["jobs"], 2);
+      EXPECT_DOUBLE_EQ(c["wait_mean"].get<double>(), 9000);
+    } else {
+      EXPECT_EQ(c["jobs"], 0) << c["class"];
+    }
+  }
+  o.sim.warmup_fraction = 1;  // simulate's error, naming the value
+  EXPECT_THROW(report_data(log, o), std::invalid_argument);
+}
+
 TEST(ReportTest, HandComputedSeriesOfAScenario) {
   const nlohmann::json d = report_data(report_scenario(), fcfs());
   const auto& w = d["workload"];

@@ -1073,7 +1073,8 @@ PYBIND11_MODULE(_core, m) {
                      const PyPredictorPtr& predictor_object,
                      const std::string& correction, std::optional<int64_t> procs, int threads,
                      const std::string& class_limits, std::optional<double> load, double arrival_scale,
-                     bool feedback, bool kill_at_estimate, bool extend_estimates) {
+                     bool feedback, bool kill_at_estimate, bool extend_estimates, double warmup_fraction,
+                     int64_t bsld_tau, uint64_t seed) {
     experiments::ReportOptions ro;
     ro.workload = {.procs = procs,
                    .kill_at_estimate = kill_at_estimate,
@@ -1086,13 +1087,16 @@ PYBIND11_MODULE(_core, m) {
     ro.schedulers = schedulers;
     const auto py_schedulers = python_schedulers(scheduler_objects, schedulers);
     ro.scheduler_objects.assign(py_schedulers.begin(), py_schedulers.end());
-    ro.check = !py_schedulers.empty();  // a user's scheduler runs under the engine's invariant checks
+    ro.sim.check = !py_schedulers.empty();  // a user's scheduler runs under the engine's invariant checks
+    ro.sim.warmup_fraction = warmup_fraction;
+    ro.sim.bsld_tau = bsld_tau;
+    ro.sim.seed = seed;
     ro.predictor = predictor;
     ro.predictor_object = predictor_object;
     ro.correction = correction;
     ro.threads = threads;
     Control stop("report: schedules", "jobs");  // summed over the schedulers
-    ro.progress = stop_hook(stop);  // Ctrl-C
+    ro.sim.progress = stop_hook(stop);  // Ctrl-C
     std::vector<std::string> warnings;  // the CLI's on standard error: the module issues them as Python warnings
     naming_none_returns(py_schedulers, [&] {
       interruptible(stop, [&] {
@@ -1107,7 +1111,8 @@ PYBIND11_MODULE(_core, m) {
   }, py::arg("libraries"), py::arg("log"), py::arg("output"), py::arg("title"), py::arg("schedulers"),
      py::arg("scheduler_objects"), py::arg("predictor"), py::arg("predictor_object").none(true),
      py::arg("correction"), py::arg("procs"), py::arg("threads"), py::arg("class_limits"), py::arg("load"),
-     py::arg("arrival_scale"), py::arg("feedback"), py::arg("kill_at_estimate"), py::arg("extend_estimates"));
+     py::arg("arrival_scale"), py::arg("feedback"), py::arg("kill_at_estimate"), py::arg("extend_estimates"),
+     py::arg("warmup_fraction"), py::arg("bsld_tau"), py::arg("seed"));
   m.def("report_sweep", [](const std::string& libraries_path, const std::string& results, const std::string& output,
                            const std::string& metric, const std::string& x, const std::string& title) {
     py::gil_scoped_release release;

@@ -18,7 +18,6 @@
 // unknown scheduler / predictor.
 #pragma once
 
-#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -28,6 +27,7 @@
 
 #include "schedlab/sim/job_classes.h"
 #include "schedlab/predict/predictor.h"
+#include "schedlab/sim/result.h"
 #include "schedlab/sim/scheduler.h"
 #include "schedlab/swf/reader.h"
 #include "schedlab/workload/workload.h"
@@ -43,7 +43,13 @@ struct ReportOptions {
   std::shared_ptr<const predict::Predictor> predictor_object = {};
   // Policies of the caller's own among `schedulers` (CompareSpec::scheduler_objects).
   std::vector<std::shared_ptr<const sim::Scheduler>> scheduler_objects = {};
-  bool check = false;  // the engine's invariants checked while simulating (sim::SimOptions::check)
+  // The simulations' options, as simulate's: the bounded-slowdown threshold, the warm-up, the seed of the scheduler
+  // and predictor factories, the engine's invariant checks, and the progress (jobs ended, summed over the
+  // schedulers, for a long report). The warm-up (the first fraction of jobs in termination order) is left out of
+  // what averages or ranks jobs — the summary table, the wait CDF, the by-class charts, the prediction accuracy —
+  // as out of simulate's; the queue and utilization timelines show the machine over the whole run (the utilization
+  // counts every job in simulate too) and the per-month means are compare's, over every job of the month.
+  sim::SimOptions sim;
   // The schedules' workload as simulate builds it: the machine size (also the workload sections'), another offered
   // load (a target load or a factor on the inter-arrival times), feedback, jobs cut at their estimate, estimates
   // raised to the runtime. The workload's sections show the log as it is.
@@ -51,8 +57,6 @@ struct ReportOptions {
   int locality_rounds = 100;
   sim::JobClassLimits class_limits = {};  // the job classes of the "by job class" charts (sim/job_classes.h)
   int threads = 0;
-  // The schedules' progress (run_compare's: jobs ended, summed over the schedulers), for a long report.
-  std::function<void(size_t done, size_t total)> progress;
 };
 
 nlohmann::json report_data(const swf::Log& log, const ReportOptions& options);
