@@ -1076,21 +1076,18 @@ PYBIND11_MODULE(_core, m) {
                      bool feedback, bool kill_at_estimate, bool extend_estimates, double warmup_fraction,
                      int64_t bsld_tau, uint64_t seed) {
     experiments::ReportOptions ro;
-    ro.workload = {.procs = procs,
-                   .kill_at_estimate = kill_at_estimate,
-                   .extend_estimates = extend_estimates,
-                   .load = load,
-                   .arrival_scale = arrival_scale,
-                   .feedback = feedback};
+    // The schedules' workload and simulation options are simulate's (its by-class limits are the report's own).
+    const experiments::SimulationSpec as_simulate =
+        simulation_spec(predictor, predictor_object, correction, procs, load, arrival_scale, kill_at_estimate,
+                        extend_estimates, warmup_fraction, bsld_tau, seed, "", feedback);
+    ro.workload = as_simulate.workload;
+    ro.sim = as_simulate.sim;
     if (const auto limits = job_class_limits(class_limits, "class_limits")) ro.class_limits = *limits;
     ro.title = title;
     ro.schedulers = schedulers;
     const auto py_schedulers = python_schedulers(scheduler_objects, schedulers);
     ro.scheduler_objects.assign(py_schedulers.begin(), py_schedulers.end());
     ro.sim.check = !py_schedulers.empty();  // a user's scheduler runs under the engine's invariant checks
-    ro.sim.warmup_fraction = warmup_fraction;
-    ro.sim.bsld_tau = bsld_tau;
-    ro.sim.seed = seed;
     ro.predictor = predictor;
     ro.predictor_object = predictor_object;
     ro.correction = correction;
