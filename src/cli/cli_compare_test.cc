@@ -4,6 +4,7 @@
 #include <fstream>
 #include <set>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -157,6 +158,40 @@ TEST(CompareCliTest, TheWorkloadOptionsAreSimulates) {
       << text.out;
 }
 
+// --warmup-fraction and --bsld-tau are simulate's: the whole-log means equal simulate's under the same flags, the
+// text and the JSON say the settings, and the period means keep every job (they do not move with the warm-up).
+TEST(CompareCliTest, TheWarmUpAndTheSlowdownThresholdAreSaid) {
+  const std::string kth = schedlab::testing::bundled_kth();
+  const std::vector<std::string> flags = {"--warmup-fraction", "0.01", "--bsld-tau", "60"};
+  std::vector<std::string> args = {"compare", kth, "-s", "easy,fcfs", "--json"};
+  args.insert(args.end(), flags.begin(), flags.end());
+  const auto c = run_cli(args);
+  ASSERT_EQ(c.exit_code, 0) << c.err;
+  const auto doc = nlohmann::json::parse(c.out);
+  EXPECT_EQ(doc["warmup_excluded"], 284);  // floor(0.01 x 28,489)
+  EXPECT_EQ(doc["warmup_fraction"], 0.01);
+  EXPECT_EQ(doc["bsld_tau"], 60);
+  args = {"simulate", kth, "-s", "easy", "--json"};
+  args.insert(args.end(), flags.begin(), flags.end());
+  const auto sim = nlohmann::json::parse(run_cli(args).out);
+  EXPECT_EQ(doc["schedulers"][0]["wait"]["mean"], sim["metrics"]["wait"]["mean"]);
+  EXPECT_EQ(doc["schedulers"][0]["bounded_slowdown"]["mean"], sim["metrics"]["bounded_slowdown"]["mean"]);
+  const auto plain = nlohmann::json::parse(run_cli({"compare", kth, "-s", "easy,fcfs", "--json"}).out);
+  EXPECT_EQ(plain["warmup_excluded"], 0);
+  EXPECT_EQ(doc["periods"][0]["schedulers"]["easy"]["wait"], plain["periods"][0]["schedulers"]["easy"]["wait"]);
+  EXPECT_NE(doc["schedulers"][0]["wait"]["mean"], plain["schedulers"][0]["wait"]["mean"]);
+  args = {"compare", kth, "-s", "easy,fcfs"};
+  args.insert(args.end(), flags.begin(), flags.end());
+  const auto text = run_cli(args);
+  EXPECT_NE(text.out.find("\nwarm-up    the first 284 jobs to end, left out of the whole-log means (the period means "
+                          "keep them)\nbsld tau   60 s\n"),
+            std::string::npos)
+      << text.out;
+  const auto plain_text = run_cli({"compare", kth, "-s", "easy,fcfs"});
+  EXPECT_EQ(plain_text.out.find("warm-up"), std::string::npos);
+  EXPECT_EQ(plain_text.out.find("bsld tau"), std::string::npos);
+}
+
 // The JSON's parts, every one (a part dropped by a change fails here): the whole comparison's and each scheduler's;
 // an adaptive scheduler's switches and the classes when asked for.
 TEST(CompareCliTest, TheJsonHasEveryPart) {
@@ -168,7 +203,8 @@ TEST(CompareCliTest, TheJsonHasEveryPart) {
   const auto doc = nlohmann::json::parse(r.out);
   EXPECT_EQ(keys(doc), (std::set<std::string>{"arrival_scale", "baseline", "by_class_limits", "excluded", "jobs",
                                               "notes", "offered_load", "period_s", "periods", "procs", "records",
-                                              "schedulers", "trace", "wait_gaps", "warnings"}));
+                                              "schedulers", "trace", "wait_gaps", "warnings", "bsld_tau",
+                                              "warmup_fraction", "warmup_excluded"}));
   const std::set<std::string> each = {"backfilled_share", "bounded_slowdown", "by_class", "loss_of_capacity", "name",
                                       "predictor", "utilization", "wait"};
   std::set<std::string> easy = each, pbas = each;

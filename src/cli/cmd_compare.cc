@@ -69,6 +69,11 @@ void print_text(const CompareArgs& a, const experiments::CompareResult& r, const
   }
   fmt::print("predictor  {}\n", predictors);
   for (const auto& note : r.notes) fmt::print("note       {}\n", note);  // what was left out or changed
+  // The averages' settings when they are not the defaults: the whole-log means and the periods' differ in their jobs.
+  if (const int64_t warmup = r.results.front().metrics.warmup_excluded; warmup > 0)
+    fmt::print("warm-up    the first {} to end, left out of the whole-log means (the period means keep them)\n",
+               counted(warmup, "job"));
+  if (r.spec.sim.bsld_tau != 10) fmt::print("bsld tau   {} s\n", r.spec.sim.bsld_tau);
   fmt::print("baseline   {}\n\n", r.names[r.baseline]);
   size_t width = 12;
   for (const auto& s : r.names) width = std::max(width, s.size() + 2);

@@ -315,6 +315,11 @@ nlohmann::json to_json(const CompareResult& r) {
   doc["notes"] = r.notes;
   doc["warnings"] = r.warnings;
   doc["period_s"] = r.spec.period;
+  // As simulate's JSON: the whole-log means' threshold and warm-up (floor(F x n) of the n jobs every schedule ended:
+  // the same count for all; the period means keep every job).
+  doc["bsld_tau"] = r.spec.sim.bsld_tau;
+  doc["warmup_fraction"] = r.spec.sim.warmup_fraction;
+  doc["warmup_excluded"] = r.results.empty() ? 0 : r.results.front().metrics.warmup_excluded;
   doc["baseline"] = r.names[r.baseline];
   nlohmann::json schedulers = nlohmann::json::array();
   for (size_t s = 0; s < r.names.size(); ++s) {
