@@ -197,7 +197,7 @@ def main():
     # The schedules at another load: the section says at which, and the log's own; and its warm-up and threshold.
     loaded_page = os.path.join(out_dir, "kth-load.html")
     run("report", kth, "-s", "easy,easy-sjbf", "--load", "0.9", "--warmup-fraction", "0.01", "--bsld-tau", "60",
-        "-o", loaded_page)
+        "-p", "user-last2", "--correction", "tsafrir", "-o", loaded_page)
     # A small sweep (load against the scheduler, two seeds) for the sweep page.
     spec = os.path.join(out_dir, "sweep.toml")
     with open(spec, "w") as f:
@@ -255,7 +255,8 @@ def main():
             if said in driver.find_element(By.ID, "scheduling").text:
                 problems.append(f"{kth_page}: the scheduling section says '{said}' of the defaults")
         problems += check_page(driver, loaded_page, os.path.join(out_dir, "kth-load"))
-        for said in [scaled_note] + settings:
+        with_accuracy = "the charts by job class and the prediction accuracy."  # a predictor's accuracy is shown
+        for said in [scaled_note, with_accuracy] + settings:
             if said not in driver.find_element(By.ID, "scheduling").text:
                 problems.append(f"{loaded_page}: the scheduling section does not say '{said}': "
                                 f"{driver.find_element(By.ID, 'scheduling').text[:400]!r}")

@@ -7,8 +7,8 @@
 namespace schedlab::cli {
 
 std::vector<CLI::Option*> add_sim_options(CLI::App* cmd, SimCliOptions& o, const std::string& warmup_help) {
-  std::vector<CLI::Option*> added;  // braced lists evaluate left to right: --help lists them in this order
-  added = {
+  // A braced list evaluates left to right: --help lists the options in this order.
+  std::vector<CLI::Option*> added = {
       cmd->add_option("--procs", o.procs, "machine size (default: MaxProcs, MaxNodes, largest job)"),
       cmd->add_flag("--kill-at-estimate", o.kill_at_estimate, "cut jobs at their user estimate"),
       cmd->add_flag("--extend-estimates", o.extend_estimates,

@@ -210,7 +210,8 @@ if (D.kind === "sweep") {
                     " simulated of " + count(S.records, "record") + "." + scaled +
                     (S.warmup_excluded > 0 ? " Warm-up: the first " + count(S.warmup_excluded, "job") + " to end " +
                         (S.warmup_excluded === 1 ? "is" : "are") +
-                        " left out of the table, the wait CDF and the charts by job class." : "") +
+                        " left out of the table, the wait CDF, the charts by job class" +
+                        (S.accuracy && S.accuracy.length ? " and the prediction accuracy." : ".") : "") +
                     (S.bsld_tau !== undefined && S.bsld_tau !== 10 ?
                         " Bounded slowdown with a threshold of " + fmt(S.bsld_tau) + " s." : ""));
   if (S.notes && S.notes.length) {  // the jobs left out, without an estimate, naming a preceding job: as simulate says

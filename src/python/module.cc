@@ -1076,7 +1076,7 @@ PYBIND11_MODULE(_core, m) {
                      bool feedback, bool kill_at_estimate, bool extend_estimates, double warmup_fraction,
                      int64_t bsld_tau, uint64_t seed) {
     experiments::ReportOptions ro;
-    // The schedules' workload and simulation options are simulate's (its by-class limits are the report's own).
+    // The schedules' predictor, workload and simulation options are simulate's (the by-class limits are the report's).
     const experiments::SimulationSpec as_simulate =
         simulation_spec(predictor, predictor_object, correction, procs, load, arrival_scale, kill_at_estimate,
                         extend_estimates, warmup_fraction, bsld_tau, seed, "", feedback);
@@ -1088,9 +1088,9 @@ PYBIND11_MODULE(_core, m) {
     const auto py_schedulers = python_schedulers(scheduler_objects, schedulers);
     ro.scheduler_objects.assign(py_schedulers.begin(), py_schedulers.end());
     ro.sim.check = !py_schedulers.empty();  // a user's scheduler runs under the engine's invariant checks
-    ro.predictor = predictor;
-    ro.predictor_object = predictor_object;
-    ro.correction = correction;
+    ro.predictor = as_simulate.predictor;
+    ro.predictor_object = as_simulate.predictor_object;
+    ro.correction = as_simulate.correction;
     ro.threads = threads;
     Control stop("report: schedules", "jobs");  // summed over the schedulers
     ro.sim.progress = stop_hook(stop);  // Ctrl-C
