@@ -16,6 +16,57 @@ namespace schedlab::sim {
 
 namespace {
 constexpr int64_t kNever = std::numeric_limits<int64_t>::max();
+
+// Whether an engine can continue from this snapshot: every job it names is a job of the workload submitted by
+// then, with the workload's processors and submit time; no job started after the snapshot's time; and the
+// machine (of the workload's size) has exactly the running jobs' processors in use. Checked before anything is
+// run, so that a hand-made or stale snapshot is refused with what is wrong in it, not half-run into a broken
+// invariant later (or, for a job's size, into a quietly wrong schedule).
+void check_snapshot(const Workload& workload, const SimState& s) {
+  const int64_t now = s.now;
+  if (s.machine.total() != workload.procs)
+    throw std::invalid_argument(fmt::format("state snapshot: a machine of {} processors, the workload has {}",
+                                            s.machine.total(), workload.procs));
+  const auto& jobs = workload.jobs;
+  const auto job_of = [&](JobId id) -> const Job& {
+    if (id < 0 || static_cast<size_t>(id) >= jobs.size() || jobs[static_cast<size_t>(id)].submit > now)
+      throw std::invalid_argument(fmt::format("state snapshot at {}: job {} is not a submitted job of the workload",
+                                              now, id));
+    return jobs[static_cast<size_t>(id)];
+  };
+  const auto refuse = [&](std::string_view what, JobId id, const Job& job, const std::string& why) {
+    throw std::invalid_argument(fmt::format("state snapshot at {}: {} job {} (SWF job {}) {}", now, what, id,
+                                            job.job_number, why));
+  };
+  for (const WaitingJob& w : s.queue) {
+    const Job& job = job_of(w.id);
+    if (w.procs != job.procs)
+      refuse("waiting", w.id, job, fmt::format("has {} processors, the workload's job {}", w.procs, job.procs));
+    if (w.submit != job.submit)
+      refuse("waiting", w.id, job, fmt::format("was submitted at {}, the workload's job at {}", w.submit, job.submit));
+    if (w.prediction < 0) refuse("waiting", w.id, job, fmt::format("has a negative prediction ({})", w.prediction));
+    if (w.attained < 0) refuse("waiting", w.id, job, fmt::format("has run a negative time ({})", w.attained));
+  }
+  int64_t held = 0;
+  for (const RunningJob& r : s.running) {
+    const Job& job = job_of(r.id);
+    if (r.procs != job.procs)
+      refuse("running", r.id, job, fmt::format("has {} processors, the workload's job {}", r.procs, job.procs));
+    if (r.start > now) refuse("running", r.id, job, fmt::format("started at {}, after the snapshot's time", r.start));
+    if (r.prediction < 0) refuse("running", r.id, job, fmt::format("has a negative prediction ({})", r.prediction));
+    if (s.machine.tracks_processors()) {
+      const auto on = s.running_on.find(r.id);
+      const int64_t procs = on == s.running_on.end() ? 0 : proc_count(on->second);
+      if (procs != r.procs)
+        refuse("running", r.id, job, fmt::format("holds {} processors of the machine, not {}", procs, r.procs));
+    }
+    held += r.procs;
+  }
+  if (held != s.machine.used())
+    throw std::invalid_argument(fmt::format("state snapshot at {}: the machine has {} processors in use, the running "
+                                            "jobs hold {}",
+                                            now, s.machine.used(), held));
+}
 }  // namespace
 
 Engine::Engine(const Workload& workload, std::unique_ptr<Scheduler> scheduler,
@@ -165,15 +216,8 @@ Engine Engine::from_state(const Workload& workload, const SimState& snapshot, st
   Engine e(workload, std::move(scheduler), std::move(predictor), options);
   const int64_t now = snapshot.now;
   const auto& jobs = workload.jobs;
-  const auto job_of = [&](JobId id) -> const Job& {
-    if (id < 0 || static_cast<size_t>(id) >= jobs.size() || jobs[static_cast<size_t>(id)].submit > now)
-      throw std::invalid_argument(fmt::format("state snapshot at {}: job {} is not a submitted job of the workload",
-                                              now, id));
-    return jobs[static_cast<size_t>(id)];
-  };
-  if (snapshot.machine.total() != workload.procs)
-    throw std::invalid_argument(fmt::format("state snapshot: a machine of {} processors, the workload has {}",
-                                            snapshot.machine.total(), workload.procs));
+  check_snapshot(workload, snapshot);
+  const auto job_of = [&](JobId id) -> const Job& { return jobs[static_cast<size_t>(id)]; };
   if (e.scheduler_->needs_processors() && !snapshot.machine.tracks_processors())
     throw std::invalid_argument(fmt::format("scheduler {} needs processor identities the snapshot does not track",
                                             e.scheduler_->name()));

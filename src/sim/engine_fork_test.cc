@@ -170,14 +170,87 @@ TEST(EngineFromState, SnapshotWithLogRuntimesContinuesTheRealRun) {
   }
 }
 
+// The error from_state gives for a snapshot, or "" when it takes it.
+std::string refusal(const Workload& w, const SimState& snapshot, const std::string& scheduler = "fcfs") {
+  try {
+    Engine::from_state(w, snapshot, make_scheduler(scheduler), predict::make_predictor("estimate"), SimOptions{}, {});
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "";
+}
+
 TEST(EngineFromState, RejectsASnapshotOfAnotherWorkload) {
   const Workload w = small();
   Engine real = engine_for(w, "easy");
   step_until(real, 20);
   const Workload other = testing::workload(8, {J{1, 0, 10, 1, 10}});
-  EXPECT_THROW(Engine::from_state(other, real.state(), make_scheduler("easy"), predict::make_predictor("estimate"),
-                                  SimOptions{}, {}),
-               std::invalid_argument);
+  EXPECT_EQ(refusal(other, real.state()), "state snapshot: a machine of 4 processors, the workload has 8");
+  const Workload fewer = testing::workload(4, {J{1, 0, 100, 4, 50}});
+  EXPECT_EQ(refusal(fewer, real.state()), "state snapshot at 20: job 1 is not a submitted job of the workload");
+}
+
+// A snapshot that does not fit its workload, or contradicts itself, is refused before anything runs, saying
+// what is wrong: each of these would otherwise end in a broken invariant halfway or, for a job's size, in a
+// schedule of another workload without a word. At t = 20 job 1 (id 0, 4 procs) runs; jobs 2 and 3 wait.
+TEST(EngineFromState, RefusesAnInconsistentSnapshotSayingWhatIsWrong) {
+  const Workload w = small();
+  Engine real = engine_for(w, "easy");  // under check: the machine tracks processor identities
+  step_until(real, 20);
+  const SimState base = real.state();
+  ASSERT_EQ(refusal(w, base), "");
+  const RunningJob first = *base.running.begin();
+  ASSERT_EQ(first.id, 0);
+  const auto with_waiting = [&](const WaitingJob& job) {
+    SimState s = base;
+    s.queue.erase(job.id);
+    s.queue.push_back(job);
+    return s;
+  };
+  const auto with_running = [&](const RunningJob& job) {
+    SimState s = base;
+    s.running.clear();
+    s.running.insert(job);
+    return s;
+  };
+  const std::string at = "state snapshot at 20: ";
+  EXPECT_EQ(refusal(w, with_waiting({1, 3, 10, 30, 0})),
+            at + "waiting job 1 (SWF job 2) has 3 processors, the workload's job 2");
+  EXPECT_EQ(refusal(w, with_waiting({1, 2, 5, 30, 0})),
+            at + "waiting job 1 (SWF job 2) was submitted at 5, the workload's job at 10");
+  EXPECT_EQ(refusal(w, with_waiting({1, 2, 10, -5, 0})),
+            at + "waiting job 1 (SWF job 2) has a negative prediction (-5)");
+  EXPECT_EQ(refusal(w, with_waiting({1, 2, 10, 30, -1})),
+            at + "waiting job 1 (SWF job 2) has run a negative time (-1)");
+  EXPECT_EQ(refusal(w, with_waiting({3, 1, 1000, 10, 0})), at + "job 3 is not a submitted job of the workload");
+  EXPECT_EQ(refusal(w, with_waiting({7, 1, 0, 10, 0})), at + "job 7 is not a submitted job of the workload");
+  EXPECT_EQ(refusal(w, with_running({0, 2, 0, 50})),
+            at + "running job 0 (SWF job 1) has 2 processors, the workload's job 4");
+  EXPECT_EQ(refusal(w, with_running({0, 4, 30, 50})),
+            at + "running job 0 (SWF job 1) started at 30, after the snapshot's time");
+  EXPECT_EQ(refusal(w, with_running({0, 4, 0, -1})),
+            at + "running job 0 (SWF job 1) has a negative prediction (-1)");
+  // A running job the machine does not know of (job 2 moved from the queue to the running list alone).
+  SimState unplaced = base;
+  unplaced.queue.erase(1);
+  unplaced.running.insert({1, 2, 20, 30});
+  EXPECT_EQ(refusal(w, unplaced), at + "running job 1 (SWF job 2) holds 0 processors of the machine, not 2");
+  // A machine that does not hold the running job's processors; the same on a counting machine.
+  SimState idle = base;
+  idle.machine = Machine(4, true);
+  EXPECT_EQ(refusal(w, idle), at + "the machine has 0 processors in use, the running jobs hold 4");
+  idle.machine = Machine(4);
+  EXPECT_EQ(refusal(w, idle), at + "the machine has 0 processors in use, the running jobs hold 4");
+  // A scheduler that needs processor identities, from a snapshot of a counting machine.
+  Engine counting = engine_for(w, "easy", false);
+  step_until(counting, 20);
+  ASSERT_FALSE(counting.state().machine.tracks_processors());
+  EXPECT_EQ(refusal(w, counting.state(), "easy-preemptive"),
+            "scheduler easy-preemptive needs processor identities the snapshot does not track");
+  // A job neither waiting nor running counts as done: dropping one from the queue is a valid snapshot.
+  SimState dropped = base;
+  dropped.queue.erase(1);
+  EXPECT_EQ(refusal(w, dropped), "");
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <stdexcept>
 #include <string>
 
@@ -117,6 +118,96 @@ class LyingFill final : public Scheduler {
 TEST(EngineTest, OverCommittingSchedulerIsAnError) {
   const Workload w = sample_workload();
   EXPECT_THROW(simulate(w, Greedy{}, predict::EstimatePredictor{}, engine_checked()), std::logic_error);
+}
+
+// FCFS with one fault: the first call at which `fault` returns true takes the decision it wrote (no more starts
+// are added to one that starts or suspends something). A user's policy breaking the engine's contract.
+class Rogue final : public Scheduler {
+ public:
+  using Fault = std::function<bool(const SimState&, Decision&)>;
+  explicit Rogue(Fault fault) : fault_(std::move(fault)) {}
+  std::unique_ptr<Scheduler> clone() const override { return std::make_unique<Rogue>(*this); }
+  std::string_view name() const override { return "rogue"; }
+  void schedule(const SimState& s, Decision& d) override {
+    if (!done_ && fault_(s, d)) {
+      done_ = true;
+      if (!d.start.empty() || !d.suspend.empty()) return;
+    }
+    int64_t free = s.machine.free();
+    for (const auto& w : s.queue) {
+      if (w.procs > free) break;
+      d.start.push_back(w.id);
+      free -= w.procs;
+    }
+  }
+
+ private:
+  Fault fault_;
+  bool done_ = false;
+};
+
+// What the engine says of a scheduler's decisions ("" when the run ends normally).
+std::string engine_error(const Workload& w, const Scheduler& scheduler, bool check = true) {
+  SimOptions o;
+  o.check = check;
+  try {
+    simulate(w, scheduler, predict::EstimatePredictor{}, o);
+  } catch (const std::logic_error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// Each way a scheduler can break the contract of Decision gets an error naming the scheduler, the job (its index
+// and SWF number) and the fault, whether or not --check is on; broken reservations only under --check.
+TEST(EngineTest, ASchedulerBreakingTheContractIsToldWhatItDid) {
+  const Workload w = sample_workload();  // at t = 0 only job 0 (SWF 1, 6 procs) waits; SWF 7 arrives at 300
+  const auto at = [](int64_t t, Rogue::Fault f) {
+    return Rogue([t, f](const SimState& s, Decision& d) { return s.now == t && f(s, d); });
+  };
+  const auto starts = [&](int64_t t, std::vector<JobId> ids) {
+    return at(t, [ids](const SimState&, Decision& d) {
+      d.start = ids;
+      return true;
+    });
+  };
+  for (const bool check : {true, false}) {
+    SCOPED_TRACE(check);
+    EXPECT_EQ(engine_error(w, Rogue([](const SimState&, Decision&) { return false; }), check), "");
+    EXPECT_EQ(engine_error(w, starts(0, {0, 0}), check),
+              "scheduler rogue started job 0, which is not waiting (SWF job 1, already running (started twice?))");
+    EXPECT_EQ(engine_error(w, starts(0, {99}), check),
+              "scheduler rogue started job 99, which is not waiting (not a job of this workload)");
+    EXPECT_EQ(engine_error(w, starts(0, {-1}), check),
+              "scheduler rogue started job -1, which is not waiting (not a job of this workload)");
+    EXPECT_EQ(engine_error(w, starts(0, {6}), check),
+              "scheduler rogue started job 6, which is not waiting (SWF job 7, not yet arrived)");
+    // Job 0 runs 0..100 under FCFS; started again at 300 (SWF 7's arrival).
+    EXPECT_EQ(engine_error(w, starts(300, {0}), check),
+              "scheduler rogue started job 0, which is not waiting (SWF job 1, already ended)");
+    EXPECT_EQ(engine_error(w, Greedy{}, check),
+              "scheduler greedy over-commits the machine at t=1: job 1 (SWF job 2) needs 8 processors, 4 free");
+    const auto suspends = [&](JobId id) {
+      return at(0, [id](const SimState&, Decision& d) {
+        d.suspend = {id};
+        return true;
+      });
+    };
+    EXPECT_EQ(engine_error(w, suspends(0), check), "scheduler rogue suspends job 0, which is not running");
+    EXPECT_EQ(engine_error(w, suspends(42), check), "scheduler rogue suspends job 42, which is not running");
+  }
+  const auto reserves = [&](Reservation r) {
+    return at(1, [r](const SimState&, Decision& d) {
+      d.reservations = {r};
+      return true;
+    });
+  };
+  EXPECT_EQ(engine_error(w, reserves({99, 100})), "scheduler rogue reserved for unknown job 99");
+  EXPECT_EQ(engine_error(w, reserves({1, 0})),
+            "check failed: scheduler rogue reserved job 1 (SWF job 2) for 0, before now (1)");
+  // Without --check reservations are not looked at: the run is FCFS's.
+  EXPECT_EQ(engine_error(w, reserves({99, 100}), false), "");
+  EXPECT_EQ(engine_error(w, reserves({1, 0}), false), "");
 }
 
 TEST(EngineTest, JobsLeftWaitingAreAnError) {

@@ -56,7 +56,9 @@ class Engine {
   // An engine that starts from a state snapshot (what a scheduler sees in schedule(): the queue, the running
   // jobs, the machine, at state.now) of a run of `workload`: the jobs neither waiting nor running and
   // submitted by state.now count as done. What an adaptive scheduler uses to run candidates forward from
-  // the real state. Throws std::invalid_argument when the snapshot does not belong to the workload.
+  // the real state. Throws std::invalid_argument, saying what is wrong, when the snapshot does not belong to the
+  // workload or contradicts itself (a job's processors or submit time not the workload's, a job started after
+  // state.now, processors in use other than the running jobs').
   static Engine from_state(const Workload& workload, const SimState& state, std::unique_ptr<Scheduler> scheduler,
                            std::unique_ptr<predict::Predictor> predictor, const SimOptions& options,
                            const ForkOptions& fork_options);
