@@ -4,6 +4,7 @@
 # systemd, everything under one directory, loopback only.
 #
 #   eval "$(scripts/local-slurm.sh up)"    # starts it (5-15 s) and prints the `export SLURM_CONF=...` a shell needs
+#   scripts/local-slurm.sh reset-ids       # restarts slurmctld without its state: job ids are given again from the first
 #   scripts/local-slurm.sh down            # stops the processes it started (by their pid) and removes the directory
 #
 # The directory is $SCHEDLAB_SLURM_DIR (default /tmp/schedlab-slurm). Needs root (SlurmUser=root, as on these
@@ -136,12 +137,29 @@ EOF
   log "up in $dir ($cpus CPUs on $host)"
   echo "export SLURM_CONF=$dir/slurm.conf"
   ;;
+reset-ids)
+  # slurmctld (and slurmd) restarted without the saved state: job ids start from the first again while the
+  # accounting keeps the earlier jobs, as after a lost state or a cycled id range (MaxJobId). For the test of
+  # sacct's rows of a JobID given again.
+  export SLURM_CONF="$dir/slurm.conf"
+  for p in slurmd slurmctld; do
+    pid=$(cat "$dir/run/$p.pid")
+    kill "$pid"
+    for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    rm -f "$dir/run/$p.pid"
+  done
+  rm -rf "${dir:?}"/state/* "$dir"/spool/d/*
+  slurmctld -i
+  wait_for slurmctld 30 scontrol ping
+  slurmd
+  wait_for "the node" 60 bash -c "sinfo -h -o %t | grep -qx idle"
+  ;;
 down)
   stop_all
   rm -rf "$dir"
   ;;
 *)
-  echo "usage: eval \"\$(scripts/local-slurm.sh up)\" | scripts/local-slurm.sh down" >&2
+  echo "usage: eval \"\$(scripts/local-slurm.sh up)\" | scripts/local-slurm.sh reset-ids | scripts/local-slurm.sh down" >&2
   exit 2
   ;;
 esac

@@ -5,7 +5,8 @@
 # 2. sacct's record of jobs that complete, fail, exceed their time limit, are cancelled while pending and while
 #    running, are requeued, depend on another, an array and a 2-CPU job converts to SWF (`convert --from sacct`) with the right statuses, sizes and
 #    limits, and the log goes through `stats` and `simulate`;
-# 3. sacct's output without -X (job steps as extra rows) converts to the same jobs.
+# 3. sacct's output without -X (job steps as extra rows) converts to the same jobs;
+# 4. a JobID that Slurm gives again (its state lost) is a new job.
 # usage: tests/slurm_local_test.sh SCHEDLAB_BINARY   (exit 77 = skipped: not root, or Slurm not installed)
 set -euo pipefail
 cli=$(readlink -f "$1")
@@ -145,4 +146,27 @@ grep -q 'job steps (left out): [1-9]' convert.err || fail "no job steps counted 
 cmp -s <(grep -v '^;' slurm.swf) <(grep -v '^;' slurm-steps.swf) || {
   diff <(grep -v '^;' slurm.swf) <(grep -v '^;' slurm-steps.swf) | head; fail "without -X the jobs differ"; }
 echo "sacct without -X: the steps left out, the same 14 jobs"
+
+# 4. A JobID given again: slurmctld restarted without its state gives ids from the first again, and the accounting
+# keeps the earlier jobs. sacct -D lists both under the id; converted, the new job is a job of its own (before: the
+# rows were refused as several clusters', the names differing, or folded into one job with a long wait).
+"$root/scripts/local-slurm.sh" reset-ids
+again=$(sbatch --parsable -J given-again --wrap true)
+grep -q "^$again|" sacct-d.txt || fail "job id $again was not an earlier job's"
+for _ in $(seq 60); do
+  sacct -P -a -X -D -S now-1hours --format=$format >sacct-again.txt
+  grep -q "^$again|given-again|.*|COMPLETED|" sacct-again.txt && break
+  sleep 1
+done
+cat sacct-again.txt
+grep -q "^$again|given-again|.*|COMPLETED|" sacct-again.txt || fail "job $again (given again) did not complete"
+"$cli" convert --from sacct sacct-again.txt slurm-again.swf 2>convert-again.err
+cat convert-again.err
+grep -q 'jobs on a JobID an earlier job had (Slurm gave it again; each its own job): 1' convert-again.err ||
+  fail "the JobID given again is not said"
+# The earlier jobs as before, then the new one.
+cmp -s <(grep -v '^;' slurm-d.swf) <(grep -v '^;' slurm-again.swf | head -n 16) ||
+  fail "the earlier jobs changed when a JobID was given again"
+[ "$(grep -vc '^;' slurm-again.swf)" = 17 ] || fail "expected the 16 lines of before and the new job's"
+echo "sacct -D with JobID $again given again: the earlier jobs unchanged, the new one a job of its own"
 echo "PASSED"

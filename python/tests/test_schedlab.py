@@ -1058,6 +1058,19 @@ def test_read_sacct_folds_a_requeued_jobs_runs_as_convert_does(tmp_path):
     assert schedlab.stats(df)["records"] == 2
     with pytest.raises(TypeError, match="keep_partial_executions"):
         schedlab.read_sacct(sacct, keep_partial_executions=1)
+
+
+def test_read_sacct_takes_a_jobid_given_again_as_another_job(tmp_path):
+    # Slurm gives a JobID again (its range cycled, its state lost): a row after a run that ended its job is another
+    # job, with its own user; the count is in the attrs, as in convert's Note.
+    sacct = tmp_path / "sacct-d.txt"
+    sacct.write_text(
+        "JobID|User|Submit|Start|End|State|AllocCPUS|Timelimit\n"
+        "1|a|2026-01-05T10:00:00|2026-01-05T10:00:10|2026-01-05T10:01:10|COMPLETED|4|01:00:00\n"
+        "1|b|2026-03-05T10:00:00|2026-03-05T10:00:30|2026-03-05T10:05:00|COMPLETED|2|00:30:00\n")
+    df, _ = schedlab.read_sacct(sacct, timezone="UTC")
+    assert df.job_number.tolist() == [1, 2] and df.user_id.tolist() == [1, 2] and df.wait_time.tolist() == [10, 30]
+    assert df.attrs["sacct"]["reused_ids"] == 1 and df.attrs["sacct"]["requeued_jobs"] == 0
     assert schedlab.names(df) == {1: "a", 2: "b"} and schedlab.names(KTH) == {}
     assert df.user_id.map(schedlab.names(df)).tolist() == ["a", "b"]
     with pytest.raises(ValueError, match="kind must be"):

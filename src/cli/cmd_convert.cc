@@ -52,7 +52,7 @@ void run_sacct(const ConvertOptions& opt) {
   swf::write_swf_or_csv(opt.out, log.header, log.records);
   fmt::print(stderr,
              "schedlab convert: {} -> {} in {}; never started: {} ({}); unfinished (left out): {}; job "
-             "steps (left out): {}{}{}{}\n",
+             "steps (left out): {}{}{}{}{}\n",
              counted_grouped(rep.rows, "sacct row"), counted_grouped(rep.jobs, "job"), output_name(opt.out),
              rep.unstarted,
              opt.keep_unstarted ? "kept with status 5" : "left out", rep.unfinished, group_thousands(rep.steps),
@@ -63,6 +63,10 @@ void run_sacct(const ConvertOptions& opt) {
              rep.requeued_jobs > 0
                  ? fmt::format("; requeued jobs (sacct -D; each one job, its runs as partial-execution lines): {}",
                                group_thousands(rep.requeued_jobs))
+                 : std::string(),
+             rep.reused_ids > 0
+                 ? fmt::format("; jobs on a JobID an earlier job had (Slurm gave it again; each its own job): {}",
+                               group_thousands(rep.reused_ids))
                  : std::string(),
              rep.held > 0 ? fmt::format("; submitted at their Eligible time, after their Submit (a begin time, a "
                                         "dependency, a hold, Slurm's own delay): {}",

@@ -85,6 +85,7 @@ nlohmann::ordered_json to_json(const swf::SacctReport& r) {
           {"unfinished", r.unfinished}, {"steps", r.steps}, {"het_components", r.het_components},
           {"requeued_jobs", r.requeued_jobs}, {"requeued_rows", r.requeued_rows},
           {"partial_executions", r.partial_executions}, {"het_requeued_rows", r.het_requeued_rows},
+          {"reused_ids", r.reused_ids},
           {"held", r.held}, {"states", states},
           {"start_before_submit", r.start_before_submit}, {"end_before_start", r.end_before_start}};
 }

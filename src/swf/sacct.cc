@@ -272,6 +272,8 @@ std::string more_counts_note(const SacctReport& rep) {
   if (rep.requeued_jobs > 0)
     s = fmt::format(", requeued jobs {} ({} rows folded into them, {} partial-execution lines)", rep.requeued_jobs,
                     rep.requeued_jobs + rep.requeued_rows, rep.partial_executions);
+  if (rep.reused_ids > 0)
+    s += fmt::format(", jobs on a JobID an earlier job had (Slurm gave it again) {}", rep.reused_ids);
   if (rep.het_requeued_rows > 0)
     s += fmt::format(", earlier runs of requeued heterogeneous jobs {} (left out)", rep.het_requeued_rows);
   if (rep.held > 0)
@@ -343,17 +345,18 @@ Log parse_sacct(std::string_view text, const std::string& name, const SacctOptio
   };
   // One row of a requeued job: a run (or the last row, still pending, or never started).
   struct Run {
-    int64_t submit, start, run, cpus, req, limit, line;  // run: -1 unknown
+    int64_t submit, start, end, run, cpus, req, limit, line;  // end, run: -1 unknown
     int32_t status;                                      // 1, 0, 5 as a job's; -2 requeued, pending, running...
     bool end_before_start;                               // run set to 0
     bool held;                                           // submitted at its Eligible time
+    bool ends_job;                                       // a state no run of the same job follows (below)
+    int32_t user_id, group_id, executable, partition;    // the row's numbers (a later job's, on a reused JobID)
+    std::string_view user, name;                         // the row's, to tell another job's row from a run
   };
   struct Requeued {
     size_t row;  // its placeholder in `rows`
     std::vector<Run> runs;
     std::vector<Record> bursts;  // the partial-execution lines, filled when the runs are folded
-    std::string_view user, name;  // of its first row: every run is the same user's job of the same name
-    int64_t first_line = 0;
   };
   // sacct -D (--duplicates) prints every run of a requeued job, the same JobID on a row per run: the earlier runs
   // as REQUEUED (or PREEMPTED, NODE_FAIL), the last with the job's end; its Submit is then the time of the requeue.
@@ -506,29 +509,28 @@ Log parse_sacct(std::string_view text, const std::string& name, const SacctOptio
       else if (c_elapsed) run = parse_duration(f[*c_elapsed], header[*c_elapsed], fail).value_or(-1);
     }
     if (run_of_requeued) {
+      // The row's user, group, name and partition numbered here, in the order of the rows, as any other row's.
+      const int32_t user_id = c_user ? users.of(f[*c_user]) : -1, group_id = c_group ? groups.of(f[*c_group]) : -1,
+                    executable = c_name ? names.of(f[*c_name]) : -1, partition = c_part ? parts.of(f[*c_part]) : -1;
       const auto [it, first_run] = requeued_of_id.try_emplace(id, requeued.size());
-      if (first_run) {  // the job's place, and its user's, group's, name's and partition's numbers, by its first row
-        requeued.push_back({rows.size(), {}, {}, c_user ? f[*c_user] : std::string_view(),
-                            c_name ? f[*c_name] : std::string_view(), static_cast<int64_t>(li + 1)});
+      if (first_run) {  // the job's place, and its numbers, by its first row
+        requeued.push_back({rows.size(), {}, {}});
         Row placeholder{*submit, Record{}, static_cast<uint32_t>(li + 1), static_cast<uint32_t>(requeued.size())};
-        if (c_user) placeholder.r.user_id = users.of(f[*c_user]);
-        if (c_group) placeholder.r.group_id = groups.of(f[*c_group]);
-        if (c_name) placeholder.r.executable = names.of(f[*c_name]);
-        if (c_part) placeholder.r.partition = parts.of(f[*c_part]);
+        placeholder.r.user_id = user_id;
+        placeholder.r.group_id = group_id;
+        placeholder.r.executable = executable;
+        placeholder.r.partition = partition;
         rows.push_back(placeholder);
       }
-      // The same JobID for another user's job, or another name, is not a requeue: the rows of several clusters
-      // (sacct -L, -M a,b) — which a log of one machine cannot hold either — folded, they were one job.
-      const Requeued& q = requeued[it->second];
-      for (const auto& [c, seen] : {std::pair{c_user, q.user}, std::pair{c_name, q.name}})
-        if (c && f[*c] != seen)
-          fail(header[*c], fmt::format("JobID {} is '{}' here and '{}' on line {}: not one job's runs (sacct -D); the "
-                                       "rows of several clusters (sacct -L, -M)? Convert one cluster's at a time "
-                                       "(sacct -M NAME)",
-                                       id, base::excerpt(f[*c]), base::excerpt(seen), q.first_line));
+      // A requeue turns the run's row into REQUEUED (the earlier run of a completed or failed job too, measured on
+      // a real Slurm); preemption and a node failure may be followed by one. Any other end is the job's last.
+      const bool ends_job = status == 1 || status == 5 || (status == 0 && state != "PREEMPTED" && state != "NODE_FAIL");
       const bool end_before_start = started && end >= 0 && end < start;
-      requeued[it->second].runs.push_back({*submit, start, end_before_start ? 0 : run, cpus, req, limit,
-                                           static_cast<int64_t>(li + 1), status, end_before_start, held});
+      requeued[it->second].runs.push_back({*submit, start, end, end_before_start ? 0 : run, cpus, req, limit,
+                                           static_cast<int64_t>(li + 1), status, end_before_start, held, ends_job,
+                                           user_id, group_id, executable, partition,
+                                           c_user ? f[*c_user] : std::string_view(),
+                                           c_name ? f[*c_name] : std::string_view()});
       continue;
     }
     Record r;
@@ -571,9 +573,58 @@ Log parse_sacct(std::string_view text, const std::string& name, const SacctOptio
   // the last row's), then a partial-execution line per run (status 2, the last 3 when the job completed, else 4;
   // the same submit time, the wait until that run). Every other command reads the job as its summary line.
   if (!requeued.empty()) {
+    // One JobID on the rows of several jobs: Slurm gives an id again after its range cycles (MaxJobId) or its state
+    // is lost, and the accounting keeps the earlier job. A run that ended its job is that job's last: the rows
+    // after it are another job's (its own place and numbers, by its first row), submitted after that end (Slurm
+    // gives an id only when no job has it). Within a job every run is the same user's job of the same name.
+    // Otherwise the rows are several clusters' (sacct -L, -M a,b), which a log of one machine cannot hold either.
+    const auto other_clusters = [&](const Run& run, std::string_view column, const std::string& what) {
+      Fail{name, run.line}(column, fmt::format("JobID {} {}: not one job's runs (sacct -D) nor a JobID given again; "
+                                               "the rows of several clusters (sacct -L, -M)? Convert one cluster's at "
+                                               "a time (sacct -M NAME)",
+                                               nth_field(strip(lines[static_cast<size_t>(run.line - 1)]), c_id), what));
+    };
+    const size_t ids = requeued.size();
+    for (size_t qi = 0; qi < ids; ++qi) {
+      std::vector<Run> runs = std::move(requeued[qi].runs);  // (out of `requeued`, which grows below)
+      std::stable_sort(runs.begin(), runs.end(), [](const Run& a, const Run& b) { return a.submit < b.submit; });
+      size_t first = 0;  // the current job's first run
+      size_t first_job_end = runs.size();
+      for (size_t k = 1; k <= runs.size(); ++k) {
+        if (k < runs.size() && !runs[k - 1].ends_job) {
+          for (const auto& [c, seen, here] : {std::tuple{c_user, runs[first].user, runs[k].user},
+                                              std::tuple{c_name, runs[first].name, runs[k].name}})
+            if (c && here != seen)
+              other_clusters(runs[k], header[*c],
+                             fmt::format("is '{}' here and '{}' on line {}", base::excerpt(here), base::excerpt(seen),
+                                         runs[first].line));
+          continue;
+        }
+        if (k < runs.size() && runs[k - 1].end >= 0 && runs[k].submit < runs[k - 1].end)
+          other_clusters(runs[k], header[c_submit],
+                         fmt::format("is submitted here before the job with it on line {} ended", runs[k - 1].line));
+        if (first == 0) {
+          first_job_end = k;
+        } else {  // a later job on the same JobID: its own entry and row
+          const Run& r0 = runs[first];
+          Row row{r0.submit, Record{}, static_cast<uint32_t>(r0.line), static_cast<uint32_t>(requeued.size() + 1)};
+          row.r.user_id = r0.user_id;
+          row.r.group_id = r0.group_id;
+          row.r.executable = r0.executable;
+          row.r.partition = r0.partition;
+          std::vector<Run> later(runs.begin() + static_cast<std::ptrdiff_t>(first),
+                                 runs.begin() + static_cast<std::ptrdiff_t>(k));
+          rows.push_back(row);
+          requeued.push_back({rows.size() - 1, std::move(later), {}});
+          ++rep.reused_ids;
+        }
+        first = k;
+      }
+      runs.resize(first_job_end);  // the first job keeps the entry
+      requeued[qi].runs = std::move(runs);
+    }
     for (Requeued& q : requeued) {
       Row& row = rows[q.row];
-      std::stable_sort(q.runs.begin(), q.runs.end(), [](const Run& a, const Run& b) { return a.submit < b.submit; });
       const Run& last = q.runs.back();
       row.submit = q.runs.front().submit;
       row.line = static_cast<uint32_t>(q.runs.front().line);
@@ -599,8 +650,10 @@ Log parse_sacct(std::string_view text, const std::string& name, const SacctOptio
       }
       if (q.runs.front().held && rep.held++ == 0) rep.held_line = q.runs.front().line;
       if (ran.empty()) continue;
-      ++rep.requeued_jobs;
-      rep.requeued_rows += static_cast<int64_t>(q.runs.size()) - 1;
+      if (q.runs.size() > 1) {  // a job alone on a reused JobID was not requeued
+        ++rep.requeued_jobs;
+        rep.requeued_rows += static_cast<int64_t>(q.runs.size()) - 1;
+      }
       const Fail fail{name, ran.front()->line};
       const auto since_submit = [&](const Run& x) {
         if (x.start - row.submit > std::numeric_limits<int32_t>::max())

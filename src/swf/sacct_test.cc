@@ -5,6 +5,7 @@
 #include <fmt/core.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <ctime>
 #include <optional>
@@ -223,6 +224,78 @@ TEST(Sacct, RequeuedRunsAreOneJobWithPartialExecutionLines) {
   EXPECT_NE(header.find("requeued jobs 2 (5 rows folded into them, 5 partial-execution lines)"), std::string::npos);
   EXPECT_NE(header.find("; MaxRecords: 8\n"), std::string::npos);
   EXPECT_NE(header.find("; MaxJobs: 3\n"), std::string::npos);
+}
+
+// Slurm gives a JobID again when its range cycles (MaxJobId) or its state is lost, and the accounting keeps the
+// earlier job: rows of one JobID after a run that ended its job (any end but REQUEUED, PREEMPTED, NODE_FAIL; a
+// requeue turns even a completed run's row into REQUEUED, as on a real Slurm) are another job. Before, they were
+// folded into one job with a wait of months, or refused as several clusters' rows when the user differed.
+TEST(Sacct, AJobIdGivenAgainIsAnotherJob) {
+  const std::string text =
+      "JobID|JobName|User|Submit|Start|End|State|AllocCPUS|Timelimit\n"
+      "100|a|alice|2026-01-05T10:00:00|2026-01-05T10:00:10|2026-01-05T10:01:10|COMPLETED|4|01:00:00\n"
+      "100|b|bob|2026-03-05T10:00:00|2026-03-05T10:00:10|2026-03-05T10:01:10|COMPLETED|2|01:00:00\n"
+      "101|c|carol|2026-01-05T10:00:20|2026-01-05T10:00:20|2026-01-05T10:00:40|REQUEUED|1|01:00:00\n"
+      "101|c|carol|2026-01-05T10:00:40|2026-01-05T10:00:50|2026-01-05T10:01:50|COMPLETED|1|01:00:00\n"
+      "101|d|dave|2026-03-06T10:00:00|2026-03-06T10:00:00|2026-03-06T10:00:30|FAILED|1|01:00:00\n"
+      "102|e|erin|2026-01-05T10:00:25|None|2026-01-05T10:05:00|CANCELLED by 0|0|01:00:00\n"
+      "102|f|frank|2026-03-07T10:00:00|2026-03-07T10:00:00|2026-03-07T10:00:05|COMPLETED|1|01:00:00\n"
+      "103|g|gina|2026-01-05T10:00:30|2026-01-05T10:00:30|2026-01-05T10:00:35|TIMEOUT|1|00:00:05\n"
+      "103|h|hal|2026-03-08T10:00:00|2026-03-08T10:00:00|2026-03-08T10:00:10|NODE_FAIL|3|01:00:00\n"
+      "103|h|hal|2026-03-08T10:00:10|2026-03-08T10:00:20|2026-03-08T10:00:50|COMPLETED|3|01:00:00\n";
+  SacctReport rep;
+  const Log log = parse_utc(text, &rep, "r.txt");
+  EXPECT_EQ(rep.rows, 10);
+  EXPECT_EQ(rep.jobs, 7);  // 100 twice, 101 twice (carol's requeued), 102 once (erin's never started), 103 twice
+  EXPECT_EQ(rep.unstarted, 1);
+  EXPECT_EQ(rep.reused_ids, 4);
+  EXPECT_EQ(rep.requeued_jobs, 2);  // carol's and hal's
+  EXPECT_EQ(rep.requeued_rows, 2);
+  EXPECT_EQ(rep.partial_executions, 4);
+  ASSERT_EQ(log.records.size(), 11u);
+  // In submit order: alice, carol (and her two runs), gina; then bob, dave, frank, hal (and his two runs).
+  const std::vector<int> users = {1, 3, 3, 3, 7, 2, 4, 6, 8, 8, 8};
+  const std::vector<int> numbers = {1, 2, 2, 2, 3, 4, 5, 6, 7, 7, 7};
+  const std::vector<int> runtimes = {60, 80, 20, 60, 5, 60, 30, 5, 40, 10, 30};
+  const std::vector<int> statuses = {1, 1, 2, 3, 0, 1, 0, 1, 1, 2, 3};
+  for (size_t i = 0; i < log.records.size(); ++i) {
+    SCOPED_TRACE(i);
+    EXPECT_EQ(log.records[i].user_id, users[i]);
+    EXPECT_EQ(log.records[i].job_number, numbers[i]);
+    EXPECT_EQ(log.records[i].run_time, runtimes[i]);
+    EXPECT_EQ(log.records[i].status, statuses[i]);
+  }
+  const Record& bob = log.records[5];
+  EXPECT_EQ(bob.submit_time, 59 * 86400);
+  EXPECT_EQ(bob.wait_time, 10);
+  EXPECT_EQ(bob.allocated_procs, 2);
+  EXPECT_EQ(bob.executable, 2);
+  const Record& hal = log.records[8];
+  EXPECT_EQ(hal.wait_time, 0);
+  EXPECT_EQ(hal.allocated_procs, 3);
+  EXPECT_EQ(log.records[10].wait_time, 20);  // his second run, from his job's submit
+  std::string header;
+  for (const std::string& l : log.header.lines) header += l + "\n";
+  EXPECT_NE(header.find("jobs on a JobID an earlier job had (Slurm gave it again) 4"), std::string::npos) << header;
+  // The same rows in another order (sacct by submit time) give the same log.
+  std::vector<std::string> lines;
+  for (size_t a = 0, b; (b = text.find('\n', a)) != std::string::npos; a = b + 1)
+    lines.push_back(text.substr(a, b - a + 1));
+  std::stable_sort(lines.begin() + 1, lines.end(), [](const std::string& x, const std::string& y) {
+    return x.substr(x.find("|20") + 1, 19) < y.substr(y.find("|20") + 1, 19);
+  });
+  std::string by_submit;
+  for (const std::string& l : lines) by_submit += l;
+  ASSERT_NE(by_submit, text);
+  SacctReport rep2;
+  const Log again = parse_utc(by_submit, &rep2, "r.txt");
+  ASSERT_EQ(again.records.size(), log.records.size());
+  for (size_t i = 0; i < log.records.size(); ++i) {
+    EXPECT_EQ(again.records[i].submit_time, log.records[i].submit_time);
+    EXPECT_EQ(again.records[i].run_time, log.records[i].run_time);
+    EXPECT_EQ(again.records[i].status, log.records[i].status);
+  }
+  EXPECT_EQ(rep2.reused_ids, 4);
 }
 
 // A requeued job that has not run again when sacct is asked (its last row REQUEUED or PENDING) is unfinished, all
@@ -512,8 +585,17 @@ TEST(Sacct, BadInputNamesTheLineAndColumn) {
             "rows at a time (sacct -M NAME)");
   EXPECT_EQ(sacct_error_of("JobID|User|Submit|Start|End|State|AllocCPUS|Timelimit\n1|u|" + two.substr(2) + "1|v|" +
                      two.substr(2)),
-            "s.txt:3: column User: JobID 1 is 'v' here and 'u' on line 2: not one job's runs (sacct -D); the rows of "
-            "several clusters (sacct -L, -M)? Convert one cluster's at a time (sacct -M NAME)");
+            "s.txt:3: column Submit: JobID 1 is submitted here before the job with it on line 2 ended: not one job's "
+            "runs (sacct -D) nor a JobID given again; the rows of several clusters (sacct -L, -M)? Convert one "
+            "cluster's at a time (sacct -M NAME)");
+  // After a requeue (REQUEUED) the next row is the same job's run, the same user's.
+  const std::string requeued = "1|2026-01-01T00:00:00|2026-01-01T00:00:10|2026-01-01T00:01:00|REQUEUED|1|1:00\n";
+  const std::string rerun = "1|2026-01-01T00:01:00|2026-01-01T00:01:10|2026-01-01T00:02:00|COMPLETED|1|1:00\n";
+  EXPECT_EQ(sacct_error_of("JobID|User|Submit|Start|End|State|AllocCPUS|Timelimit\n1|u|" + requeued.substr(2) +
+                           "1|v|" + rerun.substr(2)),
+            "s.txt:3: column User: JobID 1 is 'v' here and 'u' on line 2: not one job's runs (sacct -D) nor a JobID "
+            "given again; the rows of several clusters (sacct -L, -M)? Convert one cluster's at a time (sacct -M "
+            "NAME)");
   EXPECT_NO_THROW(parse_utc("JobID|Cluster|User|Submit|Start|End|State|AllocCPUS|Timelimit\n1|a|u|" + two.substr(2) +
                             "2|a|v|" + two.substr(2)));
 }

@@ -68,6 +68,9 @@ struct SacctReport {
   // sacct -D: jobs that ran more than once (requeued), the rows folded into them beyond the first, the
   // partial-execution lines written for their runs, and a requeued heterogeneous job's earlier rows (left out).
   int64_t requeued_jobs = 0, requeued_rows = 0, partial_executions = 0, het_requeued_rows = 0;
+  // Jobs on a JobID that an earlier job in the rows had (Slurm gives an id again when its range cycles or its state
+  // is lost): rows after a run that ended its job (any end but REQUEUED, PREEMPTED, NODE_FAIL) are another job.
+  int64_t reused_ids = 0;
   // Rows whose Eligible time (the column given) came after their Submit: submitted at it (a begin time, a
   // dependency, a hold), and the first such line.
   int64_t held = 0, held_line = 0;
