@@ -413,6 +413,7 @@ Log parse_sacct(std::string_view text, const std::string& name, const SacctOptio
   rows.reserve(lines.size());
   std::vector<Requeued> requeued;
   std::unordered_map<std::string_view, size_t> requeued_of_id;  // JobID -> its entry in `requeued`
+  std::unordered_map<std::string_view, int64_t> last_end_of_id;  // JobID -> the latest time of its last row read
   std::map<std::string, size_t, std::less<>> het_jobs;  // a heterogeneous job's id -> its row
   Ids users, groups, parts, names;
   for (size_t li = 1; li < lines.size(); ++li) {
@@ -472,8 +473,12 @@ Log parse_sacct(std::string_view text, const std::string& name, const SacctOptio
     }
     const uint64_t key = id_key(id);
     const bool in_order = key != 0 && previous_key != 0 && key > previous_key;
-    auto submit = parse_time(f[c_submit], header[c_submit], fail, clock,
-                             in_order ? previous_submit : std::numeric_limits<int64_t>::min());
+    int64_t floor = in_order ? previous_submit : std::numeric_limits<int64_t>::min();
+    // A later row of a JobID (a requeued job's next run, or the next job given the id) is submitted when the row
+    // before it ended, or after: its floor in the hour the clocks repeat, where it is listed out of JobID order.
+    if (run_of_requeued)
+      if (const auto it = last_end_of_id.find(id); it != last_end_of_id.end()) floor = std::max(floor, it->second);
+    auto submit = parse_time(f[c_submit], header[c_submit], fail, clock, floor);
     if (!submit) fail(header[c_submit], fmt::format("no submit time ('{}')", f[c_submit]));
     // A job cancelled before its begin time gets the cancel time as Start, but no node.
     const bool no_node = c_nodes && f[*c_nodes] == "None assigned";
@@ -494,6 +499,7 @@ Log parse_sacct(std::string_view text, const std::string& name, const SacctOptio
     }
     const int64_t end = parse_time(f[c_end], header[c_end], fail, clock, start >= 0 ? start : *submit)
                             .value_or(-1);
+    if (run_of_requeued) last_end_of_id[id] = std::max({*submit, start, end});
     const bool started = start >= 0;
     // Every field is checked, also for a job left out.
     const int64_t cpus = parse_count(f[c_cpus], header[c_cpus], fail);

@@ -453,6 +453,19 @@ TEST(Sacct, TimesAtAClockChange) {
       "s.txt", o);
   EXPECT_EQ(out_of_order.header.unix_start_time, 1792887600);
   EXPECT_EQ(out_of_order.records[1].submit_time, 1800);
+  // A requeued job's next run, listed later, is submitted at the requeue, the End of its run before (02:10 CET
+  // here): that is its floor, not the row above's Submit. Read as its first pass (02:10 CEST) it came before the
+  // requeued run, and the job's rows were taken for the runs of another order (found in bench/run.sh sacct's text).
+  const Log rerun = parse_sacct(
+      head + "7|2026-10-25T02:50:00|2026-10-25T02:55:00|2026-10-25T02:10:00|REQUEUED|1|1:00:00\n"
+             "8|2026-10-25T02:52:00|2026-10-25T02:53:00|2026-10-25T02:54:00|COMPLETED|1|1:00:00\n"
+             "7|2026-10-25T02:10:00|2026-10-25T02:12:00|2026-10-25T02:20:00|COMPLETED|1|1:00:00\n",
+      "s.txt", o);
+  ASSERT_EQ(rerun.records.size(), 4u);  // job 7's summary line and its two runs; job 8
+  EXPECT_EQ(rerun.records[0].run_time, 900 + 480);
+  EXPECT_EQ(rerun.records[0].status, 1);
+  EXPECT_EQ(rerun.records[2].wait_time, 300 + 900 + 120);  // 02:12 CET, from 02:50 CEST
+  EXPECT_EQ(rerun.records[3].submit_time, 120);             // job 8
   const std::string late = "1|2026-10-25T03:30:00|2026-10-25T03:30:00|2026-10-25T03:40:00|COMPLETED|1|1:00:00\n";
   const auto message = [&](const std::string& row) {
     try {
