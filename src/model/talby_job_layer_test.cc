@@ -165,6 +165,42 @@ TEST(TalbyJobLayer, MalformedFilesNameTheField) {
   EXPECT_THROW(read_talby_job_model(::testing::TempDir() + "no/such/file.json"), std::invalid_argument);
 }
 
+// Jobs without a runtime or a size cannot be drawn: they are left out of the pools and counted as skipped, and a
+// session with no other job is no session of the model. On KTH every job is usable, so here every 7th job and all
+// of one user's lose their runtime; the counts are checked against the sessions built from the same log.
+TEST(TalbyJobLayer, JobsWithoutARuntimeAreSkippedAndCounted) {
+  swf::Log log = layer_kth();
+  const int32_t user = log.records[100].user_id;
+  int64_t marked = 0;
+  for (size_t i = 0; i < log.records.size(); ++i) {
+    if (i % 7 == 0 || log.records[i].user_id == user) {
+      log.records[i].run_time = -1;
+      ++marked;
+    }
+  }
+  const trace::Sessions sessions = trace::build_sessions(log.records);
+  int64_t in_sessions = 0, usable_sessions = 0;
+  for (const auto& s : sessions.sessions) {
+    in_sessions += static_cast<int64_t>(s.jobs.size());
+    const auto usable = [&](size_t j) { return log.records[j].run_time >= 0; };
+    usable_sessions += std::any_of(s.jobs.begin(), s.jobs.end(), usable) ? 1 : 0;
+  }
+  ASSERT_EQ(in_sessions, 28489);
+  ASSERT_LT(usable_sessions, static_cast<int64_t>(sessions.sessions.size()));  // the user's sessions are all unusable
+  const TalbyJobModel m = fit_talby_job_layer(log, "KTH-marked");
+  EXPECT_EQ(m.skipped_jobs, marked);
+  EXPECT_EQ(m.jobs, 28489 - marked);
+  EXPECT_EQ(m.sessions, usable_sessions);
+  int64_t pooled = 0, class_sessions = 0;
+  for (const TalbyClassJobs& c : m.classes) {
+    pooled += static_cast<int64_t>(c.pool.runtimes.size());
+    class_sessions += c.sessions;
+    for (const auto r : c.pool.runtimes) EXPECT_GE(r, 0);
+  }
+  EXPECT_EQ(pooled, m.jobs);
+  EXPECT_EQ(class_sessions, m.sessions);
+}
+
 TEST(TalbyJobLayer, FitRejectsLogsWithoutWhatTheModelNeeds) {
   swf::Log log = layer_kth();
   for (auto& r : log.records) r.requested_time = -1;
