@@ -4,9 +4,11 @@
 // beta function), never copied from this code's output.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "schedlab/predict/profiler.h"
 #include "schedlab/predict/profiler_predictor.h"
@@ -133,6 +135,42 @@ TEST(ProfilerFitTest, ThesisWorkedExample) {
   EXPECT_NEAR(q, 914003750.0 / 49, 1e-2);
   EXPECT_THROW(f->estimate_time(16, 1.0), std::invalid_argument);
   EXPECT_THROW(f->estimate_time(0, 0.95), std::invalid_argument);
+}
+
+// The fit against the normal equations solved directly, (X'V⁻¹X) b = X'V⁻¹Y, in long double: the QR solver on up to
+// 64 points (fixed capacity) and on more (dynamic) agree with it, on points that do not lie on one curve.
+TEST(ProfilerFitTest, AgreesWithTheNormalEquationsOnManyPoints) {
+  for (const size_t count : {3u, 10u, 64u, 65u, 200u}) {
+    SCOPED_TRACE(count);
+    std::vector<FitPoint> points;
+    for (size_t i = 0; i < count; ++i) {
+      const double p = 1.0 + static_cast<double>(i) * 1.5;
+      const double wobble = static_cast<double>((i * 7919) % 13) - 6.0;  // deterministic, not on the curve
+      points.push_back({p, 5000.0 / p + 200.0 + 3.0 * p + 40.0 * wobble, 100.0 + 10.0 * static_cast<double>(i % 5),
+                        10});
+    }
+    long double m[3][4] = {};  // [X'V⁻¹X | X'V⁻¹Y]
+    for (const FitPoint& pt : points) {
+      const long double x[3] = {1.0L / pt.procs, 1.0L, static_cast<long double>(pt.procs)};
+      for (int r = 0; r < 3; ++r) {
+        for (int c = 0; c < 3; ++c) m[r][c] += x[r] * x[c] / pt.variance;
+        m[r][3] += x[r] * pt.mean / pt.variance;
+      }
+    }
+    for (int k = 0; k < 3; ++k)  // Gauss-Jordan (the matrix is positive definite: no pivoting needed)
+      for (int r = 0; r < 3; ++r)
+        if (r != k) {
+          const long double f = m[r][k] / m[k][k];
+          for (int c = k; c < 4; ++c) m[r][c] -= f * m[k][c];
+        }
+    const auto fit = ExecutionTime::fit(points);
+    ASSERT_TRUE(fit.has_value());
+    for (int k = 0; k < 3; ++k) {
+      const double want = static_cast<double>(m[k][3] / m[k][k]);
+      EXPECT_NEAR(fit->coefficients()[static_cast<size_t>(k)], want, 1e-7 * std::max(1.0, std::abs(want))) << k;
+    }
+    EXPECT_EQ(fit->observations(), static_cast<int64_t>(count) * 10);
+  }
 }
 
 TEST(ProfilerFitTest, NeedsThreeDistinctPointsWithVariance) {
