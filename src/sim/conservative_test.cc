@@ -115,6 +115,22 @@ TEST(Conservative, CompressionAfterEarlyTermination) {
                                        });
   const SimResult r = run_conservative(w);
   EXPECT_EQ(starts(r), (Starts{0, 40, 40, 90, 100}));
+  // The reservations themselves, instant by instant: as placed on arrival, then compressed at 40.
+  Engine e(w, std::make_unique<ConservativeScheduler>(ConservativeScheduler::Options{true}),
+           std::make_unique<predict::EstimatePredictor>(), conservative_checked());
+  const auto held = [&] {
+    const auto& c = dynamic_cast<const ConservativeScheduler&>(e.scheduler());
+    std::vector<int64_t> out;
+    for (JobId j = 0; j < 5; ++j) out.push_back(c.reservation(j).value_or(-1));
+    return out;
+  };
+  while (e.state().now < 4 && e.step()) {
+  }
+  EXPECT_EQ(held(), (Starts{-1, 100, 100, 150, 160}));  // J0 runs: no reservation
+  while (e.state().now < 40 && e.step()) {
+  }
+  EXPECT_EQ(held(), (Starts{-1, -1, -1, 90, 100}));  // J1 and J2 started at 40
+  EXPECT_FALSE(dynamic_cast<const ConservativeScheduler&>(e.scheduler()).reservation(99).has_value());
 }
 
 // A chain of moves: a job moved earlier gives back only the tail of its old hold that its new one does
