@@ -41,14 +41,24 @@ TEST(EngineTest, CopiedEngineContinuesIdentically) {
   for (int k = 0; k < 4; ++k) ASSERT_TRUE(a.step());
   Engine b = a;  // fork mid-run
   EXPECT_EQ(a.state(), b.state());
+  // Assigned over an engine of another scheduler and workload, a copy is the same fork.
+  const Workload other = testing::workload(4, {J{1, 0, 10, 1, 10}});
+  Engine c(other, std::make_unique<FcfsScheduler>(), std::make_unique<predict::EstimatePredictor>(), SimOptions{});
+  c = a;
+  EXPECT_EQ(c.state(), a.state());
+  EXPECT_EQ(c.scheduler().name(), "easy");
   SimState copy = a.state();  // the state is a plain value
   EXPECT_EQ(copy, a.state());
   a.run();
   b.run();
+  c.run();
   ASSERT_EQ(a.result().jobs.size(), b.result().jobs.size());
+  ASSERT_EQ(a.result().jobs.size(), c.result().jobs.size());
   for (size_t i = 0; i < a.result().jobs.size(); ++i) {
     EXPECT_EQ(a.result().jobs[i].start, b.result().jobs[i].start);
     EXPECT_EQ(a.result().jobs[i].end, b.result().jobs[i].end);
+    EXPECT_EQ(a.result().jobs[i].start, c.result().jobs[i].start);
+    EXPECT_EQ(a.result().jobs[i].end, c.result().jobs[i].end);
   }
   const SimResult whole = testing::run(w, "easy");
   for (size_t i = 0; i < whole.jobs.size(); ++i) EXPECT_EQ(whole.jobs[i].start, a.result().jobs[i].start);
