@@ -519,14 +519,9 @@ Log parse_sacct(std::string_view text, const std::string& name, const SacctOptio
       const int32_t user_id = c_user ? users.of(f[*c_user]) : -1, group_id = c_group ? groups.of(f[*c_group]) : -1,
                     executable = c_name ? names.of(f[*c_name]) : -1, partition = c_part ? parts.of(f[*c_part]) : -1;
       const auto [it, first_run] = requeued_of_id.try_emplace(id, requeued.size());
-      if (first_run) {  // the job's place, and its numbers, by its first row
+      if (first_run) {  // the job's place (its numbers are its first run's, set when the runs are sorted)
         requeued.push_back({rows.size(), {}, {}});
-        Row placeholder{*submit, Record{}, static_cast<uint32_t>(li + 1), static_cast<uint32_t>(requeued.size())};
-        placeholder.r.user_id = user_id;
-        placeholder.r.group_id = group_id;
-        placeholder.r.executable = executable;
-        placeholder.r.partition = partition;
-        rows.push_back(placeholder);
+        rows.push_back({*submit, Record{}, static_cast<uint32_t>(li + 1), static_cast<uint32_t>(requeued.size())});
       }
       // A requeue turns the run's row into REQUEUED (the earlier run of a completed or failed job too, measured on
       // a real Slurm); preemption and a node failure may be followed by one. Any other end is the job's last.
@@ -590,43 +585,50 @@ Log parse_sacct(std::string_view text, const std::string& name, const SacctOptio
                                                "a time (sacct -M NAME)",
                                                nth_field(strip(lines[static_cast<size_t>(run.line - 1)]), c_id), what));
     };
+    const auto numbered = [](Record& r, const Run& run) {  // a job's numbers are its first run's
+      r.user_id = run.user_id;
+      r.group_id = run.group_id;
+      r.executable = run.executable;
+      r.partition = run.partition;
+    };
     const size_t ids = requeued.size();
     for (size_t qi = 0; qi < ids; ++qi) {
       std::vector<Run> runs = std::move(requeued[qi].runs);  // (out of `requeued`, which grows below)
       std::stable_sort(runs.begin(), runs.end(), [](const Run& a, const Run& b) { return a.submit < b.submit; });
-      size_t first = 0;  // the current job's first run
-      size_t first_job_end = runs.size();
-      for (size_t k = 1; k <= runs.size(); ++k) {
-        if (k < runs.size() && !runs[k - 1].ends_job) {
-          for (const auto& [c, seen, here] : {std::tuple{c_user, runs[first].user, runs[k].user},
-                                              std::tuple{c_name, runs[first].name, runs[k].name}})
-            if (c && here != seen)
-              other_clusters(runs[k], header[*c],
-                             fmt::format("is '{}' here and '{}' on line {}", base::excerpt(here), base::excerpt(seen),
-                                         runs[first].line));
+      std::vector<size_t> firsts{0};  // each job's first run
+      for (size_t k = 1; k < runs.size(); ++k) {
+        const Run& before = runs[k - 1];
+        if (before.ends_job) {
+          if (before.end >= 0 && runs[k].submit < before.end)
+            other_clusters(runs[k], header[c_submit],
+                           fmt::format("is submitted here before the job with it on line {} ended", before.line));
+          firsts.push_back(k);
           continue;
         }
-        if (k < runs.size() && runs[k - 1].end >= 0 && runs[k].submit < runs[k - 1].end)
-          other_clusters(runs[k], header[c_submit],
-                         fmt::format("is submitted here before the job with it on line {} ended", runs[k - 1].line));
-        if (first == 0) {
-          first_job_end = k;
-        } else {  // a later job on the same JobID: its own entry and row
-          const Run& r0 = runs[first];
-          Row row{r0.submit, Record{}, static_cast<uint32_t>(r0.line), static_cast<uint32_t>(requeued.size() + 1)};
-          row.r.user_id = r0.user_id;
-          row.r.group_id = r0.group_id;
-          row.r.executable = r0.executable;
-          row.r.partition = r0.partition;
-          std::vector<Run> later(runs.begin() + static_cast<std::ptrdiff_t>(first),
-                                 runs.begin() + static_cast<std::ptrdiff_t>(k));
-          rows.push_back(row);
-          requeued.push_back({rows.size() - 1, std::move(later), {}});
-          ++rep.reused_ids;
-        }
-        first = k;
+        const Run& first = runs[firsts.back()];
+        for (const auto& [c, seen, here] :
+             {std::tuple{c_user, first.user, runs[k].user}, std::tuple{c_name, first.name, runs[k].name}})
+          if (c && here != seen)
+            other_clusters(runs[k], header[*c],
+                           fmt::format("is '{}' here and '{}' on line {}", base::excerpt(here), base::excerpt(seen),
+                                       first.line));
       }
-      runs.resize(first_job_end);  // the first job keeps the entry
+      firsts.push_back(runs.size());
+      // The first job keeps the entry (its numbers are set again: the row read first may be a later job's); each
+      // later one gets its own entry and row.
+      numbered(rows[requeued[qi].row].r, runs[0]);
+      for (size_t j = 1; j + 1 < firsts.size(); ++j) {
+        const Run& r0 = runs[firsts[j]];
+        Row row{r0.submit, Record{}, static_cast<uint32_t>(r0.line), static_cast<uint32_t>(requeued.size() + 1)};
+        numbered(row.r, r0);
+        rows.push_back(row);
+        requeued.push_back({rows.size() - 1,
+                            std::vector<Run>(runs.begin() + static_cast<std::ptrdiff_t>(firsts[j]),
+                                             runs.begin() + static_cast<std::ptrdiff_t>(firsts[j + 1])),
+                            {}});
+        ++rep.reused_ids;
+      }
+      runs.resize(firsts[1]);
       requeued[qi].runs = std::move(runs);
     }
     for (Requeued& q : requeued) {

@@ -277,25 +277,41 @@ TEST(Sacct, AJobIdGivenAgainIsAnotherJob) {
   std::string header;
   for (const std::string& l : log.header.lines) header += l + "\n";
   EXPECT_NE(header.find("jobs on a JobID an earlier job had (Slurm gave it again) 4"), std::string::npos) << header;
-  // The same rows in another order (sacct by submit time) give the same log.
+  // The same rows in other orders (sacct by submit time; reversed, a later job's row read first) give the same
+  // jobs, each with its own user and name (the users are numbered in the order their rows are read).
   std::vector<std::string> lines;
   for (size_t a = 0, b; (b = text.find('\n', a)) != std::string::npos; a = b + 1)
     lines.push_back(text.substr(a, b - a + 1));
-  std::stable_sort(lines.begin() + 1, lines.end(), [](const std::string& x, const std::string& y) {
+  std::vector<std::string> by_submit = lines;
+  std::stable_sort(by_submit.begin() + 1, by_submit.end(), [](const std::string& x, const std::string& y) {
     return x.substr(x.find("|20") + 1, 19) < y.substr(y.find("|20") + 1, 19);
   });
-  std::string by_submit;
-  for (const std::string& l : lines) by_submit += l;
-  ASSERT_NE(by_submit, text);
-  SacctReport rep2;
-  const Log again = parse_utc(by_submit, &rep2, "r.txt");
-  ASSERT_EQ(again.records.size(), log.records.size());
-  for (size_t i = 0; i < log.records.size(); ++i) {
-    EXPECT_EQ(again.records[i].submit_time, log.records[i].submit_time);
-    EXPECT_EQ(again.records[i].run_time, log.records[i].run_time);
-    EXPECT_EQ(again.records[i].status, log.records[i].status);
+  std::vector<std::string> reversed = lines;
+  std::reverse(reversed.begin() + 1, reversed.end());
+  const auto user_name = [](const Log& l, const Record& r) {
+    std::string notes;
+    for (const std::string& h : l.header.lines) notes += h + "\n";
+    const std::string key = fmt::format(" {}=", r.user_id);
+    const size_t at = notes.find(key, notes.find("; Note: users:"));
+    return notes.substr(at + key.size(), notes.find_first_of(",\n", at) - at - key.size());
+  };
+  for (const auto& order : {by_submit, reversed}) {
+    std::string reordered;
+    for (const std::string& l : order) reordered += l;
+    ASSERT_NE(reordered, text);
+    SacctReport rep2;
+    const Log again = parse_utc(reordered, &rep2, "r.txt");
+    ASSERT_EQ(again.records.size(), log.records.size());
+    for (size_t i = 0; i < log.records.size(); ++i) {
+      SCOPED_TRACE(i);
+      EXPECT_EQ(again.records[i].submit_time, log.records[i].submit_time);
+      EXPECT_EQ(again.records[i].run_time, log.records[i].run_time);
+      EXPECT_EQ(again.records[i].status, log.records[i].status);
+      EXPECT_EQ(user_name(again, again.records[i]), user_name(log, log.records[i]));
+    }
+    EXPECT_EQ(rep2.reused_ids, 4);
   }
-  EXPECT_EQ(rep2.reused_ids, 4);
+  EXPECT_EQ(user_name(log, log.records[5]), "bob");
 }
 
 // A requeued job that has not run again when sacct is asked (its last row REQUEUED or PENDING) is unfinished, all
